@@ -1,0 +1,59 @@
+//! MD5-based hashes: ketama's little-endian words, flexihash's big-endian word, and the seed
+//! class's `toHash`.
+
+use md5::{Digest, Md5};
+
+/// The 16-byte MD5 digest of `data`.
+#[inline]
+pub fn digest(data: &[u8]) -> [u8; 16] {
+    Md5::digest(data).into()
+}
+
+/// Word `g` (0..=3) of a digest as a little-endian u32: `md5le(s, g)` in COMPAT.md.
+#[inline]
+pub fn word_le(d: &[u8; 16], g: usize) -> u32 {
+    let i = 4 * (g & 3);
+    u32::from_le_bytes([d[i], d[i + 1], d[i + 2], d[i + 3]])
+}
+
+/// ketama / `KETAMA_HASH` / `HASHKIT_HASH_MD5`: the first digest word, little-endian.
+#[inline]
+pub fn ketama(key: &[u8]) -> u32 {
+    word_le(&digest(key), 0)
+}
+
+/// flexihash `Md5Hasher` (>= 2.0.1): the first four digest bytes as a big-endian u32.
+#[inline]
+pub fn big_endian(key: &[u8]) -> u32 {
+    let d = digest(key);
+    u32::from_be_bytes([d[0], d[1], d[2], d[3]])
+}
+
+/// The user's PHP `toHash` (`seeds/002`): hex digits 0, 2, 4 and 6 of the lowercase hex MD5
+/// (the loop increments `$i` twice), folded with `* 31`; the final `& 0x7FFFFFFF` never changes it.
+#[inline]
+pub fn seed_tohash(key: &[u8]) -> u32 {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let d = digest(key);
+    // Hex characters 0, 2, 4, 6 are the high nibbles of bytes 0..4.
+    d[..4]
+        .iter()
+        .fold(0u32, |h, &b| h * 31 + u32::from(HEX[usize::from(b >> 4)]))
+        & 0x7FFF_FFFF
+}
+
+/// uhashring's default ring position: the whole digest as a big-endian 128-bit integer
+/// (`int(md5(s).hexdigest(), 16)`).
+#[inline]
+pub fn wide(key: &[u8]) -> u128 {
+    u128::from_be_bytes(digest(key))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn known_answers() {
+        assert_eq!(super::ketama(b"apple"), 3_195_025_439);
+        assert_eq!(super::seed_tohash(b"apple"), 1_510_573);
+    }
+}

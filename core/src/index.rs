@@ -1,0 +1,63 @@
+//! A prefix table over the sorted point values: the top bits of a hash give the slice of the
+//! continuum to binary-search, so a lookup touches a few cache lines instead of log2(N) of them.
+
+use alloc::vec::Vec;
+
+/// Search index over a sorted `&[u32]`.
+#[derive(Clone, Debug, Default)]
+pub struct SearchIndex {
+    shift: u32,
+    /// `starts[b]` = first position whose value's top bits are >= b; one extra sentinel.
+    starts: Vec<u32>,
+}
+
+impl SearchIndex {
+    /// Builds the index for `values` (sorted ascending): about one bucket per point.
+    pub fn build(values: &[u32]) -> SearchIndex {
+        if values.is_empty() {
+            return SearchIndex::default();
+        }
+        let bits = (usize::BITS - values.len().leading_zeros()).clamp(1, 20);
+        let shift = 32 - bits;
+        let buckets = 1usize << bits;
+        let mut starts = Vec::with_capacity(buckets + 1);
+        let mut i = 0usize;
+        for b in 0..buckets {
+            while i < values.len() && ((values[i] >> shift) as usize) < b {
+                i += 1;
+            }
+            starts.push(i as u32);
+        }
+        starts.push(values.len() as u32);
+        SearchIndex { shift, starts }
+    }
+
+    /// The range of positions whose values share `h`'s top bits; every position before it
+    /// holds a smaller value, every position after it a larger one.
+    #[inline]
+    pub fn range(&self, h: u32) -> (usize, usize) {
+        let b = (h >> self.shift) as usize;
+        match (self.starts.get(b), self.starts.get(b + 1)) {
+            (Some(&lo), Some(&hi)) => (lo as usize, hi as usize),
+            _ => (0, 0),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn ranges_bracket_every_hash(mut v in proptest::collection::vec(any::<u32>(), 1..300), h in any::<u32>()) {
+            v.sort_unstable();
+            let idx = SearchIndex::build(&v);
+            let (lo, hi) = idx.range(h);
+            let want = v.partition_point(|&x| x < h);
+            let got = lo + v[lo..hi].partition_point(|&x| x < h);
+            prop_assert_eq!(got, want);
+        }
+    }
+}

@@ -1,0 +1,74 @@
+//! # ketama-core
+//!
+//! Places memcached keys on servers exactly the way each popular client does, bit for bit:
+//! libketama, libmemcached / php-memcached, pecl memcache, twemproxy, spymemcached,
+//! xmemcached, uhashring, hash_ring, node-hashring, go-ketama, groupcache, flexihash, plain
+//! modulo, and beyond the ring jump, rendezvous and maglev hashing.
+//!
+//! Each client is a row of data, a [`Profile`] (point strings, point counts and the client's
+//! exact float arithmetic for weights, points per digest, key hash, search and tie rules);
+//! a [`Ring`] is built from a profile and [`Server`]s; every key hash is a variant of [`Hash`].
+//!
+//! ```
+//! use ketama_core::{Hash, Profile, Ring, Server};
+//!
+//! let servers = ["10.0.1.1:11211", "10.0.1.2:11211", "10.0.1.3:11211"]
+//!     .map(|label| Server::parse(label, 1))
+//!     .into_iter()
+//!     .collect::<Result<Vec<_>, _>>()?;
+//! let ring = Ring::with_servers(Profile::by_name("libketama")?, None, servers)?;
+//! let server = ring.locate(b"user:1234")?;
+//! println!("user:1234 -> {}", server.label);
+//! assert_eq!(Hash::from_name("KETAMA_HASH")?.hash(b"apple"), 3195025439);
+//! # Ok::<(), ketama_core::Error>(())
+//! ```
+//!
+//! The profiles are listed with their clients in the [`profile`] module docs; the hash
+//! functions and their names in [`hash`]. `COMPAT.md` explains every client's quirks.
+//!
+//! ## Crate features
+//!
+//! - `alloc`: the [`Ring`], [`Server`] and profiles that build points. Without it only the
+//!   hash functions ([`Hash`]) are available, with no allocator at all.
+//! - `std` (default): implies `alloc`. The core never does I/O; `std` only lets downstream code
+//!   use the `std` prelude types with ours ([`Error`] implements `core::error::Error` either way).
+//!
+//! ## Panics
+//!
+//! No input makes the core panic: bad names, labels, weights and keys come back as [`Error`].
+#![no_std]
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(any(test, feature = "std"))]
+extern crate std;
+
+pub mod error;
+pub mod hash;
+
+#[cfg(feature = "alloc")]
+pub mod alt;
+#[cfg(feature = "alloc")]
+mod index;
+#[cfg(feature = "alloc")]
+pub mod profile;
+#[cfg(feature = "alloc")]
+mod ring;
+#[cfg(feature = "alloc")]
+pub mod server;
+#[cfg(feature = "alloc")]
+pub mod weight;
+
+pub use error::Error;
+pub use hash::Hash;
+#[cfg(feature = "alloc")]
+pub use profile::Profile;
+#[cfg(feature = "alloc")]
+pub use ring::Ring;
+#[cfg(feature = "alloc")]
+pub use server::Server;
+
+/// This crate's version.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

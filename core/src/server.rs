@@ -1,0 +1,193 @@
+//! A server as the user wrote it, and the node string each client hashes for it.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use core::net::{Ipv4Addr, Ipv6Addr};
+
+use crate::error::Error;
+
+/// memcached's default port; several clients leave it out of the node string (trap T8).
+pub const DEFAULT_PORT: u16 = 11211;
+
+/// What kind of host a label names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HostKind {
+    /// An IPv4 literal.
+    Ipv4(Ipv4Addr),
+    /// An IPv6 literal (written `[addr]:port` in labels).
+    Ipv6(Ipv6Addr),
+    /// A host name (no DNS is ever done).
+    Name,
+}
+
+/// One memcached server on a ring.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Server {
+    /// `host:port` exactly as written: what lookups return.
+    pub label: String,
+    /// The host part, without IPv6 brackets.
+    pub host: String,
+    /// The port (11211 when the label has none).
+    pub port: u16,
+    /// Whether the label spelled a port out.
+    pub explicit_port: bool,
+    /// The weight (meaning depends on the profile; 1 for unweighted clients).
+    pub weight: u32,
+    /// An explicit node name (twemproxy's server name; for the Java profiles and groupcache the
+    /// exact node string the client hashes, e.g. `cache1/10.0.0.5:11211`).
+    pub name: Option<String>,
+    /// What the host is.
+    pub kind: HostKind,
+}
+
+impl Server {
+    /// Parses `host:port`, `[ipv6]:port`, `host` or a bare IPv6 address, with a weight.
+    ///
+    /// ```
+    /// use ketama_core::Server;
+    /// let s = Server::parse("[::1]:11212", 1).unwrap();
+    /// assert_eq!((s.host.as_str(), s.port), ("::1", 11212));
+    /// ```
+    pub fn parse(label: &str, weight: u32) -> Result<Server, Error> {
+        let label_ok = !label.is_empty() && !label.chars().any(|c| c.is_whitespace() || c.is_control());
+        if !label_ok {
+            return Err(Error::BadLabel);
+        }
+        let (host, port) = split_host_port(label)?;
+        if host.is_empty() {
+            return Err(Error::BadLabel);
+        }
+        let kind = if let Ok(v4) = host.parse::<Ipv4Addr>() {
+            HostKind::Ipv4(v4)
+        } else if let Ok(v6) = host.parse::<Ipv6Addr>() {
+            HostKind::Ipv6(v6)
+        } else {
+            HostKind::Name
+        };
+        Ok(Server {
+            label: label.to_string(),
+            host: host.to_string(),
+            port: port.unwrap_or(DEFAULT_PORT),
+            explicit_port: port.is_some(),
+            weight,
+            name: None,
+            kind,
+        })
+    }
+
+    /// The same server with an explicit node name (see [`Server::name`]).
+    pub fn with_name(mut self, name: Option<&str>) -> Server {
+        self.name = name.filter(|n| !n.is_empty()).map(ToString::to_string);
+        self
+    }
+}
+
+fn split_host_port(label: &str) -> Result<(&str, Option<u16>), Error> {
+    let parse_port = |p: &str| p.parse::<u16>().map_err(|_| Error::BadLabel);
+    if let Some(rest) = label.strip_prefix('[') {
+        let (host, after) = rest.split_once(']').ok_or(Error::BadLabel)?;
+        return match after {
+            "" => Ok((host, None)),
+            _ => Ok((host, Some(parse_port(after.strip_prefix(':').ok_or(Error::BadLabel)?)?))),
+        };
+    }
+    match label.matches(':').count() {
+        0 => Ok((label, None)),
+        1 => {
+            let (host, port) = label.split_once(':').ok_or(Error::BadLabel)?;
+            Ok((host, Some(parse_port(port)?)))
+        }
+        // A bare IPv6 address: no port.
+        _ => Ok((label, None)),
+    }
+}
+
+/// Java's `Inet6Address.getHostAddress()`: eight groups, lowercase hex, no compression.
+fn java_ipv6(a: &Ipv6Addr) -> String {
+    let g = a.segments();
+    format!("{:x}:{:x}:{:x}:{:x}:{:x}:{:x}:{:x}:{:x}", g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7])
+}
+
+/// How a client turns a server into the node string `S` it hashes (COMPAT.md 3.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeForm {
+    /// The label verbatim (libketama, pecl memcache, uhashring, node-hashring, go-ketama, ...).
+    Label,
+    /// `host`, plus `:port` unless the port is 11211 (libmemcached, twemproxy,
+    /// spymemcached LIBMEMCACHED format).
+    OmitDefaultPort,
+    /// `/host:port`, port always (libmemcached `CONSISTENT_KETAMA_SPY`).
+    SlashLabel,
+    /// spymemcached: `InetSocketAddress.toString()` (JDK >= 14) minus one leading `/`:
+    /// `10.0.0.1:11211`, `cache1/<unresolved>:11211`, `[0:0:0:0:0:0:0:1]:11211`.
+    JavaSpy,
+    /// xmemcached: `InetSocketAddress.toString()` with its `/`: `/10.0.0.1:11211`,
+    /// `cache1/<unresolved>:11211`, `/[0:0:0:0:0:0:0:1]:11211`.
+    JavaXmc,
+    /// xmemcached nginx-compatible: IP text (IPv6 uncompressed, no brackets), plus `:port`
+    /// unless 11211; host names cannot be placed without DNS.
+    JavaNginx,
+    /// The label alone, no index appended (the seed PHP class hashes the server string itself).
+    Bare,
+}
+
+impl NodeForm {
+    /// The node string for `s`; `names` says whether an explicit [`Server::name`] replaces it.
+    pub fn node_string(self, s: &Server, names: bool) -> Result<String, Error> {
+        if let (true, Some(name)) = (names, &s.name) {
+            return Ok(name.clone());
+        }
+        let host_port = |host: &str| format!("{host}:{}", s.port);
+        Ok(match self {
+            NodeForm::Label | NodeForm::Bare => s.label.clone(),
+            NodeForm::OmitDefaultPort if s.port == DEFAULT_PORT => s.host.clone(),
+            NodeForm::OmitDefaultPort => host_port(&s.host),
+            NodeForm::SlashLabel => format!("/{}", host_port(&s.host)),
+            NodeForm::JavaSpy | NodeForm::JavaXmc => {
+                let slash = if self == NodeForm::JavaXmc { "/" } else { "" };
+                match s.kind {
+                    HostKind::Ipv4(ip) => format!("{slash}{ip}:{}", s.port),
+                    HostKind::Ipv6(ip) => format!("{slash}[{}]:{}", java_ipv6(&ip), s.port),
+                    HostKind::Name => format!("{}/<unresolved>:{}", s.host, s.port),
+                }
+            }
+            NodeForm::JavaNginx => {
+                let ip = match s.kind {
+                    HostKind::Ipv4(ip) => ip.to_string(),
+                    HostKind::Ipv6(ip) => java_ipv6(&ip),
+                    HostKind::Name => return Err(Error::Unsupported),
+                };
+                if s.port == DEFAULT_PORT { ip } else { format!("{ip}:{}", s.port) }
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(form: NodeForm, label: &str) -> String {
+        form.node_string(&Server::parse(label, 1).unwrap(), true).unwrap()
+    }
+
+    #[test]
+    fn node_strings_match_compat_table() {
+        assert_eq!(node(NodeForm::OmitDefaultPort, "10.0.0.1:11211"), "10.0.0.1");
+        assert_eq!(node(NodeForm::OmitDefaultPort, "10.0.0.2:12000"), "10.0.0.2:12000");
+        assert_eq!(node(NodeForm::SlashLabel, "cache1.lan:11211"), "/cache1.lan:11211");
+        assert_eq!(node(NodeForm::JavaSpy, "10.0.0.1:11211"), "10.0.0.1:11211");
+        assert_eq!(node(NodeForm::JavaSpy, "cache1.lan:11211"), "cache1.lan/<unresolved>:11211");
+        assert_eq!(node(NodeForm::JavaXmc, "10.0.0.1:11211"), "/10.0.0.1:11211");
+        assert_eq!(node(NodeForm::JavaXmc, "[::1]:11211"), "/[0:0:0:0:0:0:0:1]:11211");
+        assert_eq!(node(NodeForm::JavaNginx, "10.0.0.2:12000"), "10.0.0.2:12000");
+        assert_eq!(node(NodeForm::JavaNginx, "10.0.0.1:11211"), "10.0.0.1");
+    }
+
+    #[test]
+    fn bad_labels() {
+        for l in ["", "a b:1", "h:notaport", "h:70000", "[::1", "[::1]x"] {
+            assert_eq!(Server::parse(l, 1), Err(Error::BadLabel), "{l}");
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! How many point strings each server gets: every client's own arithmetic (COMPAT.md 3.1).
+
+/// A per-server string count rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Count {
+    /// The same number for every server; weights ignored.
+    Fixed(u32),
+    /// `k * w` (absolute weights: xmemcached, pecl memcache, uhashring).
+    PerWeight(u32),
+    /// `round_half_away(k * w)` (flexihash's replicas).
+    RoundPerWeight(u32),
+    /// Relative weights: digests from `w`, the total `W` and the server count `n`.
+    Relative(Formula),
+}
+
+/// The relative-weight formulas, named as in COMPAT.md.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Formula {
+    /// libketama, go-ketama: `floorf((double)(float)(w/W) * 40.0 * (float)n)`.
+    Lk,
+    /// libmemcached, twemproxy, spymemcached weighted: all in float,
+    /// `floorf((float)(w/W) * 160 / 4 * (float)n)`.
+    Lm,
+    /// node-hashring: `floor(w / W * 40 * n)` in double.
+    Nd,
+    /// uhashring ketama mode, hash_ring: `(40 * n * w) div W` in integers.
+    Int,
+}
+
+impl Formula {
+    /// Digests (strings) for a server of weight `w` among `n` servers totalling `total`.
+    pub fn digests(self, w: u32, total: u64, n: usize) -> u32 {
+        if total == 0 {
+            return 0;
+        }
+        let clamp = |x: f64| if x.is_finite() && x > 0.0 { x.min(u32::MAX as f64) as u32 } else { 0 };
+        match self {
+            Formula::Lk => {
+                let p = w as f32 / total as f32;
+                let x = f64::from(p) * 40.0 * f64::from(n as f32);
+                clamp(f64::from(libm_floorf(x as f32)))
+            }
+            Formula::Lm => {
+                let p = w as f32 / total as f32;
+                let a = p * 160.0_f32;
+                let b = a / 4.0_f32;
+                let c = b * n as f32;
+                clamp(f64::from(libm_floorf(c + 0.000_000_000_1_f32)))
+            }
+            Formula::Nd => clamp(libm_floor(f64::from(w) / total as f64 * 40.0 * n as f64)),
+            Formula::Int => {
+                let d = 40u128 * n as u128 * u128::from(w) / u128::from(total);
+                d.min(u128::from(u32::MAX)) as u32
+            }
+        }
+    }
+}
+
+impl Count {
+    /// Strings for a server of weight `w` (already mapped by the profile's zero-weight rule).
+    pub fn strings(self, w: u32, total: u64, n: usize) -> u32 {
+        match self {
+            Count::Fixed(k) => k,
+            Count::PerWeight(k) => k.saturating_mul(w),
+            Count::RoundPerWeight(k) => {
+                // Both factors are integers, so k*w is exact and already rounded.
+                k.saturating_mul(w)
+            }
+            Count::Relative(f) => f.digests(w, total, n),
+        }
+    }
+}
+
+// `f32::floor`/`f64::floor` live in std; these no_std equivalents are exact for the
+// non-negative values used here.
+fn libm_floorf(x: f32) -> f32 {
+    if !x.is_finite() || x.abs() >= 8_388_608.0 {
+        return x;
+    }
+    let t = x as i32 as f32;
+    if t > x { t - 1.0 } else { t }
+}
+
+fn libm_floor(x: f64) -> f64 {
+    if !x.is_finite() || x.abs() >= 4_503_599_627_370_496.0 {
+        return x;
+    }
+    let t = x as i64 as f64;
+    if t > x { t - 1.0 } else { t }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn equal_40(f: Formula, n: usize) -> u32 {
+        f.digests(1, n as u64, n)
+    }
+
+    #[test]
+    fn the_156_point_lists() {
+        let lm: std::vec::Vec<usize> = (1..=200).filter(|&n| equal_40(Formula::Lm, n) != 40).collect();
+        assert_eq!(lm, [25, 47, 50, 55, 61, 71, 94, 100, 107, 109, 110, 115, 122, 142, 159, 163, 188, 193, 200]);
+        let lk: std::vec::Vec<usize> = (1..=200).filter(|&n| equal_40(Formula::Lk, n) != 40).collect();
+        assert_eq!(lk, [61, 122]);
+        let nd: std::vec::Vec<usize> = (1..=200).filter(|&n| equal_40(Formula::Nd, n) != 40).collect();
+        assert_eq!(nd, [7, 14, 28, 49, 56, 98, 103, 112, 141, 147, 161, 196]);
+        assert!((1..=200).all(|n| equal_40(Formula::Int, n) == 40));
+    }
+
+    #[test]
+    fn skewed_weights() {
+        let w = [1680u32, 308, 1212];
+        let total: u64 = w.iter().map(|&x| u64::from(x)).sum();
+        let got = |f: Formula| w.map(|x| f.digests(x, total, 3));
+        assert_eq!(got(Formula::Lk), [62, 11, 45]);
+        assert_eq!(got(Formula::Lm), [63, 11, 45]);
+        assert_eq!(got(Formula::Nd), [63, 11, 45]);
+        assert_eq!(got(Formula::Int), [63, 11, 45]);
+        let lk8 = [600u32, 300, 200, 350, 1000, 800, 950, 100];
+        let t8: u64 = lk8.iter().map(|&x| u64::from(x)).sum();
+        assert_eq!(lk8.map(|x| Formula::Lk.digests(x, t8, 8) * 4), [176, 88, 56, 104, 296, 236, 280, 28]);
+        assert_eq!(lk8.map(|x| Formula::Lm.digests(x, t8, 8) * 4), [176, 88, 56, 104, 296, 236, 280, 28]);
+    }
+}

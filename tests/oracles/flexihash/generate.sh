@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Regenerate tests/vectors/flexihash-seed-*.json (the user's FlexiHash class, run under
+# php8.2-cli) and tests/vectors/flexihash-upstream-*.json (transcribed from pda/flexihash's
+# README, which cannot be installed here).
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO="$(cd "$HERE/../../.." && pwd)"
+
+if ! command -v php8.2 >/dev/null 2>&1; then
+    apt-get update -qq && apt-get install -y -qq php8.2-cli >/dev/null
+fi
+cd "$REPO"
+PHP=php8.2 /usr/bin/env python3 "$HERE/flexihash_oracle.py"

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Regenerate tests/vectors/groupcache-*.json and gomemcache-*.json from the real Go packages
+# (versions pinned in go.mod/go.sum, fetched through the Go module proxy).
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO="$(cd "$HERE/../../.." && pwd)"
+CACHE="$REPO/tests/oracles/.cache/go"
+
+if ! command -v go >/dev/null 2>&1; then
+    apt-get update -qq && apt-get install -y -qq golang-go >/dev/null
+fi
+mkdir -p "$CACHE"
+(cd "$HERE" && GOFLAGS=-buildvcs=false go build -o "$CACHE/oracle" .)
+cd "$REPO"
+ORACLE_BIN="$CACHE/oracle" /usr/bin/env python3 "$HERE/go_oracle.py"
