@@ -123,6 +123,39 @@ pub enum KeyRewrite {
     Truncate(usize),
 }
 
+/// The order a client keeps its servers in (it decides ties and modulo slots).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// The order they were given (added).
+    Given,
+    /// twemproxy: sorted by node string, shorter first, then bytewise.
+    NodeLengthThenBytes,
+}
+
+/// What a client does when the server it picked is down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failover {
+    /// Walk the continuum (or the server list) on to the next distinct servers.
+    Walk,
+    /// spymemcached `KetamaIterator`: `hv = (hv + H(str(t) + key)) mod 2^32`, t = 0, 1, ...,
+    /// each `hv` looked up on the ring (servers may repeat).
+    SpyRehash,
+}
+
+/// Keys the client refuses before hashing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyLimits {
+    /// The empty key is refused.
+    pub empty: bool,
+    /// Keys longer than this many bytes are refused.
+    pub max_len: Option<usize>,
+}
+
+/// No key is refused.
+pub const ANY_KEY: KeyLimits = KeyLimits { empty: false, max_len: None };
+/// memcached's text protocol limit as libmemcached and twemproxy enforce it: 1..=250 bytes.
+pub const MEMCACHED_KEY: KeyLimits = KeyLimits { empty: true, max_len: Some(250) };
+
 /// One client family, as data. See the module docs for the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Profile {
@@ -158,6 +191,12 @@ pub struct Profile {
     pub single_shortcut: bool,
     /// Hashes for which the client refuses the empty key.
     pub empty_key_rejected: &'static [Hash],
+    /// Keys the client refuses whatever the hash.
+    pub key_limits: KeyLimits,
+    /// The order the client keeps servers in.
+    pub order: Order,
+    /// The client's failover sequence ([`crate::Ring::failover`]).
+    pub failover: Failover,
 }
 
 const RING: Profile = Profile {
@@ -177,6 +216,9 @@ const RING: Profile = Profile {
     key: KeyRewrite::None,
     single_shortcut: false,
     empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
 };
 
 const MODULA: Profile = Profile {
@@ -195,6 +237,7 @@ const LIBMEMCACHED: Profile = Profile {
     points: PointHash::KeyHash,
     zero_weight: ZeroWeight::AsOne,
     single_shortcut: true,
+    key_limits: MEMCACHED_KEY,
     ..RING
 };
 
@@ -217,6 +260,7 @@ const SPYMEMCACHED: Profile = Profile {
     count: Count::Fixed(160),
     points: PointHash::JavaKetama,
     ties: Ties::LaterWins,
+    failover: Failover::SpyRehash,
     ..RING
 };
 
@@ -280,6 +324,7 @@ pub static PROFILES: &[Profile] = &[
         crc32: Some(Hash::Crc),
         names: true,
         zero_weight: ZeroWeight::Reject,
+        order: Order::NodeLengthThenBytes,
         ..LIBMEMCACHED_WEIGHTED
     },
     Profile {
@@ -287,9 +332,12 @@ pub static PROFILES: &[Profile] = &[
         description: "twemproxy (nutcracker) 0.5.0 distribution modula: each server fills weight slots, slot[h % W]",
         default_hash: Hash::Fnv1a64,
         crc32: Some(Hash::Crc),
+        node: NodeForm::OmitDefaultPort,
+        names: true,
         search: Search::Modula { weighted: true, high15: false },
         zero_weight: ZeroWeight::Reject,
-        single_shortcut: true,
+        key_limits: MEMCACHED_KEY,
+        order: Order::NodeLengthThenBytes,
         ..MODULA
     },
     Profile {
@@ -302,6 +350,8 @@ pub static PROFILES: &[Profile] = &[
         search: Search::Buckets1024,
         key: KeyRewrite::PeclSanitize,
         single_shortcut: true,
+        zero_weight: ZeroWeight::Reject,
+        key_limits: KeyLimits { empty: true, max_len: None },
         ..RING
     },
     Profile {
@@ -311,20 +361,22 @@ pub static PROFILES: &[Profile] = &[
         crc32: Some(Hash::Crc32a),
         search: Search::Modula { weighted: true, high15: true },
         key: KeyRewrite::PeclSanitize,
+        zero_weight: ZeroWeight::Reject,
+        key_limits: KeyLimits { empty: true, max_len: None },
         ..MODULA
     },
     SPYMEMCACHED,
     Profile {
         name: "spymemcached-libmemcached-format",
         description: "spymemcached 2.12.3 KetamaNodeLocator, LIBMEMCACHED format: host[:port]-i",
-        node: NodeForm::OmitDefaultPort,
+        node: NodeForm::JavaHostName,
         ..SPYMEMCACHED
     },
     SPYMEMCACHED_WEIGHTED,
     Profile {
         name: "spymemcached-weighted-libmemcached-format",
         description: "spymemcached 2.12.3 weighted, LIBMEMCACHED format (= libmemcached-weighted for the same strings)",
-        node: NodeForm::OmitDefaultPort,
+        node: NodeForm::JavaHostName,
         ..SPYMEMCACHED_WEIGHTED
     },
     XMEMCACHED,
@@ -352,6 +404,8 @@ pub static PROFILES: &[Profile] = &[
         name: "node-hashring",
         description: "npm hashring 3.2.0 md5: ND md5 digests x 4 of label-i, first point >= h",
         count: Count::Relative(Formula::Nd),
+        names: true,
+        zero_weight: ZeroWeight::AsOne,
         ..RING
     },
     Profile {
@@ -401,6 +455,7 @@ pub static PROFILES: &[Profile] = &[
         name: "modula",
         description: "hash % n over the servers in order (libmemcached MODULA, php-memcached default); weights ignored",
         default_hash: Hash::OneAtATime,
+        key_limits: MEMCACHED_KEY,
         ..MODULA
     },
     Profile {

@@ -9,7 +9,7 @@ use crate::alt::{jump, maglev, rendezvous};
 use crate::error::Error;
 use crate::hash::{md5, Hash};
 use crate::index::SearchIndex;
-use crate::profile::{KeyRewrite, PointHash, Profile, Search, StringForm, Ties, ZeroWeight};
+use crate::profile::{Failover, KeyRewrite, Order, PointHash, Profile, Search, StringForm, Ties, ZeroWeight};
 use crate::server::Server;
 use crate::weight::Count;
 
@@ -26,6 +26,8 @@ struct Entry {
     node: String,
     /// How many point strings it currently has on the continuum.
     strings: u32,
+    /// Its place in the client's server order (see [`Order`]).
+    rank: u32,
 }
 
 /// One point before it is stored (`wide` is 0 except for 128-bit rings).
@@ -63,8 +65,10 @@ pub struct Ring {
     index: SearchIndex,
     /// pecl memcache's 1024 buckets or the maglev table (entry indexes).
     table: Vec<u32>,
-    /// Weighted modulo: cumulative slot counts per entry.
+    /// Weighted modulo: cumulative slot counts, in the client's server order.
     cumulative: Vec<u64>,
+    /// Entry indexes in the client's server order.
+    ordered: Vec<u32>,
 }
 
 impl Ring {
@@ -81,6 +85,7 @@ impl Ring {
             index: SearchIndex::default(),
             table: Vec::new(),
             cumulative: Vec::new(),
+            ordered: Vec::new(),
         }
     }
 
@@ -95,6 +100,7 @@ impl Ring {
             let entry = ring.check_new(s)?;
             ring.entries.push(entry);
         }
+        rank(profile.order, &mut ring.entries);
         let targets = ring.targets(&ring.entries);
         let mut points = Vec::new();
         for (i, t) in targets.iter().enumerate() {
@@ -211,11 +217,11 @@ impl Ring {
         if self.entries.is_empty() {
             return Err(Error::EmptyRing);
         }
+        let mut buf = [0u8; KEY_BUF];
+        let key = self.prepare(key, &mut buf)?;
         if self.profile.single_shortcut && self.entries.len() == 1 {
             return Ok(0);
         }
-        let mut buf = [0u8; KEY_BUF];
-        let key = self.prepare(key, &mut buf)?;
         match self.profile.search {
             Search::Modula { weighted, high15 } => {
                 let mut h = self.hash.hash(key);
@@ -305,6 +311,38 @@ impl Ring {
         Ok(())
     }
 
+    /// The client's own failover sequence for a key, primary first: for spymemcached its
+    /// rehash iterator (`n` entries, servers may repeat: its `getSequence` yields 7), for every
+    /// other client the next distinct servers as [`Ring::locate_n`].
+    pub fn failover(&self, key: &[u8], n: usize) -> Result<Vec<usize>, Error> {
+        let mut out = Vec::with_capacity(n);
+        if self.profile.failover == Failover::Walk || !self.profile.is_ring() {
+            self.locate_n_into(key, n, &mut out)?;
+            return Ok(out);
+        }
+        let first = self.locate_index(key)?;
+        if n == 0 {
+            return Ok(out);
+        }
+        out.push(first);
+        let mut buf = [0u8; KEY_BUF];
+        let key = self.prepare(key, &mut buf)?;
+        let mut hv = self.hash.hash(key);
+        let mut tagged = alloc::vec::Vec::with_capacity(key.len() + 12);
+        let mut t = 0u64;
+        while out.len() < n {
+            tagged.clear();
+            tagged.extend_from_slice(alloc::format!("{t}").as_bytes());
+            tagged.extend_from_slice(key);
+            hv = hv.wrapping_add(self.hash.hash(&tagged));
+            let len = self.values.len();
+            let p = self.lower_bound(hv);
+            out.push(self.owner_at(if p == len { 0 } else { p }));
+            t += 1;
+        }
+        Ok(out)
+    }
+
     // ----- building -----
 
     fn check_weight(&self, weight: u32) -> Result<(), Error> {
@@ -320,7 +358,7 @@ impl Ring {
             return Err(Error::DuplicateServer);
         }
         let node = self.profile.node.node_string(&server, self.profile.names)?;
-        Ok(Entry { server, node, strings: 0 })
+        Ok(Entry { server, node, strings: 0, rank: 0 })
     }
 
     /// The weight as the profile counts it.
@@ -398,15 +436,17 @@ impl Ring {
 
     /// Canonical order: position, then the tie rule (winner first).
     fn order(&self, a: &Point, b: &Point) -> Ordering {
+        let rank = |p: &Point| self.entries.get(p.owner as usize).map_or(p.owner, |e| e.rank);
         a.value.cmp(&b.value).then(a.wide.cmp(&b.wide)).then(match self.profile.ties {
-            Ties::LaterWins => b.owner.cmp(&a.owner),
-            Ties::EarlierWins | Ties::SortedList => a.owner.cmp(&b.owner),
+            Ties::LaterWins => rank(b).cmp(&rank(a)),
+            Ties::EarlierWins | Ties::SortedList => rank(a).cmp(&rank(b)),
         })
     }
 
     /// Moves from the current entries to `entries` (the old ones minus `removed`, or plus one
     /// at the end), hashing only the strings that appear or disappear.
     fn update(&mut self, mut entries: Vec<Entry>, removed: Option<usize>) -> Result<(), Error> {
+        rank(self.profile.order, &mut entries);
         let targets = self.targets(&entries);
         let mut add = Vec::new();
         let mut del = Vec::new();
@@ -490,6 +530,8 @@ impl Ring {
         }
         self.table.clear();
         self.cumulative.clear();
+        self.ordered = (0..self.entries.len() as u32).collect();
+        self.ordered.sort_by_key(|&i| self.entries[i as usize].rank);
         match self.profile.search {
             Search::Buckets1024 if !self.values.is_empty() => {
                 let len = self.values.len();
@@ -511,10 +553,10 @@ impl Ring {
             Search::Modula { weighted: true, .. } => {
                 let mut sum = 0u64;
                 self.cumulative = self
-                    .entries
+                    .ordered
                     .iter()
-                    .map(|e| {
-                        sum += u64::from(e.server.weight);
+                    .map(|&i| {
+                        sum += u64::from(self.entries[i as usize].server.weight);
                         sum
                     })
                     .collect();
@@ -550,7 +592,10 @@ impl Ring {
     // ----- searching -----
 
     fn prepare<'k>(&self, key: &'k [u8], buf: &'k mut [u8; KEY_BUF]) -> Result<&'k [u8], Error> {
-        if key.is_empty() && self.profile.empty_key_rejected.contains(&self.hash) {
+        let limits = self.profile.key_limits;
+        let refused = (key.is_empty() && (limits.empty || self.profile.empty_key_rejected.contains(&self.hash)))
+            || limits.max_len.is_some_and(|m| key.len() > m);
+        if refused {
             return Err(Error::KeyRejected);
         }
         Ok(match self.profile.key {
@@ -652,15 +697,17 @@ impl Ring {
     }
 
     fn modula(&self, h: u32, weighted: bool) -> Result<usize, Error> {
-        if !weighted {
-            return Ok((h as usize) % self.entries.len());
-        }
-        let total = self.cumulative.last().copied().unwrap_or(0);
-        if total == 0 {
-            return Err(Error::NoServer);
-        }
-        let slot = u64::from(h) % total;
-        Ok(self.cumulative.partition_point(|&c| c <= slot))
+        let at = if weighted {
+            let total = self.cumulative.last().copied().unwrap_or(0);
+            if total == 0 {
+                return Err(Error::NoServer);
+            }
+            let slot = u64::from(h) % total;
+            self.cumulative.partition_point(|&c| c <= slot)
+        } else {
+            (h as usize) % self.entries.len()
+        };
+        self.ordered.get(at).map(|&i| i as usize).ok_or(Error::NoServer)
     }
 
     fn rendezvous_best(&self, h: u32, skip: &[usize]) -> Result<usize, Error> {
@@ -677,6 +724,27 @@ impl Ring {
             }
         }
         best.map(|(_, i)| i).ok_or(Error::NoServer)
+    }
+}
+
+/// Sets each entry's place in the client's server order.
+fn rank(order: Order, entries: &mut [Entry]) {
+    match order {
+        Order::Given => {
+            for (i, e) in entries.iter_mut().enumerate() {
+                e.rank = i as u32;
+            }
+        }
+        Order::NodeLengthThenBytes => {
+            let mut idx: Vec<usize> = (0..entries.len()).collect();
+            idx.sort_by(|&a, &b| {
+                let (x, y) = (entries[a].node.as_bytes(), entries[b].node.as_bytes());
+                x.len().cmp(&y.len()).then(x.cmp(y)).then(a.cmp(&b))
+            });
+            for (r, i) in idx.into_iter().enumerate() {
+                entries[i].rank = r as u32;
+            }
+        }
     }
 }
 

@@ -129,6 +129,9 @@ pub enum NodeForm {
     JavaNginx,
     /// The label alone, no index appended (the seed PHP class hashes the server string itself).
     Bare,
+    /// spymemcached LIBMEMCACHED format: `getHostName()` (IP text, IPv6 uncompressed without
+    /// brackets, or the host name as written) plus `:port` unless 11211.
+    JavaHostName,
 }
 
 impl NodeForm {
@@ -151,10 +154,11 @@ impl NodeForm {
                     HostKind::Name => format!("{}/<unresolved>:{}", s.host, s.port),
                 }
             }
-            NodeForm::JavaNginx => {
+            NodeForm::JavaNginx | NodeForm::JavaHostName => {
                 let ip = match s.kind {
                     HostKind::Ipv4(ip) => ip.to_string(),
                     HostKind::Ipv6(ip) => java_ipv6(&ip),
+                    HostKind::Name if self == NodeForm::JavaHostName => s.host.clone(),
                     HostKind::Name => return Err(Error::Unsupported),
                 };
                 if s.port == DEFAULT_PORT { ip } else { format!("{ip}:{}", s.port) }

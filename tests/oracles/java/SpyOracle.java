@@ -6,15 +6,20 @@
 // and no DNS query is sent (see README.md for how each address kind is built).
 //
 // Input (stdin, one record per line, fields separated by one space):
-//   T <id> <op> <alg> <format> <weighted>   op: hash | locate | sequence
+//   T <id> <op> <alg> <format> <weighted> <tiekeys>   op: hash | locate | sequence
 //   S <kind> <host> <port> <weight>          kind: ip | name
 //   K <hex of the key's UTF-8 bytes>
 //   E                                        end of task
 // Output (stdout): per task
 //   R <id>
 //   N <index> <hex of the node string the formatter returns for repetition 0, "-0" removed>
-//   P <map size> <points put>                (locate / sequence only; puts counted from the
-//                                            locator's own debug log, see CountingLogger)
+//   P <map size> <points put> <points produced by 2+ nodes>   (locate / sequence only; see
+//                                            CountingLogger and the tie search below)
+//   X <hex>                                  extra keys: point strings "<node string>-<j>" of the
+//                                            first nodes, then keys whose lookup ends on a tied
+//                                            point; appended to the keys
+//   Q <keys whose ceiling point is tied>
+
 //   one line per key: hash -> decimal value or x (exception);
 //                     locate -> server index or x; sequence -> indexes joined by ','
 //   D
@@ -42,10 +47,12 @@ import net.spy.memcached.MemcachedNode;
 import net.spy.memcached.util.DefaultKetamaNodeLocatorConfiguration;
 
 public final class SpyOracle {
-    // Installed with -Dnet.spy.log.LoggerImpl=SpyOracle$CountingLogger: counts the locator's own
-    // "Adding node ... in position ..." debug messages, i.e. the TreeMap.put calls it makes, so
-    // that (puts - map size) = points lost to ties, as the real code built them.
+    // Installed with -Dnet.spy.log.LoggerImpl=SpyOracle$CountingLogger: reads the locator's own
+    // "Adding node <node> [with weight <w>] in position <point>" debug messages (KETAMA_HASH and
+    // weighted rings log every TreeMap.put; the other unweighted rings log nothing), so the puts and
+    // the points produced by 2+ nodes are taken from what the real code did.
     public static long puts = 0;
+    public static final Map<Long, java.util.Set<String>> logged = new HashMap<>();
 
     public static final class CountingLogger extends net.spy.memcached.compat.log.AbstractLogger {
         public CountingLogger(String name) { super(name); }
@@ -53,7 +60,13 @@ public final class SpyOracle {
         public boolean isInfoEnabled() { return true; }
         public boolean isTraceEnabled() { return false; }
         public void log(net.spy.memcached.compat.log.Level level, Object msg, Throwable t) {
-            if (msg != null && String.valueOf(msg).startsWith("Adding node ")) { puts++; return; }
+            String m = String.valueOf(msg);
+            if (msg != null && m.startsWith("Adding node ")) {
+                puts++;
+                String[] w = m.split(" ");
+                logged.computeIfAbsent(Long.parseLong(w[w.length - 1]), x -> new java.util.HashSet<>()).add(w[2]);
+                return;
+            }
             if (level != net.spy.memcached.compat.log.Level.DEBUG
                     && level != net.spy.memcached.compat.log.Level.TRACE) {
                 System.err.println(level + " " + msg);
@@ -91,19 +104,24 @@ public final class SpyOracle {
         return new InetSocketAddress(host, port);
     }
 
-    static MemcachedNode node(final InetSocketAddress sa) {
+    static MemcachedNode node(final InetSocketAddress sa, final int idx) {
         InvocationHandler h = (proxy, m, args) -> {
             switch (m.getName()) {
                 case "getSocketAddress": return sa;
                 case "isActive": return Boolean.TRUE;
                 case "hashCode": return System.identityHashCode(proxy);
                 case "equals": return proxy == args[0];
-                case "toString": return "StandInNode(" + sa + ")";
+                case "toString": return "StandInNode#" + idx; // no spaces: parsed from the log
                 default: throw new UnsupportedOperationException(m.getName());
             }
         };
         return (MemcachedNode) Proxy.newProxyInstance(SpyOracle.class.getClassLoader(),
                 new Class<?>[] {MemcachedNode.class}, h);
+    }
+
+    static Long ceiling(TreeMap<Long, ?> ring, long hv) {
+        Long c = ring.ceilingKey(hv);
+        return c == null ? ring.firstKey() : c;
     }
 
     public static void main(String[] argv) throws Exception {
@@ -112,6 +130,7 @@ public final class SpyOracle {
         String line;
         String id = null, op = null, alg = null, format = null;
         boolean weighted = false;
+        int tieKeys = 0;
         List<String[]> servers = new ArrayList<>();
         List<String> keys = new ArrayList<>();
         while ((line = in.readLine()) != null) {
@@ -120,13 +139,14 @@ public final class SpyOracle {
             switch (f[0]) {
                 case "T":
                     id = f[1]; op = f[2]; alg = f[3]; format = f[4]; weighted = f[5].equals("1");
+                    tieKeys = Integer.parseInt(f[6]);
                     servers.clear(); keys.clear();
                     break;
                 case "S": servers.add(f); break;
                 case "K": keys.add(unhex(f.length > 1 ? f[1] : "")); break;
                 case "E":
                     out.println("R " + id);
-                    run(out, op, alg, format, weighted, servers, keys);
+                    run(out, op, alg, format, weighted, tieKeys, servers, keys);
                     out.println("D");
                     break;
                 default: throw new IllegalArgumentException(line);
@@ -136,7 +156,7 @@ public final class SpyOracle {
     }
 
     @SuppressWarnings("unchecked")
-    static void run(PrintStream out, String op, String alg, String format, boolean weighted,
+    static void run(PrintStream out, String op, String alg, String format, boolean weighted, int tieKeys,
                     List<String[]> servers, List<String> keys) throws Exception {
         DefaultHashAlgorithm h = DefaultHashAlgorithm.valueOf(alg);
         if (op.equals("hash")) {
@@ -154,13 +174,14 @@ public final class SpyOracle {
         Map<InetSocketAddress, Integer> weights = new HashMap<>();
         for (String[] s : servers) {
             InetSocketAddress sa = address(s[1], s[2], Integer.parseInt(s[3]), lib);
-            MemcachedNode n = node(sa);
+            MemcachedNode n = node(sa, nodes.size());
             index.put(n, nodes.size());
             nodes.add(n);
             weights.put(sa, Integer.parseInt(s[4]));
         }
         KetamaNodeLocator loc;
         puts = 0;
+        logged.clear();
         if (weighted) {
             loc = new KetamaNodeLocator(nodes, h, fmt, weights);
         } else if (lib) {
@@ -178,11 +199,55 @@ public final class SpyOracle {
         Field fld = KetamaNodeLocator.class.getDeclaredField("ketamaNodes");
         fld.setAccessible(true);
         TreeMap<Long, MemcachedNode> ring = (TreeMap<Long, MemcachedNode>) fld.get(loc);
+        java.util.Set<Long> tied = new java.util.HashSet<>();
         if (!weighted && h != DefaultHashAlgorithm.KETAMA_HASH) {
-            // this branch of setKetamaNodes logs nothing: it is a fixed loop of numReps puts per node
+            // This branch of setKetamaNodes logs nothing: it is a fixed loop of numReps puts per
+            // node. Its tied points: those found in the rings of two or more single-node locators
+            // built by the same constructor (the client's own code computes every point).
             puts = (long) new DefaultKetamaNodeLocatorConfiguration().getNodeRepetitions() * nodes.size();
+            java.util.Set<Long> seen = new java.util.HashSet<>();
+            for (MemcachedNode n : nodes) {
+                KetamaNodeLocator one = lib
+                        ? new KetamaNodeLocator(java.util.Collections.singletonList(n), h, fmt, new HashMap<InetSocketAddress, Integer>())
+                        : new KetamaNodeLocator(java.util.Collections.singletonList(n), h);
+                for (Long p : ((TreeMap<Long, MemcachedNode>) fld.get(one)).keySet()) {
+                    if (!seen.add(p)) tied.add(p);
+                }
+            }
+        } else {
+            for (Map.Entry<Long, java.util.Set<String>> e : logged.entrySet()) {
+                if (e.getValue().size() > 1) tied.add(e.getKey());
+            }
         }
-        out.println("P " + ring.size() + " " + puts);
+        out.println("P " + ring.size() + " " + puts + " " + tied.size());
+        keys = new ArrayList<>(keys);
+        if (tieKeys > 0) {
+            // Extra keys equal to point strings of the first nodes ("<node string>-<j>"): with the
+            // same hash for points and keys they hit a point exactly (pins ">=" in the lookup).
+            for (int i = 0; i < Math.min(4, nodes.size()); i++) {
+                for (int j : new int[] {0, 1, 39}) {
+                    String k = kf.getKeyForNode(nodes.get(i), j);
+                    out.println("X " + hex(k));
+                    keys.add(k);
+                }
+            }
+        }
+        if (!tied.isEmpty() && tieKeys > 0) {
+            // Extra keys "tie:<i>" (i ascending) whose lookup ends on a tied point, to pin the tie
+            // rule. Chosen with the client's hash and ring; expectations still come from getPrimary.
+            int found = 0;
+            for (int i = 0; i < 3_000_000 && found < tieKeys; i++) {
+                String k = "tie:" + i;
+                if (tied.contains(ceiling(ring, h.hash(k)))) {
+                    out.println("X " + hex(k));
+                    keys.add(k);
+                    found++;
+                }
+            }
+        }
+        int onTies = 0;
+        for (String k : keys) if (tied.contains(ceiling(ring, h.hash(k)))) onTies++;
+        out.println("Q " + onTies);
         for (String k : keys) {
             if (op.equals("locate")) {
                 String r;

@@ -7,7 +7,7 @@
 // (String.valueOf(session.getRemoteSocketAddress())). No connection, no DNS (see README.md).
 //
 // Input (stdin, one record per line, fields separated by one space):
-//   T <id> <op> <alg> <nginx 0|1> -           op: hash | locate | sequence
+//   T <id> <op> <alg> <nginx 0|1> <tiekeys>   op: hash | locate | sequence
 //   S <kind> <host> <port> <weight>          kind: ip | name
 //   K <hex of the key's UTF-8 bytes>
 //   E                                        end of task
@@ -15,6 +15,11 @@
 //   R <id>
 //   N <index> <hex of the node string the locator hashes (its private getSockStr)>
 //   P <ring size> <points put> <tie points> <tie points with 2+ distinct sessions>
+//     <tie points whose list also repeats a session (e.g. [A, A, B]: owner = list[point % 3])>
+//   X <hex>                                  extra keys: point strings "<node string>-<j>" of the
+//                                            first sessions, then keys whose lookup ends on a point
+//                                            shared by 2+ distinct sessions; appended to the keys
+//   Q <keys whose ceiling point is shared by 2+ distinct sessions>
 //   one line per key: hash -> decimal value or x (exception);
 //                     locate -> server index or x;
 //                     sequence -> indexes joined by ',' (the walk getSessionByKey makes over
@@ -89,12 +94,18 @@ public final class XmcOracle {
                 new Class<?>[] {MemcachedSession.class}, h);
     }
 
+    static Long ceiling(TreeMap<Long, ?> ring, long hv) {
+        Long c = ring.ceilingKey(hv);
+        return c == null ? ring.firstKey() : c;
+    }
+
     public static void main(String[] argv) throws Exception {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false, "UTF-8");
         String line;
         String id = null, op = null, alg = null;
         boolean nginx = false;
+        int tieKeys = 0;
         List<String[]> servers = new ArrayList<>();
         List<String> keys = new ArrayList<>();
         while ((line = in.readLine()) != null) {
@@ -103,13 +114,14 @@ public final class XmcOracle {
             switch (f[0]) {
                 case "T":
                     id = f[1]; op = f[2]; alg = f[3]; nginx = f[4].equals("1");
+                    tieKeys = Integer.parseInt(f[5]);
                     servers.clear(); keys.clear();
                     break;
                 case "S": servers.add(f); break;
                 case "K": keys.add(unhex(f.length > 1 ? f[1] : "")); break;
                 case "E":
                     out.println("R " + id);
-                    run(out, op, alg, nginx, servers, keys);
+                    run(out, op, alg, nginx, tieKeys, servers, keys);
                     out.println("D");
                     break;
                 default: throw new IllegalArgumentException(line);
@@ -119,7 +131,7 @@ public final class XmcOracle {
     }
 
     @SuppressWarnings("unchecked")
-    static void run(PrintStream out, String op, String alg, boolean nginx,
+    static void run(PrintStream out, String op, String alg, boolean nginx, int tieKeys,
                     List<String[]> servers, List<String> keys) throws Exception {
         HashAlgorithm h = HashAlgorithm.valueOf(alg);
         if (op.equals("hash")) {
@@ -150,18 +162,52 @@ public final class XmcOracle {
         Field fld = KetamaMemcachedSessionLocator.class.getDeclaredField("ketamaSessions");
         fld.setAccessible(true);
         TreeMap<Long, List<Session>> ring = (TreeMap<Long, List<Session>>) fld.get(loc);
-        long puts = 0, ties = 0, realTies = 0;
-        for (List<Session> l : ring.values()) {
+        long puts = 0, ties = 0, mixedDup = 0;
+        Set<Long> tied = new HashSet<>();
+        for (Map.Entry<Long, List<Session>> e : ring.entrySet()) {
+            List<Session> l = e.getValue();
             puts += l.size();
             if (l.size() > 1) {
                 ties++;
                 Set<Session> d = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
                 d.addAll(l);
-                if (d.size() > 1) realTies++;
+                if (d.size() > 1) tied.add(e.getKey());
+                if (d.size() > 1 && d.size() < l.size()) mixedDup++;
             }
         }
         if (puts != expectedPuts) throw new AssertionError("points " + puts + " != 160*sum(w) " + expectedPuts);
-        out.println("P " + ring.size() + " " + puts + " " + ties + " " + realTies);
+        out.println("P " + ring.size() + " " + puts + " " + ties + " " + tied.size() + " " + mixedDup);
+        keys = new ArrayList<>(keys);
+        if (tieKeys > 0) {
+            // Extra keys equal to point strings of the first sessions ("<node string>-<j>"): they
+            // hit a point exactly (pins ">=" in the lookup).
+            for (int i = 0; i < Math.min(4, sessions.size()); i++) {
+                for (int j : new int[] {0, 1, 39}) {
+                    String k = sock.invoke(loc, sessions.get(i)) + "-" + j;
+                    out.println("X " + hex(k));
+                    keys.add(k);
+                }
+            }
+        }
+        if (!tied.isEmpty() && tieKeys > 0) {
+            // Extra keys "tie:<i>" (i ascending) whose lookup ends on a point shared by 2+
+            // distinct sessions, to pin the tie rule. Chosen with the client's hash and ring;
+            // expectations still come from getSessionByKey.
+            int found = 0;
+            for (int i = 0; i < 3_000_000 && found < tieKeys; i++) {
+                String k = "tie:" + i;
+                if (tied.contains(ceiling(ring, h.hash(k)))) {
+                    out.println("X " + hex(k));
+                    keys.add(k);
+                    found++;
+                }
+            }
+        }
+        int onTies = 0;
+        for (String k : keys) {
+            try { if (tied.contains(ceiling(ring, h.hash(k)))) onTies++; } catch (RuntimeException e) { }
+        }
+        out.println("Q " + onTies);
         for (String k : keys) {
             if (op.equals("locate")) {
                 String r;

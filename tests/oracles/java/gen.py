@@ -14,6 +14,7 @@ import subprocess
 import sys
 
 GENERATOR = "tests/oracles/java/generate.sh"
+TIE_KEYS = 30   # per ring with tied points: extra keys "tie:<i>" whose lookup ends on one
 
 # --------------------------------------------------------------------------- keys
 
@@ -82,7 +83,7 @@ def dedupe(keys):
 
 FIXED = WORDS + NUMBERS + NON_ASCII + LONG + EMPTY
 KEYS_MAIN = dedupe(FIXED + random_keys(1100, "main"))      # big rings, default algorithms
-KEYS_SMALL = dedupe(FIXED + random_keys(300, "small"))     # the many variant files
+KEYS_SMALL = dedupe(FIXED + random_keys(250, "small"))     # the many variant files
 KEYS_HASH = dedupe(FIXED + random_keys(400, "hash"))       # kind "hash"
 KEYS_SEQ = dedupe(WORDS + NON_ASCII + LONG + EMPTY + random_keys(250, "seq"))
 
@@ -141,6 +142,10 @@ def weighted(servers, weights):
 LIBKETAMA8 = [srv("10.0.1.%d" % i, 11211) for i in range(1, 9)]
 LIBKETAMA8_W = weighted(LIBKETAMA8, [600, 300, 200, 350, 1000, 800, 950, 100])
 UPSTREAM_SEQ4 = [srv("127.0.0.1", 10000 + i) for i in range(4)]
+UPSTREAM_SEQ5 = [srv("127.0.0.1", 10000 + i) for i in range(5)]
+UPSTREAM_KEYS = ["dustin", "noelani", "some other key", "V5XS8C8N", "8KR2DKR2", "L9KH6X4X",
+                 "36", "10037", "22051", "49044"]
+NGINX_UPSTREAM3 = [srv("127.0.0.1", 11211), srv("127.0.0.1", 11212), srv("127.0.0.1", 11213)]
 SAMEHOST10 = [srv("10.0.0.1", 11211 + i) for i in range(10)]
 IPV6 = [srv("2001:db8::1", 11211), srv("2001:db8::2", 11212), srv("2001:db8:0:1::a", 11211),
         srv("fd00::10", 12000), srv("::1", 11213)]
@@ -224,7 +229,18 @@ def spy_tasks():
                      fmt=fmt, weighted=True, note="points stay md5 whatever the key hash"))
     # sequences
     add(Task("spy", "spymemcached-sequence-ketama-upstream4", "sequence", "spymemcached", "KETAMA_HASH",
-             UPSTREAM_SEQ4, dedupe(["dustin"] + KEYS_SEQ), note="upstream testSequence servers; key dustin"))
+             UPSTREAM_SEQ4, dedupe(UPSTREAM_KEYS + KEYS_SEQ),
+             note="servers and keys of upstream KetamaNodeLocatorTest (4 nodes 127.0.0.1:10000-10003; it asserts "
+                  "dustin 0,2,1,2; noelani 2,1,1,3; 'some other key' 0; V5XS8C8N, 8KR2DKR2, L9KH6X4X 3 (wrap)); "
+                  "all reproduced"))
+    add(Task("spy", "spymemcached-sequence-ketama-upstream5", "sequence", "spymemcached", "KETAMA_HASH",
+             UPSTREAM_SEQ5, dedupe(UPSTREAM_KEYS + KEYS_SEQ),
+             note="servers of upstream testLibKetamaCompat / testClusterResizing (5 nodes 127.0.0.1:10000-10004; "
+                  "it asserts 36 2, 10037 3, 22051 1, 49044 4, dustin 0, noelani 2, 'some other key' 4); reproduced"))
+    add(Task("spy", "spymemcached-sequence-fnv1a32-upstream5", "sequence", "spymemcached", "FNV1A_32_HASH",
+             UPSTREAM_SEQ5, dedupe(UPSTREAM_KEYS + KEYS_SEQ),
+             note="servers of upstream testFNV1A_32 (5 nodes 127.0.0.1:10000-10004; it asserts noelani "
+                  "1,2,2,2,3; dustin 2, noelani 1, 'some other key' 4); reproduced"))
     add(Task("spy", "spymemcached-sequence-ketama-libketama8", "sequence", "spymemcached", "KETAMA_HASH", LIBKETAMA8, KEYS_SEQ))
     add(Task("spy", "spymemcached-sequence-fnv1a32-ipv4-10-mixedports", "sequence", "spymemcached", "FNV1A_32_HASH",
              ipv4(10, "mixed"), KEYS_SEQ))
@@ -270,6 +286,9 @@ def xmc_tasks():
     add(Task("xmc", "xmemcached-nginx-ketama-ipv4-100", "locate", P, "KETAMA_HASH", ipv4(100), KEYS_MAIN, nginx=True))
     add(Task("xmc", "xmemcached-nginx-ketama-libketama8", "locate", P, "KETAMA_HASH", LIBKETAMA8, KEYS_SMALL, nginx=True))
     add(Task("xmc", "xmemcached-nginx-ketama-skewed-10", "locate", P, "KETAMA_HASH", SKEW10, KEYS_SMALL, nginx=True))
+    add(Task("xmc", "xmemcached-nginx-ketama-upstream3", "locate", P, "KETAMA_HASH", NGINX_UPSTREAM3, KEYS_SMALL,
+             nginx=True, note="servers of upstream KetamaMemcachedSessionLocatorNginxUpstreamConsistentUnitTest "
+                              "(its keys are the point strings, included below)"))
     add(Task("xmc", "xmemcached-nginx-ketama-ipv6-5", "locate", P, "KETAMA_HASH", IPV6, KEYS_SMALL, nginx=True))
     for alg in ("CRC32_HASH", "FNV1A_32_HASH", "ONE_AT_A_TIME", "NATIVE_HASH", "ELECTION_HASH"):
         add(Task("xmc", "xmemcached-nginx-%s-ipv4-10-mixedports" % short(alg), "locate", P, alg, ipv4(10, "mixed"), KEYS_SMALL, nginx=True))
@@ -286,10 +305,11 @@ def xmc_tasks():
 def run_java(cmd, tasks):
     lines = []
     for i, t in enumerate(tasks):
+        tie = 0 if t.kind == "hash" else TIE_KEYS
         if t.client == "spy":
-            lines.append("T %d %s %s %s %d" % (i, t.kind, t.alg, t.fmt, 1 if t.weighted else 0))
+            lines.append("T %d %s %s %s %d %d" % (i, t.kind, t.alg, t.fmt, 1 if t.weighted else 0, tie))
         else:
-            lines.append("T %d %s %s %d -" % (i, t.kind, t.alg, 1 if t.nginx else 0))
+            lines.append("T %d %s %s %d %d" % (i, t.kind, t.alg, 1 if t.nginx else 0, tie))
         for s in t.servers:
             lines.append("S %s %s %d %d" % (s["_kind"], s["host"], s["port"], s["weight"]))
         for k in t.keys:
@@ -313,7 +333,7 @@ def run_java(cmd, tasks):
         assert out[pos].startswith("R "), out[pos]
         tid = int(out[pos][2:])
         pos += 1
-        res = {"nodes": [], "ring": None, "rows": []}
+        res = {"nodes": [], "ring": None, "rows": [], "extra": [], "on_ties": None}
         while out[pos] != "D":
             l = out[pos]
             if l.startswith("N "):
@@ -321,6 +341,10 @@ def run_java(cmd, tasks):
                 res["nodes"].append(bytes.fromhex(h).decode("utf-8"))
             elif l.startswith("P "):
                 res["ring"] = [int(x) for x in l.split()[1:]]
+            elif l.startswith("X "):
+                res["extra"].append(bytes.fromhex(l[2:]).decode("utf-8"))
+            elif l.startswith("Q "):
+                res["on_ties"] = int(l[2:])
             else:
                 res["rows"].append(l)
             pos += 1
@@ -359,6 +383,8 @@ def main():
         for i, t in enumerate(tasks):
             r = results[i]
             n_servers = len(t.servers)
+            if r["extra"]:
+                t.keys = t.keys + r["extra"]
             if t.kind == "hash":
                 expect = []
                 for row in r["rows"]:
@@ -433,8 +459,12 @@ def describe(client, t, r, spy_ver, xmc_ver, jdk):
               if t.kind == "locate" else
               "getSequence(key) per key: all 7 nodes its KetamaIterator yields, in order (the first = "
               "getPrimary(key), checked). ")
-        ring = "Ring: %d distinct points from %d TreeMap.put calls (counted from the locator's debug log); " \
-               "ties: later put wins. " % tuple(r["ring"])
+        size, puts, tied = r["ring"]
+        ring = ("Ring: %d distinct points from %d TreeMap.put calls; %d points are produced by 2+ servers "
+                "(ties: the later put wins); %d of the keys end on one. (Puts and tied points of KETAMA_HASH and "
+                "weighted rings: read from the locator's own debug log; other rings: 160 puts per node, tied "
+                "points found by building one single-node locator per server with the same constructor.) "
+                % (size, puts, tied, r["on_ties"]))
     else:
         head = ("xmemcached %s (Maven Central com.googlecode.xmemcached:xmemcached:%s, slf4j-api 1.7.21) on OpenJDK %s. "
                 % (xmc_ver, xmc_ver, jdk))
@@ -455,11 +485,21 @@ def describe(client, t, r, spy_ver, xmc_ver, jdk):
               "the first entry closed. In the real client a closed session is normally removed and the ring "
               "rebuilt, so this walk only shows while that has not happened yet. ")
         ring = "Ring: %d distinct points from %d points (160 x weight each); %d points shared by 2+ entries, " \
-               "%d of them by 2+ distinct servers (owner = list sorted by node string, [point %% size]). " \
-               % tuple(r["ring"])
+               "%d of them by 2+ distinct servers (owner = list sorted by node string, [point %% size]; one " \
+               "entry per point put, so a server that hit the point twice is in the list twice: %d such " \
+               "lists); %d of the keys end on a point shared by 2+ distinct servers. " \
+               % (tuple(r["ring"]) + (r["on_ties"],))
     ex = "; ".join("%r" % s for s in r["nodes"][:3])
     strings = "Node strings hashed (first %d): %s. " % (min(3, len(r["nodes"])), ex)
     note = (t.note + ". ") if t.note else ""
+    exact = [k for k in r["extra"] if not k.startswith("tie:")]
+    ties = [k for k in r["extra"] if k.startswith("tie:")]
+    if exact:
+        note += ("%d keys after the fixed set are point strings '<node string>-<j>' (j = 0, 1, 39) of the first "
+                 "servers, added by the oracle from the node strings the client hashes (exact point hits). " % len(exact))
+    if ties:
+        note += ("The last %d keys (tie:<i>, i ascending, the first whose lookup ends on a point produced by "
+                 "2+ servers) were picked by the oracle with the client's hash and ring to pin the tie rule. " % len(ties))
     return head + call + ". " + nodes + op + ring + strings + note + keynote + \
         "Labels = host:port as listed ([v6]:port for IPv6)."
 
