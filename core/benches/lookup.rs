@@ -3,7 +3,9 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use ketama_core::{Hash, Profile, Ring, Server};
 
 fn servers(n: usize) -> Vec<Server> {
-    (0..n).map(|i| Server::parse(&format!("10.0.{}.{}:11211", i / 250, i % 250 + 1), 1).unwrap()).collect()
+    (0..n)
+        .map(|i| Server::parse(&format!("10.0.{}.{}:11211", i / 250, i % 250 + 1), 1).unwrap())
+        .collect()
 }
 
 fn keys() -> Vec<String> {
@@ -12,7 +14,18 @@ fn keys() -> Vec<String> {
 
 fn bench(c: &mut Criterion) {
     let keys = keys();
-    for name in ["libketama", "libmemcached-weighted", "libmemcached", "spymemcached", "xmemcached", "uhashring", "pecl-memcache", "modula", "jump", "maglev"] {
+    for name in [
+        "libketama",
+        "libmemcached-weighted",
+        "libmemcached",
+        "spymemcached",
+        "xmemcached",
+        "uhashring",
+        "pecl-memcache",
+        "modula",
+        "jump",
+        "maglev",
+    ] {
         let ring = Ring::with_servers(Profile::by_name(name).unwrap(), None, servers(100)).unwrap();
         c.bench_function(&format!("locate/{name}/100"), |b| {
             let mut i = 0;
@@ -23,10 +36,14 @@ fn bench(c: &mut Criterion) {
         });
     }
     for h in Hash::all() {
-        c.bench_function(&format!("hash/{}", h.name()), |b| b.iter(|| black_box(h.hash(black_box(b"user:1234:profile")))));
+        c.bench_function(&format!("hash/{}", h.name()), |b| {
+            b.iter(|| black_box(h.hash(black_box(b"user:1234:profile"))))
+        });
     }
     let p = Profile::by_name("libketama").unwrap();
-    c.bench_function("build/libketama/100", |b| b.iter(|| Ring::with_servers(p, None, servers(100)).unwrap()));
+    c.bench_function("build/libketama/100", |b| {
+        b.iter(|| Ring::with_servers(p, None, servers(100)).unwrap())
+    });
     let base = Ring::with_servers(p, None, servers(100)).unwrap();
     c.bench_function("add-one/libketama/100", |b| {
         b.iter(|| {

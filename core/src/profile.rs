@@ -152,9 +152,15 @@ pub struct KeyLimits {
 }
 
 /// No key is refused.
-pub const ANY_KEY: KeyLimits = KeyLimits { empty: false, max_len: None };
+pub const ANY_KEY: KeyLimits = KeyLimits {
+    empty: false,
+    max_len: None,
+};
 /// memcached's text protocol limit as libmemcached and twemproxy enforce it: 1..=250 bytes.
-pub const MEMCACHED_KEY: KeyLimits = KeyLimits { empty: true, max_len: Some(250) };
+pub const MEMCACHED_KEY: KeyLimits = KeyLimits {
+    empty: true,
+    max_len: Some(250),
+};
 
 /// One client family, as data. See the module docs for the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -223,7 +229,10 @@ const RING: Profile = Profile {
 
 const MODULA: Profile = Profile {
     count: Count::Fixed(0),
-    search: Search::Modula { weighted: false, high15: false },
+    search: Search::Modula {
+        weighted: false,
+        high15: false,
+    },
     single_shortcut: true,
     ..RING
 };
@@ -266,7 +275,8 @@ const SPYMEMCACHED: Profile = Profile {
 
 const SPYMEMCACHED_WEIGHTED: Profile = Profile {
     name: "spymemcached-weighted",
-    description: "spymemcached 2.12.3 KetamaNodeLocator with a weight map: LM md5 ring whatever the key hash",
+    description:
+        "spymemcached 2.12.3 KetamaNodeLocator with a weight map: LM md5 ring whatever the key hash",
     count: Count::Relative(Formula::Lm),
     points: PointHash::Md5Words { per: 4 },
     ..SPYMEMCACHED
@@ -274,7 +284,8 @@ const SPYMEMCACHED_WEIGHTED: Profile = Profile {
 
 const XMEMCACHED: Profile = Profile {
     name: "xmemcached",
-    description: "xmemcached 2.4.9 KetamaMemcachedSessionLocator: /ip:port-i, 160w points, KETAMA_HASH",
+    description:
+        "xmemcached 2.4.9 KetamaMemcachedSessionLocator: /ip:port-i, 160w points, KETAMA_HASH",
     default_hash: Hash::Md5,
     node: NodeForm::JavaXmc,
     names: true,
@@ -287,7 +298,8 @@ const XMEMCACHED: Profile = Profile {
 
 const UHASHRING_KETAMA: Profile = Profile {
     name: "uhashring-ketama",
-    description: "uhashring 2.5 HashRing(hash_fn='ketama'): INT md5 digests x 4 of label-i, first point > h",
+    description:
+        "uhashring 2.5 HashRing(hash_fn='ketama'): INT md5 digests x 4 of label-i, first point > h",
     count: Count::Relative(Formula::Int),
     search: Search::UpperBound,
     ties: Ties::LaterWins,

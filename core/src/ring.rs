@@ -9,7 +9,9 @@ use crate::alt::{jump, maglev, rendezvous};
 use crate::error::Error;
 use crate::hash::{md5, Hash};
 use crate::index::SearchIndex;
-use crate::profile::{Failover, KeyRewrite, Order, PointHash, Profile, Search, StringForm, Ties, ZeroWeight};
+use crate::profile::{
+    Failover, KeyRewrite, Order, PointHash, Profile, Search, StringForm, Ties, ZeroWeight,
+};
 use crate::server::Server;
 use crate::weight::Count;
 
@@ -161,7 +163,10 @@ impl Ring {
     /// The continuum as (position, server index), ascending; among equal positions the
     /// winner comes first. 128-bit rings report the top 32 bits (see [`Ring::wide_points`]).
     pub fn points(&self) -> impl ExactSizeIterator<Item = (u32, usize)> + '_ {
-        self.values.iter().zip(&self.owners).map(|(&v, &o)| (v, o as usize))
+        self.values
+            .iter()
+            .zip(&self.owners)
+            .map(|(&v, &o)| (v, o as usize))
     }
 
     /// The full 128-bit positions of a `uhashring` ring, parallel to [`Ring::points`]
@@ -205,11 +210,29 @@ impl Ring {
         Ok(self.hash.hash(key))
     }
 
+    /// The continuum point a key lands on and its owner's index: what libketama's
+    /// `ketama_get_server` reports as `mcs.point`. `Unsupported` for non-ring profiles.
+    pub fn locate_point(&self, key: &[u8]) -> Result<(u32, usize), Error> {
+        if self.entries.is_empty() {
+            return Err(Error::EmptyRing);
+        }
+        if !self.profile.is_ring() || self.profile.search == Search::Buckets1024 {
+            return Err(Error::Unsupported);
+        }
+        let mut buf = [0u8; KEY_BUF];
+        let key = self.prepare(key, &mut buf)?;
+        let p = self.ring_position(key)?;
+        Ok((self.values[p], self.owner_at(p)))
+    }
+
     /// The server a key goes to.
     #[inline]
     pub fn locate(&self, key: &[u8]) -> Result<&Server, Error> {
         let i = self.locate_index(key)?;
-        self.entries.get(i).map(|e| &e.server).ok_or(Error::NoServer)
+        self.entries
+            .get(i)
+            .map(|e| &e.server)
+            .ok_or(Error::NoServer)
     }
 
     /// The index (in server order) of the server a key goes to. Allocates nothing.
@@ -239,11 +262,17 @@ impl Ring {
             Search::Rendezvous => self.rendezvous_best(self.hash.hash(key), &[]),
             Search::Maglev => {
                 let h = self.hash.hash(key);
-                self.table.get((h % maglev::SIZE) as usize).map(|&o| o as usize).ok_or(Error::NoServer)
+                self.table
+                    .get((h % maglev::SIZE) as usize)
+                    .map(|&o| o as usize)
+                    .ok_or(Error::NoServer)
             }
             Search::Buckets1024 => {
                 let h = self.hash.hash(key);
-                self.table.get((h % 1024) as usize).map(|&o| o as usize).ok_or(Error::NoServer)
+                self.table
+                    .get((h % 1024) as usize)
+                    .map(|&o| o as usize)
+                    .ok_or(Error::NoServer)
             }
             _ => self.ring_position(key).map(|p| self.owner_at(p)),
         }
@@ -288,7 +317,11 @@ impl Ring {
                 if out.len() >= want {
                     break;
                 }
-                let p = if backwards { (start + len - step % len) % len } else { (start + step) % len };
+                let p = if backwards {
+                    (start + len - step % len) % len
+                } else {
+                    (start + step) % len
+                };
                 push(self.owners[p] as usize, out);
             }
         } else if self.profile.search == Search::Rendezvous {
@@ -358,7 +391,12 @@ impl Ring {
             return Err(Error::DuplicateServer);
         }
         let node = self.profile.node.node_string(&server, self.profile.names)?;
-        Ok(Entry { server, node, strings: 0, rank: 0 })
+        Ok(Entry {
+            server,
+            node,
+            strings: 0,
+            rank: 0,
+        })
     }
 
     /// The weight as the profile counts it.
@@ -375,7 +413,10 @@ impl Ring {
         if !self.profile.is_ring() {
             return entries.iter().map(|_| 0).collect();
         }
-        let total: u64 = entries.iter().map(|e| u64::from(self.effective_weight(e.server.weight))).sum();
+        let total: u64 = entries
+            .iter()
+            .map(|e| u64::from(self.effective_weight(e.server.weight)))
+            .sum();
         let n = entries.len();
         entries
             .iter()
@@ -390,16 +431,29 @@ impl Ring {
     }
 
     /// Appends the points of strings `range` of entry `owner`.
-    fn generate(&self, owner: usize, range: core::ops::Range<u32>, out: &mut Vec<Point>) -> Result<(), Error> {
+    fn generate(
+        &self,
+        owner: usize,
+        range: core::ops::Range<u32>,
+        out: &mut Vec<Point>,
+    ) -> Result<(), Error> {
         let entry = &self.entries.get(owner).ok_or(Error::MissingServer)?;
         self.generate_for(entry, owner, range, out)
     }
 
-    fn generate_for(&self, entry: &Entry, owner: usize, range: core::ops::Range<u32>, out: &mut Vec<Point>) -> Result<(), Error> {
+    fn generate_for(
+        &self,
+        entry: &Entry,
+        owner: usize,
+        range: core::ops::Range<u32>,
+        out: &mut Vec<Point>,
+    ) -> Result<(), Error> {
         use core::fmt::Write;
         let owner = u32::try_from(owner).map_err(|_| Error::TooManyPoints)?;
         let (strings, per) = match self.profile.points {
-            PointHash::JavaKetama if self.hash == Hash::Md5 => ((range.start / 4)..range.end.div_ceil(4), 4u8),
+            PointHash::JavaKetama if self.hash == Hash::Md5 => {
+                ((range.start / 4)..range.end.div_ceil(4), 4u8)
+            }
             PointHash::Md5Words { per } => (range, per),
             _ => (range, 1),
         };
@@ -417,16 +471,30 @@ impl Ring {
             match self.profile.points {
                 PointHash::Md5Wide => {
                     let wide = md5::wide(bytes);
-                    out.push(Point { value: (wide >> 96) as u32, wide, owner });
+                    out.push(Point {
+                        value: (wide >> 96) as u32,
+                        wide,
+                        owner,
+                    });
                 }
-                PointHash::KeyHash => out.push(Point { value: self.hash.hash(bytes), wide: 0, owner }),
-                PointHash::JavaKetama if per == 1 => {
-                    out.push(Point { value: self.hash.hash(bytes), wide: 0, owner })
-                }
+                PointHash::KeyHash => out.push(Point {
+                    value: self.hash.hash(bytes),
+                    wide: 0,
+                    owner,
+                }),
+                PointHash::JavaKetama if per == 1 => out.push(Point {
+                    value: self.hash.hash(bytes),
+                    wide: 0,
+                    owner,
+                }),
                 _ => {
                     let d = md5::digest(bytes);
                     for g in 0..usize::from(per) {
-                        out.push(Point { value: md5::word_le(&d, g), wide: 0, owner });
+                        out.push(Point {
+                            value: md5::word_le(&d, g),
+                            wide: 0,
+                            owner,
+                        });
                     }
                 }
             }
@@ -436,11 +504,18 @@ impl Ring {
 
     /// Canonical order: position, then the tie rule (winner first).
     fn order(&self, a: &Point, b: &Point) -> Ordering {
-        let rank = |p: &Point| self.entries.get(p.owner as usize).map_or(p.owner, |e| e.rank);
-        a.value.cmp(&b.value).then(a.wide.cmp(&b.wide)).then(match self.profile.ties {
-            Ties::LaterWins => rank(b).cmp(&rank(a)),
-            Ties::EarlierWins | Ties::SortedList => rank(a).cmp(&rank(b)),
-        })
+        let rank = |p: &Point| {
+            self.entries
+                .get(p.owner as usize)
+                .map_or(p.owner, |e| e.rank)
+        };
+        a.value
+            .cmp(&b.value)
+            .then(a.wide.cmp(&b.wide))
+            .then(match self.profile.ties {
+                Ties::LaterWins => rank(b).cmp(&rank(a)),
+                Ties::EarlierWins | Ties::SortedList => rank(a).cmp(&rank(b)),
+            })
     }
 
     /// Moves from the current entries to `entries` (the old ones minus `removed`, or plus one
@@ -484,7 +559,10 @@ impl Ring {
             if let Some(r) = removed {
                 match (p.owner as usize).cmp(&r) {
                     Ordering::Equal => continue,
-                    Ordering::Greater => kept.push(Point { owner: p.owner - 1, ..p }),
+                    Ordering::Greater => kept.push(Point {
+                        owner: p.owner - 1,
+                        ..p
+                    }),
                     Ordering::Less => kept.push(p),
                 }
             } else {
@@ -507,7 +585,11 @@ impl Ring {
             .into_iter()
             .zip(owners)
             .enumerate()
-            .map(|(i, (value, owner))| Point { value, owner, wide: wide.get(i).copied().unwrap_or(0) })
+            .map(|(i, (value, owner))| Point {
+                value,
+                owner,
+                wide: wide.get(i).copied().unwrap_or(0),
+            })
             .collect()
     }
 
@@ -579,7 +661,10 @@ impl Ring {
                 members.clear();
                 members.extend_from_slice(&self.owners[i..j]);
                 members.sort_by(|&a, &b| {
-                    let (na, nb) = (&self.entries[a as usize].node, &self.entries[b as usize].node);
+                    let (na, nb) = (
+                        &self.entries[a as usize].node,
+                        &self.entries[b as usize].node,
+                    );
                     na.encode_utf16().cmp(nb.encode_utf16())
                 });
                 let winner = members[(self.values[i] as usize) % members.len()];
@@ -593,7 +678,8 @@ impl Ring {
 
     fn prepare<'k>(&self, key: &'k [u8], buf: &'k mut [u8; KEY_BUF]) -> Result<&'k [u8], Error> {
         let limits = self.profile.key_limits;
-        let refused = (key.is_empty() && (limits.empty || self.profile.empty_key_rejected.contains(&self.hash)))
+        let refused = (key.is_empty()
+            && (limits.empty || self.profile.empty_key_rejected.contains(&self.hash)))
             || limits.max_len.is_some_and(|m| key.len() > m);
         if refused {
             return Err(Error::KeyRejected);
@@ -663,9 +749,14 @@ impl Ring {
                     0 => {
                         // PHP reads $serverList[count - 1]: a server only if a point equals it.
                         let distinct = self.distinct_positions();
-                        let probe = u32::try_from(distinct.saturating_sub(1)).map_err(|_| Error::NoServer)?;
+                        let probe = u32::try_from(distinct.saturating_sub(1))
+                            .map_err(|_| Error::NoServer)?;
                         let p = self.lower_bound(probe);
-                        if p < len && self.values[p] == probe { p } else { return Err(Error::NoServer) }
+                        if p < len && self.values[p] == probe {
+                            p
+                        } else {
+                            return Err(Error::NoServer);
+                        }
                     }
                     p => self.first_of_run(p - 1),
                 }
@@ -682,14 +773,18 @@ impl Ring {
     }
 
     fn distinct_positions(&self) -> usize {
-        self.values.windows(2).filter(|w| w[0] != w[1]).count() + usize::from(!self.values.is_empty())
+        self.values.windows(2).filter(|w| w[0] != w[1]).count()
+            + usize::from(!self.values.is_empty())
     }
 
     /// The owner at a position that starts a run of equal values.
     #[inline]
     fn owner_at(&self, p: usize) -> usize {
         if !self.runs.is_empty() && self.values.get(p + 1) == Some(&self.values[p]) {
-            if let Ok(r) = self.runs.binary_search_by_key(&(p as u32), |&(first, _)| first) {
+            if let Ok(r) = self
+                .runs
+                .binary_search_by_key(&(p as u32), |&(first, _)| first)
+            {
                 return self.runs[r].1 as usize;
             }
         }
@@ -707,7 +802,10 @@ impl Ring {
         } else {
             (h as usize) % self.entries.len()
         };
-        self.ordered.get(at).map(|&i| i as usize).ok_or(Error::NoServer)
+        self.ordered
+            .get(at)
+            .map(|&i| i as usize)
+            .ok_or(Error::NoServer)
     }
 
     fn rendezvous_best(&self, h: u32, skip: &[usize]) -> Result<usize, Error> {

@@ -49,7 +49,8 @@ impl Server {
     /// assert_eq!((s.host.as_str(), s.port), ("::1", 11212));
     /// ```
     pub fn parse(label: &str, weight: u32) -> Result<Server, Error> {
-        let label_ok = !label.is_empty() && !label.chars().any(|c| c.is_whitespace() || c.is_control());
+        let label_ok =
+            !label.is_empty() && !label.chars().any(|c| c.is_whitespace() || c.is_control());
         if !label_ok {
             return Err(Error::BadLabel);
         }
@@ -88,7 +89,10 @@ fn split_host_port(label: &str) -> Result<(&str, Option<u16>), Error> {
         let (host, after) = rest.split_once(']').ok_or(Error::BadLabel)?;
         return match after {
             "" => Ok((host, None)),
-            _ => Ok((host, Some(parse_port(after.strip_prefix(':').ok_or(Error::BadLabel)?)?))),
+            _ => Ok((
+                host,
+                Some(parse_port(after.strip_prefix(':').ok_or(Error::BadLabel)?)?),
+            )),
         };
     }
     match label.matches(':').count() {
@@ -105,7 +109,10 @@ fn split_host_port(label: &str) -> Result<(&str, Option<u16>), Error> {
 /// Java's `Inet6Address.getHostAddress()`: eight groups, lowercase hex, no compression.
 fn java_ipv6(a: &Ipv6Addr) -> String {
     let g = a.segments();
-    format!("{:x}:{:x}:{:x}:{:x}:{:x}:{:x}:{:x}:{:x}", g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7])
+    format!(
+        "{:x}:{:x}:{:x}:{:x}:{:x}:{:x}:{:x}:{:x}",
+        g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]
+    )
 }
 
 /// How a client turns a server into the node string `S` it hashes (COMPAT.md 3.1).
@@ -161,7 +168,11 @@ impl NodeForm {
                     HostKind::Name if self == NodeForm::JavaHostName => s.host.clone(),
                     HostKind::Name => return Err(Error::Unsupported),
                 };
-                if s.port == DEFAULT_PORT { ip } else { format!("{ip}:{}", s.port) }
+                if s.port == DEFAULT_PORT {
+                    ip
+                } else {
+                    format!("{ip}:{}", s.port)
+                }
             }
         })
     }
@@ -172,19 +183,38 @@ mod tests {
     use super::*;
 
     fn node(form: NodeForm, label: &str) -> String {
-        form.node_string(&Server::parse(label, 1).unwrap(), true).unwrap()
+        form.node_string(&Server::parse(label, 1).unwrap(), true)
+            .unwrap()
     }
 
     #[test]
     fn node_strings_match_compat_table() {
-        assert_eq!(node(NodeForm::OmitDefaultPort, "10.0.0.1:11211"), "10.0.0.1");
-        assert_eq!(node(NodeForm::OmitDefaultPort, "10.0.0.2:12000"), "10.0.0.2:12000");
-        assert_eq!(node(NodeForm::SlashLabel, "cache1.lan:11211"), "/cache1.lan:11211");
+        assert_eq!(
+            node(NodeForm::OmitDefaultPort, "10.0.0.1:11211"),
+            "10.0.0.1"
+        );
+        assert_eq!(
+            node(NodeForm::OmitDefaultPort, "10.0.0.2:12000"),
+            "10.0.0.2:12000"
+        );
+        assert_eq!(
+            node(NodeForm::SlashLabel, "cache1.lan:11211"),
+            "/cache1.lan:11211"
+        );
         assert_eq!(node(NodeForm::JavaSpy, "10.0.0.1:11211"), "10.0.0.1:11211");
-        assert_eq!(node(NodeForm::JavaSpy, "cache1.lan:11211"), "cache1.lan/<unresolved>:11211");
+        assert_eq!(
+            node(NodeForm::JavaSpy, "cache1.lan:11211"),
+            "cache1.lan/<unresolved>:11211"
+        );
         assert_eq!(node(NodeForm::JavaXmc, "10.0.0.1:11211"), "/10.0.0.1:11211");
-        assert_eq!(node(NodeForm::JavaXmc, "[::1]:11211"), "/[0:0:0:0:0:0:0:1]:11211");
-        assert_eq!(node(NodeForm::JavaNginx, "10.0.0.2:12000"), "10.0.0.2:12000");
+        assert_eq!(
+            node(NodeForm::JavaXmc, "[::1]:11211"),
+            "/[0:0:0:0:0:0:0:1]:11211"
+        );
+        assert_eq!(
+            node(NodeForm::JavaNginx, "10.0.0.2:12000"),
+            "10.0.0.2:12000"
+        );
         assert_eq!(node(NodeForm::JavaNginx, "10.0.0.1:11211"), "10.0.0.1");
     }
 

@@ -33,7 +33,13 @@ impl Formula {
         if total == 0 {
             return 0;
         }
-        let clamp = |x: f64| if x.is_finite() && x > 0.0 { x.min(u32::MAX as f64) as u32 } else { 0 };
+        let clamp = |x: f64| {
+            if x.is_finite() && x > 0.0 {
+                x.min(u32::MAX as f64) as u32
+            } else {
+                0
+            }
+        };
         match self {
             Formula::Lk => {
                 let p = w as f32 / total as f32;
@@ -78,7 +84,11 @@ fn libm_floorf(x: f32) -> f32 {
         return x;
     }
     let t = x as i32 as f32;
-    if t > x { t - 1.0 } else { t }
+    if t > x {
+        t - 1.0
+    } else {
+        t
+    }
 }
 
 fn libm_floor(x: f64) -> f64 {
@@ -86,7 +96,11 @@ fn libm_floor(x: f64) -> f64 {
         return x;
     }
     let t = x as i64 as f64;
-    if t > x { t - 1.0 } else { t }
+    if t > x {
+        t - 1.0
+    } else {
+        t
+    }
 }
 
 #[cfg(test)]
@@ -99,11 +113,23 @@ mod tests {
 
     #[test]
     fn the_156_point_lists() {
-        let lm: std::vec::Vec<usize> = (1..=200).filter(|&n| equal_40(Formula::Lm, n) != 40).collect();
-        assert_eq!(lm, [25, 47, 50, 55, 61, 71, 94, 100, 107, 109, 110, 115, 122, 142, 159, 163, 188, 193, 200]);
-        let lk: std::vec::Vec<usize> = (1..=200).filter(|&n| equal_40(Formula::Lk, n) != 40).collect();
+        let lm: std::vec::Vec<usize> = (1..=200)
+            .filter(|&n| equal_40(Formula::Lm, n) != 40)
+            .collect();
+        assert_eq!(
+            lm,
+            [
+                25, 47, 50, 55, 61, 71, 94, 100, 107, 109, 110, 115, 122, 142, 159, 163, 188, 193,
+                200
+            ]
+        );
+        let lk: std::vec::Vec<usize> = (1..=200)
+            .filter(|&n| equal_40(Formula::Lk, n) != 40)
+            .collect();
         assert_eq!(lk, [61, 122]);
-        let nd: std::vec::Vec<usize> = (1..=200).filter(|&n| equal_40(Formula::Nd, n) != 40).collect();
+        let nd: std::vec::Vec<usize> = (1..=200)
+            .filter(|&n| equal_40(Formula::Nd, n) != 40)
+            .collect();
         assert_eq!(nd, [7, 14, 28, 49, 56, 98, 103, 112, 141, 147, 161, 196]);
         assert!((1..=200).all(|n| equal_40(Formula::Int, n) == 40));
     }
@@ -119,7 +145,13 @@ mod tests {
         assert_eq!(got(Formula::Int), [63, 11, 45]);
         let lk8 = [600u32, 300, 200, 350, 1000, 800, 950, 100];
         let t8: u64 = lk8.iter().map(|&x| u64::from(x)).sum();
-        assert_eq!(lk8.map(|x| Formula::Lk.digests(x, t8, 8) * 4), [176, 88, 56, 104, 296, 236, 280, 28]);
-        assert_eq!(lk8.map(|x| Formula::Lm.digests(x, t8, 8) * 4), [176, 88, 56, 104, 296, 236, 280, 28]);
+        assert_eq!(
+            lk8.map(|x| Formula::Lk.digests(x, t8, 8) * 4),
+            [176, 88, 56, 104, 296, 236, 280, 28]
+        );
+        assert_eq!(
+            lk8.map(|x| Formula::Lm.digests(x, t8, 8) * 4),
+            [176, 88, 56, 104, 296, 236, 280, 28]
+        );
     }
 }

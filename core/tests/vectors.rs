@@ -33,7 +33,10 @@ fn servers(v: &Value) -> Result<Vec<Server>, Error> {
 }
 
 fn keys(v: &Value) -> Vec<&str> {
-    v["keys"].as_array().map(|k| k.iter().map(|x| x.as_str().unwrap_or_default()).collect()).unwrap_or_default()
+    v["keys"]
+        .as_array()
+        .map(|k| k.iter().map(|x| x.as_str().unwrap_or_default()).collect())
+        .unwrap_or_default()
 }
 
 /// Returns (checked, mismatches with a few examples).
@@ -45,7 +48,11 @@ fn check_file(v: &Value) -> Result<(usize, Vec<String>), String> {
     match kind {
         "hash" => {
             let name = v["hash"].as_str().ok_or("hash vector without hash")?;
-            let profile = v["profile"].as_str().map(Profile::by_name).transpose().map_err(|e| e.to_string())?;
+            let profile = v["profile"]
+                .as_str()
+                .map(Profile::by_name)
+                .transpose()
+                .map_err(|e| e.to_string())?;
             let hash = match profile {
                 Some(p) => p.hash_from_name(name),
                 None => Hash::from_name(name),
@@ -58,7 +65,13 @@ fn check_file(v: &Value) -> Result<(usize, Vec<String>), String> {
                 };
                 let got = match (got, e.is_null()) {
                     // A client that refuses a key (kind hash, no profile): xmemcached's empty key.
-                    (Some(_), true) if k.is_empty() && Profile::by_name("xmemcached").is_ok_and(|x| x.empty_key_rejected.contains(&hash)) => None,
+                    (Some(_), true)
+                        if k.is_empty()
+                            && Profile::by_name("xmemcached")
+                                .is_ok_and(|x| x.empty_key_rejected.contains(&hash)) =>
+                    {
+                        None
+                    }
                     (g, _) => g,
                 };
                 if got.map(u64::from) != e.as_u64() {
@@ -67,10 +80,16 @@ fn check_file(v: &Value) -> Result<(usize, Vec<String>), String> {
             }
         }
         "locate" | "sequence" => {
-            let profile = Profile::by_name(v["profile"].as_str().ok_or("no profile")?).map_err(|e| e.to_string())?;
-            let hash = v["hash"].as_str().map(|h| profile.hash_from_name(h)).transpose().map_err(|e| e.to_string())?;
+            let profile = Profile::by_name(v["profile"].as_str().ok_or("no profile")?)
+                .map_err(|e| e.to_string())?;
+            let hash = v["hash"]
+                .as_str()
+                .map(|h| profile.hash_from_name(h))
+                .transpose()
+                .map_err(|e| e.to_string())?;
             let servers = servers(v).map_err(|e| e.to_string())?;
-            let fresh = Ring::with_servers(profile, hash, servers.clone()).map_err(|e| e.to_string())?;
+            let fresh =
+                Ring::with_servers(profile, hash, servers.clone()).map_err(|e| e.to_string())?;
             let mut stepwise = Ring::new(profile, hash);
             for s in servers {
                 stepwise.add(s).map_err(|e| e.to_string())?;
@@ -81,7 +100,10 @@ fn check_file(v: &Value) -> Result<(usize, Vec<String>), String> {
                     let got: Value = if kind == "sequence" {
                         match ring.failover(k.as_bytes(), n) {
                             Ok(list) => Value::from(
-                                list.iter().filter_map(|&i| ring.server(i)).map(|s| s.label.clone()).collect::<Vec<_>>(),
+                                list.iter()
+                                    .filter_map(|&i| ring.server(i))
+                                    .map(|s| s.label.clone())
+                                    .collect::<Vec<_>>(),
                             ),
                             Err(_) => Value::Null,
                         }
@@ -110,7 +132,11 @@ fn every_vector_file_matches_the_real_client() {
     let mut failures = Vec::new();
     let mut total = 0;
     for f in &files {
-        let name = f.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        let name = f
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
         let parsed = std::fs::read_to_string(f)
             .map_err(|e| e.to_string())
             .and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| e.to_string()));
@@ -125,12 +151,22 @@ fn every_vector_file_matches_the_real_client() {
             Ok((n, bad)) => {
                 total += n;
                 if !bad.is_empty() {
-                    failures.push(format!("{name}: {} of {n} differ, e.g. {}", bad.len(), bad[..bad.len().min(3)].join("; ")));
+                    failures.push(format!(
+                        "{name}: {} of {n} differ, e.g. {}",
+                        bad.len(),
+                        bad[..bad.len().min(3)].join("; ")
+                    ));
                 }
             }
             Err(e) => failures.push(format!("{name}: {e}")),
         }
     }
     println!("{} vector files, {total} keys", files.len());
-    assert!(failures.is_empty(), "{} of {} vector files differ:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} vector files differ:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
 }

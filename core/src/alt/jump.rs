@@ -19,7 +19,12 @@ mod tests {
 
     #[test]
     fn moves_about_one_nth() {
-        let moved = (0..10_000u64).filter(|&k| jump(k.wrapping_mul(0x9E37_79B9_7F4A_7C15), 10) != jump(k.wrapping_mul(0x9E37_79B9_7F4A_7C15), 11)).count();
+        let moved = (0..10_000u64)
+            .filter(|&k| {
+                jump(k.wrapping_mul(0x9E37_79B9_7F4A_7C15), 10)
+                    != jump(k.wrapping_mul(0x9E37_79B9_7F4A_7C15), 11)
+            })
+            .count();
         assert!((600..1300).contains(&moved), "{moved}");
         // Keys only ever move to the new bucket.
         assert!((0..10_000u64).all(|k| {

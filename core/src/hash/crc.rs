@@ -21,7 +21,11 @@ const fn xmodem_table() -> [u32; 256] {
         let mut c = (i as u32) << 8;
         let mut k = 0;
         while k < 8 {
-            c = if c & 0x8000 != 0 { (c << 1) ^ 0x1021 } else { c << 1 };
+            c = if c & 0x8000 != 0 {
+                (c << 1) ^ 0x1021
+            } else {
+                c << 1
+            };
             k += 1;
         }
         t[i] = c & 0xFFFF;

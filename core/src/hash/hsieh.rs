@@ -24,7 +24,11 @@ pub fn hsieh(key: &[u8], signed_tail: bool) -> u32 {
         3 => {
             h = h.wrapping_add(le16(tail));
             h ^= h << 16;
-            let b = if signed_tail { tail[2] as i8 as i32 as u32 } else { u32::from(tail[2]) };
+            let b = if signed_tail {
+                tail[2] as i8 as i32 as u32
+            } else {
+                u32::from(tail[2])
+            };
             h ^= b << 18;
             h = h.wrapping_add(h >> 11);
         }

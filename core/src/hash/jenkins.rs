@@ -37,12 +37,16 @@ fn finish(mut a: u32, mut b: u32, mut c: u32) -> u32 {
 /// Little-endian u32 of up to 4 bytes, zero-padded.
 #[inline]
 fn word(p: &[u8]) -> u32 {
-    p.iter().rev().fold(0u32, |acc, &b| (acc << 8) | u32::from(b))
+    p.iter()
+        .rev()
+        .fold(0u32, |acc, &b| (acc << 8) | u32::from(b))
 }
 
 /// `hashlittle(key, len, 13)`.
 pub fn jenkins(key: &[u8]) -> u32 {
-    let init = 0xDEAD_BEEF_u32.wrapping_add(key.len() as u32).wrapping_add(13);
+    let init = 0xDEAD_BEEF_u32
+        .wrapping_add(key.len() as u32)
+        .wrapping_add(13);
     let (mut a, mut b, mut c) = (init, init, init);
     let mut rest = key;
     while rest.len() > 12 {
@@ -56,7 +60,11 @@ pub fn jenkins(key: &[u8]) -> u32 {
         return c;
     }
     let part = |lo: usize| word(&rest[lo.min(rest.len())..(lo + 4).min(rest.len())]);
-    finish(a.wrapping_add(part(0)), b.wrapping_add(part(4)), c.wrapping_add(part(8)))
+    finish(
+        a.wrapping_add(part(0)),
+        b.wrapping_add(part(4)),
+        c.wrapping_add(part(8)),
+    )
 }
 
 #[cfg(test)]

@@ -100,65 +100,242 @@ const fn row(
     aliases: &'static [&'static str],
     about: &'static str,
 ) -> Row {
-    Row { hash, name, aliases, about }
+    Row {
+        hash,
+        name,
+        aliases,
+        about,
+    }
 }
 
 /// The name table. Client names are matched case-sensitively (`ONE_AT_A_TIME` is xmemcached's
 /// unsigned flavour, `one_at_a_time` libhashkit's signed one); snake_case names also match in any case
 /// when nothing else does.
 static TABLE: &[Row] = &[
-    row(Hash::OneAtATime, "one_at_a_time",
-        &["default", "HASHKIT_HASH_DEFAULT", "MEMCACHED_HASH_DEFAULT", "HASH_DEFAULT"],
-        "Jenkins one-at-a-time, C signed bytes (libmemcached default)"),
-    row(Hash::OneAtATimeUnsigned, "one_at_a_time_unsigned", &["ONE_AT_A_TIME"],
-        "one-at-a-time over unsigned bytes (xmemcached ONE_AT_A_TIME, ARM libhashkit)"),
-    row(Hash::Md5, "md5",
-        &["ketama", "KETAMA_HASH", "HASHKIT_HASH_MD5", "MEMCACHED_HASH_MD5", "HASH_MD5"],
-        "MD5, little-endian first word (ketama)"),
-    row(Hash::Election, "election", &["ELECTION_HASH"],
-        "MD5 like md5; xmemcached rings take one point per string for it"),
-    row(Hash::Crc, "crc",
-        &["HASHKIT_HASH_CRC", "MEMCACHED_HASH_CRC", "HASH_CRC", "CRC_HASH", "CRC32_HASH"],
-        "(crc32 >> 16) & 0x7fff: 15 bits (libhashkit, Java CRC)"),
-    row(Hash::Crc32a, "crc32a", &["crc32_ieee"],
-        "standard IEEE CRC-32 (PHP crc32(), pecl memcache, Go)"),
-    row(Hash::Crc16, "crc16", &[], "twemproxy crc16 (XMODEM table, 32-bit accumulator)"),
-    row(Hash::Fnv1_64, "fnv1_64",
-        &["HASHKIT_HASH_FNV1_64", "MEMCACHED_HASH_FNV1_64", "HASH_FNV1_64"],
-        "FNV-1 64-bit, low word, C signed bytes"),
-    row(Hash::Fnv1a64, "fnv1a_64",
-        &["HASHKIT_HASH_FNV1A_64", "MEMCACHED_HASH_FNV1A_64", "HASH_FNV1A_64"],
-        "FNV-1a 64-bit, low word, C signed bytes (twemproxy default)"),
-    row(Hash::Fnv1_32, "fnv1_32",
-        &["HASHKIT_HASH_FNV1_32", "MEMCACHED_HASH_FNV1_32", "HASH_FNV1_32"],
-        "FNV-1 32-bit, C signed bytes"),
-    row(Hash::Fnv1a32, "fnv1a_32",
-        &["fnv", "HASHKIT_HASH_FNV1A_32", "MEMCACHED_HASH_FNV1A_32", "HASH_FNV1A_32"],
-        "FNV-1a 32-bit, C signed bytes (pecl memcache fnv)"),
-    row(Hash::Fnv1_64Unsigned, "fnv1_64_unsigned", &[], "FNV-1 64-bit low word, unsigned bytes"),
-    row(Hash::Fnv1a64Unsigned, "fnv1a_64_unsigned", &[], "FNV-1a 64-bit low word, unsigned bytes"),
-    row(Hash::Fnv1_32Unsigned, "fnv1_32_unsigned", &[], "FNV-1 32-bit, unsigned bytes"),
-    row(Hash::Fnv1a32Unsigned, "fnv1a_32_unsigned", &[], "FNV-1a 32-bit, unsigned bytes"),
-    row(Hash::JavaFnv1_64, "java_fnv1_64", &["FNV1_64_HASH"], "Java FNV1_64_HASH (UTF-16 units)"),
-    row(Hash::JavaFnv1a64, "java_fnv1a_64", &["FNV1A_64_HASH"], "Java FNV1A_64_HASH (UTF-16 units)"),
-    row(Hash::JavaFnv1_32, "java_fnv1_32", &["FNV1_32_HASH"], "Java FNV1_32_HASH (UTF-16 units)"),
-    row(Hash::JavaFnv1a32, "java_fnv1a_32", &["FNV1A_32_HASH"], "Java FNV1A_32_HASH (UTF-16 units)"),
-    row(Hash::Hsieh, "hsieh", &["HASHKIT_HASH_HSIEH", "MEMCACHED_HASH_HSIEH", "HASH_HSIEH"],
-        "Hsieh SuperFastHash (libhashkit, twemproxy)"),
-    row(Hash::HsiehUnsigned, "hsieh_unsigned", &[], "Hsieh SuperFastHash, unsigned tail byte"),
-    row(Hash::Murmur, "murmur", &["HASHKIT_HASH_MURMUR", "MEMCACHED_HASH_MURMUR", "HASH_MURMUR"],
-        "libhashkit MurmurHash2, seed 0xDEADBEEF*len"),
-    row(Hash::Murmur3, "murmur3", &["HASHKIT_HASH_MURMUR3", "MEMCACHED_HASH_MURMUR3"],
-        "libhashkit MurmurHash3_x86_32, seed 0xDEADBEEF*len"),
-    row(Hash::Jenkins, "jenkins", &["HASHKIT_HASH_JENKINS", "MEMCACHED_HASH_JENKINS"],
-        "lookup3 hashlittle, initval 13"),
-    row(Hash::Native, "native", &["NATIVE_HASH"], "Java String.hashCode() as u32"),
-    row(Hash::Mysql, "mysql", &["MYSQL_HASH"], "xmemcached MYSQL_HASH (UTF-16 units)"),
-    row(Hash::Elf, "elf", &["ELF_HASH"], "xmemcached ELF_HASH (UTF-16 units)"),
-    row(Hash::Rs, "rs", &["RS_HASH"], "xmemcached RS_HASH (UTF-16 units)"),
-    row(Hash::Lua, "lua", &["LUA_HASH"], "xmemcached LUA_HASH (UTF-16 units, i64)"),
-    row(Hash::Md5Be, "md5_be", &[], "MD5, big-endian first word (flexihash Md5Hasher)"),
-    row(Hash::SeedToHash, "seed_tohash", &["toHash"], "the seed PHP class's toHash"),
+    row(
+        Hash::OneAtATime,
+        "one_at_a_time",
+        &[
+            "default",
+            "HASHKIT_HASH_DEFAULT",
+            "MEMCACHED_HASH_DEFAULT",
+            "HASH_DEFAULT",
+        ],
+        "Jenkins one-at-a-time, C signed bytes (libmemcached default)",
+    ),
+    row(
+        Hash::OneAtATimeUnsigned,
+        "one_at_a_time_unsigned",
+        &["ONE_AT_A_TIME"],
+        "one-at-a-time over unsigned bytes (xmemcached ONE_AT_A_TIME, ARM libhashkit)",
+    ),
+    row(
+        Hash::Md5,
+        "md5",
+        &[
+            "ketama",
+            "KETAMA_HASH",
+            "HASHKIT_HASH_MD5",
+            "MEMCACHED_HASH_MD5",
+            "HASH_MD5",
+        ],
+        "MD5, little-endian first word (ketama)",
+    ),
+    row(
+        Hash::Election,
+        "election",
+        &["ELECTION_HASH"],
+        "MD5 like md5; xmemcached rings take one point per string for it",
+    ),
+    row(
+        Hash::Crc,
+        "crc",
+        &[
+            "HASHKIT_HASH_CRC",
+            "MEMCACHED_HASH_CRC",
+            "HASH_CRC",
+            "CRC_HASH",
+            "CRC32_HASH",
+        ],
+        "(crc32 >> 16) & 0x7fff: 15 bits (libhashkit, Java CRC)",
+    ),
+    row(
+        Hash::Crc32a,
+        "crc32a",
+        &["crc32_ieee"],
+        "standard IEEE CRC-32 (PHP crc32(), pecl memcache, Go)",
+    ),
+    row(
+        Hash::Crc16,
+        "crc16",
+        &[],
+        "twemproxy crc16 (XMODEM table, 32-bit accumulator)",
+    ),
+    row(
+        Hash::Fnv1_64,
+        "fnv1_64",
+        &[
+            "HASHKIT_HASH_FNV1_64",
+            "MEMCACHED_HASH_FNV1_64",
+            "HASH_FNV1_64",
+        ],
+        "FNV-1 64-bit, low word, C signed bytes",
+    ),
+    row(
+        Hash::Fnv1a64,
+        "fnv1a_64",
+        &[
+            "HASHKIT_HASH_FNV1A_64",
+            "MEMCACHED_HASH_FNV1A_64",
+            "HASH_FNV1A_64",
+        ],
+        "FNV-1a 64-bit, low word, C signed bytes (twemproxy default)",
+    ),
+    row(
+        Hash::Fnv1_32,
+        "fnv1_32",
+        &[
+            "HASHKIT_HASH_FNV1_32",
+            "MEMCACHED_HASH_FNV1_32",
+            "HASH_FNV1_32",
+        ],
+        "FNV-1 32-bit, C signed bytes",
+    ),
+    row(
+        Hash::Fnv1a32,
+        "fnv1a_32",
+        &[
+            "fnv",
+            "HASHKIT_HASH_FNV1A_32",
+            "MEMCACHED_HASH_FNV1A_32",
+            "HASH_FNV1A_32",
+        ],
+        "FNV-1a 32-bit, C signed bytes (pecl memcache fnv)",
+    ),
+    row(
+        Hash::Fnv1_64Unsigned,
+        "fnv1_64_unsigned",
+        &[],
+        "FNV-1 64-bit low word, unsigned bytes",
+    ),
+    row(
+        Hash::Fnv1a64Unsigned,
+        "fnv1a_64_unsigned",
+        &[],
+        "FNV-1a 64-bit low word, unsigned bytes",
+    ),
+    row(
+        Hash::Fnv1_32Unsigned,
+        "fnv1_32_unsigned",
+        &[],
+        "FNV-1 32-bit, unsigned bytes",
+    ),
+    row(
+        Hash::Fnv1a32Unsigned,
+        "fnv1a_32_unsigned",
+        &[],
+        "FNV-1a 32-bit, unsigned bytes",
+    ),
+    row(
+        Hash::JavaFnv1_64,
+        "java_fnv1_64",
+        &["FNV1_64_HASH"],
+        "Java FNV1_64_HASH (UTF-16 units)",
+    ),
+    row(
+        Hash::JavaFnv1a64,
+        "java_fnv1a_64",
+        &["FNV1A_64_HASH"],
+        "Java FNV1A_64_HASH (UTF-16 units)",
+    ),
+    row(
+        Hash::JavaFnv1_32,
+        "java_fnv1_32",
+        &["FNV1_32_HASH"],
+        "Java FNV1_32_HASH (UTF-16 units)",
+    ),
+    row(
+        Hash::JavaFnv1a32,
+        "java_fnv1a_32",
+        &["FNV1A_32_HASH"],
+        "Java FNV1A_32_HASH (UTF-16 units)",
+    ),
+    row(
+        Hash::Hsieh,
+        "hsieh",
+        &["HASHKIT_HASH_HSIEH", "MEMCACHED_HASH_HSIEH", "HASH_HSIEH"],
+        "Hsieh SuperFastHash (libhashkit, twemproxy)",
+    ),
+    row(
+        Hash::HsiehUnsigned,
+        "hsieh_unsigned",
+        &[],
+        "Hsieh SuperFastHash, unsigned tail byte",
+    ),
+    row(
+        Hash::Murmur,
+        "murmur",
+        &[
+            "HASHKIT_HASH_MURMUR",
+            "MEMCACHED_HASH_MURMUR",
+            "HASH_MURMUR",
+        ],
+        "libhashkit MurmurHash2, seed 0xDEADBEEF*len",
+    ),
+    row(
+        Hash::Murmur3,
+        "murmur3",
+        &["HASHKIT_HASH_MURMUR3", "MEMCACHED_HASH_MURMUR3"],
+        "libhashkit MurmurHash3_x86_32, seed 0xDEADBEEF*len",
+    ),
+    row(
+        Hash::Jenkins,
+        "jenkins",
+        &["HASHKIT_HASH_JENKINS", "MEMCACHED_HASH_JENKINS"],
+        "lookup3 hashlittle, initval 13",
+    ),
+    row(
+        Hash::Native,
+        "native",
+        &["NATIVE_HASH"],
+        "Java String.hashCode() as u32",
+    ),
+    row(
+        Hash::Mysql,
+        "mysql",
+        &["MYSQL_HASH"],
+        "xmemcached MYSQL_HASH (UTF-16 units)",
+    ),
+    row(
+        Hash::Elf,
+        "elf",
+        &["ELF_HASH"],
+        "xmemcached ELF_HASH (UTF-16 units)",
+    ),
+    row(
+        Hash::Rs,
+        "rs",
+        &["RS_HASH"],
+        "xmemcached RS_HASH (UTF-16 units)",
+    ),
+    row(
+        Hash::Lua,
+        "lua",
+        &["LUA_HASH"],
+        "xmemcached LUA_HASH (UTF-16 units, i64)",
+    ),
+    row(
+        Hash::Md5Be,
+        "md5_be",
+        &[],
+        "MD5, big-endian first word (flexihash Md5Hasher)",
+    ),
+    row(
+        Hash::SeedToHash,
+        "seed_tohash",
+        &["toHash"],
+        "the seed PHP class's toHash",
+    ),
 ];
 
 impl Hash {
@@ -300,7 +477,10 @@ mod tests {
             }
             for other in &TABLE[i + 1..] {
                 assert_ne!(r.hash, other.hash);
-                assert!(!other.aliases.iter().any(|a| *a == r.name || r.aliases.contains(a)));
+                assert!(!other
+                    .aliases
+                    .iter()
+                    .any(|a| *a == r.name || r.aliases.contains(a)));
             }
         }
         assert_eq!(Hash::from_name("crc32"), Err(Error::AmbiguousHash));
@@ -310,11 +490,52 @@ mod tests {
     #[test]
     fn java_known_answers() {
         let cases: [(&str, [u32; 7]); 3] = [
-            ("hello world!", [948, 3_111_880_380, 3_445_237_362, 2_315_368_860, 2_956_263_410, 2_398_699_516, 2_614_696_403]),
-            ("café", [6317, 4_043_580_002, 3_898_172_124, 3_853_951_970, 856_211_068, 3_833_532_679, 2_425_794_034]),
-            ("emoji😀x", [19412, 651_624_534, 918_180_296, 162_790_294, 3_646_128_104, 3_331_975_971, 866_013_889]),
+            (
+                "hello world!",
+                [
+                    948,
+                    3_111_880_380,
+                    3_445_237_362,
+                    2_315_368_860,
+                    2_956_263_410,
+                    2_398_699_516,
+                    2_614_696_403,
+                ],
+            ),
+            (
+                "café",
+                [
+                    6317,
+                    4_043_580_002,
+                    3_898_172_124,
+                    3_853_951_970,
+                    856_211_068,
+                    3_833_532_679,
+                    2_425_794_034,
+                ],
+            ),
+            (
+                "emoji😀x",
+                [
+                    19412,
+                    651_624_534,
+                    918_180_296,
+                    162_790_294,
+                    3_646_128_104,
+                    3_331_975_971,
+                    866_013_889,
+                ],
+            ),
         ];
-        let names = ["CRC_HASH", "FNV1_64_HASH", "FNV1A_64_HASH", "FNV1_32_HASH", "FNV1A_32_HASH", "KETAMA_HASH", "ONE_AT_A_TIME"];
+        let names = [
+            "CRC_HASH",
+            "FNV1_64_HASH",
+            "FNV1A_64_HASH",
+            "FNV1_32_HASH",
+            "FNV1A_32_HASH",
+            "KETAMA_HASH",
+            "ONE_AT_A_TIME",
+        ];
         for (key, want) in cases {
             for (name, w) in names.iter().zip(want) {
                 let h = Hash::from_name(name).unwrap();

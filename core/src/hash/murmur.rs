@@ -19,7 +19,10 @@ pub fn murmur2(key: &[u8]) -> u32 {
     }
     let tail = words.remainder();
     if !tail.is_empty() {
-        let t = tail.iter().rev().fold(0u32, |acc, &b| (acc << 8) | u32::from(b));
+        let t = tail
+            .iter()
+            .rev()
+            .fold(0u32, |acc, &b| (acc << 8) | u32::from(b));
         h = (h ^ t).wrapping_mul(M);
     }
     h ^= h >> 13;
@@ -40,7 +43,11 @@ pub fn murmur3(key: &[u8]) -> u32 {
     }
     let tail = words.remainder();
     if !tail.is_empty() {
-        h ^= scramble(tail.iter().rev().fold(0u32, |acc, &b| (acc << 8) | u32::from(b)));
+        h ^= scramble(
+            tail.iter()
+                .rev()
+                .fold(0u32, |acc, &b| (acc << 8) | u32::from(b)),
+        );
     }
     h ^= key.len() as u32;
     h ^= h >> 16;

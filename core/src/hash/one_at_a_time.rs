@@ -23,6 +23,9 @@ mod tests {
     fn known_answers() {
         assert_eq!(one_at_a_time(signed_bytes(b"apple")), 2_297_466_611);
         assert_eq!(one_at_a_time(signed_bytes("été".as_bytes())), 2_144_029_493);
-        assert_eq!(one_at_a_time(unsigned_bytes("été".as_bytes())), 1_191_034_661);
+        assert_eq!(
+            one_at_a_time(unsigned_bytes("été".as_bytes())),
+            1_191_034_661
+        );
     }
 }

@@ -22,12 +22,12 @@ pub fn unsigned_bytes(key: &[u8]) -> impl Iterator<Item = u32> + '_ {
 #[inline]
 pub fn utf16_units(key: &[u8]) -> impl Iterator<Item = u32> + Clone + '_ {
     key.utf8_chunks().flat_map(|chunk| {
-        let bad = if chunk.invalid().is_empty() { None } else { Some(0xFFFD_u32) };
-        chunk
-            .valid()
-            .encode_utf16()
-            .map(u32::from)
-            .chain(bad)
+        let bad = if chunk.invalid().is_empty() {
+            None
+        } else {
+            Some(0xFFFD_u32)
+        };
+        chunk.valid().encode_utf16().map(u32::from).chain(bad)
     })
 }
 

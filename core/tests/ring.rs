@@ -1,0 +1,233 @@
+//! Ring behaviour: incremental changes equal fresh builds, the indexed search equals a naive
+//! scan, every error is typed, and libketama's published golden output is reproduced.
+
+use ketama_core::{Error, Hash, Profile, Ring, Server};
+use md5::{Digest, Md5};
+use proptest::prelude::*;
+
+fn server(i: u32, weight: u32) -> Server {
+    Server::parse(
+        &format!(
+            "10.{}.{}.{}:{}",
+            i / 65536 % 256,
+            i / 256 % 256,
+            i % 256,
+            11211 + i % 3
+        ),
+        weight,
+    )
+    .unwrap()
+}
+
+fn labels_for(ring: &Ring, keys: &[String]) -> Vec<Result<String, Error>> {
+    keys.iter()
+        .map(|k| ring.locate(k.as_bytes()).map(|s| s.label.clone()))
+        .collect()
+}
+
+fn points(ring: &Ring) -> Vec<(u32, String)> {
+    ring.points()
+        .map(|(p, i)| (p, ring.server(i).unwrap().label.clone()))
+        .collect()
+}
+
+const INCREMENTAL: &[&str] = &[
+    "libketama",
+    "libmemcached",
+    "libmemcached-weighted",
+    "twemproxy",
+    "twemproxy-modula",
+    "pecl-memcache",
+    "pecl-memcache-standard",
+    "spymemcached",
+    "spymemcached-weighted",
+    "xmemcached",
+    "uhashring",
+    "uhashring-ketama",
+    "hash_ring",
+    "node-hashring",
+    "go-ketama",
+    "groupcache",
+    "flexihash",
+    "flexihash-seed",
+    "modula",
+    "jump",
+    "rendezvous",
+    "maglev",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Removing a server, changing a weight and adding one give exactly the ring a fresh
+    /// build of the resulting server list gives, for every profile.
+    #[test]
+    fn incremental_changes_equal_fresh_builds(
+        weights in proptest::collection::vec(1u32..50, 2..12),
+        victim in any::<prop::sample::Index>(),
+        new_weight in 1u32..50,
+    ) {
+        let keys: Vec<String> = (0..300).map(|i| format!("key-{i}")).collect();
+        for name in INCREMENTAL {
+            let p = Profile::by_name(name).unwrap();
+            let servers: Vec<Server> = weights.iter().enumerate().map(|(i, &w)| server(i as u32, w)).collect();
+            let mut ring = Ring::with_servers(p, None, servers.clone()).unwrap();
+            let gone = victim.index(servers.len());
+            ring.remove(&servers[gone].label).unwrap();
+            let mut rest = servers.clone();
+            rest.remove(gone);
+            let fresh = Ring::with_servers(p, None, rest.clone()).unwrap();
+            prop_assert_eq!(points(&ring), points(&fresh), "{} after remove", name);
+            prop_assert_eq!(labels_for(&ring, &keys), labels_for(&fresh, &keys), "{} after remove", name);
+
+            ring.set_weight(&rest[0].label, new_weight).unwrap();
+            rest[0].weight = new_weight;
+            ring.add(server(999, new_weight)).unwrap();
+            rest.push(server(999, new_weight));
+            let fresh = Ring::with_servers(p, None, rest).unwrap();
+            prop_assert_eq!(points(&ring), points(&fresh), "{} after set_weight + add", name);
+            prop_assert_eq!(labels_for(&ring, &keys), labels_for(&fresh, &keys), "{} after set_weight + add", name);
+        }
+    }
+
+    /// The indexed search equals a linear scan of the continuum (first point >= h, wrapping;
+    /// first point > h for the upper-bound clients).
+    #[test]
+    fn indexed_search_equals_naive_scan(n in 1u32..40, keys in proptest::collection::vec(any::<u32>(), 50)) {
+        for (name, strict) in [("libketama", false), ("libmemcached", false), ("uhashring-ketama", true), ("hash_ring", true), ("spymemcached", false)] {
+            let p = Profile::by_name(name).unwrap();
+            let ring = Ring::with_servers(p, None, (0..n).map(|i| server(i, 1))).unwrap();
+            let pts: Vec<(u32, usize)> = ring.points().collect();
+            for k in &keys {
+                let key = k.to_string();
+                let h = ring.key_hash(key.as_bytes()).unwrap();
+                let naive = pts.iter().find(|(v, _)| if strict { *v > h } else { *v >= h }).unwrap_or(&pts[0]);
+                prop_assert_eq!(ring.locate_index(key.as_bytes()).unwrap(), naive.1, "{} key {}", name, key);
+            }
+        }
+    }
+
+    /// Hashes never panic and never allocate-fail on arbitrary bytes, including invalid UTF-8.
+    #[test]
+    fn hashes_accept_any_bytes(key in proptest::collection::vec(any::<u8>(), 0..600)) {
+        for h in Hash::all() {
+            let _ = h.hash(&key);
+        }
+    }
+}
+
+#[test]
+fn every_error_is_typed() {
+    let p = |n: &str| Profile::by_name(n).unwrap();
+    assert_eq!(Profile::by_name("nope").unwrap_err(), Error::UnknownProfile);
+    assert_eq!(Hash::from_name("nope").unwrap_err(), Error::UnknownHash);
+    assert_eq!(Hash::from_name("crc32").unwrap_err(), Error::AmbiguousHash);
+    assert_eq!(p("twemproxy").hash_from_name("crc32"), Ok(Hash::Crc));
+    assert_eq!(p("pecl-memcache").hash_from_name("crc32"), Ok(Hash::Crc32a));
+
+    let mut ring = Ring::new(p("libketama"), None);
+    assert_eq!(ring.locate(b"k").unwrap_err(), Error::EmptyRing);
+    assert_eq!(ring.add(server(1, 0)).unwrap_err(), Error::BadWeight);
+    ring.add(server(1, 1)).unwrap();
+    assert_eq!(ring.add(server(1, 5)).unwrap_err(), Error::DuplicateServer);
+    assert_eq!(ring.remove("10.9.9.9:1").unwrap_err(), Error::MissingServer);
+    assert_eq!(Server::parse("bad label", 1).unwrap_err(), Error::BadLabel);
+
+    let mut x = Ring::new(p("xmemcached"), None);
+    x.add(server(1, 1)).unwrap();
+    assert_eq!(x.locate(b"").unwrap_err(), Error::KeyRejected);
+    let mut nginx = Ring::new(p("xmemcached-nginx"), None);
+    assert_eq!(
+        nginx
+            .add(Server::parse("cache1.lan:11211", 1).unwrap())
+            .unwrap_err(),
+        Error::Unsupported
+    );
+
+    let mut lm = Ring::new(p("libmemcached"), None);
+    lm.add(server(1, 1)).unwrap();
+    assert_eq!(lm.locate(&[b'k'; 251]).unwrap_err(), Error::KeyRejected);
+    assert!(lm.locate(&[b'k'; 250]).is_ok());
+
+    // The seed class falls off its list below its smallest point and returns null.
+    let seed = Ring::with_servers(p("flexihash-seed"), None, [server(1, 1)]).unwrap();
+    let below = (0..10_000)
+        .map(|i| i.to_string())
+        .find(|k| seed.locate(k.as_bytes()).is_err());
+    assert_eq!(
+        below.map(|k| seed.locate(k.as_bytes()).unwrap_err()),
+        Some(Error::NoServer)
+    );
+}
+
+#[test]
+fn failed_updates_leave_the_ring_unchanged() {
+    let p = Profile::by_name("twemproxy").unwrap();
+    let mut ring = Ring::with_servers(p, None, (0..5).map(|i| server(i, 1))).unwrap();
+    let before = points(&ring);
+    assert_eq!(ring.add(server(9, 0)).unwrap_err(), Error::BadWeight);
+    assert_eq!(ring.add(server(2, 3)).unwrap_err(), Error::DuplicateServer);
+    assert_eq!(
+        ring.set_weight("10.0.0.2:11213", 0).unwrap_err(),
+        Error::BadWeight
+    );
+    assert_eq!(points(&ring), before);
+}
+
+#[test]
+fn locate_n_gives_distinct_servers_in_ring_order() {
+    for name in INCREMENTAL {
+        let p = Profile::by_name(name).unwrap();
+        let ring = Ring::with_servers(p, None, (0..6).map(|i| server(i, 1))).unwrap();
+        for k in ["a", "b", "user:1"] {
+            let Ok(list) = ring.locate_n(k.as_bytes(), 10) else {
+                continue;
+            };
+            let mut labels: Vec<&str> = list.iter().map(|s| s.label.as_str()).collect();
+            assert_eq!(
+                labels[0],
+                ring.locate(k.as_bytes()).unwrap().label,
+                "{name}"
+            );
+            labels.sort_unstable();
+            labels.dedup();
+            assert_eq!(labels.len(), list.len(), "{name}: duplicates");
+            if *name != "flexihash-seed" {
+                assert_eq!(list.len(), 6, "{name}");
+            }
+        }
+    }
+}
+
+/// libketama's own `ketama_test` over its bundled `ketama.servers` prints `ketama_error()`
+/// (an empty line), then `"<ketama_hashi(i)> <point> <address>"` for i in 0..1000000; the MD5
+/// of that output is published upstream (COMPAT.md section 5).
+#[test]
+fn libketama_published_golden_output() {
+    let memories = [600u32, 300, 200, 350, 1000, 800, 950, 100];
+    let servers = memories
+        .iter()
+        .enumerate()
+        .map(|(i, &m)| Server::parse(&format!("10.0.1.{}:11211", i + 1), m).unwrap());
+    let ring = Ring::with_servers(Profile::by_name("libketama").unwrap(), None, servers).unwrap();
+    let mut md5 = Md5::new();
+    md5.update(b"\n");
+    let mut line = String::new();
+    for i in 0..1_000_000u32 {
+        let key = i.to_string();
+        let (point, owner) = ring.locate_point(key.as_bytes()).unwrap();
+        line.clear();
+        use std::fmt::Write;
+        writeln!(
+            line,
+            "{} {} {}",
+            Hash::Md5.hash(key.as_bytes()),
+            point,
+            ring.server(owner).unwrap().label
+        )
+        .unwrap();
+        md5.update(line.as_bytes());
+    }
+    let hex: String = md5.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(hex, "5672b131391f5aa2b280936aec1eea74");
+}

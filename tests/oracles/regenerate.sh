@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Regenerates every vector file in tests/vectors/ by running the REAL clients (installed from
+# Debian, Maven Central, PyPI, npm and the Go module proxy by each family's script).
+# Usage: bash tests/oracles/regenerate.sh [family ...]   (default: all families)
+# CI does not run this; it checks the committed vectors. libketama-*.json are recorded outputs
+# of the real libketama (no registry packages it): see tests/vectors/README.md.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+families=("$@")
+if [ ${#families[@]} -eq 0 ]; then
+  families=(libmemcached java live python node go flexihash)
+fi
+for f in "${families[@]}"; do
+  echo "== regenerating vectors: $f"
+  bash "$here/$f/generate.sh"
+done
+echo "done: $(ls "$here/../vectors"/*.json | wc -l) vector files"
