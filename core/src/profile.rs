@@ -137,9 +137,16 @@ pub enum Order {
 pub enum Failover {
     /// Walk the continuum (or the server list) on to the next distinct servers.
     Walk,
-    /// spymemcached `KetamaIterator`: `hv = (hv + H(str(t) + key)) mod 2^32`, t = 0, 1, ...,
-    /// each `hv` looked up on the ring (servers may repeat).
-    SpyRehash,
+    /// Rehash the key and look again: `hv = (hv + H(str(t) + key)) mod 2^32` for
+    /// t = `first_tag`, `first_tag + 1`, ..., each `hv` looked up on the ring (servers may
+    /// repeat). spymemcached's `KetamaIterator` starts at 0 with no bound of its own;
+    /// xmemcached's `nextHash` starts at 1 and gives up after as many tries as servers.
+    Rehash {
+        /// The first `t`.
+        first_tag: u32,
+        /// At most as many rehashes as there are servers.
+        bounded_by_servers: bool,
+    },
 }
 
 /// Keys the client refuses before hashing.
@@ -269,7 +276,7 @@ const SPYMEMCACHED: Profile = Profile {
     count: Count::Fixed(160),
     points: PointHash::JavaKetama,
     ties: Ties::LaterWins,
-    failover: Failover::SpyRehash,
+    failover: Failover::Rehash { first_tag: 0, bounded_by_servers: false },
     ..RING
 };
 
@@ -293,6 +300,8 @@ const XMEMCACHED: Profile = Profile {
     points: PointHash::JavaKetama,
     ties: Ties::SortedList,
     empty_key_rejected: &[Hash::Md5, Hash::Crc, Hash::Election],
+    zero_weight: ZeroWeight::Reject,
+    failover: Failover::Rehash { first_tag: 1, bounded_by_servers: true },
     ..RING
 };
 

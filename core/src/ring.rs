@@ -344,15 +344,22 @@ impl Ring {
         Ok(())
     }
 
-    /// The client's own failover sequence for a key, primary first: for spymemcached its
-    /// rehash iterator (`n` entries, servers may repeat: its `getSequence` yields 7), for every
-    /// other client the next distinct servers as [`Ring::locate_n`].
+    /// The client's own failover sequence for a key, primary first: for spymemcached and
+    /// xmemcached their rehash walks (servers may repeat; spymemcached's `getSequence` yields
+    /// 7, xmemcached stops after as many rehashes as servers), for every other client the next
+    /// distinct servers as [`Ring::locate_n`].
     pub fn failover(&self, key: &[u8], n: usize) -> Result<Vec<usize>, Error> {
         let mut out = Vec::with_capacity(n);
-        if self.profile.failover == Failover::Walk || !self.profile.is_ring() {
-            self.locate_n_into(key, n, &mut out)?;
-            return Ok(out);
-        }
+        let (first_tag, bounded) = match self.profile.failover {
+            Failover::Rehash { first_tag, bounded_by_servers } if self.profile.is_ring() => {
+                (first_tag, bounded_by_servers)
+            }
+            _ => {
+                self.locate_n_into(key, n, &mut out)?;
+                return Ok(out);
+            }
+        };
+        let n = if bounded { n.min(self.entries.len() + 1) } else { n };
         let first = self.locate_index(key)?;
         if n == 0 {
             return Ok(out);
@@ -362,7 +369,7 @@ impl Ring {
         let key = self.prepare(key, &mut buf)?;
         let mut hv = self.hash.hash(key);
         let mut tagged = alloc::vec::Vec::with_capacity(key.len() + 12);
-        let mut t = 0u64;
+        let mut t = u64::from(first_tag);
         while out.len() < n {
             tagged.clear();
             tagged.extend_from_slice(alloc::format!("{t}").as_bytes());

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Every test of the project, as CI runs it: lints, the Rust suites (core, CLI, C ABI), the
+# no_std proofs, the C/valgrind/install/PHP suite and the Python suite. Installs what is
+# missing (Debian packages, a Python venv, PHP) first, so it works on a fresh machine.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+
+step() { printf '\n==== %s\n' "$*"; }
+
+step "toolchain and system packages"
+bash tests/setup.sh
+
+step "format and lints"
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "Rust tests: core (vectors from the real clients), CLI, C ABI"
+cargo test --workspace --exclude ketama-py --locked
+
+step "no_std builds"
+bash tests/no_std/check.sh
+
+step "C ABI: header freshness, C tests under valgrind, make install + pkg-config, libketama drop-in, PHP FFI"
+bash ffi-c/test.sh
+
+step "Python package"
+bash python/test.sh
+
+printf '\nall suites passed\n'

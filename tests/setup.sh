@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what the test suites need when it is missing: Debian packages (C toolchain tools,
+# valgrind, PHP with FFI, php-memcached for the agreement test, memcached for the live tests,
+# phpunit, python3-venv) and the Rust components used by the lints.
+set -euo pipefail
+need=()
+have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+for pkg in pkg-config valgrind php8.2-cli php8.2-memcached phpunit memcached python3-venv libmemcached-dev; do
+  have "$pkg" || need+=("$pkg")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  echo "installing: ${need[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+if command -v rustup >/dev/null 2>&1; then
+  rustup component list --installed | grep -q '^clippy' || rustup component add clippy
+  rustup component list --installed | grep -q '^rustfmt' || rustup component add rustfmt
+fi
+echo "setup: system packages and Rust components present"
