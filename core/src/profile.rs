@@ -301,7 +301,10 @@ const XMEMCACHED: Profile = Profile {
     ties: Ties::SortedList,
     empty_key_rejected: &[Hash::Md5, Hash::Crc, Hash::Election],
     zero_weight: ZeroWeight::Reject,
-    failover: Failover::Rehash { first_tag: 1, bounded_by_servers: true },
+    failover: Failover::Rehash {
+        first_tag: 1,
+        bounded_by_servers: true,
+    },
     ..RING
 };
 

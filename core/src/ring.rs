@@ -351,15 +351,20 @@ impl Ring {
     pub fn failover(&self, key: &[u8], n: usize) -> Result<Vec<usize>, Error> {
         let mut out = Vec::with_capacity(n);
         let (first_tag, bounded) = match self.profile.failover {
-            Failover::Rehash { first_tag, bounded_by_servers } if self.profile.is_ring() => {
-                (first_tag, bounded_by_servers)
-            }
+            Failover::Rehash {
+                first_tag,
+                bounded_by_servers,
+            } if self.profile.is_ring() => (first_tag, bounded_by_servers),
             _ => {
                 self.locate_n_into(key, n, &mut out)?;
                 return Ok(out);
             }
         };
-        let n = if bounded { n.min(self.entries.len() + 1) } else { n };
+        let n = if bounded {
+            n.min(self.entries.len() + 1)
+        } else {
+            n
+        };
         let first = self.locate_index(key)?;
         if n == 0 {
             return Ok(out);

@@ -231,3 +231,20 @@ fn libketama_published_golden_output() {
     let hex: String = md5.finalize().iter().map(|b| format!("{b:02x}")).collect();
     assert_eq!(hex, "5672b131391f5aa2b280936aec1eea74");
 }
+
+/// go-ketama's upstream `TestKetama` (generated with Perl Algorithm::ConsistentHash::Ketama):
+/// buckets `server0..server9` weight 1, keys `foo0..foo99999`, published hits per server.
+/// go-ketama itself is not in the Go module proxy (see tests/oracles/go/README.md).
+#[test]
+fn go_ketama_upstream_counts() {
+    let servers = (0..10).map(|i| Server::parse(&format!("server{i}"), 1).unwrap());
+    let ring = Ring::with_servers(Profile::by_name("go-ketama").unwrap(), None, servers).unwrap();
+    let mut hits = [0u32; 10];
+    for i in 0..100_000 {
+        hits[ring.locate_index(format!("foo{i}").as_bytes()).unwrap()] += 1;
+    }
+    assert_eq!(
+        hits,
+        [9478, 9029, 10863, 10011, 9734, 9444, 10756, 10021, 10762, 9902]
+    );
+}
