@@ -282,12 +282,13 @@ def write(name, doc, order=("source", "generator", "kind", "profile", "hash", "s
 
 LM_SRC = ("libmemcached %s + libhashkit %s (Debian packages libmemcached11/libhashkit2 %s, x86_64, "
           "signed char)" % (V["upstream"], V["upstream"], V["libmemcached11"]))
-NDEBUG_SRC = ("libmemcached %s + libhashkit %s built from Debian's source package (libmemcached_%s.orig"
-              ".tar.gz, sha256 %s; the .debian.tar.xz was not downloadable here) with cmake "
-              "-DCMAKE_BUILD_TYPE=None -DNDEBUG, because Debian's build asserts and aborts at the "
-              "101st server in consistent modes (trap T5); it gives results identical to the Debian "
-              "build on every vector set of <= 100 servers here (checked by the generator)" % (
-                  V["upstream"], V["upstream"], V["upstream"], V["orig_sha256"]))
+NDEBUG_SRC = ("libmemcached %s + libhashkit %s built from the upstream tarball of Debian's source package "
+              "(libmemcached_%s.orig.tar.gz, sha256 %s, as listed in the signed libmemcached_%s.dsc; "
+              "Debian's patches not applied) with cmake -DCMAKE_BUILD_TYPE=None and -DNDEBUG, because "
+              "Debian's build keeps assertions and aborts at the 101st server in consistent modes "
+              "(trap T5); this build gave results identical to Debian's on every vector set of <= 100 "
+              "servers here (the generator checks it)" % (
+                  V["upstream"], V["upstream"], V["upstream"], V["orig_sha256"], V["libmemcached11"]))
 
 
 def ops_for(dist_ops, servers, add_weighted, after_ops=()):
@@ -360,8 +361,8 @@ def gen_hash():
             if name != "hsieh" or not HSIEH_LIBDIR:
                 continue
             vals = hash_values(algo, keys, HSIEH_LIBDIR)
-            src = ("libhashkit %s built from Debian's source package (libmemcached_%s.orig.tar.gz, "
-                   "sha256 %s) with cmake -DENABLE_HASH_HSIEH=ON, because Debian's libhashkit2 %s is "
+            src = ("libhashkit %s built from the upstream tarball of Debian's source package "
+                   "(libmemcached_%s.orig.tar.gz, sha256 %s) with cmake -DENABLE_HASH_HSIEH=ON, because Debian's libhashkit2 %s is "
                    "built without hsieh (libhashkit_has_algorithm(HASHKIT_HASH_HSIEH) = false, "
                    "libhashkit_digest returns 1 for every key, hashkit_set_function fails). "
                    "libhashkit_digest(key, len, %s) and hashkit_digest() of a hashkit_st with "
