@@ -101,8 +101,9 @@ fn split_host_port(label: &str) -> Result<(&str, Option<u16>), Error> {
             let (host, port) = label.split_once(':').ok_or(Error::BadLabel)?;
             Ok((host, Some(parse_port(port)?)))
         }
-        // A bare IPv6 address: no port.
-        _ => Ok((label, None)),
+        // A bare IPv6 address (no port); anything else with several colons is ambiguous.
+        _ if label.parse::<Ipv6Addr>().is_ok() => Ok((label, None)),
+        _ => Err(Error::BadLabel),
     }
 }
 
@@ -220,7 +221,16 @@ mod tests {
 
     #[test]
     fn bad_labels() {
-        for l in ["", "a b:1", "h:notaport", "h:70000", "[::1", "[::1]x"] {
+        for l in [
+            "",
+            "a b:1",
+            "h:notaport",
+            "h:70000",
+            "[::1",
+            "[::1]x",
+            "a:b:c:",
+            "::1:11211x",
+        ] {
             assert_eq!(Server::parse(l, 1), Err(Error::BadLabel), "{l}");
         }
     }

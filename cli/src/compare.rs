@@ -1,0 +1,502 @@
+//! `ketama compare`: how often two client families pick the same server on the same fleet,
+//! and, from the two profiles' data, the structural reasons they differ.
+
+use std::collections::BTreeMap;
+
+use clap::Args;
+use ketama_core::profile::{KeyRewrite, PointHash, Search, StringForm, Ties, ZeroWeight};
+use ketama_core::server::DEFAULT_PORT;
+use ketama_core::weight::{Count, Formula};
+use ketama_core::{Profile, Ring, Server};
+use serde_json::json;
+
+use crate::output::{pct, Table};
+use crate::{keys, servers, Fail, Format};
+
+/// `ketama compare` options.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The first client profile (A).
+    #[arg(long, short = 'p')]
+    pub profile: String,
+    /// The second client profile (B).
+    #[arg(long)]
+    pub with: String,
+    /// Key hash for A (default: A's).
+    #[arg(long = "hash", short = 'H')]
+    pub hash: Option<String>,
+    /// Key hash for B (default: B's).
+    #[arg(long)]
+    pub with_hash: Option<String>,
+    /// Servers file (the same fleet for both).
+    #[arg(long, short = 's')]
+    pub servers: String,
+    /// Keys file, one key per line (default: 100,000 built-in generated keys).
+    #[arg(long)]
+    pub keys: Option<String>,
+}
+
+/// One structural difference between the two profiles on this fleet.
+#[derive(Clone, Debug)]
+pub struct Difference {
+    /// What differs.
+    pub aspect: &'static str,
+    /// A's side.
+    pub a: String,
+    /// B's side.
+    pub b: String,
+    /// Why it matters, in words (with an example where there is one).
+    pub note: String,
+    /// Whether it changes placement on this fleet (false: differs only in principle).
+    pub effective: bool,
+}
+
+fn strings_form(s: StringForm) -> &'static str {
+    match s {
+        StringForm::Dash => "S-i",
+        StringForm::Prefix => "iS",
+        StringForm::Concat => "Si",
+        StringForm::Bare => "S",
+    }
+}
+
+fn count_rule(c: Count) -> String {
+    let f = |f: Formula| match f {
+        Formula::Lk => "libketama float formula",
+        Formula::Lm => "libmemcached float formula",
+        Formula::Nd => "node-hashring double formula",
+        Formula::Int => "integer formula",
+    };
+    match c {
+        Count::Fixed(k) => format!("{k} strings per server"),
+        Count::PerWeight(k) => format!("{k} x weight strings"),
+        Count::RoundPerWeight(k) => format!("round({k} x weight) strings"),
+        Count::Relative(x) => format!("relative weight, {}", f(x)),
+    }
+}
+
+fn point_hash(p: PointHash) -> String {
+    match p {
+        PointHash::Md5Words { per } => format!("md5, {per} points per digest"),
+        PointHash::KeyHash => "the key hash, 1 point per string".into(),
+        PointHash::JavaKetama => "md5 x 4 with KETAMA_HASH, else the key hash".into(),
+        PointHash::Md5Wide => "md5 as a 128-bit number".into(),
+    }
+}
+
+fn search(s: Search) -> String {
+    match s {
+        Search::LowerBound => "first point >= hash".into(),
+        Search::UpperBound => "first point > hash".into(),
+        Search::LowerBoundZeroLast => "first point >= hash (hash 0 to the last point)".into(),
+        Search::Floor => "largest point <= hash".into(),
+        Search::Buckets1024 => "1024-bucket table".into(),
+        other => format!("{other:?}"),
+    }
+}
+
+/// Explains why two node strings of the same server differ.
+pub fn node_note(an: &str, a: &str, bn: &str, b: &str, s: &Server) -> String {
+    let mut notes = Vec::new();
+    let (a0, b0) = (
+        a.strip_prefix('/').unwrap_or(a),
+        b.strip_prefix('/').unwrap_or(b),
+    );
+    if a.starts_with('/') != b.starts_with('/') {
+        let who = if a.starts_with('/') { an } else { bn };
+        notes.push(format!(
+            "leading '/' kept by {who} (Java InetSocketAddress.toString())"
+        ));
+    }
+    let hp = format!("{}:{}", s.host, s.port);
+    let bracketed = format!("[{}]:{}", s.host, s.port);
+    let full = |x: &str| x == hp || x == bracketed;
+    if s.port == DEFAULT_PORT && (a0 == s.host) != (b0 == s.host) && (full(a0) || full(b0)) {
+        let who = if a0 == s.host { an } else { bn };
+        notes.push(format!("port {DEFAULT_PORT} omitted by {who}"));
+    }
+    for (n, x) in [(an, a), (bn, b)] {
+        if x.contains("/<unresolved>") {
+            notes.push(format!(
+                "{n} spells the host name as Java's unresolved address"
+            ));
+        }
+        if s.name.as_deref() == Some(x) {
+            notes.push(format!("{n} hashes the server's name"));
+        }
+    }
+    if notes.is_empty() {
+        notes.push(format!("{an} hashes '{a}', {bn} hashes '{b}'"));
+    }
+    notes.join("; ")
+}
+
+fn points_per_server(r: &Ring) -> Vec<usize> {
+    let mut c = vec![0usize; r.len()];
+    for (_, o) in r.points() {
+        if let Some(x) = c.get_mut(o) {
+            *x += 1;
+        }
+    }
+    c
+}
+
+fn has_ties(r: &Ring) -> bool {
+    let mut last = None;
+    for (v, _) in r.points() {
+        if last == Some(v) {
+            return true;
+        }
+        last = Some(v);
+    }
+    false
+}
+
+/// The structural differences between rings `a` and `b` (same servers, same order).
+/// `an`, `bn` name the two sides in notes.
+pub fn differences(a: &Ring, b: &Ring, an: &str, bn: &str) -> Vec<Difference> {
+    let (pa, pb): (&Profile, &Profile) = (a.profile(), b.profile());
+    let (an, bn) = (format!("A ({an})"), format!("B ({bn})"));
+    let mut out = Vec::new();
+    let mut add = |aspect, x: String, y: String, note: String, effective| {
+        out.push(Difference {
+            aspect,
+            a: x,
+            b: y,
+            note,
+            effective,
+        });
+    };
+    let rings = pa.is_ring() && pb.is_ring();
+    if pa.is_ring() != pb.is_ring() || (!rings && pa.search != pb.search) {
+        add(
+            "placement",
+            crate::placement(pa).into(),
+            crate::placement(pb).into(),
+            "the two clients use different algorithms: nearly every key can differ".into(),
+            true,
+        );
+    }
+    if pa.is_ring() && pb.is_ring() {
+        // Node strings.
+        let differing: Vec<usize> = (0..a.len())
+            .filter(|&i| a.node_string(i) != b.node_string(i))
+            .collect();
+        if let Some(&i) = differing.first() {
+            let (x, y) = (
+                a.node_string(i).unwrap_or(""),
+                b.node_string(i).unwrap_or(""),
+            );
+            let s = a.server(i).cloned();
+            let note = s.map_or(String::new(), |s| node_note(&an, x, &bn, y, &s));
+            add(
+                "node string",
+                x.to_string(),
+                y.to_string(),
+                format!(
+                    "{note} ({} of {} servers; first: line {})",
+                    differing.len(),
+                    a.len(),
+                    i + 1
+                ),
+                true,
+            );
+        }
+        if pa.strings != pb.strings {
+            add(
+                "point strings",
+                strings_form(pa.strings).into(),
+                strings_form(pb.strings).into(),
+                "the i-th point string is spelled differently (S = node string)".into(),
+                true,
+            );
+        }
+        let (ca, cb) = (points_per_server(a), points_per_server(b));
+        let differing: Vec<usize> = (0..ca.len().min(cb.len()))
+            .filter(|&i| ca[i] != cb[i])
+            .collect();
+        if let Some(&i) = differing.first() {
+            let label = a.server(i).map_or(String::new(), |s| s.label.clone());
+            add(
+                "points per server",
+                ca[i].to_string(),
+                cb[i].to_string(),
+                format!(
+                    "{label}: {} vs {} points ({} of {} servers differ; {} vs {})",
+                    ca[i],
+                    cb[i],
+                    differing.len(),
+                    ca.len(),
+                    count_rule(pa.count),
+                    count_rule(pb.count)
+                ),
+                true,
+            );
+        } else if pa.count != pb.count {
+            add(
+                "point count rule",
+                count_rule(pa.count),
+                count_rule(pb.count),
+                "same counts on this fleet; other weights or sizes may differ".into(),
+                false,
+            );
+        }
+        if pa.points != pb.points {
+            add(
+                "point hash",
+                point_hash(pa.points),
+                point_hash(pb.points),
+                "point strings become positions differently".into(),
+                true,
+            );
+        }
+        if pa.ties != pb.ties {
+            let effective = has_ties(a) || has_ties(b);
+            let t = |t: Ties| match t {
+                Ties::EarlierWins => "earlier server wins",
+                Ties::LaterWins => "later server wins",
+                Ties::SortedList => "xmemcached sorted list",
+            };
+            add(
+                "ties",
+                t(pa.ties).into(),
+                t(pb.ties).into(),
+                if effective {
+                    "equal points exist on this fleet".into()
+                } else {
+                    "no equal points on this fleet".into()
+                },
+                effective,
+            );
+        }
+    }
+    if a.hash() != b.hash() {
+        add(
+            "key hash",
+            a.hash().name().into(),
+            b.hash().name().into(),
+            format!(
+                "{} hashes keys with {}, {} with {}",
+                an,
+                a.hash().name(),
+                bn,
+                b.hash().name()
+            ),
+            true,
+        );
+    }
+    if pa.search != pb.search && rings {
+        let zero = [pa.search, pb.search];
+        let only_zero =
+            zero.contains(&Search::LowerBound) && zero.contains(&Search::LowerBoundZeroLast);
+        let (note, effective) = if only_zero {
+            (
+                "only a key hash of exactly 0 is placed differently".to_string(),
+                false,
+            )
+        } else {
+            (
+                "keys whose hash equals a point, or all keys, go to different points".to_string(),
+                true,
+            )
+        };
+        add(
+            "search",
+            search(pa.search),
+            search(pb.search),
+            note,
+            effective,
+        );
+    }
+    if pa.key != pb.key {
+        let k = |k: KeyRewrite| match k {
+            KeyRewrite::None => "bytes as given".to_string(),
+            KeyRewrite::PeclSanitize => "bytes <= 0x20 become '_', 250 bytes max".to_string(),
+            KeyRewrite::Truncate(n) => format!("first {n} bytes"),
+        };
+        add(
+            "key rewrite",
+            k(pa.key),
+            k(pb.key),
+            "some keys are hashed differently".into(),
+            true,
+        );
+    }
+    if pa.single_shortcut != pb.single_shortcut && a.len() == 1 {
+        add(
+            "single server",
+            pa.single_shortcut.to_string(),
+            pb.single_shortcut.to_string(),
+            "one client skips hashing with one server".into(),
+            true,
+        );
+    }
+    if pa.zero_weight != pb.zero_weight && a.servers().any(|s| s.weight == 0) {
+        let z = |z: ZeroWeight| format!("{z:?}");
+        add(
+            "zero weight",
+            z(pa.zero_weight),
+            z(pb.zero_weight),
+            "weight 0 is treated differently".into(),
+            true,
+        );
+    }
+    if pa.names != pb.names && a.servers().any(|s| s.name.is_some()) {
+        add(
+            "server names",
+            pa.names.to_string(),
+            pb.names.to_string(),
+            "only one client hashes the servers' names".into(),
+            true,
+        );
+    }
+    out
+}
+
+/// Runs `ketama compare`.
+pub fn run(c: &CompareArgs, f: Format) -> Result<String, Fail> {
+    let pa = crate::profile(&c.profile)?;
+    let pb = crate::profile(&c.with)?;
+    let ha = c
+        .hash
+        .as_deref()
+        .map(|n| crate::hash(n, Some(pa)))
+        .transpose()?;
+    let hb = c
+        .with_hash
+        .as_deref()
+        .map(|n| crate::hash(n, Some(pb)))
+        .transpose()?;
+    let fleet = servers::load(&c.servers)?;
+    let a = servers::ring(pa, ha, &fleet)?;
+    let b = servers::ring(pb, hb, &fleet)?;
+    let (key_source, keys) = match &c.keys {
+        Some(p) => (p.clone(), keys::file_keys(p)?),
+        None => (
+            format!("{} built-in generated keys", keys::GENERATED_KEYS),
+            keys::generated(),
+        ),
+    };
+    let mut agree = 0usize;
+    let mut flows: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for k in &keys {
+        let x = a.locate(k).ok().map(|s| s.label.as_str());
+        let y = b.locate(k).ok().map(|s| s.label.as_str());
+        if x == y {
+            agree += 1;
+        } else {
+            *flows
+                .entry((x.unwrap_or("-").to_string(), y.unwrap_or("-").to_string()))
+                .or_default() += 1;
+        }
+    }
+    let total = keys.len();
+    let agreement = if total == 0 {
+        1.0
+    } else {
+        agree as f64 / total as f64
+    };
+    let shown = |given: &str, p: &Profile| {
+        if given == p.name {
+            p.name.to_string()
+        } else {
+            format!("{given} (= {})", p.name)
+        }
+    };
+    let (an, bn) = (shown(&c.profile, pa), shown(&c.with, pb));
+    let diffs = differences(&a, &b, &c.profile, &c.with);
+    let verdict = if agree == total && diffs.iter().all(|d| !d.effective) {
+        "the same placement for every key".to_string()
+    } else if agree == total {
+        "agree on every key tried, despite the differences below".to_string()
+    } else if agreement >= 0.9999 {
+        "agree on nearly every key".to_string()
+    } else if diffs.iter().any(|d| d.effective) {
+        "disagree, for the structural reasons below".to_string()
+    } else {
+        "disagree, with no structural difference found in the profiles' data".to_string()
+    };
+    let mut flow_list: Vec<((String, String), usize)> = flows.into_iter().collect();
+    flow_list.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
+
+    Ok(match f {
+        Format::Json => crate::output::json(&json!({
+            "a": {"profile": pa.name, "given": c.profile, "hash": a.hash().name()},
+            "b": {"profile": pb.name, "given": c.with, "hash": b.hash().name()},
+            "servers": {"file": c.servers, "count": a.len()},
+            "keys": {"source": key_source, "total": total},
+            "agree": agree,
+            "agreement": agreement,
+            "verdict": verdict,
+            "differences": diffs.iter().map(|d| json!({
+                "aspect": d.aspect, "a": d.a, "b": d.b, "note": d.note, "effective": d.effective
+            })).collect::<Vec<_>>(),
+            "disagreements": flow_list.iter().map(|((x, y), n)| json!({"a": x, "b": y, "keys": n})).collect::<Vec<_>>(),
+        })),
+        Format::Csv => {
+            let mut t = Table::new(&["aspect", "a", "b", "effective", "note"]);
+            t.row(vec![
+                "agreement".into(),
+                format!("{agreement:.6}"),
+                format!("{agree}/{total}"),
+                String::new(),
+                verdict,
+            ]);
+            t.row(vec![
+                "profile".into(),
+                pa.name.into(),
+                pb.name.into(),
+                String::new(),
+                String::new(),
+            ]);
+            for d in &diffs {
+                t.row(vec![
+                    d.aspect.into(),
+                    d.a.clone(),
+                    d.b.clone(),
+                    d.effective.to_string(),
+                    d.note.clone(),
+                ]);
+            }
+            t.csv()
+        }
+        Format::Table => {
+            let mut out = format!(
+                "A = {} (hash {}), B = {} (hash {}), {} servers from {}\n",
+                an,
+                a.hash().name(),
+                bn,
+                b.hash().name(),
+                a.len(),
+                c.servers
+            );
+            out.push_str(&format!("keys: {total} ({key_source})\n"));
+            out.push_str(&format!(
+                "agreement: {} ({agree} of {total} keys): {verdict}\n",
+                pct(agreement)
+            ));
+            if !diffs.is_empty() {
+                out.push_str("\nstructural differences:\n");
+                let mut t = Table::new(&["aspect", "A", "B", "why"]);
+                for d in &diffs {
+                    let why = if d.effective {
+                        d.note.clone()
+                    } else {
+                        format!("{} (not a cause here)", d.note)
+                    };
+                    t.row(vec![d.aspect.into(), d.a.clone(), d.b.clone(), why]);
+                }
+                out.push_str(&t.text());
+            }
+            if !flow_list.is_empty() {
+                out.push_str("\nwhere they disagree (top 10):\n");
+                let mut t = Table::new(&["A says", "B says", "keys"]);
+                for ((x, y), n) in flow_list.iter().take(10) {
+                    t.row(vec![x.clone(), y.clone(), n.to_string()]);
+                }
+                out.push_str(&t.text());
+            }
+            out
+        }
+    })
+}

@@ -1,0 +1,215 @@
+//! The servers file (DESIGN.md contract).
+//!
+//! One server per line: `host:port [weight] [name]`, fields separated by spaces or tabs (so
+//! libketama's `ip:port<TAB>memory` files load as they are). `#` starts a comment (a whole line,
+//! or the rest of a line after whitespace); blank lines are skipped. IPv6 is written
+//! `[addr]:port`. A server's label is `host:port` exactly as written; `name` becomes
+//! [`Server::with_name`] (twemproxy's server name, the Java clients' node string). Every
+//! error names the file and the line.
+
+use ketama_core::{Error, Hash, Profile, Ring, Server};
+
+use crate::Fail;
+
+/// One server and the line it came from.
+#[derive(Clone, Debug)]
+pub struct Line {
+    /// The parsed server.
+    pub server: Server,
+    /// 1-based line number in the file.
+    pub line: usize,
+}
+
+/// A parsed servers file.
+#[derive(Clone, Debug)]
+pub struct Fleet {
+    /// The file name as given (used in messages).
+    pub path: String,
+    /// The servers in file order.
+    pub lines: Vec<Line>,
+}
+
+impl Fleet {
+    /// A fleet made in memory (no file): `origin` names it in messages.
+    pub fn from_servers(origin: &str, servers: Vec<Server>) -> Fleet {
+        Fleet {
+            path: origin.to_string(),
+            lines: servers
+                .into_iter()
+                .enumerate()
+                .map(|(i, server)| Line {
+                    server,
+                    line: i + 1,
+                })
+                .collect(),
+        }
+    }
+
+    /// The servers, in order.
+    pub fn servers(&self) -> Vec<Server> {
+        self.lines.iter().map(|l| l.server.clone()).collect()
+    }
+}
+
+/// Reads and parses a servers file.
+pub fn load(path: &str) -> Result<Fleet, Fail> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| Fail::new(format!("{path}: cannot read servers file: {e}")))?;
+    parse(path, &bytes)
+}
+
+/// Parses the text of a servers file; `path` only names it in messages.
+pub fn parse(path: &str, bytes: &[u8]) -> Result<Fleet, Fail> {
+    let mut lines = Vec::new();
+    for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        let n = i + 1;
+        let at = |msg: String| Fail::new(format!("{path}:{n}: {msg}"));
+        let text = std::str::from_utf8(raw).map_err(|_| at("not valid UTF-8".into()))?;
+        let text = strip_comment(text.strip_suffix('\r').unwrap_or(text));
+        let fields: Vec<&str> = text.split([' ', '\t']).filter(|f| !f.is_empty()).collect();
+        let (label, weight, name) = match fields.as_slice() {
+            [] => continue,
+            [label] => (*label, None, None),
+            [label, weight] => (*label, Some(*weight), None),
+            [label, weight, name] => (*label, Some(*weight), Some(*name)),
+            [_, _, _, extra, ..] => {
+                return Err(at(format!(
+                    "unexpected field '{extra}' (expected `host:port [weight] [name]`)"
+                )))
+            }
+        };
+        let weight = match weight {
+            None => 1,
+            Some(w) => w.parse::<u32>().map_err(|_| {
+                at(format!(
+                    "bad weight '{w}' (expected an integer from 0 to {})",
+                    u32::MAX
+                ))
+            })?,
+        };
+        let server =
+            Server::parse(label, weight).map_err(|e| at(format!("bad server '{label}': {e}")))?;
+        if let Some(prev) = lines
+            .iter()
+            .find(|l: &&Line| l.server.label == server.label)
+        {
+            return Err(at(format!(
+                "duplicate server '{label}' (already on line {})",
+                prev.line
+            )));
+        }
+        lines.push(Line {
+            server: server.with_name(name),
+            line: n,
+        });
+    }
+    if lines.is_empty() {
+        return Err(Fail::new(format!("{path}: no servers in file")));
+    }
+    Ok(Fleet {
+        path: path.to_string(),
+        lines,
+    })
+}
+
+/// Drops a `#` comment: the whole line when it starts with `#`, else from a `#` that follows
+/// whitespace.
+fn strip_comment(text: &str) -> &str {
+    let t = text.trim_start_matches([' ', '\t']);
+    if t.starts_with('#') {
+        return "";
+    }
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'#' && i > 0 && (bytes[i - 1] == b' ' || bytes[i - 1] == b'\t') {
+            return &text[..i];
+        }
+    }
+    text
+}
+
+/// Builds the ring; a server the profile cannot place is reported with its file and line.
+pub fn ring(profile: &'static Profile, hash: Option<Hash>, fleet: &Fleet) -> Result<Ring, Fail> {
+    match Ring::with_servers(profile, hash, fleet.servers()) {
+        Ok(r) => Ok(r),
+        Err(e) => {
+            // Find the culprit by adding the servers one at a time.
+            let mut probe = Ring::new(profile, hash);
+            for l in &fleet.lines {
+                if let Err(e) = probe.add(l.server.clone()) {
+                    return Err(Fail::new(format!(
+                        "{}:{}: server '{}': {} (profile {})",
+                        fleet.path,
+                        l.line,
+                        l.server.label,
+                        explain(e),
+                        profile.name
+                    )));
+                }
+            }
+            Err(Fail::new(format!(
+                "{}: {} (profile {})",
+                fleet.path,
+                explain(e),
+                profile.name
+            )))
+        }
+    }
+}
+
+fn explain(e: Error) -> String {
+    match e {
+        Error::BadWeight => "weight 0 is not accepted by this client".into(),
+        Error::Unsupported => "this client needs an IP address here, not a host name".into(),
+        e => e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats() {
+        let f = parse(
+            "f",
+            b"# fleet\n10.0.0.1:11211\t600\n\n  10.0.0.2:11212 2 cache2 # c\n[::1]:11211\r\nhost#1:1\n",
+        )
+        .unwrap();
+        let got: Vec<(&str, u32, Option<&str>, usize)> = f
+            .lines
+            .iter()
+            .map(|l| {
+                (
+                    l.server.label.as_str(),
+                    l.server.weight,
+                    l.server.name.as_deref(),
+                    l.line,
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("10.0.0.1:11211", 600, None, 2),
+                ("10.0.0.2:11212", 2, Some("cache2"), 4),
+                ("[::1]:11211", 1, None, 5),
+                ("host#1:1", 1, None, 6)
+            ]
+        );
+    }
+
+    #[test]
+    fn errors_name_file_and_line() {
+        let e = |t: &[u8]| parse("s.txt", t).unwrap_err().0;
+        assert_eq!(
+            e(b"a:1\nb:x\n"),
+            "s.txt:2: bad server 'b:x': bad server label (expected host:port, [ipv6]:port or host)"
+        );
+        assert!(e(b"a:1 -3").starts_with("s.txt:1: bad weight '-3'"));
+        assert!(e(b"a:1 1 n extra").starts_with("s.txt:1: unexpected field 'extra'"));
+        assert!(e(b"a:1\na:1").starts_with("s.txt:2: duplicate server 'a:1'"));
+        assert_eq!(e(b"# none\n\n"), "s.txt: no servers in file");
+        assert_eq!(e(b"a:1\n\xff:2\n"), "s.txt:2: not valid UTF-8");
+    }
+}

@@ -1,0 +1,492 @@
+//! `ketama simulate`: the xmemcached author's experiment (`shared/seeds/000_*.txt`).
+//!
+//! Word-count a text, take the distinct words as keys, place them on 10 nodes
+//! (`192.168.0.100:12000`..`12009`, as xmemcached sees them), add 2 nodes, and report for each
+//! hash the hit rate after the change (keys whose server is unchanged), the keys per node
+//! before and after, the min~max range, the ideal hit rate, the hit rate of plain
+//! `hash % n` with the same hash, and the hash's speed.
+
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use ketama_core::{Hash, Profile, Ring, Server};
+use serde_json::{json, Value};
+
+use crate::output::{pct, Table};
+use crate::servers::{self, Fleet};
+use crate::{keys, Fail, Format};
+
+/// The seed's hash functions, in the seed's column order.
+pub const DEFAULT_HASHES: &[&str] = &[
+    "CRC32_HASH",
+    "KETAMA_HASH",
+    "FNV1_32_HASH",
+    "NATIVE_HASH",
+    "MYSQL_HASH",
+];
+
+/// `ketama simulate` options.
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// Text to word-count: its distinct words are the keys (default: the built-in corpus).
+    #[arg(long, conflicts_with = "keys")]
+    pub text: Option<String>,
+    /// Keys file, one key per line (distinct non-empty lines are used).
+    #[arg(long)]
+    pub keys: Option<String>,
+    /// Client profile.
+    #[arg(long, short = 'p', default_value = "xmemcached")]
+    pub profile: String,
+    /// Hashes to compare: a comma-separated list, or `all` for every hash
+    /// [default: CRC32_HASH,KETAMA_HASH,FNV1_32_HASH,NATIVE_HASH,MYSQL_HASH].
+    #[arg(long = "hash", short = 'H')]
+    pub hash: Option<String>,
+    /// Nodes before the change: 192.168.0.100:12000 and up.
+    #[arg(long, default_value_t = 10, conflicts_with = "servers")]
+    pub nodes: usize,
+    /// Nodes to add (default 2, or 0 when --remove is given).
+    #[arg(long)]
+    pub add: Option<usize>,
+    /// Nodes to remove (the last ones of the original fleet).
+    #[arg(long, default_value_t = 0)]
+    pub remove: usize,
+    /// Servers file for the original fleet instead of --nodes; added nodes take the next
+    /// ports after the highest one, on the last server's host.
+    #[arg(long, short = 's')]
+    pub servers: Option<String>,
+}
+
+/// The result for one hash.
+#[derive(Clone, Debug)]
+pub struct HashResult {
+    /// The name as the user spelled it (column header).
+    pub shown: String,
+    /// The hash.
+    pub hash: Hash,
+    /// Keys placed both before and after.
+    pub placed: usize,
+    /// Keys the client refuses (not counted in the rates).
+    pub refused: usize,
+    /// Fraction of placed keys whose server is unchanged.
+    pub hit_rate: f64,
+    /// The same for `hash % n`.
+    pub modula_hit_rate: f64,
+    /// Keys per node before (original fleet order).
+    pub before: Vec<usize>,
+    /// Keys per node after (new fleet order).
+    pub after: Vec<usize>,
+    /// Nanoseconds per key for the hash alone.
+    pub ns_per_key: f64,
+}
+
+/// The whole experiment.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// Profile used.
+    pub profile: &'static Profile,
+    /// Where the keys came from.
+    pub source: String,
+    /// Number of distinct keys.
+    pub keys: usize,
+    /// Fleet before.
+    pub old: Vec<Server>,
+    /// Fleet after.
+    pub new: Vec<Server>,
+    /// Labels added.
+    pub added: Vec<String>,
+    /// Labels removed.
+    pub removed: Vec<String>,
+    /// The best possible hit rate.
+    pub ideal: f64,
+    /// Per hash.
+    pub results: Vec<HashResult>,
+}
+
+/// Runs `ketama simulate`.
+pub fn run(a: &SimulateArgs, f: Format) -> Result<String, Fail> {
+    let report = simulate(a)?;
+    Ok(match f {
+        Format::Table => table(&report),
+        Format::Json => crate::output::json(&to_json(&report)),
+        Format::Csv => csv(&report),
+    })
+}
+
+/// Computes the report.
+pub fn simulate(a: &SimulateArgs) -> Result<Report, Fail> {
+    let profile = crate::profile(&a.profile)?;
+    let hashes = hash_list(a.hash.as_deref(), profile)?;
+    let (source, keys) = load_keys(a)?;
+    if keys.is_empty() {
+        return Err(Fail::new(format!("{source}: no keys")));
+    }
+    let old_fleet = match &a.servers {
+        Some(path) => servers::load(path)?,
+        None => {
+            if a.nodes == 0 || a.nodes > 50_000 {
+                return Err(Fail::new(format!(
+                    "--nodes {}: expected 1 to 50000",
+                    a.nodes
+                )));
+            }
+            let servers = (0..a.nodes)
+                .map(|i| Server::parse(&format!("192.168.0.100:{}", 12000 + i), 1))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| Fail::new(format!("generated node: {e}")))?;
+            Fleet::from_servers("--nodes", servers)
+        }
+    };
+    let old = old_fleet.servers();
+    let n = old.len();
+    let add = a.add.unwrap_or(if a.remove > 0 { 0 } else { 2 });
+    if a.remove > n {
+        return Err(Fail::new(format!(
+            "--remove {}: the fleet has only {n} nodes",
+            a.remove
+        )));
+    }
+    if a.remove == n && add == 0 {
+        return Err(Fail::new(format!(
+            "--remove {}: no node would be left",
+            a.remove
+        )));
+    }
+    if add == 0 && a.remove == 0 {
+        return Err(Fail::new(
+            "nothing changes: give --add or --remove a positive number",
+        ));
+    }
+    let added = new_nodes(&old, add)?;
+    let mut new: Vec<Server> = old[..n - a.remove].to_vec();
+    new.extend(added.iter().cloned());
+    let removed: Vec<String> = old[n - a.remove..]
+        .iter()
+        .map(|s| s.label.clone())
+        .collect();
+    let kept = (n - a.remove) as f64;
+    let ideal = kept / n as f64 * kept / (kept + add as f64);
+
+    let modula = crate::profile("modula")?;
+    let new_fleet = Fleet::from_servers("the changed fleet", new.clone());
+    let mut results = Vec::new();
+    for (shown, h) in hashes {
+        let before_ring = servers::ring(profile, Some(h), &old_fleet)?;
+        let after_ring = servers::ring(profile, Some(h), &new_fleet)?;
+        let mod_before = Ring::with_servers(modula, Some(h), old.clone())
+            .map_err(|e| Fail::new(e.to_string()))?;
+        let mod_after = Ring::with_servers(modula, Some(h), new.clone())
+            .map_err(|e| Fail::new(e.to_string()))?;
+        let mut before = vec![0usize; old.len()];
+        let mut after = vec![0usize; new.len()];
+        let (mut placed, mut refused, mut hits, mut mod_hits) = (0usize, 0usize, 0usize, 0usize);
+        for k in &keys {
+            let (b, af) = match (before_ring.locate(k), after_ring.locate(k)) {
+                (Ok(b), Ok(af)) => (b, af),
+                _ => {
+                    refused += 1;
+                    continue;
+                }
+            };
+            placed += 1;
+            if let Some(i) = before_ring.position(&b.label) {
+                before[i] += 1;
+            }
+            if let Some(i) = after_ring.position(&af.label) {
+                after[i] += 1;
+            }
+            if b.label == af.label {
+                hits += 1;
+            }
+            if let (Ok(x), Ok(y)) = (mod_before.locate(k), mod_after.locate(k)) {
+                if x.label == y.label {
+                    mod_hits += 1;
+                }
+            }
+        }
+        let rate = |x: usize| {
+            if placed == 0 {
+                0.0
+            } else {
+                x as f64 / placed as f64
+            }
+        };
+        results.push(HashResult {
+            shown,
+            hash: h,
+            placed,
+            refused,
+            hit_rate: rate(hits),
+            modula_hit_rate: rate(mod_hits),
+            before,
+            after,
+            ns_per_key: speed(h, &keys),
+        });
+    }
+    Ok(Report {
+        profile,
+        source,
+        keys: keys.len(),
+        old,
+        new,
+        added: added.iter().map(|s| s.label.clone()).collect(),
+        removed,
+        ideal,
+        results,
+    })
+}
+
+fn hash_list(spec: Option<&str>, profile: &Profile) -> Result<Vec<(String, Hash)>, Fail> {
+    let names: Vec<String> = match spec {
+        None => DEFAULT_HASHES.iter().map(|s| s.to_string()).collect(),
+        Some("all") => return Ok(Hash::all().map(|h| (h.name().to_string(), h)).collect()),
+        Some(list) => list
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect(),
+    };
+    if names.is_empty() {
+        return Err(Fail::new("--hash: empty list"));
+    }
+    let mut out: Vec<(String, Hash)> = Vec::new();
+    for n in names {
+        let h = crate::hash(&n, Some(profile))?;
+        if !out.iter().any(|(_, x)| *x == h) {
+            out.push((n, h));
+        }
+    }
+    Ok(out)
+}
+
+fn load_keys(a: &SimulateArgs) -> Result<(String, Vec<Vec<u8>>), Fail> {
+    if let Some(path) = &a.keys {
+        let mut seen = std::collections::HashSet::new();
+        let keys: Vec<Vec<u8>> = keys::file_keys(path)?
+            .into_iter()
+            .filter(|k| !k.is_empty() && seen.insert(k.clone()))
+            .collect();
+        return Ok((format!("distinct lines of {path}"), keys));
+    }
+    let (source, text) = match &a.text {
+        Some(path) => {
+            let bytes = std::fs::read(path)
+                .map_err(|e| Fail::new(format!("{path}: cannot read text: {e}")))?;
+            (
+                format!("distinct words of {path}"),
+                String::from_utf8_lossy(&bytes).into_owned(),
+            )
+        }
+        None => (
+            format!("distinct words of the {}", keys::DEFAULT_CORPUS_NAME),
+            keys::DEFAULT_CORPUS.to_string(),
+        ),
+    };
+    let words = keys::word_count(&text);
+    Ok((
+        source,
+        words.into_iter().map(|(w, _)| w.into_bytes()).collect(),
+    ))
+}
+
+/// `k` new nodes after the fleet: the last server's host, ports above the highest one.
+fn new_nodes(old: &[Server], k: usize) -> Result<Vec<Server>, Fail> {
+    let Some(last) = old.last() else {
+        return Ok(Vec::new());
+    };
+    let top = old.iter().map(|s| u32::from(s.port)).max().unwrap_or(11211);
+    if k > 65535 - top as usize {
+        return Err(Fail::new(format!(
+            "--add {k}: not enough ports above {top} for the new nodes"
+        )));
+    }
+    let host = if last.host.contains(':') {
+        format!("[{}]", last.host)
+    } else {
+        last.host.clone()
+    };
+    let mut out = Vec::new();
+    for j in 1..=k as u32 {
+        let label = format!("{host}:{}", top + j);
+        if old.iter().any(|s| s.label == label) {
+            return Err(Fail::new(format!(
+                "new node {label} is already in the fleet"
+            )));
+        }
+        out.push(
+            Server::parse(&label, 1).map_err(|e| Fail::new(format!("new node {label}: {e}")))?,
+        );
+    }
+    Ok(out)
+}
+
+/// Nanoseconds per key: passes over all keys until about 20 ms have gone by.
+fn speed(h: Hash, keys: &[Vec<u8>]) -> f64 {
+    let start = Instant::now();
+    let mut n = 0usize;
+    let mut acc = 0u32;
+    while n == 0 || start.elapsed() < Duration::from_millis(20) {
+        for k in keys {
+            acc = acc.wrapping_add(h.hash(std::hint::black_box(k)));
+        }
+        n += keys.len();
+    }
+    std::hint::black_box(acc);
+    start.elapsed().as_nanos() as f64 / n.max(1) as f64
+}
+
+fn range(v: &[usize]) -> (usize, usize) {
+    (
+        v.iter().copied().min().unwrap_or(0),
+        v.iter().copied().max().unwrap_or(0),
+    )
+}
+
+fn table(r: &Report) -> String {
+    let mut out = String::new();
+    out.push_str(&format!(
+        "profile {}: {} keys ({})\n",
+        r.profile.name, r.keys, r.source
+    ));
+    let mut change = format!("nodes {} -> {}", r.old.len(), r.new.len());
+    if !r.added.is_empty() {
+        change.push_str(&format!(", added {}", r.added.join(" ")));
+    }
+    if !r.removed.is_empty() {
+        change.push_str(&format!(", removed {}", r.removed.join(" ")));
+    }
+    out.push_str(&change);
+    out.push_str(&format!("; ideal hit rate {}\n\n", pct(r.ideal)));
+
+    let mut t = Table::new(&[
+        "hash",
+        "hit rate",
+        "ideal",
+        "modula",
+        "before min~max",
+        "after min~max",
+        "ns/key",
+    ]);
+    for x in &r.results {
+        let (b0, b1) = range(&x.before);
+        let (a0, a1) = range(&x.after);
+        t.row(vec![
+            x.shown.clone(),
+            pct(x.hit_rate),
+            pct(r.ideal),
+            pct(x.modula_hit_rate),
+            format!("{b0}~{b1}"),
+            format!("{a0}~{a1}"),
+            format!("{:.1}", x.ns_per_key),
+        ]);
+    }
+    out.push_str(&t.text());
+
+    // Keys per node, before -> after; five hashes per block.
+    let mut labels: Vec<String> = r.old.iter().map(|s| s.label.clone()).collect();
+    labels.extend(r.added.iter().cloned());
+    for chunk in r.results.chunks(5) {
+        out.push('\n');
+        let mut headers = vec!["keys per node".to_string()];
+        headers.extend(chunk.iter().map(|x| x.shown.clone()));
+        let mut t = Table::new(&headers);
+        for label in &labels {
+            let mut row = vec![label.clone()];
+            for x in chunk {
+                let b = r
+                    .old
+                    .iter()
+                    .position(|s| &s.label == label)
+                    .map(|i| x.before[i]);
+                let a = r
+                    .new
+                    .iter()
+                    .position(|s| &s.label == label)
+                    .map(|i| x.after[i]);
+                let cell = |v: Option<usize>| v.map_or("-".to_string(), |v| v.to_string());
+                row.push(format!("{} -> {}", cell(b), cell(a)));
+            }
+            t.row(row);
+        }
+        out.push_str(&t.text());
+    }
+    let refused: usize = r.results.iter().map(|x| x.refused).max().unwrap_or(0);
+    if refused > 0 {
+        out.push_str(&format!(
+            "\n{refused} keys refused by the client are not counted\n"
+        ));
+    }
+    out
+}
+
+fn to_json(r: &Report) -> Value {
+    let labels = |v: &[Server]| v.iter().map(|s| s.label.clone()).collect::<Vec<_>>();
+    json!({
+        "profile": r.profile.name,
+        "source": r.source,
+        "keys": r.keys,
+        "nodes_before": labels(&r.old),
+        "nodes_after": labels(&r.new),
+        "added": r.added,
+        "removed": r.removed,
+        "ideal_hit_rate": r.ideal,
+        "results": r.results.iter().map(|x| {
+            let (b0, b1) = range(&x.before);
+            let (a0, a1) = range(&x.after);
+            json!({
+                "hash": x.shown,
+                "hash_name": x.hash.name(),
+                "placed": x.placed,
+                "refused": x.refused,
+                "hit_rate": x.hit_rate,
+                "modula_hit_rate": x.modula_hit_rate,
+                "ns_per_key": x.ns_per_key,
+                "before": r.old.iter().zip(&x.before).map(|(s, c)| json!({"node": s.label, "keys": c})).collect::<Vec<_>>(),
+                "after": r.new.iter().zip(&x.after).map(|(s, c)| json!({"node": s.label, "keys": c})).collect::<Vec<_>>(),
+                "before_range": [b0, b1],
+                "after_range": [a0, a1],
+            })
+        }).collect::<Vec<_>>(),
+    })
+}
+
+/// One row per (hash, node), the hash's summary repeated on each.
+fn csv(r: &Report) -> String {
+    let mut t = Table::new(&[
+        "hash",
+        "hit_rate",
+        "ideal_hit_rate",
+        "modula_hit_rate",
+        "ns_per_key",
+        "node",
+        "keys_before",
+        "keys_after",
+    ]);
+    let mut labels: Vec<String> = r.old.iter().map(|s| s.label.clone()).collect();
+    labels.extend(r.added.iter().cloned());
+    for x in &r.results {
+        for label in &labels {
+            let b = r
+                .old
+                .iter()
+                .position(|s| &s.label == label)
+                .map(|i| x.before[i]);
+            let a = r
+                .new
+                .iter()
+                .position(|s| &s.label == label)
+                .map(|i| x.after[i]);
+            let cell = |v: Option<usize>| v.map_or(String::new(), |v| v.to_string());
+            t.row(vec![
+                x.shown.clone(),
+                format!("{:.6}", x.hit_rate),
+                format!("{:.6}", r.ideal),
+                format!("{:.6}", x.modula_hit_rate),
+                format!("{:.1}", x.ns_per_key),
+                label.clone(),
+                cell(b),
+                cell(a),
+            ]);
+        }
+    }
+    t.csv()
+}

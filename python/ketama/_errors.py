@@ -1,0 +1,99 @@
+"""The exceptions ``ketama`` raises.
+
+Every one is a :class:`KetamaError`, and also the built-in exception a Python user would
+expect: bad names, labels, weights and keys are :class:`ValueError`, a missing server is a
+:class:`KeyError`, asking an empty ring is a :class:`LookupError`.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "KetamaError",
+    "UnknownProfileError",
+    "UnknownHashError",
+    "AmbiguousHashError",
+    "BadWeightError",
+    "BadLabelError",
+    "DuplicateServerError",
+    "MissingServerError",
+    "EmptyRingError",
+    "NoServerError",
+    "KeyRejectedError",
+    "UnsupportedError",
+    "TooManyPointsError",
+]
+
+
+class KetamaError(Exception):
+    """Base class of every error raised by ``ketama``."""
+
+
+class UnknownProfileError(KetamaError, ValueError):
+    """No profile has this name (see :func:`ketama.profiles`)."""
+
+
+class UnknownHashError(KetamaError, ValueError):
+    """No hash function has this name (see :func:`ketama.hashes`)."""
+
+
+class AmbiguousHashError(UnknownHashError):
+    """``crc32`` names two functions: say ``crc`` or ``crc32a``, or give a profile."""
+
+
+class BadWeightError(KetamaError, ValueError):
+    """The weight is out of range or not accepted by the profile's client."""
+
+
+class BadLabelError(KetamaError, ValueError):
+    """The server label cannot be parsed (empty, whitespace, bad port, bad brackets)."""
+
+
+class DuplicateServerError(KetamaError, ValueError):
+    """A server with this label is already on the ring."""
+
+
+class MissingServerError(KetamaError, KeyError):
+    """No server with this label is on the ring."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class EmptyRingError(KetamaError, LookupError):
+    """The ring has no servers."""
+
+
+class NoServerError(KetamaError, LookupError):
+    """The ring has servers but none owns the key (e.g. all have weight 0)."""
+
+
+class KeyRejectedError(KetamaError, ValueError):
+    """The profile's client refuses this key (e.g. xmemcached's empty key)."""
+
+
+class UnsupportedError(KetamaError, ValueError):
+    """The profile cannot place this server (e.g. ``xmemcached-nginx`` with a host name)."""
+
+
+class TooManyPointsError(KetamaError, ValueError):
+    """More points than one continuum can index."""
+
+
+# Shown (and pickled) as ketama.XxxError, where users import them from.
+for _cls in (
+    KetamaError,
+    UnknownProfileError,
+    UnknownHashError,
+    AmbiguousHashError,
+    BadWeightError,
+    BadLabelError,
+    DuplicateServerError,
+    MissingServerError,
+    EmptyRingError,
+    NoServerError,
+    KeyRejectedError,
+    UnsupportedError,
+    TooManyPointsError,
+):
+    _cls.__module__ = "ketama"
+del _cls

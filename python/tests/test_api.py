@@ -1,0 +1,320 @@
+"""The Python API: constructors, verbs, properties, errors, pickling, version."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import re
+from typing import Any
+
+import pytest
+
+import ketama
+from conftest import REPO
+
+SERVERS = ["10.0.0.1:11211", "10.0.0.2:11211", "10.0.0.3:11212"]
+
+
+def test_version_matches_the_workspace() -> None:
+    text = (REPO / "Cargo.toml").read_text(encoding="utf-8")
+    m = re.search(r'^\[workspace\.package\][^\[]*?^version = "([^"]+)"', text, re.M | re.S)
+    assert m, "workspace version not found"
+    assert ketama.__version__ == m.group(1)
+    assert ketama.CORE_VERSION == m.group(1)
+    from importlib.metadata import version
+
+    assert version("ketama") == m.group(1)
+
+
+def test_all_is_explicit_and_complete() -> None:
+    for name in ketama.__all__:
+        assert hasattr(ketama, name), name
+    for name in ("Ring", "hash", "profiles", "hashes", "hasher", "KetamaHasher", "KetamaError"):
+        assert name in ketama.__all__
+
+
+def test_server_forms_agree() -> None:
+    plain = ketama.Ring(SERVERS)
+    pairs = ketama.Ring([(s, 1) for s in SERVERS])
+    triples = ketama.Ring([(s, 1, None) for s in SERVERS])
+    mapping = ketama.Ring({s: 1 for s in SERVERS})
+    generator = ketama.Ring(s for s in SERVERS)
+    keys = [f"key{i}" for i in range(500)]
+    want = plain.get_many(keys)
+    for ring in (pairs, triples, mapping, generator):
+        assert ring.servers == SERVERS
+        assert ring.get_many(keys) == want
+
+
+def test_defaults_and_properties() -> None:
+    ring = ketama.Ring(SERVERS)
+    assert ring.profile == "libketama"
+    assert ring.hash == "md5"
+    assert len(ring) == 3
+    assert list(ring) == SERVERS
+    assert ring.weights == {s: 1 for s in SERVERS}
+    assert "10.0.0.1:11211" in ring
+    assert "10.0.0.9:11211" not in ring
+    assert 42 not in ring
+    assert ketama.Ring().servers == []
+    assert ketama.Ring(None, "php-memcached").profile == "libmemcached-weighted"  # alias
+
+
+def test_repr() -> None:
+    r = repr(ketama.Ring(SERVERS + ["10.0.0.4:11211"], "php-memcached"))
+    assert r.startswith("<Ring profile='libmemcached-weighted' hash='md5' servers=4 ")
+    assert "'10.0.0.1:11211'" in r and "1 more" in r
+
+
+def test_get_str_and_bytes_agree() -> None:
+    ring = ketama.Ring(SERVERS)
+    for key in ["user:1", "é", "日本語", "😀", "", "x" * 250]:
+        label = ring.get(key)
+        assert label in SERVERS
+        assert ring.get(key.encode("utf-8")) == label
+        assert ring.get(bytearray(key.encode("utf-8"))) == label
+        assert ring.get(memoryview(key.encode("utf-8"))) == label
+        assert ring.key_hash(key) == ketama.hash(key, "md5")
+
+
+def test_get_many_matches_get_on_both_sides_of_the_threshold() -> None:
+    ring = ketama.Ring(SERVERS, "libmemcached")
+    for count in (0, 1, ketama._ketama.DETACH_THRESHOLD, ketama._ketama.DETACH_THRESHOLD + 1, 5000):
+        keys = [f"k{i}" for i in range(count)]
+        assert ring.get_many(keys) == [ring.get(k) for k in keys]
+        assert ring.get_many(iter(keys)) == [ring.get(k) for k in keys]
+
+
+def test_get_n_and_failover() -> None:
+    ring = ketama.Ring(SERVERS)
+    for key in ["a", "b", "c"]:
+        two = ring.get_n(key, 2)
+        assert len(two) == 2 and len(set(two)) == 2 and two[0] == ring.get(key)
+        assert sorted(ring.get_n(key, 10)) == sorted(SERVERS)
+        assert ring.get_n(key, 0) == []
+        assert ring.failover(key, 3)[0] == ring.get(key)
+
+
+def test_add_remove_set_weight_change_placement_incrementally() -> None:
+    ring = ketama.Ring(SERVERS[:2])
+    ring.add(SERVERS[2])
+    assert ring.servers == SERVERS
+    assert ring.get_many(["a", "b", "c"]) == ketama.Ring(SERVERS).get_many(["a", "b", "c"])
+    ring.remove(SERVERS[0])
+    assert ring.servers == SERVERS[1:]
+    keys = [str(i) for i in range(1000)]
+    assert ring.get_many(keys) == ketama.Ring(SERVERS[1:]).get_many(keys)
+    ring.set_weight(SERVERS[1], 5)
+    assert ring.weights[SERVERS[1]] == 5
+    assert ring.get_many(keys) == ketama.Ring({SERVERS[1]: 5, SERVERS[2]: 1}).get_many(keys)
+    ring.add("10.0.0.9:11211", 3)
+    assert ring.weights["10.0.0.9:11211"] == 3
+
+
+def test_points() -> None:
+    ring = ketama.Ring(SERVERS)
+    pts = ring.points()
+    assert len(pts) == 3 * 160
+    assert pts == sorted(pts, key=lambda p: p[0])
+    assert {label for _, label in pts} == set(SERVERS)
+    assert all(isinstance(p, int) and 0 <= p < 2**32 for p, _ in pts)
+    assert ketama.Ring(SERVERS, "modula").points() == []
+
+
+def test_module_functions() -> None:
+    assert ketama.hash("apple", "KETAMA_HASH") == 3195025439
+    assert ketama.hash(b"apple", "md5") == 3195025439
+    assert ketama.hash("apple", "one_at_a_time") == 2297466611
+    profiles = ketama.profiles()
+    for name in ["libketama", "libmemcached", "php-memcached", "spymemcached", "uhashring", "uhashring-ketama", "modula"]:
+        assert name in profiles and profiles[name]
+    hashes = ketama.hashes()
+    for name in ["md5", "one_at_a_time", "crc", "crc32a", "fnv1a_32", "murmur"]:
+        assert name in hashes and hashes[name]
+    aliases = ketama.hash_aliases()
+    assert aliases["KETAMA_HASH"] == "md5"
+    for alias in aliases:
+        ketama.hash("x", alias)  # every alias is accepted
+    for name in hashes:
+        assert isinstance(ketama.hash("x", name), int)
+
+
+def test_uhashring_style_aliases() -> None:
+    ring = ketama.Ring([], "uhashring-ketama")
+    assert ring.get_node("anything") is None  # empty ring: None, as pymemcache needs
+    ring.add_node("node1")
+    ring.add_node("node2", {"weight": 2})
+    ring.add_node("node3", 3)
+    assert ring.weights == {"node1": 1, "node2": 2, "node3": 3}
+    assert ring.get_node("coconut") == ring.get("coconut")
+    assert ring.get_node(12345) == ring.get("12345")  # non-str keys hashed as str(key)
+    ring.remove_node("node2")
+    assert ring.servers == ["node1", "node3"]
+
+
+# ---- errors -------------------------------------------------------------------------------
+
+ERRORS: list[tuple[type[Exception], tuple[type[BaseException], ...]]] = [
+    (ketama.UnknownProfileError, (ValueError,)),
+    (ketama.UnknownHashError, (ValueError,)),
+    (ketama.AmbiguousHashError, (ketama.UnknownHashError, ValueError)),
+    (ketama.BadWeightError, (ValueError,)),
+    (ketama.BadLabelError, (ValueError,)),
+    (ketama.DuplicateServerError, (ValueError,)),
+    (ketama.MissingServerError, (KeyError,)),
+    (ketama.EmptyRingError, (LookupError,)),
+    (ketama.NoServerError, (LookupError,)),
+    (ketama.KeyRejectedError, (ValueError,)),
+    (ketama.UnsupportedError, (ValueError,)),
+    (ketama.TooManyPointsError, (ValueError,)),
+]
+
+
+@pytest.mark.parametrize("cls,bases", ERRORS, ids=[c.__name__ for c, _ in ERRORS])
+def test_error_hierarchy(cls: type[Exception], bases: tuple[type[BaseException], ...]) -> None:
+    assert issubclass(cls, ketama.KetamaError)
+    for b in bases:
+        assert issubclass(cls, b)
+    assert cls.__module__ == "ketama"
+    e = cls("message")
+    assert pickle.loads(pickle.dumps(e)).args == ("message",)
+
+
+def raises(cls: type[BaseException], fn: Any, *args: Any, match: str | None = None) -> None:
+    with pytest.raises(cls, match=match):
+        fn(*args)
+
+
+def test_unknown_names() -> None:
+    raises(ketama.UnknownProfileError, ketama.Ring, [], "nope", match="'nope'")
+    raises(ketama.UnknownHashError, ketama.Ring, [], "libketama", "nope", match="'nope'")
+    raises(ketama.UnknownHashError, ketama.hash, "k", "nope")
+    raises(ketama.AmbiguousHashError, ketama.hash, "k", "crc32", match="crc32a")
+    raises(ketama.UnknownProfileError, ketama.hasher, "nope")
+    raises(ketama.UnknownHashError, ketama.hasher, "libketama", "nope")
+    # Profiles resolve "crc32" to their client's CRC.
+    assert ketama.Ring([], "twemproxy", "crc32").hash == "crc"
+    assert ketama.Ring([], "pecl-memcache", "crc32").hash == "crc32a"
+
+
+def test_bad_labels() -> None:
+    for label in ["", "host name", "[::1", "[::1]x", "host:99999", "host:", "tab\tbed"]:
+        raises(ketama.BadLabelError, ketama.Ring, [label])
+        raises(ketama.BadLabelError, ketama.Ring().add, label)
+
+
+def test_bad_weights() -> None:
+    raises(ketama.BadWeightError, ketama.Ring, [("a:1", -1)], match="-1")
+    raises(ketama.BadWeightError, ketama.Ring, {"a:1": 2**32})
+    raises(ketama.BadWeightError, ketama.Ring().add, "a:1", -5)
+    raises(TypeError, ketama.Ring, [("a:1", 1.5)])
+    raises(TypeError, ketama.Ring, [("a:1", True)])
+    raises(TypeError, ketama.Ring, [("a:1", "2")])
+    ring = ketama.Ring(["a:1"])
+    raises(ketama.BadWeightError, ring.set_weight, "a:1", -1)
+    raises(ketama.MissingServerError, ring.set_weight, "b:1", 1)
+    assert ring.weights == {"a:1": 1}
+
+
+def test_zero_weight_where_the_client_rejects_it() -> None:
+    # The core decides per profile; whatever it says, a failed add leaves the ring unchanged.
+    for profile in ketama.profiles():
+        ring = ketama.Ring(["10.0.0.1:11211"], profile)
+        keys = [f"k{i}" for i in range(100)]
+        before = [ring.get_node(k) for k in keys]
+        try:
+            ring.add("10.0.0.2:11211", 0)
+        except ketama.BadWeightError:
+            assert ring.servers == ["10.0.0.1:11211"]
+            assert [ring.get_node(k) for k in keys] == before
+
+
+def test_duplicate_and_missing_servers() -> None:
+    raises(ketama.DuplicateServerError, ketama.Ring, ["a:1", "b:1", "a:1"], match="'a:1'")
+    ring = ketama.Ring(["a:1", "b:1"])
+    raises(ketama.DuplicateServerError, ring.add, "a:1")
+    raises(ketama.MissingServerError, ring.remove, "c:1")
+    raises(KeyError, ring.remove_node, "c:1")
+    assert ring.servers == ["a:1", "b:1"]
+    assert str(ketama.MissingServerError("no such")) == "no such"  # not quoted like KeyError
+
+
+def test_empty_ring() -> None:
+    ring = ketama.Ring()
+    raises(ketama.EmptyRingError, ring.get, "k")
+    raises(LookupError, ring.get, "k")
+    raises(ketama.EmptyRingError, ring.get_many, ["k"])
+    raises(ketama.EmptyRingError, ring.get_n, "k", 2)
+    assert ring.get_many([]) == []
+    assert ring.get_node("k") is None
+    assert ring.points() == []
+    ring.add("a:1")
+    ring.remove("a:1")
+    raises(ketama.EmptyRingError, ring.get, "k")
+
+
+def test_key_rejected_and_unsupported() -> None:
+    ring = ketama.Ring(["10.0.0.1:11211", "10.0.0.2:11211"], "xmemcached", "KETAMA_HASH")
+    raises(ketama.KeyRejectedError, ring.get, "")
+    raises(ValueError, ring.get, "")
+    raises(ketama.KeyRejectedError, ring.get_node, "")
+    raises(ketama.KeyRejectedError, ring.get_many, ["a", ""], match="''")
+    big = ["k%d" % i for i in range(2000)] + [""]
+    raises(ketama.KeyRejectedError, ring.get_many, big)  # the detached path reports it too
+    raises(ketama.UnsupportedError, ketama.Ring, ["cache1.example:11211"], "xmemcached-nginx")
+
+
+def test_type_errors() -> None:
+    ring = ketama.Ring(SERVERS)
+    for bad in [1, 1.5, None, ["k"], object()]:
+        raises(TypeError, ring.get, bad)
+        raises(TypeError, ring.get_many, [bad])
+        raises(TypeError, ring.get_n, bad, 1)
+        raises(TypeError, ketama.hash, bad, "md5")
+    raises(TypeError, ring.get_many, "abc")  # a single str is not a batch
+    raises(TypeError, ring.get_many, b"abc")
+    raises(TypeError, ring.get_many, 5)
+    raises(TypeError, ketama.Ring, "10.0.0.1:11211")  # a single label is not a list
+    raises(TypeError, ketama.Ring, [42])
+    raises(TypeError, ketama.Ring, [("a:1",)])
+    raises(TypeError, ketama.Ring, [("a:1", 1, 2)])
+    raises(TypeError, ketama.Ring, 42)
+    raises(OverflowError, ring.get_n, "k", -1)
+    raises(UnicodeEncodeError, ring.get, "\ud800")  # lone surrogate: no UTF-8
+
+
+# ---- pickling / copying -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("profile,hash", [("libketama", None), ("spymemcached", "FNV1A_32_HASH"), ("twemproxy", "crc32"), ("modula", None)])
+def test_pickle_round_trip(profile: str, hash: str | None) -> None:
+    ring = ketama.Ring([("10.0.0.1:11211", 1, "one"), ("10.0.0.2:11211", 3, None), "10.0.0.3:11300"], profile, hash)
+    keys = [f"k{i}" for i in range(2000)]
+    for clone in (pickle.loads(pickle.dumps(ring, protocol=p)) for p in range(2, pickle.HIGHEST_PROTOCOL + 1)):
+        assert type(clone) is ketama.Ring
+        assert (clone.profile, clone.hash, clone.servers, clone.weights) == (ring.profile, ring.hash, ring.servers, ring.weights)
+        assert clone.get_many(keys) == ring.get_many(keys)
+        assert clone.points() == ring.points()
+    c = copy.copy(ring)
+    d = copy.deepcopy(ring)
+    ring.remove("10.0.0.1:11211")  # copies are independent
+    assert len(c) == len(d) == 3
+
+
+def test_pickle_hasher_class() -> None:
+    cls = ketama.hasher("php-memcached")
+    h = cls()
+    h.add_node("127.0.0.1:11211")
+    h.add_node("::1:11212")
+    clone = pickle.loads(pickle.dumps(h))
+    assert type(clone) is cls
+    keys = [f"k{i}" for i in range(500)]
+    assert [clone.get_node(k) for k in keys] == [h.get_node(k) for k in keys]
+    assert "::1:11212" in {h.get_node(k) for k in keys}
+
+
+def test_module_docstring_examples() -> None:
+    import doctest
+
+    failed, tried = doctest.testmod(ketama, verbose=False)
+    assert tried > 0 and failed == 0
