@@ -72,3 +72,8 @@ pub use server::Server;
 
 /// This crate's version.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The README's Rust example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;
