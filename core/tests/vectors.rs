@@ -63,17 +63,6 @@ fn check_file(v: &Value) -> Result<(usize, Vec<String>), String> {
                     Some(p) => Ring::new(p, Some(hash)).key_hash(k.as_bytes()).ok(),
                     None => Some(hash.hash(k.as_bytes())),
                 };
-                let got = match (got, e.is_null()) {
-                    // A client that refuses a key (kind hash, no profile): xmemcached's empty key.
-                    (Some(_), true)
-                        if k.is_empty()
-                            && Profile::by_name("xmemcached")
-                                .is_ok_and(|x| x.empty_key_rejected.contains(&hash)) =>
-                    {
-                        None
-                    }
-                    (g, _) => g,
-                };
                 if got.map(u64::from) != e.as_u64() {
                     bad.push(format!("{k:?}: got {got:?}, want {e}"));
                 }

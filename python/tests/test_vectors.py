@@ -40,13 +40,6 @@ def hash_answer(v: dict[str, Any], key: str, want: Answer) -> Answer:
             return ketama.Ring([], v["profile"], name).key_hash(key)
         except ketama.KeyRejectedError:
             return None
-    if want is None and key == "":
-        # The client refused the key (kind "hash" carries no profile): xmemcached throws on
-        # the empty key for some hashes, and our xmemcached profile knows which.
-        try:
-            ketama.Ring([], "xmemcached", name).key_hash(key)
-        except ketama.KeyRejectedError:
-            return None
     return ketama.hash(key, name)
 
 

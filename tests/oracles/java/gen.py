@@ -177,7 +177,7 @@ def spy_tasks():
     add = t.append
     # kind hash
     for alg in SPY_ALGS:
-        add(Task("spy", "java-hash-spy-%s" % alg, "hash", None, alg, [], KEYS_HASH))
+        add(Task("spy", "java-hash-spy-%s" % alg, "hash", "spymemcached", alg, [], KEYS_HASH))
     # spymemcached: default format, unweighted
     P = "spymemcached"
     add(Task("spy", "spymemcached-ketama-ipv4-1", "locate", P, "KETAMA_HASH", ipv4(1), KEYS_SMALL))
@@ -254,7 +254,7 @@ def xmc_tasks():
     t = []
     add = t.append
     for alg in XMC_ALGS:
-        add(Task("xmc", "java-hash-xmc-%s" % alg, "hash", None, alg, [], KEYS_HASH))
+        add(Task("xmc", "java-hash-xmc-%s" % alg, "hash", "xmemcached", alg, [], KEYS_HASH))
     P = "xmemcached"
     add(Task("xmc", "xmemcached-ketama-ipv4-1", "locate", P, "KETAMA_HASH", ipv4(1), KEYS_SMALL))
     add(Task("xmc", "xmemcached-ketama-ipv4-2", "locate", P, "KETAMA_HASH",

@@ -1,0 +1,266 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Ketama;
+
+use FFI;
+
+/**
+ * A ring of memcached servers placed exactly as one client places them.
+ *
+ *     $ring = new Ketama\Ring(['10.0.0.1:11211' => 600, '10.0.0.2:11211' => 300], 'libketama');
+ *     $ring->get('user:42');   // "10.0.0.2:11211"
+ *
+ * Servers: `label => weight`, a list of labels (weight 1), or `label => ['weight' => w,
+ * 'name' => n]` (the name is twemproxy's server name, or the node string a Java client
+ * hashes). Labels are `host:port`, `[ipv6]:port` or `host`.
+ */
+final class Ring implements \Countable
+{
+    private FFI $ffi;
+    /** @var FFI\CData ketama_ring* */
+    private $ring;
+
+    /**
+     * @param array<int|string, int|string|array{weight?: int, name?: string}> $servers
+     * @param string $profile our profile name (libketama, php-memcached, twemproxy, ...)
+     * @param ?string $hash key hash name, null for the profile's default
+     * @throws KetamaException
+     */
+    public function __construct(array $servers = [], string $profile = 'libketama', ?string $hash = null)
+    {
+        $this->ffi = Library::ffi();
+        $out = $this->ffi->new('ketama_ring*');
+        Library::check($this->ffi->ketama_ring_create($profile, $hash, FFI::addr($out)));
+        $this->ring = $out;
+        $this->addMany($servers);
+    }
+
+    public function __destruct()
+    {
+        if (isset($this->ring)) {
+            $this->ffi->ketama_ring_free($this->ring);
+        }
+    }
+
+    /** Rings wrap a native handle: cloning is not supported. */
+    private function __clone()
+    {
+    }
+
+    /**
+     * Adds servers in one step (all or nothing).
+     *
+     * @param array<int|string, int|string|array{weight?: int, name?: string}> $servers
+     */
+    public function addMany(array $servers): void
+    {
+        $n = count($servers);
+        if ($n === 0) {
+            return;
+        }
+        $labels = $this->ffi->new("const char*[$n]");
+        $labelLens = $this->ffi->new("size_t[$n]");
+        $weights = $this->ffi->new("uint32_t[$n]");
+        $names = $this->ffi->new("const char*[$n]");
+        $nameLens = $this->ffi->new("size_t[$n]");
+        $keep = []; // owned C copies of the strings, alive until the call returns
+        $i = 0;
+        foreach ($servers as $key => $value) {
+            [$label, $weight, $name] = self::entry($key, $value);
+            $keep[] = $c = $this->cString($label);
+            $labels[$i] = FFI::cast('const char*', $c);
+            $labelLens[$i] = strlen($label);
+            $weights[$i] = self::weight($weight);
+            if ($name !== null) {
+                $keep[] = $c = $this->cString($name);
+                $names[$i] = FFI::cast('const char*', $c);
+                $nameLens[$i] = strlen($name);
+            }
+            $i++;
+        }
+        Library::check($this->ffi->ketama_ring_add_many($this->ring, $labels, $labelLens, $weights, $names, $nameLens, $n));
+    }
+
+    /** Adds one server at the end of the server order. */
+    public function add(string $label, int $weight = 1, ?string $name = null): void
+    {
+        Library::check($this->ffi->ketama_ring_add_named(
+            $this->ring, $label, strlen($label), self::weight($weight), $name, $name === null ? 0 : strlen($name)
+        ));
+    }
+
+    /** Removes the server with this label. */
+    public function remove(string $label): void
+    {
+        Library::check($this->ffi->ketama_ring_remove($this->ring, $label, strlen($label)));
+    }
+
+    /** Changes a server's weight. */
+    public function setWeight(string $label, int $weight): void
+    {
+        Library::check($this->ffi->ketama_ring_set_weight($this->ring, $label, strlen($label), self::weight($weight)));
+    }
+
+    /**
+     * The label of the server `$key` goes to; null when the client refuses the key or no
+     * server owns it (as the client returns nothing).
+     *
+     * @throws KetamaException on an empty ring
+     */
+    public function get(string $key): ?string
+    {
+        $p = $this->ffi->new('const char*');
+        $n = $this->ffi->new('size_t');
+        $st = $this->ffi->ketama_ring_lookup($this->ring, $key, strlen($key), FFI::addr($p), FFI::addr($n));
+        if ($st === KetamaException::NO_SERVER || $st === KetamaException::KEY_REJECTED) {
+            return null;
+        }
+        Library::check($st);
+        return FFI::string($p, $n->cdata);
+    }
+
+    /**
+     * `get()` for each key, keyed by the key.
+     *
+     * @param iterable<string> $keys
+     * @return array<string, ?string>
+     */
+    public function getMany(iterable $keys): array
+    {
+        $out = [];
+        foreach ($keys as $key) {
+            $out[$key] = $this->get((string) $key);
+        }
+        return $out;
+    }
+
+    /**
+     * Up to `$n` distinct servers for `$key`, primary first (replicas / failover order).
+     *
+     * @return list<string>
+     */
+    public function getN(string $key, int $n): array
+    {
+        return $this->walk('ketama_ring_lookup_n', $key, $n);
+    }
+
+    /**
+     * The client's own failover sequence, primary first: spymemcached's and xmemcached's
+     * rehash walks (servers may repeat), for other profiles the same as getN().
+     *
+     * @return list<string>
+     */
+    public function failover(string $key, int $n): array
+    {
+        return $this->walk('ketama_ring_failover', $key, $n);
+    }
+
+    /** @return list<string> */
+    private function walk(string $function, string $key, int $n): array
+    {
+        if ($n <= 0) {
+            return [];
+        }
+        $labels = $this->ffi->new("const char*[$n]");
+        $lens = $this->ffi->new("size_t[$n]");
+        $count = $this->ffi->new('size_t');
+        Library::check($this->ffi->$function($this->ring, $key, strlen($key), $n, $labels, $lens, FFI::addr($count)));
+        $out = [];
+        for ($i = 0; $i < $count->cdata; $i++) {
+            $out[] = FFI::string($labels[$i], $lens[$i]);
+        }
+        return $out;
+    }
+
+    /** The ring's key hash of `$key`. */
+    public function keyHash(string $key): int
+    {
+        $h = $this->ffi->new('uint32_t');
+        Library::check($this->ffi->ketama_ring_key_hash($this->ring, $key, strlen($key), FFI::addr($h)));
+        return $h->cdata;
+    }
+
+    /** Number of servers. */
+    public function count(): int
+    {
+        $n = $this->ffi->new('size_t');
+        Library::check($this->ffi->ketama_ring_server_count($this->ring, FFI::addr($n)));
+        return $n->cdata;
+    }
+
+    /**
+     * The servers, `label => weight`, in order.
+     *
+     * @return array<string, int>
+     */
+    public function servers(): array
+    {
+        $out = [];
+        $p = $this->ffi->new('const char*');
+        $n = $this->ffi->new('size_t');
+        $w = $this->ffi->new('uint32_t');
+        for ($i = 0, $c = $this->count(); $i < $c; $i++) {
+            Library::check($this->ffi->ketama_ring_server($this->ring, $i, FFI::addr($p), FFI::addr($n), FFI::addr($w)));
+            $out[FFI::string($p, $n->cdata)] = $w->cdata;
+        }
+        return $out;
+    }
+
+    /**
+     * The continuum, ascending: list of `[point, label]`.
+     *
+     * @return list<array{0: int, 1: string}>
+     */
+    public function points(): array
+    {
+        $n = $this->ffi->new('size_t');
+        Library::check($this->ffi->ketama_ring_point_count($this->ring, FFI::addr($n)));
+        $total = $n->cdata;
+        if ($total === 0) {
+            return [];
+        }
+        $pos = $this->ffi->new("uint32_t[$total]");
+        $own = $this->ffi->new("size_t[$total]");
+        Library::check($this->ffi->ketama_ring_points($this->ring, $pos, $own, $total, FFI::addr($n)));
+        $labels = array_keys($this->servers());
+        $out = [];
+        for ($i = 0; $i < $n->cdata; $i++) {
+            $out[] = [$pos[$i], $labels[$own[$i]]];
+        }
+        return $out;
+    }
+
+    /** @return array{0: string, 1: int, 2: ?string} */
+    private static function entry($key, $value): array
+    {
+        if (is_int($key) && is_string($value)) {
+            return [$value, 1, null];
+        }
+        if (is_array($value)) {
+            return [(string) $key, (int) ($value['weight'] ?? 1), isset($value['name']) ? (string) $value['name'] : null];
+        }
+        if (is_int($value)) {
+            return [(string) $key, $value, null];
+        }
+        throw new \InvalidArgumentException('servers: use label => weight, a list of labels, or label => [weight, name]');
+    }
+
+    private static function weight(int $w): int
+    {
+        if ($w < 0 || $w > 0xFFFFFFFF) {
+            throw new KetamaException(Library::message(KetamaException::BAD_WEIGHT), KetamaException::BAD_WEIGHT);
+        }
+        return $w;
+    }
+
+    /** An owned, NUL-terminated C copy of a PHP string. */
+    private function cString(string $s): FFI\CData
+    {
+        $n = strlen($s);
+        $c = $this->ffi->new('char[' . ($n + 1) . ']'); // managed: freed with the CData
+        FFI::memcpy($c, $s, $n);
+        return $c;
+    }
+}

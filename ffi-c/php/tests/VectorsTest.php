@@ -1,0 +1,81 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Ketama\Tests;
+
+use Ketama\KetamaException;
+use Ketama\Ring;
+use PHPUnit\Framework\TestCase;
+
+/** Every tests/vectors/*.json file (recorded from the real clients) through the PHP wrapper. */
+final class VectorsTest extends TestCase
+{
+    /** @return array<string, array{string}> */
+    public static function vectorFiles(): array
+    {
+        $dir = getenv('KETAMA_VECTORS') ?: dirname(__DIR__, 3) . '/tests/vectors';
+        $files = glob("$dir/*.json") ?: [];
+        $out = [];
+        foreach ($files as $f) {
+            $out[basename($f)] = [$f];
+        }
+        return $out;
+    }
+
+    /** @dataProvider vectorFiles */
+    public function testVectorFile(string $file): void
+    {
+        $v = json_decode((string) file_get_contents($file), true, 512, JSON_THROW_ON_ERROR);
+        $kind = $v['kind'] ?? 'locate';
+        $this->assertCount(count($v['keys']), $v['expect']);
+        $bad = [];
+        if ($kind === 'hash') {
+            // With a profile: the hash as that client's ring computes it, refusals as null.
+            $ring = isset($v['profile']) ? new Ring([], $v['profile'], $v['hash']) : null;
+            foreach ($v['keys'] as $i => $key) {
+                try {
+                    $got = $ring !== null ? $ring->keyHash($key) : \Ketama\hash($v['hash'], $key);
+                } catch (\Ketama\KetamaException $e) {
+                    if ($e->getCode() !== 12) { // KETAMA_STATUS_KEY_REJECTED
+                        throw $e;
+                    }
+                    $got = null;
+                }
+                if ($got !== $v['expect'][$i]) {
+                    $bad[] = [$key, $v['expect'][$i], $got];
+                }
+            }
+        } else {
+            $servers = [];
+            foreach ($v['servers'] as $s) {
+                $servers[$s['label']] = ['weight' => $s['weight'] ?? 1, 'name' => $s['name'] ?? null];
+            }
+            $ring = new Ring($servers, $v['profile'], $v['hash'] ?? null);
+            $this->assertCount(count($v['servers']), $ring);
+            if ($kind === 'sequence') {
+                foreach ($v['keys'] as $i => $key) {
+                    $got = $ring->failover($key, $v['n']);
+                    if ($got !== $v['expect'][$i]) {
+                        $bad[] = [$key, implode(',', $v['expect'][$i]), implode(',', $got)];
+                    }
+                }
+            } else {
+                $many = $ring->getMany($v['keys']);
+                foreach ($v['keys'] as $i => $key) {
+                    $got = $ring->get($key);
+                    if ($got !== $v['expect'][$i]) {
+                        $bad[] = [$key, $v['expect'][$i], $got];
+                    } elseif ($many[$key] !== $got) {
+                        $bad[] = [$key, 'getMany == get', $many[$key]];
+                    }
+                }
+            }
+        }
+        $examples = array_map(
+            static fn (array $b): string => sprintf('key %s: expected %s, got %s', json_encode($b[0]), json_encode($b[1]), json_encode($b[2])),
+            array_slice($bad, 0, 3)
+        );
+        $this->assertSame([], $examples, sprintf('%d of %d keys differ', count($bad), count($v['keys'])));
+    }
+}

@@ -1,0 +1,543 @@
+//! The original last.fm libketama C API (`ketama_roll`, `ketama_get_server`, ...), declared
+//! in `include/ketama_compat.h` (installed as `libketama/ketama.h`).
+//!
+//! Same continuum as libketama for the same server file (COMPAT.md 3.5), without its System V
+//! shared memory: each process parses the file itself, shares one parsed copy per path among
+//! its live continua (so `ketama_roll` again while one is alive does not re-read the file), and
+//! reloads when the file's modification time changes: at `ketama_roll`, and from
+//! `ketama_get_server` at most once a second. No segment, no semaphore, no 512 KiB limit.
+//!
+//! File-format quirks (COMPAT.md 3.5) are reproduced or rejected explicitly:
+//! - reproduced: lines are read `fgets`-style in pieces of at most 126 bytes (a longer line
+//!   becomes several lines); lines under 2 bytes or starting with `#` are skipped; tokens
+//!   split on tab or space; **the memory token's last character is dropped** (so a last line
+//!   without newline reads `100` as 10, and a one-digit memory there fails); the memory is
+//!   read with `strtol` rules (leading spaces, a sign, digits, trailing junk ignored); CRLF
+//!   works; duplicate addresses each get their own points; ties keep file order.
+//! - rejected with a message where libketama misbehaves: addresses of 23 or more characters
+//!   (libketama rejects over 23 and overflows `mcs.ip` at 22-23; we keep 22, whose `ip` is
+//!   followed by a zero padding byte here); memory 0 or negative (libketama: a message
+//!   without reason, or a huge unsigned weight); memory above 4294967295; a line of only
+//!   blanks (libketama crashes).
+//!
+//! Thread safety: as libketama, a continuum is meant for one thread at a time; the library's
+//! own state is locked, but `ketama_get_server` may reload and rewrite the public fields of
+//! `continuum`. `ketama_error()` is per thread.
+
+use core::ffi::{c_char, c_int, c_uint, c_void, CStr};
+use std::cell::UnsafeCell;
+use std::collections::HashMap;
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use ketama_core::hash::md5;
+use ketama_core::weight::Formula;
+
+use crate::boundary::ffi_boundary;
+
+/// Size of `mcs.ip` and `serverinfo.addr`.
+const ADDR_LEN: usize = 22;
+
+/// One point on the circle (libketama's `mcs`; 28 bytes like C's layout, padding explicit).
+#[repr(C)]
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug)]
+pub struct mcs {
+    /// Point on the circle.
+    pub point: c_uint,
+    /// The server address, NUL-terminated unless it is 22 characters long.
+    pub ip: [c_char; ADDR_LEN],
+    /// C's padding, kept zero so a 22-character `ip` still reads as a string.
+    _pad: [u8; 2],
+}
+
+/// libketama's `serverinfo` (declared for source compatibility; the API does not use it).
+#[repr(C)]
+#[allow(non_camel_case_types)]
+#[derive(Debug)]
+pub struct serverinfo {
+    /// Server address.
+    pub addr: [c_char; ADDR_LEN],
+    /// The memory column.
+    pub memory: core::ffi::c_ulong,
+}
+
+/// libketama's `continuum`: `array` points to `numpoints` `mcs`, ascending; `modtime` to a
+/// `time_t` holding the file's modification time (seconds).
+#[repr(C)]
+#[allow(non_camel_case_types)]
+#[derive(Debug)]
+pub struct continuum {
+    /// Number of points.
+    pub numpoints: c_int,
+    /// Points to the file's modification time (`time_t`).
+    pub modtime: *mut c_void,
+    /// Points to the `mcs` array.
+    pub array: *mut c_void,
+}
+
+/// libketama's handle type.
+#[allow(non_camel_case_types)]
+pub type ketama_continuum = *mut continuum;
+
+const _: () = assert!(core::mem::size_of::<mcs>() == 28);
+
+/// One parse of one server file.
+#[derive(Debug)]
+struct Generation {
+    mtime: SystemTime,
+    points: Box<[mcs]>,
+}
+
+/// What `ketama_roll` allocates; `c` first so a `continuum *` is a `Continuum *`.
+#[repr(C)]
+struct Continuum {
+    c: continuum,
+    inner: Mutex<Inner>,
+}
+
+struct Inner {
+    path: PathBuf,
+    /// Every generation handed out through `c.array` (kept until `ketama_smoke`, so `mcs *`
+    /// pointers never dangle after a reload).
+    generations: Vec<Arc<Generation>>,
+    /// Storage `c.modtime` points to.
+    modtime: Box<i64>,
+    last_check: Instant,
+}
+
+/// The parsed generation of each file path while some continuum uses it (what libketama's
+/// shared segment was per `ftok`). Weak, and dropped when empty, so nothing outlives the last
+/// `ketama_smoke` (valgrind sees no leak).
+static CACHE: Mutex<Option<HashMap<PathBuf, Weak<Generation>>>> = Mutex::new(None);
+
+thread_local! {
+    static ERROR: UnsafeCell<[c_char; 256]> = const { UnsafeCell::new([0; 256]) };
+}
+
+fn set_error(msg: &str) {
+    ERROR.with(|e| {
+        // SAFETY: the buffer belongs to this thread; nothing else holds a Rust reference to it.
+        let buf = unsafe { &mut *e.get() };
+        let n = msg.len().min(buf.len() - 1);
+        for (d, s) in buf.iter_mut().zip(&msg.as_bytes()[..n]) {
+            *d = *s as c_char;
+        }
+        buf[n] = 0;
+    });
+}
+
+fn mtime(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+fn unix_seconds(t: SystemTime) -> i64 {
+    match t.duration_since(UNIX_EPOCH) {
+        Ok(d) => d.as_secs() as i64,
+        Err(e) => -(e.duration().as_secs() as i64),
+    }
+}
+
+/// `strtol(s, &end, 10)` as an `Option` (None: no digits, or out of `long` range).
+fn strtol(s: &[u8]) -> Option<i64> {
+    let mut i = 0;
+    while i < s.len() && matches!(s[i], b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
+        i += 1;
+    }
+    let neg = match s.get(i) {
+        Some(b'-') => {
+            i += 1;
+            true
+        }
+        Some(b'+') => {
+            i += 1;
+            false
+        }
+        _ => false,
+    };
+    let start = i;
+    let mut v: i128 = 0;
+    while i < s.len() && s[i].is_ascii_digit() {
+        v = (v * 10 + i128::from(s[i] - b'0')).min(i128::from(i64::MAX) + 2);
+        i += 1;
+    }
+    if i == start {
+        return None;
+    }
+    let v = if neg { -v } else { v };
+    i64::try_from(v).ok()
+}
+
+/// Splits `s` like `strtok(s, "\t ")`: the next token and the rest.
+fn strtok(s: &[u8]) -> Option<(&[u8], &[u8])> {
+    let start = s.iter().position(|&b| b != b' ' && b != b'\t')?;
+    let s = &s[start..];
+    let end = s
+        .iter()
+        .position(|&b| b == b' ' || b == b'\t')
+        .unwrap_or(s.len());
+    Some((&s[..end], &s[end..]))
+}
+
+/// Parses a server file the way libketama's `read_server_definitions` does.
+fn read_servers(data: &[u8], file: &str) -> Result<Vec<(Vec<u8>, u32)>, String> {
+    let mut servers = Vec::new();
+    let mut rest = data;
+    let mut lineno = 0u32;
+    while !rest.is_empty() {
+        // fgets(sline, 127, fi): up to 126 bytes, through the newline.
+        let mut n = rest.len().min(126);
+        if let Some(nl) = rest[..n].iter().position(|&b| b == b'\n') {
+            n = nl + 1;
+        }
+        let chunk = &rest[..n];
+        rest = &rest[n..];
+        lineno += 1;
+        // C string semantics: a NUL byte ends the line.
+        let line = &chunk[..chunk.iter().position(|&b| b == 0).unwrap_or(chunk.len())];
+        if line.len() < 2 || line[0] == b'#' {
+            continue;
+        }
+        let fail = |reason: &str| format!("{reason} (line {lineno} in {file})");
+        let (addr, after) = strtok(line).ok_or_else(|| fail("Unable to find delimiter"))?;
+        if addr.len() > ADDR_LEN {
+            return Err(fail("Address longer than 22 characters"));
+        }
+        let (mem, _) = strtok(after).ok_or_else(|| fail("Unable to find delimiter"))?;
+        // libketama drops the token's last character, assuming it is the newline.
+        let mem = &mem[..mem.len() - 1];
+        let memory = match strtol(mem) {
+            Some(m) if m > 0 => m,
+            _ => return Err(fail("Invalid memory value")),
+        };
+        let memory = u32::try_from(memory).map_err(|_| fail("Memory value above 4294967295"))?;
+        servers.push((addr.to_vec(), memory));
+    }
+    Ok(servers)
+}
+
+/// libketama's continuum for these servers: `LK` digests x 4 little-endian md5 words of
+/// `addr-k`, sorted by point, ties in file order.
+fn build(servers: &[(Vec<u8>, u32)]) -> Box<[mcs]> {
+    let total: u64 = servers.iter().map(|s| u64::from(s.1)).sum();
+    let mut points = Vec::new();
+    for (addr, memory) in servers {
+        let mut ip = [0 as c_char; ADDR_LEN];
+        for (d, s) in ip.iter_mut().zip(addr) {
+            *d = *s as c_char;
+        }
+        for k in 0..Formula::Lk.digests(*memory, total, servers.len()) {
+            let mut s = addr.clone();
+            s.extend_from_slice(format!("-{k}").as_bytes());
+            let d = md5::digest(&s);
+            for g in 0..4 {
+                points.push(mcs {
+                    point: md5::word_le(&d, g),
+                    ip,
+                    _pad: [0; 2],
+                });
+            }
+        }
+    }
+    points.sort_by_key(|m| m.point); // stable: earlier server first among equal points
+    points.into_boxed_slice()
+}
+
+/// Loads `path` through the cache: reparsed only when its modification time changed.
+fn load(path: &Path) -> Result<Arc<Generation>, String> {
+    let file = path.display().to_string();
+    let Some(now) = mtime(path) else {
+        return Err(format!("Invalid filename specified: {file}"));
+    };
+    let mut cache = CACHE.lock().unwrap_or_else(PoisonError::into_inner);
+    let cache = cache.get_or_insert_with(HashMap::new);
+    if let Some(g) = cache.get(path).and_then(Weak::upgrade) {
+        if g.mtime == now {
+            return Ok(g);
+        }
+    }
+    let data = std::fs::read(path).map_err(|_| format!("File {file} doesn't exist!"))?;
+    let servers = read_servers(&data, &file)?;
+    if servers.is_empty() {
+        return Err(format!("No valid server definitions in file {file}"));
+    }
+    let g = Arc::new(Generation {
+        mtime: now,
+        points: build(&servers),
+    });
+    cache.insert(path.to_path_buf(), Arc::downgrade(&g));
+    Ok(g)
+}
+
+/// Forgets cache entries no continuum uses any more (after a `ketama_smoke`).
+fn prune_cache() {
+    let mut cache = CACHE.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(map) = cache.as_mut() {
+        map.retain(|_, g| g.strong_count() > 0);
+        if map.is_empty() {
+            *cache = None;
+        }
+    }
+}
+
+impl Continuum {
+    /// Makes `g` the current generation and points the C fields at it.
+    fn install(&mut self, g: Arc<Generation>) {
+        let inner = self.inner.get_mut().unwrap_or_else(PoisonError::into_inner);
+        Continuum::publish(&mut self.c, inner, g);
+    }
+
+    fn publish(c: &mut continuum, inner: &mut Inner, g: Arc<Generation>) {
+        *inner.modtime = unix_seconds(g.mtime);
+        c.numpoints = c_int::try_from(g.points.len()).unwrap_or(c_int::MAX);
+        c.array = g.points.as_ptr().cast_mut().cast();
+        c.modtime = core::ptr::from_mut::<i64>(&mut inner.modtime).cast();
+        inner.generations.push(g);
+    }
+}
+
+/// Builds the continuum for a server file (`ip:port<TAB>memory` per line). Returns 1 on
+/// success, 0 on failure with the reason in `ketama_error()`. On failure after the file was
+/// found, `*contptr` still receives an empty continuum (as libketama); free it with
+/// `ketama_smoke` either way.
+///
+/// # Safety
+/// `contptr` is writable; `filename` is a NUL-terminated path.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_roll(
+    contptr: *mut ketama_continuum,
+    filename: *mut c_char,
+) -> c_int {
+    ffi_boundary!(0 => {
+        set_error("");
+        if contptr.is_null() || filename.is_null() {
+            set_error("NULL argument to ketama_roll");
+            return 0;
+        }
+        // SAFETY: NUL-terminated by the caller's contract.
+        let path = PathBuf::from(OsStr::from_bytes(unsafe { CStr::from_ptr(filename) }.to_bytes()));
+        if mtime(&path).is_none() {
+            set_error(&format!("Invalid filename specified: {}", path.display()));
+            return 0;
+        }
+        let mut cont = Box::new(Continuum {
+            c: continuum { numpoints: 0, modtime: core::ptr::null_mut(), array: core::ptr::null_mut() },
+            inner: Mutex::new(Inner {
+                path: path.clone(),
+                generations: Vec::new(),
+                modtime: Box::new(0),
+                last_check: Instant::now(),
+            }),
+        });
+        let result = load(&path);
+        let ok = match result {
+            Ok(g) => {
+                cont.install(g);
+                1
+            }
+            Err(msg) => {
+                set_error(&msg);
+                0
+            }
+        };
+        // SAFETY: checked non-NULL; writable by the caller's contract.
+        unsafe { *contptr = Box::into_raw(cont).cast::<continuum>() };
+        ok
+    })
+}
+
+/// Frees a continuum from `ketama_roll` (and every `mcs` it returned). NULL is a no-op.
+///
+/// # Safety
+/// `contptr` is NULL or from `ketama_roll`, not yet freed.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_smoke(contptr: ketama_continuum) {
+    ffi_boundary!(() => {
+        if !contptr.is_null() {
+            // SAFETY: allocated by ketama_roll as a Box<Continuum> (c is its first field).
+            drop(unsafe { Box::from_raw(contptr.cast::<Continuum>()) });
+            prune_cache();
+        }
+    })
+}
+
+/// The point a key maps to: the first point at or after `ketama_hashi(key)`, wrapping to the
+/// first. NULL when the continuum is NULL or empty. The `mcs` stays valid until
+/// `ketama_smoke`.
+///
+/// # Safety
+/// `key` is NUL-terminated; `cont` is NULL or from `ketama_roll`.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_get_server(key: *mut c_char, cont: ketama_continuum) -> *mut mcs {
+    ffi_boundary!(core::ptr::null_mut() => {
+        if key.is_null() || cont.is_null() {
+            return core::ptr::null_mut();
+        }
+        // SAFETY: allocated by ketama_roll as a Box<Continuum>.
+        let this = unsafe { &mut *cont.cast::<Continuum>() };
+        let mut inner = this.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        if inner.last_check.elapsed().as_secs() >= 1 {
+            inner.last_check = Instant::now();
+            let stale = match inner.generations.last() {
+                Some(g) => mtime(&inner.path).is_some_and(|m| m != g.mtime),
+                None => true,
+            };
+            if stale {
+                let path = inner.path.clone();
+                match load(&path) {
+                    Ok(g) => Continuum::publish(&mut this.c, &mut inner, g),
+                    Err(msg) => set_error(&msg), // keep serving the last good continuum
+                }
+            }
+        }
+        let Some(g) = inner.generations.last() else {
+            return core::ptr::null_mut();
+        };
+        if g.points.is_empty() {
+            return core::ptr::null_mut();
+        }
+        // SAFETY: NUL-terminated by the caller's contract.
+        let h = md5::ketama(unsafe { CStr::from_ptr(key) }.to_bytes());
+        let i = g.points.partition_point(|m| m.point < h);
+        let i = if i == g.points.len() { 0 } else { i };
+        // The generation lives until ketama_smoke (kept in `generations`).
+        g.points[i..].as_ptr().cast_mut()
+    })
+}
+
+extern "C" {
+    fn printf(format: *const c_char, ...) -> c_int;
+}
+
+/// Prints `Numpoints in continuum: N` then `ip (point)` per point to stdout (C stdio, so it
+/// interleaves correctly with the caller's `printf`), or `Continuum empty`.
+///
+/// # Safety
+/// `cont` is NULL or from `ketama_roll`.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_print_continuum(cont: ketama_continuum) {
+    ffi_boundary!(() => {
+        // SAFETY: NULL or from ketama_roll.
+        let Some(c) = (unsafe { cont.as_ref() }) else {
+            return;
+        };
+        // SAFETY: format strings match their arguments.
+        unsafe { printf(c"Numpoints in continuum: %d\n".as_ptr(), c.numpoints) };
+        if c.array.is_null() {
+            // SAFETY: as above.
+            unsafe { printf(c"Continuum empty\n".as_ptr()) };
+            return;
+        }
+        let n = usize::try_from(c.numpoints).unwrap_or(0);
+        // SAFETY: array points to numpoints mcs (set by publish).
+        let points = unsafe { core::slice::from_raw_parts(c.array.cast::<mcs>(), n) };
+        for m in points {
+            // SAFETY: ip is followed by a zero padding byte, so %s stops inside the struct.
+            unsafe { printf(c"%s (%u)\n".as_ptr(), m.ip.as_ptr(), m.point) };
+        }
+    })
+}
+
+/// -1, 0 or 1 as `a->point` is below, equal to or above `b->point` (a `qsort` comparator).
+///
+/// # Safety
+/// Both are valid `mcs` pointers.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_compare(a: *mut mcs, b: *mut mcs) -> c_int {
+    ffi_boundary!(0 => {
+        // SAFETY: caller's contract.
+        match unsafe { (a.as_ref(), b.as_ref()) } {
+            (Some(a), Some(b)) => a.point.cmp(&b.point) as c_int,
+            _ => 0,
+        }
+    })
+}
+
+/// The first little-endian 32-bit word of the MD5 of a NUL-terminated string (the key hash).
+///
+/// # Safety
+/// `in_string` is NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_hashi(in_string: *mut c_char) -> c_uint {
+    ffi_boundary!(0 => {
+        if in_string.is_null() {
+            return 0;
+        }
+        // SAFETY: caller's contract.
+        md5::ketama(unsafe { CStr::from_ptr(in_string) }.to_bytes())
+    })
+}
+
+/// The MD5 digest of a NUL-terminated string.
+///
+/// # Safety
+/// `in_string` is NUL-terminated; `md5pword` has room for 16 bytes.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_md5_digest(in_string: *mut c_char, md5pword: *mut u8) {
+    ffi_boundary!(() => {
+        if in_string.is_null() || md5pword.is_null() {
+            return;
+        }
+        // SAFETY: caller's contract.
+        let d = md5::digest(unsafe { CStr::from_ptr(in_string) }.to_bytes());
+        // SAFETY: 16 writable bytes by the caller's contract.
+        unsafe { core::ptr::copy_nonoverlapping(d.as_ptr(), md5pword, 16) };
+    })
+}
+
+/// The last error of this thread's `ketama_roll` (empty after a success). Static per thread.
+#[no_mangle]
+pub extern "C" fn ketama_error() -> *mut c_char {
+    ERROR.with(|e| e.get().cast::<c_char>())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> Result<Vec<(String, u32)>, String> {
+        read_servers(s.as_bytes(), "f").map(|v| {
+            v.into_iter()
+                .map(|(a, m)| (String::from_utf8(a).unwrap(), m))
+                .collect()
+        })
+    }
+
+    #[test]
+    fn quirks() {
+        assert_eq!(parse("a:1\t100\n").unwrap(), [("a:1".into(), 100)]);
+        assert_eq!(parse("a:1\t100").unwrap(), [("a:1".into(), 10)]);
+        assert_eq!(parse("a:1\t100 \n").unwrap(), [("a:1".into(), 10)]);
+        assert_eq!(parse("a:1\t100\r\n").unwrap(), [("a:1".into(), 100)]);
+        assert_eq!(parse("# c\n\n a:1 7x\n").unwrap(), [("a:1".into(), 7)]);
+        assert_eq!(
+            parse("a:1\t5").unwrap_err(),
+            "Invalid memory value (line 1 in f)"
+        );
+        assert_eq!(
+            parse("\na:1\t0\n").unwrap_err(),
+            "Invalid memory value (line 2 in f)"
+        );
+        assert_eq!(
+            parse("a:1\t-5\n").unwrap_err(),
+            "Invalid memory value (line 1 in f)"
+        );
+        assert_eq!(
+            parse("a:1\n").unwrap_err(),
+            "Unable to find delimiter (line 1 in f)"
+        );
+        assert_eq!(
+            parse("   ").unwrap_err(),
+            "Unable to find delimiter (line 1 in f)"
+        );
+        assert!(parse("aaaaaaaaaaaaaaaaaaaaaa 10\n").is_ok());
+        assert!(parse("aaaaaaaaaaaaaaaaaaaaaaa 10\n").is_err());
+        assert!(parse("a 99999999999\n").is_err());
+        // fgets pieces of 126 bytes: a long comment line continues as a second "line".
+        let long = format!("#{}x 10\n", " ".repeat(125));
+        assert_eq!(parse(&long).unwrap(), [("x".into(), 10)]);
+    }
+}

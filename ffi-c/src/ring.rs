@@ -1,0 +1,667 @@
+//! `ketama_ring`: a continuum for one client profile, behind an opaque handle.
+
+use core::ffi::{c_char, c_int};
+use std::collections::HashSet;
+use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+use ketama_core::{Error, Hash, Profile, Ring, Server};
+
+use crate::boundary::{
+    bytes, c_text, ffi_boundary, in_slice, out, out_slice, text, FfiResult, Opaque,
+};
+use crate::status::ketama_status;
+
+/// A ring of servers placed the way one memcached client places them.
+///
+/// Create it with `ketama_ring_create()`, free it with `ketama_ring_free()`.
+///
+/// Thread safety: every function may be called from any thread at any time on the same
+/// ring. Lookups take a shared lock (they run in parallel); `ketama_ring_add`,
+/// `ketama_ring_remove` and the other changes take an exclusive lock and replace the ring
+/// atomically (a failed change leaves it as it was). Labels returned by lookups point into
+/// storage the ring keeps until `ketama_ring_free()`, so they stay valid even while another
+/// thread changes the ring; only freeing the ring invalidates them.
+#[allow(non_camel_case_types)]
+#[derive(Debug)]
+pub struct ketama_ring {
+    _private: [u8; 0],
+}
+
+/// The Rust value behind a `ketama_ring *`.
+pub(crate) struct Handle {
+    state: RwLock<State>,
+}
+
+struct State {
+    ring: Ring,
+    /// NUL-terminated label of each server, in server order (parallel to `ring.servers()`).
+    labels: Vec<Arc<[u8]>>,
+    /// Every label this ring ever held; kept until the ring is freed so that label pointers
+    /// handed to C never dangle.
+    interned: HashSet<Arc<[u8]>>,
+}
+
+impl State {
+    fn new(ring: Ring) -> State {
+        let mut state = State {
+            ring,
+            labels: Vec::new(),
+            interned: HashSet::new(),
+        };
+        state.relabel();
+        state
+    }
+
+    /// Rebuilds `labels` after a change.
+    fn relabel(&mut self) {
+        let mut labels = Vec::with_capacity(self.ring.len());
+        for s in self.ring.servers() {
+            let mut owned = Vec::with_capacity(s.label.len() + 1);
+            owned.extend_from_slice(s.label.as_bytes());
+            owned.push(0);
+            let arc = match self.interned.get(owned.as_slice()) {
+                Some(a) => Arc::clone(a),
+                None => {
+                    let a: Arc<[u8]> = owned.into();
+                    self.interned.insert(Arc::clone(&a));
+                    a
+                }
+            };
+            labels.push(arc);
+        }
+        self.labels = labels;
+    }
+
+    /// `(pointer, length without the NUL)` of server `i`'s label.
+    fn label(&self, i: usize) -> FfiResult<(*const c_char, usize)> {
+        let l = self.labels.get(i).ok_or(ketama_status::Internal)?;
+        Ok((l.as_ptr().cast(), l.len() - 1))
+    }
+
+    /// Replaces the ring with `ring`.
+    fn set(&mut self, ring: Ring) {
+        self.ring = ring;
+        self.relabel();
+    }
+}
+
+impl Opaque for Handle {
+    type C = ketama_ring;
+}
+
+impl Handle {
+    fn read(&self) -> RwLockReadGuard<'_, State> {
+        // Rings are replaced whole (build, then swap), so a panic elsewhere never leaves a
+        // half-changed ring behind the lock: recovering from poisoning is sound.
+        self.state.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn write(&self) -> RwLockWriteGuard<'_, State> {
+        self.state.write().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Builds one server from C arguments.
+///
+/// # Safety
+/// As [`text`] for both strings.
+unsafe fn server(
+    label: *const c_char,
+    label_len: usize,
+    weight: u32,
+    name: *const c_char,
+    name_len: usize,
+) -> FfiResult<Server> {
+    if label.is_null() {
+        return Err(ketama_status::NullArgument);
+    }
+    // SAFETY: forwarded contract.
+    let label = unsafe { text(label, label_len) }?;
+    // SAFETY: forwarded contract.
+    let name = if name.is_null() {
+        None
+    } else {
+        Some(unsafe { text(name, name_len) }?)
+    };
+    Ok(Server::parse(label, weight)?.with_name(name))
+}
+
+/// Where a key goes, with per-key refusals as `None`.
+fn locate_opt(state: &State, key: &[u8]) -> FfiResult<Option<usize>> {
+    match state.ring.locate_index(key) {
+        Ok(i) => Ok(Some(i)),
+        Err(Error::NoServer | Error::KeyRejected) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Creates an empty ring for a client profile.
+///
+/// `profile`: a profile name (`"libketama"`, `"php-memcached"`, `"spymemcached"`, ... see
+/// `ketama profiles`), NUL-terminated. `hash`: the key hash by name (our snake_case names or
+/// the client's own enum names such as `"FNV1A_32_HASH"`), or NULL for the profile's default.
+/// On success `*ring_out` receives a ring to free with `ketama_ring_free()`; on failure it is
+/// not written.
+///
+/// # Safety
+/// `profile` and `hash` are NULL or NUL-terminated; `ring_out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_ring_create(
+    profile: *const c_char,
+    hash: *const c_char,
+    ring_out: *mut *mut ketama_ring,
+) -> ketama_status {
+    ffi_boundary! {
+        // SAFETY: caller's contract.
+        let ring_out = unsafe { out(ring_out) }?;
+        // SAFETY: caller's contract.
+        let profile = Profile::by_name(unsafe { c_text(profile) }?)?;
+        let hash = if hash.is_null() {
+            None
+        } else {
+            // SAFETY: caller's contract.
+            Some(profile.hash_from_name(unsafe { c_text(hash) }?)?)
+        };
+        let handle = Handle { state: RwLock::new(State::new(Ring::new(profile, hash))) };
+        *ring_out = handle.into_raw();
+        Ok(())
+    }
+}
+
+/// Frees a ring (and every label it returned). NULL is a no-op.
+///
+/// # Safety
+/// `ring` is NULL or a ring from `ketama_ring_create()` not yet freed; no other thread uses it.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_ring_free(ring: *mut ketama_ring) {
+    let _ = ffi_boundary! {
+        // SAFETY: caller's contract.
+        unsafe { Handle::free(ring) };
+        Ok(())
+    };
+}
+
+/// Adds a server at the end of the server order.
+///
+/// `label`: `host:port`, `[ipv6]:port` or `host`, UTF-8, `label_len` bytes (no NUL needed).
+/// `weight`: what the profile's client does with it (ignored by unweighted profiles).
+///
+/// # Safety
+/// `ring` is a live ring; `label` points to `label_len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_ring_add(
+    ring: *mut ketama_ring,
+    label: *const c_char,
+    label_len: usize,
+    weight: u32,
+) -> ketama_status {
+    // SAFETY: caller's contract; no name.
+    unsafe { ketama_ring_add_named(ring, label, label_len, weight, core::ptr::null(), 0) }
+}
+
+/// Adds a server with an explicit node name: twemproxy's server name, or for the Java
+/// profiles and groupcache the exact node string the client hashes
+/// (`cache1/10.0.0.5:11211`). `name` NULL (or empty) means no name.
+///
+/// # Safety
+/// `ring` is a live ring; `label` and `name` (when not NULL) point to that many bytes.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_ring_add_named(
+    ring: *mut ketama_ring,
+    label: *const c_char,
+    label_len: usize,
+    weight: u32,
+    name: *const c_char,
+    name_len: usize,
+) -> ketama_status {
+    ffi_boundary! {
+        // SAFETY: caller's contract.
+        let handle = unsafe { Handle::borrow(ring) }?;
+        // SAFETY: caller's contract.
+        let server = unsafe { server(label, label_len, weight, name, name_len) }?;
+        let mut state = handle.write();
+        let mut next = state.ring.clone();
+        next.add(server)?;
+        state.set(next);
+        Ok(())
+    }
+}
+
+/// Adds `count` servers in one step (faster than one by one for big rings; the same result).
+/// All or nothing: if any server is refused, the ring is unchanged.
+///
+/// `labels[i]` / `label_lens[i]`: the labels. `weights`: NULL for all 1. `names` /
+/// `name_lens`: NULL for no names; a NULL `names[i]` means no name for that server.
+///
+/// # Safety
+/// `ring` is a live ring; the arrays (when not NULL) hold `count` elements and each string
+/// the given number of bytes.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_ring_add_many(
+    ring: *mut ketama_ring,
+    labels: *const *const c_char,
+    label_lens: *const usize,
+    weights: *const u32,
+    names: *const *const c_char,
+    name_lens: *const usize,
+    count: usize,
+) -> ketama_status {
+    ffi_boundary! {
+        // SAFETY: caller's contract.
+        let handle = unsafe { Handle::borrow(ring) }?;
+        // SAFETY: caller's contract (each array holds `count` elements).
+        let (labels, label_lens) = unsafe { (in_slice(labels, count)?, in_slice(label_lens, count)?) };
+        // SAFETY: as above; NULL arrays are optional.
+        let weights = if weights.is_null() { None } else { Some(unsafe { in_slice(weights, count) }?) };
+        let names = if names.is_null() {
+            None
+        } else {
+            // SAFETY: as above.
+            Some(unsafe { (in_slice(names, count)?, in_slice(name_lens, count)?) })
+        };
+        let mut servers = Vec::with_capacity(count);
+        for i in 0..count {
+            let (name, name_len) = names.map_or((core::ptr::null(), 0), |(n, l)| (n[i], l[i]));
+            let weight = weights.map_or(1, |w| w[i]);
+            // SAFETY: caller's contract.
+            servers.push(unsafe { server(labels[i], label_lens[i], weight, name, name_len) }?);
+        }
+        let mut state = handle.write();
+        let old = &state.ring;
+        let next = Ring::with_servers(old.profile(), Some(old.hash()), old.servers().cloned().chain(servers))?;
+        state.set(next);
+        Ok(())
+    }
+}
+
+/// Removes the server with this label.
+///
+/// # Safety
+/// `ring` is a live ring; `label` points to `label_len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_ring_remove(
+    ring: *mut ketama_ring,
+    label: *const c_char,
+    label_len: usize,
+) -> ketama_status {
+    ffi_boundary! {
+        // SAFETY: caller's contract.
+        let handle = unsafe { Handle::borrow(ring) }?;
+        if label.is_null() {
+            return Err(ketama_status::NullArgument);
+        }
+        // SAFETY: caller's contract.
+        let label = unsafe { text(label, label_len) }?;
+        let mut state = handle.write();
+        let mut next = state.ring.clone();
+        next.remove(label)?;
+        state.set(next);
+        Ok(())
+    }
+}
+
+/// Changes the weight of the server with this label (its place in the order is kept).
+///
+/// # Safety
+/// `ring` is a live ring; `label` points to `label_len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_ring_set_weight(
+    ring: *mut ketama_ring,
+    label: *const c_char,
+    label_len: usize,
+    weight: u32,
+) -> ketama_status {
+    ffi_boundary! {
+        // SAFETY: caller's contract.
+        let handle = unsafe { Handle::borrow(ring) }?;
+        if label.is_null() {
+            return Err(ketama_status::NullArgument);
+        }
+        // SAFETY: caller's contract.
+        let label = unsafe { text(label, label_len) }?;
+        let mut state = handle.write();
+        let mut next = state.ring.clone();
+        next.set_weight(label, weight)?;
+        state.set(next);
+        Ok(())
+    }
+}
+
+/// The server a key goes to.
+///
+/// `key`: any bytes, `key_len` long (NULL allowed when 0). On success `*label_out` points to
+/// the server's label (NUL-terminated for convenience) and `*label_len_out` holds its length
+/// without the NUL. The label stays valid until the ring is freed. Errors:
+/// `KETAMA_STATUS_EMPTY_RING`, `KETAMA_STATUS_NO_SERVER`, `KETAMA_STATUS_KEY_REJECTED`.
+///
+/// # Safety
+/// `ring` is a live ring; `key` points to `key_len` bytes; the outputs are writable.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_ring_lookup(
+    ring: *const ketama_ring,
+    key: *const c_char,
+    key_len: usize,
+    label_out: *mut *const c_char,
+    label_len_out: *mut usize,
+) -> ketama_status {
+    ffi_boundary! {
+        // SAFETY: caller's contract.
+        let handle = unsafe { Handle::borrow(ring) }?;
+        // SAFETY: caller's contract.
+        let (label_out, label_len_out) = unsafe { (out(label_out)?, out(label_len_out)?) };
+        // SAFETY: caller's contract.
+        let key = unsafe { bytes(key, key_len) }?;
+        let state = handle.read();
+        let (p, l) = state.label(state.ring.locate_index(key)?)?;
+        *label_out = p;
+        *label_len_out = l;
+        Ok(())
+    }
+}
+
+/// Looks up `count` keys under one lock.
+///
+/// `keys[i]` / `key_lens[i]`: the keys. `labels_out` / `label_lens_out`: arrays of `count`
+/// elements. A key the client refuses or that no server owns gets a NULL label and length 0
+/// (the call still succeeds); an empty ring fails the whole call and writes nothing.
+///
+/// # Safety
+/// `ring` is a live ring; the arrays hold `count` elements; each key its length in bytes.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_ring_lookup_many(
+    ring: *const ketama_ring,
+    keys: *const *const c_char,
+    key_lens: *const usize,
+    count: usize,
+    labels_out: *mut *const c_char,
+    label_lens_out: *mut usize,
+) -> ketama_status {
+    ffi_boundary! {
+        // SAFETY: caller's contract.
+        let handle = unsafe { Handle::borrow(ring) }?;
+        // SAFETY: caller's contract.
+        let (keys, key_lens) = unsafe { (in_slice(keys, count)?, in_slice(key_lens, count)?) };
+        // SAFETY: caller's contract.
+        let (labels_out, label_lens_out) =
+            unsafe { (out_slice(labels_out, count)?, out_slice(label_lens_out, count)?) };
+        let state = handle.read();
+        let mut found = Vec::with_capacity(count);
+        for (k, l) in keys.iter().zip(key_lens) {
+            // SAFETY: caller's contract.
+            let key = unsafe { bytes(*k, *l) }?;
+            found.push(match locate_opt(&state, key)? {
+                Some(i) => state.label(i)?,
+                None => (core::ptr::null(), 0),
+            });
+        }
+        for (i, (p, l)) in found.into_iter().enumerate() {
+            labels_out[i] = p;
+            label_lens_out[i] = l;
+        }
+        Ok(())
+    }
+}
+
+/// Up to `n` distinct servers for a key, primary first, in the order the client's structure
+/// yields them (ring order for continua). `labels_out` / `label_lens_out` have room for `n`;
+/// `*count_out` receives how many were written (fewer than `n` when the ring has fewer
+/// servers).
+///
+/// # Safety
+/// `ring` is a live ring; `key` points to `key_len` bytes; the arrays hold `n` elements.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_ring_lookup_n(
+    ring: *const ketama_ring,
+    key: *const c_char,
+    key_len: usize,
+    n: usize,
+    labels_out: *mut *const c_char,
+    label_lens_out: *mut usize,
+    count_out: *mut usize,
+) -> ketama_status {
+    ffi_boundary! {
+        // SAFETY: caller's contract.
+        let handle = unsafe { Handle::borrow(ring) }?;
+        // SAFETY: caller's contract.
+        let count_out = unsafe { out(count_out) }?;
+        // SAFETY: caller's contract.
+        let (labels_out, label_lens_out) =
+            unsafe { (out_slice(labels_out, n)?, out_slice(label_lens_out, n)?) };
+        // SAFETY: caller's contract.
+        let key = unsafe { bytes(key, key_len) }?;
+        let state = handle.read();
+        let mut idx = Vec::new();
+        state.ring.locate_n_into(key, n, &mut idx)?;
+        let found = idx.iter().map(|&i| state.label(i)).collect::<FfiResult<Vec<_>>>()?;
+        for (i, (p, l)) in found.iter().enumerate().take(n) {
+            labels_out[i] = *p;
+            label_lens_out[i] = *l;
+        }
+        *count_out = found.len().min(n);
+        Ok(())
+    }
+}
+
+/// The client's own failover sequence for a key, primary first, `n` entries at most: for
+/// spymemcached and xmemcached their rehash walks (servers may repeat; xmemcached stops after
+/// as many rehashes as servers), for every other profile the same as `ketama_ring_lookup_n()`.
+/// `labels_out` / `label_lens_out` have room for `n`; `*count_out` receives how many were
+/// written.
+///
+/// # Safety
+/// `ring` is a live ring; `key` points to `key_len` bytes; the arrays hold `n` elements.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_ring_failover(
+    ring: *const ketama_ring,
+    key: *const c_char,
+    key_len: usize,
+    n: usize,
+    labels_out: *mut *const c_char,
+    label_lens_out: *mut usize,
+    count_out: *mut usize,
+) -> ketama_status {
+    ffi_boundary! {
+        // SAFETY: caller's contract.
+        let handle = unsafe { Handle::borrow(ring) }?;
+        // SAFETY: caller's contract.
+        let count_out = unsafe { out(count_out) }?;
+        // SAFETY: caller's contract.
+        let (labels_out, label_lens_out) =
+            unsafe { (out_slice(labels_out, n)?, out_slice(label_lens_out, n)?) };
+        // SAFETY: caller's contract.
+        let key = unsafe { bytes(key, key_len) }?;
+        let state = handle.read();
+        let idx = state.ring.failover(key, n)?;
+        let found = idx.iter().map(|&i| state.label(i)).collect::<FfiResult<Vec<_>>>()?;
+        for (i, (p, l)) in found.iter().enumerate().take(n) {
+            labels_out[i] = *p;
+            label_lens_out[i] = *l;
+        }
+        *count_out = found.len().min(n);
+        Ok(())
+    }
+}
+
+/// The ring's key hash of `key` (after the client's own key rewriting), as the lookup uses it.
+///
+/// # Safety
+/// `ring` is a live ring; `key` points to `key_len` bytes; `hash_out` is writable.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_ring_key_hash(
+    ring: *const ketama_ring,
+    key: *const c_char,
+    key_len: usize,
+    hash_out: *mut u32,
+) -> ketama_status {
+    ffi_boundary! {
+        // SAFETY: caller's contract.
+        let handle = unsafe { Handle::borrow(ring) }?;
+        // SAFETY: caller's contract.
+        let hash_out = unsafe { out(hash_out) }?;
+        // SAFETY: caller's contract.
+        let key = unsafe { bytes(key, key_len) }?;
+        *hash_out = handle.read().ring.key_hash(key)?;
+        Ok(())
+    }
+}
+
+/// Number of servers on the ring.
+///
+/// # Safety
+/// `ring` is a live ring; `count_out` is writable.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_ring_server_count(
+    ring: *const ketama_ring,
+    count_out: *mut usize,
+) -> ketama_status {
+    ffi_boundary! {
+        // SAFETY: caller's contract.
+        let handle = unsafe { Handle::borrow(ring) }?;
+        // SAFETY: caller's contract.
+        let count_out = unsafe { out(count_out) }?;
+        *count_out = handle.read().ring.len();
+        Ok(())
+    }
+}
+
+/// The server at `index` (0-based, in the order servers were added): its label (valid until
+/// the ring is freed) and, when `weight_out` is not NULL, its weight.
+///
+/// # Safety
+/// `ring` is a live ring; the outputs are writable (`weight_out` may be NULL).
+#[no_mangle]
+pub unsafe extern "C" fn ketama_ring_server(
+    ring: *const ketama_ring,
+    index: usize,
+    label_out: *mut *const c_char,
+    label_len_out: *mut usize,
+    weight_out: *mut u32,
+) -> ketama_status {
+    ffi_boundary! {
+        // SAFETY: caller's contract.
+        let handle = unsafe { Handle::borrow(ring) }?;
+        // SAFETY: caller's contract.
+        let (label_out, label_len_out) = unsafe { (out(label_out)?, out(label_len_out)?) };
+        let state = handle.read();
+        let server = state.ring.server(index).ok_or(ketama_status::IndexOutOfRange)?;
+        let (p, l) = state.label(index)?;
+        *label_out = p;
+        *label_len_out = l;
+        // SAFETY: caller's contract (NULL allowed).
+        if let Some(w) = unsafe { weight_out.as_mut() } {
+            *w = server.weight;
+        }
+        Ok(())
+    }
+}
+
+/// Number of points on the continuum (0 for profiles that are not rings: modulo, jump, ...).
+///
+/// # Safety
+/// `ring` is a live ring; `count_out` is writable.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_ring_point_count(
+    ring: *const ketama_ring,
+    count_out: *mut usize,
+) -> ketama_status {
+    ffi_boundary! {
+        // SAFETY: caller's contract.
+        let handle = unsafe { Handle::borrow(ring) }?;
+        // SAFETY: caller's contract.
+        let count_out = unsafe { out(count_out) }?;
+        *count_out = handle.read().ring.point_count();
+        Ok(())
+    }
+}
+
+/// Copies the continuum, ascending: `positions_out[i]` the point, `servers_out[i]` the index
+/// of the server owning it (see `ketama_ring_server()`; may be NULL). Writes
+/// `min(capacity, points)` entries and their number to `*count_out`; among equal positions the
+/// winning server comes first.
+///
+/// # Safety
+/// `ring` is a live ring; the arrays hold `capacity` elements; `count_out` is writable.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_ring_points(
+    ring: *const ketama_ring,
+    positions_out: *mut u32,
+    servers_out: *mut usize,
+    capacity: usize,
+    count_out: *mut usize,
+) -> ketama_status {
+    ffi_boundary! {
+        // SAFETY: caller's contract.
+        let handle = unsafe { Handle::borrow(ring) }?;
+        // SAFETY: caller's contract.
+        let count_out = unsafe { out(count_out) }?;
+        // SAFETY: caller's contract.
+        let positions = unsafe { out_slice(positions_out, capacity) }?;
+        let servers = if servers_out.is_null() {
+            None
+        } else {
+            // SAFETY: caller's contract.
+            Some(unsafe { out_slice(servers_out, capacity) }?)
+        };
+        let state = handle.read();
+        let mut written = 0;
+        let mut servers = servers;
+        for (i, (pos, owner)) in state.ring.points().take(capacity).enumerate() {
+            positions[i] = pos;
+            if let Some(s) = servers.as_deref_mut() {
+                s[i] = owner;
+            }
+            written += 1;
+        }
+        *count_out = written;
+        Ok(())
+    }
+}
+
+/// Hashes `key` with a named hash function, as the libraries do (no profile involved).
+///
+/// `algorithm`: our snake_case names (C/libhashkit flavour: `md5`, `one_at_a_time`, `crc`,
+/// `crc32a`, `fnv1a_32`, `murmur`, ...) or a client's own enum name (`KETAMA_HASH`,
+/// `FNV1A_32_HASH` = Java flavour). Bare `crc32` is ambiguous and gives
+/// `KETAMA_STATUS_AMBIGUOUS_HASH`.
+///
+/// # Safety
+/// `algorithm` is NUL-terminated; `key` points to `len` bytes; `out` is writable.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_hash(
+    algorithm: *const c_char,
+    key: *const c_char,
+    len: usize,
+    hash_out: *mut u32,
+) -> ketama_status {
+    ffi_boundary! {
+        // SAFETY: caller's contract.
+        let hash_out = unsafe { out(hash_out) }?;
+        // SAFETY: caller's contract.
+        let h = Hash::from_name(unsafe { c_text(algorithm) }?)?;
+        // SAFETY: caller's contract.
+        let key = unsafe { bytes(key, len) }?;
+        *hash_out = h.hash(key);
+        Ok(())
+    }
+}
+
+/// The library version (`"MAJOR.MINOR.PATCH"`), static and NUL-terminated. Equals the header's
+/// `KETAMA_VERSION`.
+#[no_mangle]
+pub extern "C" fn ketama_version() -> *const c_char {
+    concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
+}
+
+/// Test support, not part of the API (absent from the headers): panics inside the C
+/// boundary so tests can check that the panic becomes `KETAMA_STATUS_PANIC`. Returns
+/// `KETAMA_STATUS_OK` when `really` is 0.
+#[doc(hidden)]
+#[no_mangle]
+pub extern "C" fn ketama_test_force_panic(really: c_int) -> ketama_status {
+    ffi_boundary! {
+        if really != 0 {
+            panic!("ketama_test_force_panic: panic forced by a test");
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,136 @@
+//! The status codes every entry point returns.
+
+use core::ffi::{c_char, c_int};
+
+use ketama_core::Error;
+
+/// What a call did. `KETAMA_STATUS_OK` (0) is success; every failure has its own value.
+///
+/// Values are fixed forever: new statuses get new numbers, old numbers are never reused.
+/// `ketama_status_str()` gives a static description of each.
+#[repr(C)]
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ketama_status {
+    /// Success.
+    Ok = 0,
+    /// A required pointer argument was NULL.
+    NullArgument = 1,
+    /// The ring has no servers.
+    EmptyRing = 2,
+    /// The ring has servers, but none owns the key (every server got zero points, or the
+    /// `flexihash-seed` class returns null).
+    NoServer = 3,
+    /// No profile has this name.
+    UnknownProfile = 4,
+    /// No hash function has this name.
+    UnknownHash = 5,
+    /// `crc32` is ambiguous without a profile: say `crc` (15-bit) or `crc32a` (full CRC-32).
+    AmbiguousHash = 6,
+    /// The profile's client does not accept this weight.
+    BadWeight = 7,
+    /// A server with this label is already on the ring.
+    DuplicateServer = 8,
+    /// No server with this label is on the ring.
+    MissingServer = 9,
+    /// The server label cannot be parsed (expected `host:port`, `[ipv6]:port` or `host`).
+    BadLabel = 10,
+    /// Text that must be UTF-8 (a label, a name, a profile or hash name) is not.
+    InvalidUtf8 = 11,
+    /// The profile's client refuses this key.
+    KeyRejected = 12,
+    /// The profile cannot place this server (e.g. `xmemcached-nginx` with a host name).
+    Unsupported = 13,
+    /// More points than one continuum can index.
+    TooManyPoints = 14,
+    /// An index argument is past the end.
+    IndexOutOfRange = 15,
+    /// A Rust panic was caught at the C boundary (a bug in ketama; please report it).
+    Panic = 16,
+    /// An internal error (a lock poisoned by an earlier panic, or an error this version does
+    /// not know how to name).
+    Internal = 17,
+}
+
+impl ketama_status {
+    /// Every status, in value order.
+    pub const ALL: [ketama_status; 18] = [
+        ketama_status::Ok,
+        ketama_status::NullArgument,
+        ketama_status::EmptyRing,
+        ketama_status::NoServer,
+        ketama_status::UnknownProfile,
+        ketama_status::UnknownHash,
+        ketama_status::AmbiguousHash,
+        ketama_status::BadWeight,
+        ketama_status::DuplicateServer,
+        ketama_status::MissingServer,
+        ketama_status::BadLabel,
+        ketama_status::InvalidUtf8,
+        ketama_status::KeyRejected,
+        ketama_status::Unsupported,
+        ketama_status::TooManyPoints,
+        ketama_status::IndexOutOfRange,
+        ketama_status::Panic,
+        ketama_status::Internal,
+    ];
+
+    /// The NUL-terminated description.
+    pub fn message(self) -> &'static str {
+        match self {
+            ketama_status::Ok => "ok\0",
+            ketama_status::NullArgument => "a required pointer argument is NULL\0",
+            ketama_status::EmptyRing => "the ring has no servers\0",
+            ketama_status::NoServer => "no server owns this key\0",
+            ketama_status::UnknownProfile => "unknown profile name\0",
+            ketama_status::UnknownHash => "unknown hash name\0",
+            ketama_status::AmbiguousHash => {
+                "ambiguous hash name 'crc32': use 'crc' (15-bit, libhashkit/Java/twemproxy) or 'crc32a' (full CRC-32, PHP/pecl/Go)\0"
+            }
+            ketama_status::BadWeight => "weight not accepted by this profile\0",
+            ketama_status::DuplicateServer => "a server with this label is already on the ring\0",
+            ketama_status::MissingServer => "no server with this label is on the ring\0",
+            ketama_status::BadLabel => "bad server label (expected host:port, [ipv6]:port or host)\0",
+            ketama_status::InvalidUtf8 => "text argument is not valid UTF-8\0",
+            ketama_status::KeyRejected => "this client refuses the key\0",
+            ketama_status::Unsupported => "this profile cannot place this server\0",
+            ketama_status::TooManyPoints => "too many points for one continuum\0",
+            ketama_status::IndexOutOfRange => "index out of range\0",
+            ketama_status::Panic => "internal panic caught at the C boundary (a bug in ketama)\0",
+            ketama_status::Internal => "internal error\0",
+        }
+    }
+}
+
+impl From<Error> for ketama_status {
+    fn from(e: Error) -> ketama_status {
+        match e {
+            Error::EmptyRing => ketama_status::EmptyRing,
+            Error::NoServer => ketama_status::NoServer,
+            Error::UnknownProfile => ketama_status::UnknownProfile,
+            Error::UnknownHash => ketama_status::UnknownHash,
+            Error::AmbiguousHash => ketama_status::AmbiguousHash,
+            Error::BadWeight => ketama_status::BadWeight,
+            Error::DuplicateServer => ketama_status::DuplicateServer,
+            Error::MissingServer => ketama_status::MissingServer,
+            Error::BadLabel => ketama_status::BadLabel,
+            Error::KeyRejected => ketama_status::KeyRejected,
+            Error::Unsupported => ketama_status::Unsupported,
+            Error::TooManyPoints => ketama_status::TooManyPoints,
+            _ => ketama_status::Internal,
+        }
+    }
+}
+
+/// A static, NUL-terminated English description of a status (never NULL; values this
+/// version does not know give "unknown status").
+///
+/// Takes an `int` rather than the enum so that any value a caller holds is safe to pass.
+#[no_mangle]
+pub extern "C" fn ketama_status_str(status: c_int) -> *const c_char {
+    let text = ketama_status::ALL
+        .iter()
+        .find(|s| **s as c_int == status)
+        .map_or("unknown status\0", |s| s.message());
+    text.as_ptr().cast()
+}

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Everything for the C ABI (issue 4): build, header freshness, C tests (+valgrind), install +
+# pkg-config, the libketama golden output, PHPUnit (vectors, errors, php-memcached agreement)
+# and PHP preloading. Installs the Debian packages it needs when missing.
+#   ffi-c/test.sh                  (KETAMA_VALGRIND_ALL=1: every vector file under valgrind)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+cd "$root"
+
+step() { printf '\n== %s\n' "$*"; }
+
+# --- packages -------------------------------------------------------------------------
+need=()
+for p in gcc g++ make pkg-config valgrind python3 php8.2-cli php8.2-memcached phpunit util-linux; do
+    dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
+done
+if ((${#need[@]})); then
+    step "installing ${need[*]}"
+    sudo_=""; [[ $(id -u) == 0 ]] || sudo_=sudo
+    $sudo_ apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_ apt-get install -y -qq "${need[@]}"
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+prefix="$tmp/prefix"
+failed=()
+
+# --- build + Rust unit tests + header ---------------------------------------------------
+step "cargo build/test -p ketama-ffi"
+cargo build -q -p ketama-ffi
+cargo test -q -p ketama-ffi
+
+step "header freshness (ffi-c/gen-header.sh --check)"
+"$here/gen-header.sh" --check || failed+=("header")
+
+# --- install, then build every C test against the installed prefix ----------------------
+step "make install PREFIX=$prefix"
+make -s -C "$here" install PREFIX="$prefix" CARGO_PROFILE=debug >/dev/null
+test -L "$prefix/lib/libketama.so" && test -L "$prefix/lib/libketama.so.0" && test -f "$prefix/lib/libketama.a"
+readelf -d "$prefix/lib/libketama.so.0" | grep -q 'SONAME.*libketama.so.0'
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+cflags="-std=c11 -Wall -Wextra -pedantic -Werror -g"
+libdir=$(pkg-config --variable=libdir ketama)
+rpath="-Wl,-rpath,$libdir"
+c="$here/tests/c"
+# shellcheck disable=SC2046
+{
+    cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_api" "$c/test_api.c" $(pkg-config --libs ketama) $rpath -lpthread
+    cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_vectors" "$c/test_vectors.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
+    cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_compat" "$c/test_compat.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
+    cc $cflags $(pkg-config --cflags ketama-compat) -o "$tmp/golden" "$c/libketama_golden.c" $(pkg-config --libs ketama-compat) $rpath
+    # static library: the same API test linked against libketama.a
+    cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_api_static" "$c/test_api.c" \
+        "$libdir/libketama.a" $(pkg-config --libs-only-other --static ketama) -lgcc_s -lutil -lrt -lpthread -lm -ldl
+    # the headers as C++
+    c++ -std=c++11 -Wall -Wextra -pedantic -Werror $(pkg-config --cflags ketama) -o "$tmp/header_cpp" \
+        "$c/header_cpp.cpp" $(pkg-config --libs ketama) $rpath
+}
+ldd "$tmp/test_api" | grep -q "libketama.so.0 => $libdir/libketama.so.0"
+
+step "C API and error paths"
+RUST_BACKTRACE=0 "$tmp/test_api" || failed+=("test_api")
+RUST_BACKTRACE=0 "$tmp/test_api_static" || failed+=("test_api_static")
+"$tmp/header_cpp" || failed+=("header_cpp")
+
+step "C: every tests/vectors/*.json"
+"$tmp/test_vectors" tests/vectors/*.json >"$tmp/vectors.out" || true
+grep -v '^PASS' "$tmp/vectors.out" || true
+tail -1 "$tmp/vectors.out" | grep -q ', 0 failed' || failed+=("C vectors")
+
+step "libketama drop-in: API, quirks, libketama-*.json"
+"$tmp/test_compat" tests/vectors/libketama-*.json || failed+=("test_compat")
+
+step "libketama golden output (ketama_test over ketama.servers, 1,000,000 keys)"
+sum=$("$tmp/golden" "$here/tests/data/ketama.servers" | md5sum | cut -d' ' -f1)
+echo "md5 $sum (libketama: 5672b131391f5aa2b280936aec1eea74)"
+[[ $sum == 5672b131391f5aa2b280936aec1eea74 ]] || failed+=("golden")
+
+step "valgrind (test_api, test_compat, vectors: one file per profile and kind)"
+if [[ "${KETAMA_VALGRIND_ALL:-0}" == 1 ]]; then
+    vfiles=(tests/vectors/*.json)
+else
+    mapfile -t vfiles < <(python3 - <<'PY'
+import glob, json, os
+best = {}
+for f in sorted(glob.glob("tests/vectors/*.json")):
+    d = json.load(open(f, encoding="utf-8"))
+    k = (d.get("kind", "locate"), d.get("profile"), d.get("hash") if d.get("kind") == "hash" else None)
+    if k not in best or os.path.getsize(f) < os.path.getsize(best[k]):
+        best[k] = f
+print("\n".join(sorted(best.values())))
+PY
+    )
+fi
+vg=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible
+    --show-leak-kinds=definite,indirect,possible)
+for t in test_api test_compat; do
+    args=(); [[ $t == test_compat ]] && args=(tests/vectors/libketama-*.json)
+    if RUST_BACKTRACE=0 "${vg[@]}" "$tmp/$t" "${args[@]}" >"$tmp/vg-$t.out" 2>&1; then
+        echo "valgrind $t: clean"
+    else
+        echo "valgrind $t: FAILED (exit $?)"; tail -30 "$tmp/vg-$t.out"; failed+=("valgrind $t")
+    fi
+done
+rc=0
+"${vg[@]}" "$tmp/test_vectors" "${vfiles[@]}" >"$tmp/vg-vectors.out" 2>&1 || rc=$?
+if [[ $rc == 99 ]]; then
+    echo "valgrind test_vectors: ERRORS"; grep -v '^PASS' "$tmp/vg-vectors.out" | tail -30; failed+=("valgrind vectors")
+else
+    echo "valgrind test_vectors: clean over ${#vfiles[@]} files ($(tail -1 "$tmp/vg-vectors.out"))"
+fi
+
+# --- PHP ------------------------------------------------------------------------------------
+export KETAMA_LIB="$libdir/libketama.so.0"   # the installed library (header found beside it)
+step "PHPUnit (KETAMA_LIB=$KETAMA_LIB)"
+(cd "$here/php" && phpunit -d ffi.enable=1 --do-not-cache-result) || failed+=("phpunit")
+
+step "PHP preloading"
+cat >"$tmp/preloaded.php" <<PHP
+<?php
+require '$here/php/tests/bootstrap.php';
+FFI::scope('KETAMA'); // throws unless preloaded
+\$r = new Ketama\Ring(['10.0.1.1:11211' => 600, '10.0.1.2:11211' => 300]);
+echo 'preloaded: ', \$r->get('user:1'), "\n";
+PHP
+want="preloaded: $(php -d ffi.enable=1 -r "require '$here/php/tests/bootstrap.php'; echo (new Ketama\Ring(['10.0.1.1:11211' => 600, '10.0.1.2:11211' => 300]))->get('user:1');")"
+got=$(php -d ffi.enable=preload -d ffi.preload="$prefix/share/ketama/ketama_ffi_preload.h" "$tmp/preloaded.php" 2>&1 || true)
+[[ $got == "$want" ]] && echo "ffi.preload: ok" || { echo "ffi.preload: $got"; failed+=("ffi.preload"); }
+chmod 755 "$tmp"; chmod -R a+rX "$tmp"
+as_user=(); [[ $(id -u) == 0 ]] && as_user=(runuser -u nobody --)
+got=$("${as_user[@]}" env KETAMA_LIB="$KETAMA_LIB" php -d opcache.enable_cli=1 -d ffi.enable=preload \
+      -d opcache.preload="$here/php/preload.php" "$tmp/preloaded.php" 2>&1 || true)
+[[ $got == "$want" ]] && echo "opcache.preload + FFI::load: ok" || { echo "opcache.preload: $got"; failed+=("opcache.preload"); }
+
+step "summary"
+if ((${#failed[@]})); then
+    echo "FAILED: ${failed[*]}"
+    exit 1
+fi
+echo "all ffi-c tests passed"

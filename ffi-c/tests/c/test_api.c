@@ -1,0 +1,293 @@
+/* Every entry point of include/ketama.h, every error status, the panic boundary, threads. */
+#include <ketama.h>
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Test hook exported by the library but absent from the header on purpose. */
+ketama_status ketama_test_force_panic(int really);
+
+static int failures = 0, checks = 0;
+
+#define CHECK(cond)                                                        \
+    do {                                                                   \
+        checks++;                                                          \
+        if (!(cond)) {                                                     \
+            failures++;                                                    \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                  \
+    } while (0)
+
+#define EXPECT(call, status) CHECK((call) == (status))
+#define S(str) (str), strlen(str)
+
+static ketama_ring *make(const char *profile, const char *hash) {
+    ketama_ring *r = NULL;
+    EXPECT(ketama_ring_create(profile, hash, &r), KETAMA_STATUS_OK);
+    CHECK(r != NULL);
+    return r;
+}
+
+static void test_statuses(void) {
+    int s;
+    EXPECT(strcmp(ketama_status_str(KETAMA_STATUS_OK), "ok"), 0);
+    for (s = 0; s <= KETAMA_STATUS_INTERNAL; s++) {
+        const char *m = ketama_status_str(s);
+        CHECK(m != NULL && strlen(m) > 0 && strcmp(m, "unknown status") != 0);
+    }
+    EXPECT(strcmp(ketama_status_str(-1), "unknown status"), 0);
+    EXPECT(strcmp(ketama_status_str(1000), "unknown status"), 0);
+    EXPECT(strcmp(ketama_version(), KETAMA_VERSION), 0);
+    {
+        char v[32];
+        sprintf(v, "%d.%d.%d", KETAMA_VERSION_MAJOR, KETAMA_VERSION_MINOR, KETAMA_VERSION_PATCH);
+        EXPECT(strcmp(v, ketama_version()), 0);
+    }
+}
+
+static void test_create_errors(void) {
+    ketama_ring *r = (ketama_ring *)&r; /* sentinel: must stay untouched on failure */
+    ketama_ring *const sentinel = r;
+    EXPECT(ketama_ring_create(NULL, NULL, &r), KETAMA_STATUS_NULL_ARGUMENT);
+    EXPECT(ketama_ring_create("libketama", NULL, NULL), KETAMA_STATUS_NULL_ARGUMENT);
+    EXPECT(ketama_ring_create("no-such-client", NULL, &r), KETAMA_STATUS_UNKNOWN_PROFILE);
+    EXPECT(ketama_ring_create("libmemcached", "no_such_hash", &r), KETAMA_STATUS_UNKNOWN_HASH);
+    EXPECT(ketama_ring_create("libmemcached", "\xff\xfe", &r), KETAMA_STATUS_INVALID_UTF8);
+    EXPECT(ketama_ring_create("lib\xc3", NULL, &r), KETAMA_STATUS_INVALID_UTF8);
+    CHECK(r == sentinel);
+    /* crc32 is resolved by profiles that know it, ambiguous for ketama_hash */
+    r = make("twemproxy", "crc32");
+    ketama_ring_free(r);
+    r = make("php-memcached", NULL);
+    ketama_ring_free(r);
+    r = make("spymemcached", "FNV1A_32_HASH");
+    ketama_ring_free(r);
+    ketama_ring_free(NULL);
+}
+
+static void test_hash(void) {
+    uint32_t h = 7;
+    EXPECT(ketama_hash("md5", S("apple"), &h), KETAMA_STATUS_OK);
+    EXPECT(h, 3195025439u);
+    EXPECT(ketama_hash("KETAMA_HASH", S("apple"), &h), KETAMA_STATUS_OK);
+    EXPECT(h, 3195025439u);
+    EXPECT(ketama_hash("one_at_a_time", S("apple"), &h), KETAMA_STATUS_OK);
+    EXPECT(h, 2297466611u);
+    EXPECT(ketama_hash("md5", NULL, 0, &h), KETAMA_STATUS_OK); /* empty key, NULL allowed */
+    h = 7;
+    EXPECT(ketama_hash("crc32", S("apple"), &h), KETAMA_STATUS_AMBIGUOUS_HASH);
+    EXPECT(ketama_hash("nope", S("apple"), &h), KETAMA_STATUS_UNKNOWN_HASH);
+    EXPECT(ketama_hash(NULL, S("apple"), &h), KETAMA_STATUS_NULL_ARGUMENT);
+    EXPECT(ketama_hash("md5", NULL, 3, &h), KETAMA_STATUS_NULL_ARGUMENT);
+    EXPECT(ketama_hash("md5", S("apple"), NULL), KETAMA_STATUS_NULL_ARGUMENT);
+    EXPECT(ketama_hash("\xff", S("apple"), &h), KETAMA_STATUS_INVALID_UTF8);
+    CHECK(h == 7);
+}
+
+static void test_ring(void) {
+    ketama_ring *r = make("libketama", NULL);
+    const char *label = NULL, *labels[4];
+    size_t len = 99, lens[4], count = 99, i, n;
+    uint32_t w = 0, points[2000];
+    size_t owners[2000];
+    const char *keys[3] = {"a", "b", "c"};
+    size_t key_lens[3] = {1, 1, 1};
+
+    /* empty ring */
+    EXPECT(ketama_ring_lookup(r, S("k"), &label, &len), KETAMA_STATUS_EMPTY_RING);
+    CHECK(label == NULL && len == 99);
+    EXPECT(ketama_ring_lookup_n(r, S("k"), 2, labels, lens, &count), KETAMA_STATUS_EMPTY_RING);
+    EXPECT(ketama_ring_lookup_many(r, keys, key_lens, 3, labels, lens), KETAMA_STATUS_EMPTY_RING);
+    EXPECT(ketama_ring_server_count(r, &n), KETAMA_STATUS_OK);
+    EXPECT(n, 0u);
+
+    /* adding */
+    EXPECT(ketama_ring_add(r, S("10.0.1.1:11211"), 600), KETAMA_STATUS_OK);
+    EXPECT(ketama_ring_add(r, S("10.0.1.2:11211"), 300), KETAMA_STATUS_OK);
+    EXPECT(ketama_ring_add(r, S("10.0.1.1:11211"), 1), KETAMA_STATUS_DUPLICATE_SERVER);
+    EXPECT(ketama_ring_add(r, S("10.0.1.3:notaport"), 1), KETAMA_STATUS_BAD_LABEL);
+    EXPECT(ketama_ring_add(r, S(""), 1), KETAMA_STATUS_BAD_LABEL);
+    EXPECT(ketama_ring_add(r, S("10.0.1.\xff:1"), 1), KETAMA_STATUS_INVALID_UTF8);
+    EXPECT(ketama_ring_add(r, NULL, 0, 1), KETAMA_STATUS_NULL_ARGUMENT);
+    EXPECT(ketama_ring_add(NULL, S("10.0.1.9:1"), 1), KETAMA_STATUS_NULL_ARGUMENT);
+    EXPECT(ketama_ring_add_named(r, S("10.0.1.3:11211"), 200, "\xff", 1), KETAMA_STATUS_INVALID_UTF8);
+    EXPECT(ketama_ring_add_named(r, S("10.0.1.3:11211"), 200, NULL, 0), KETAMA_STATUS_OK);
+    EXPECT(ketama_ring_server_count(r, &n), KETAMA_STATUS_OK);
+    EXPECT(n, 3u);
+
+    /* lookups (libketama: the golden pairs from COMPAT.md section 5 need the 8-server file;
+     * here just consistency) */
+    EXPECT(ketama_ring_lookup(r, S("user:1"), &label, &len), KETAMA_STATUS_OK);
+    CHECK(label != NULL && len == 14 && label[len] == '\0' && strncmp(label, "10.0.1.", 7) == 0);
+    EXPECT(ketama_ring_lookup(r, NULL, 0, &label, &len), KETAMA_STATUS_OK); /* empty key */
+    EXPECT(ketama_ring_lookup(r, NULL, 1, &label, &len), KETAMA_STATUS_NULL_ARGUMENT);
+    EXPECT(ketama_ring_lookup(r, S("k"), NULL, &len), KETAMA_STATUS_NULL_ARGUMENT);
+    EXPECT(ketama_ring_lookup(r, S("k"), &label, NULL), KETAMA_STATUS_NULL_ARGUMENT);
+    EXPECT(ketama_ring_lookup(NULL, S("k"), &label, &len), KETAMA_STATUS_NULL_ARGUMENT);
+
+    EXPECT(ketama_ring_lookup_n(r, S("user:1"), 4, labels, lens, &count), KETAMA_STATUS_OK);
+    EXPECT(count, 3u);
+    EXPECT(ketama_ring_lookup(r, S("user:1"), &label, &len), KETAMA_STATUS_OK);
+    CHECK(labels[0] == label);
+    CHECK(labels[1] != labels[0] && labels[2] != labels[1] && labels[2] != labels[0]);
+    EXPECT(ketama_ring_lookup_n(r, S("user:1"), 0, NULL, NULL, &count), KETAMA_STATUS_OK);
+    EXPECT(count, 0u);
+    EXPECT(ketama_ring_lookup_n(r, S("user:1"), 2, NULL, lens, &count), KETAMA_STATUS_NULL_ARGUMENT);
+    EXPECT(ketama_ring_lookup_n(r, S("user:1"), 2, labels, lens, NULL), KETAMA_STATUS_NULL_ARGUMENT);
+
+    EXPECT(ketama_ring_lookup_many(r, keys, key_lens, 3, labels, lens), KETAMA_STATUS_OK);
+    for (i = 0; i < 3; i++) {
+        EXPECT(ketama_ring_lookup(r, keys[i], 1, &label, &len), KETAMA_STATUS_OK);
+        CHECK(labels[i] == label && lens[i] == len);
+    }
+    EXPECT(ketama_ring_lookup_many(r, keys, NULL, 3, labels, lens), KETAMA_STATUS_NULL_ARGUMENT);
+    EXPECT(ketama_ring_lookup_many(r, NULL, NULL, 0, NULL, NULL), KETAMA_STATUS_OK);
+
+    /* key hash, servers, points */
+    EXPECT(ketama_ring_key_hash(r, S("apple"), &w), KETAMA_STATUS_OK);
+    EXPECT(w, 3195025439u);
+    EXPECT(ketama_ring_key_hash(r, S("apple"), NULL), KETAMA_STATUS_NULL_ARGUMENT);
+    EXPECT(ketama_ring_server(r, 1, &label, &len, &w), KETAMA_STATUS_OK);
+    CHECK(len == 14 && memcmp(label, "10.0.1.2:11211", 14) == 0 && w == 300);
+    EXPECT(ketama_ring_server(r, 0, &label, &len, NULL), KETAMA_STATUS_OK);
+    EXPECT(ketama_ring_server(r, 3, &label, &len, &w), KETAMA_STATUS_INDEX_OUT_OF_RANGE);
+    EXPECT(ketama_ring_point_count(r, &n), KETAMA_STATUS_OK);
+    CHECK(n > 0 && n <= 3 * 160);
+    EXPECT(ketama_ring_points(r, points, owners, 2000, &count), KETAMA_STATUS_OK);
+    EXPECT(count, n);
+    for (i = 1; i < count; i++) {
+        CHECK(points[i - 1] <= points[i]);
+        CHECK(owners[i] < 3);
+    }
+    EXPECT(ketama_ring_points(r, points, NULL, 5, &count), KETAMA_STATUS_OK);
+    EXPECT(count, 5u);
+    EXPECT(ketama_ring_points(r, NULL, NULL, 5, &count), KETAMA_STATUS_NULL_ARGUMENT);
+    EXPECT(ketama_ring_point_count(r, NULL), KETAMA_STATUS_NULL_ARGUMENT);
+
+    /* weights, removal; labels stay valid after changes */
+    EXPECT(ketama_ring_lookup(r, S("user:1"), &label, &len), KETAMA_STATUS_OK);
+    EXPECT(ketama_ring_set_weight(r, S("10.0.1.2:11211"), 0), KETAMA_STATUS_BAD_WEIGHT);
+    EXPECT(ketama_ring_set_weight(r, S("10.0.9.9:11211"), 5), KETAMA_STATUS_MISSING_SERVER);
+    EXPECT(ketama_ring_set_weight(r, S("10.0.1.2:11211"), 5), KETAMA_STATUS_OK);
+    EXPECT(ketama_ring_remove(r, S("10.0.9.9:11211")), KETAMA_STATUS_MISSING_SERVER);
+    EXPECT(ketama_ring_remove(r, S("\xff")), KETAMA_STATUS_INVALID_UTF8);
+    EXPECT(ketama_ring_remove(r, NULL, 3), KETAMA_STATUS_NULL_ARGUMENT);
+    EXPECT(ketama_ring_remove(r, S("10.0.1.1:11211")), KETAMA_STATUS_OK);
+    EXPECT(ketama_ring_remove(r, S("10.0.1.2:11211")), KETAMA_STATUS_OK);
+    EXPECT(ketama_ring_remove(r, S("10.0.1.3:11211")), KETAMA_STATUS_OK);
+    CHECK(strncmp(label, "10.0.1.", 7) == 0 && label[len] == '\0'); /* still readable */
+    EXPECT(ketama_ring_lookup(r, S("user:1"), &label, &len), KETAMA_STATUS_EMPTY_RING);
+    EXPECT(ketama_ring_set_weight(NULL, S("x"), 1), KETAMA_STATUS_NULL_ARGUMENT);
+    ketama_ring_free(r);
+}
+
+static void test_add_many(void) {
+    ketama_ring *r = make("twemproxy", NULL);
+    const char *labels[3] = {"10.0.0.1:11211", "10.0.0.2:11211", "10.0.0.1:11211"};
+    const char *names[3] = {"alpha", NULL, "gamma"};
+    size_t lens[3] = {14, 14, 14}, name_lens[3] = {5, 0, 5}, n = 9;
+    uint32_t weights[3] = {1, 0, 1};
+    /* twemproxy refuses weight 0; all or nothing */
+    EXPECT(ketama_ring_add_many(r, labels, lens, weights, names, name_lens, 2), KETAMA_STATUS_BAD_WEIGHT);
+    EXPECT(ketama_ring_server_count(r, &n), KETAMA_STATUS_OK);
+    EXPECT(n, 0u);
+    /* duplicates inside one batch */
+    EXPECT(ketama_ring_add_many(r, labels, lens, NULL, names, name_lens, 3), KETAMA_STATUS_DUPLICATE_SERVER);
+    EXPECT(ketama_ring_add_many(r, labels, lens, NULL, names, name_lens, 2), KETAMA_STATUS_OK);
+    EXPECT(ketama_ring_server_count(r, &n), KETAMA_STATUS_OK);
+    EXPECT(n, 2u);
+    EXPECT(ketama_ring_add_many(r, labels, NULL, NULL, NULL, NULL, 1), KETAMA_STATUS_NULL_ARGUMENT);
+    EXPECT(ketama_ring_add_many(NULL, labels, lens, NULL, NULL, NULL, 1), KETAMA_STATUS_NULL_ARGUMENT);
+    EXPECT(ketama_ring_add_many(r, NULL, NULL, NULL, NULL, NULL, 0), KETAMA_STATUS_OK);
+    ketama_ring_free(r);
+}
+
+static void test_profile_errors(void) {
+    const char *label;
+    size_t len;
+    ketama_ring *r = make("xmemcached", "KETAMA_HASH");
+    EXPECT(ketama_ring_add(r, S("10.0.0.1:11211"), 1), KETAMA_STATUS_OK);
+    EXPECT(ketama_ring_add(r, S("10.0.0.2:11211"), 1), KETAMA_STATUS_OK);
+    EXPECT(ketama_ring_lookup(r, "", 0, &label, &len), KETAMA_STATUS_KEY_REJECTED);
+    ketama_ring_free(r);
+
+    r = make("xmemcached-nginx", NULL);
+    EXPECT(ketama_ring_add(r, S("cache1.example:11211"), 1), KETAMA_STATUS_UNSUPPORTED);
+    ketama_ring_free(r);
+
+    /* the flexihash-seed class returns null for some keys (tests/vectors/flexihash-seed-one.json) */
+    r = make("flexihash-seed", NULL);
+    EXPECT(ketama_ring_add(r, S("10.0.0.1:11211"), 1), KETAMA_STATUS_OK);
+    EXPECT(ketama_ring_lookup(r, S("apple"), &label, &len), KETAMA_STATUS_NO_SERVER);
+    ketama_ring_free(r);
+}
+
+static void test_panic(void) {
+    EXPECT(ketama_test_force_panic(0), KETAMA_STATUS_OK);
+    EXPECT(ketama_test_force_panic(1), KETAMA_STATUS_PANIC);
+    /* the library still works afterwards */
+    test_hash();
+}
+
+/* Readers look up while a writer adds and removes servers. */
+static ketama_ring *shared;
+
+static void *reader(void *arg) {
+    int i;
+    char key[32];
+    (void)arg;
+    for (i = 0; i < 3000; i++) {
+        const char *label = NULL;
+        size_t len = 0;
+        ketama_status st;
+        sprintf(key, "key-%d", i);
+        st = ketama_ring_lookup(shared, key, strlen(key), &label, &len);
+        CHECK(st == KETAMA_STATUS_OK);
+        CHECK(st != KETAMA_STATUS_OK || (len >= 9 && memcmp(label, "10.0.0.", 7) == 0));
+    }
+    return NULL;
+}
+
+static void *writer(void *arg) {
+    int i;
+    char label[32];
+    (void)arg;
+    for (i = 0; i < 30; i++) {
+        sprintf(label, "10.0.0.%d:11211", 100 + i % 5);
+        if (ketama_ring_add(shared, label, strlen(label), 1) != KETAMA_STATUS_OK) {
+            CHECK(ketama_ring_remove(shared, label, strlen(label)) == KETAMA_STATUS_OK);
+        }
+    }
+    return NULL;
+}
+
+static void test_threads(void) {
+    pthread_t t[4];
+    int i;
+    shared = make("libmemcached-weighted", NULL);
+    EXPECT(ketama_ring_add(shared, S("10.0.0.1:11211"), 1), KETAMA_STATUS_OK);
+    EXPECT(ketama_ring_add(shared, S("10.0.0.2:11211"), 1), KETAMA_STATUS_OK);
+    for (i = 0; i < 3; i++) {
+        pthread_create(&t[i], NULL, reader, NULL);
+    }
+    pthread_create(&t[3], NULL, writer, NULL);
+    for (i = 0; i < 4; i++) {
+        pthread_join(t[i], NULL);
+    }
+    ketama_ring_free(shared);
+}
+
+int main(void) {
+    test_statuses();
+    test_create_errors();
+    test_hash();
+    test_ring();
+    test_add_many();
+    test_profile_errors();
+    test_panic();
+    test_threads();
+    printf("api checks: %d, failures: %d\n", checks, failures);
+    return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,272 @@
+/* Runs every shared vector file given on the command line through the C API
+ * (include/ketama.h + -lketama) and reports per file. Exit 0 only when every file passes. */
+#include <ketama.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+
+static int streq(const char *a, size_t alen, const json *b) {
+    return b != NULL && b->type == JSON_STRING && alen == b->len && memcmp(a, b->str, alen) == 0;
+}
+
+static void show(const char *s, size_t len) {
+    size_t i;
+    putchar('"');
+    for (i = 0; i < len && i < 60; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch < 0x20 || ch == 0x7f) {
+            printf("\\x%02x", ch);
+        } else {
+            putchar(ch);
+        }
+    }
+    printf(len > 60 ? "...\"" : "\"");
+}
+
+typedef struct {
+    size_t keys, bad;
+} tally;
+
+static void miss(tally *t, const json *key, const char *expected, const char *got) {
+    if (t->bad++ < 3) {
+        printf("    key ");
+        show(key->str, key->len);
+        printf(": expected %s, got %s\n", expected, got);
+    }
+}
+
+static const char *hash_arg(const json *v) {
+    const json *h = json_get(v, "hash");
+    return (h != NULL && h->type == JSON_STRING) ? h->str : NULL;
+}
+
+/* Kind "hash": with a "profile", the hash as that client's ring computes it (keys it refuses
+ * give KETAMA_STATUS_KEY_REJECTED = null); without one, the bare function. */
+static int run_hash(const json *v, const json *keys, const json *expect, tally *t) {
+    size_t i;
+    const char *name = hash_arg(v);
+    const json *profile = json_get(v, "profile");
+    ketama_ring *ring = NULL;
+    if (profile != NULL && profile->type == JSON_STRING) {
+        ketama_status st = ketama_ring_create(profile->str, name, &ring);
+        if (st != KETAMA_STATUS_OK) {
+            printf("    cannot create ring %s/%s: %s\n", profile->str, name ? name : "(default)", ketama_status_str((int)st));
+            return -1;
+        }
+    }
+    for (i = 0; i < keys->count; i++) {
+        const json *k = &keys->items[i], *e = &expect->items[i];
+        uint32_t h = 0;
+        char want[32], got[64];
+        ketama_status st = ring != NULL ? ketama_ring_key_hash(ring, k->str, k->len, &h)
+                                        : ketama_hash(name, k->str, k->len, &h);
+        t->keys++;
+        if (e->type == JSON_NULL) {
+            strcpy(want, "null");
+        } else {
+            sprintf(want, "%.0f", e->number);
+        }
+        if (st == KETAMA_STATUS_KEY_REJECTED) {
+            strcpy(got, "null");
+        } else if (st != KETAMA_STATUS_OK) {
+            sprintf(got, "status %d", (int)st);
+        } else {
+            sprintf(got, "%lu", (unsigned long)h);
+        }
+        if (strcmp(want, got) != 0) {
+            miss(t, k, want, got);
+        }
+    }
+    ketama_ring_free(ring);
+    return 0;
+}
+
+static int build_ring(const json *v, ketama_ring **ring_out) {
+    const json *profile = json_get(v, "profile"), *servers = json_get(v, "servers");
+    const char **labels, **names;
+    size_t *label_lens, *name_lens, i;
+    uint32_t *weights;
+    ketama_ring *ring = NULL;
+    ketama_status st;
+    if (profile == NULL || profile->type != JSON_STRING || servers == NULL || servers->type != JSON_ARRAY) {
+        printf("    malformed vector file (profile/servers)\n");
+        return -1;
+    }
+    st = ketama_ring_create(profile->str, hash_arg(v), &ring);
+    if (st != KETAMA_STATUS_OK) {
+        printf("    ketama_ring_create(%s, %s): %s\n", profile->str, hash_arg(v) ? hash_arg(v) : "NULL",
+               ketama_status_str((int)st));
+        return -1;
+    }
+    labels = (const char **)calloc(servers->count + 1, sizeof *labels);
+    names = (const char **)calloc(servers->count + 1, sizeof *names);
+    label_lens = (size_t *)calloc(servers->count + 1, sizeof *label_lens);
+    name_lens = (size_t *)calloc(servers->count + 1, sizeof *name_lens);
+    weights = (uint32_t *)calloc(servers->count + 1, sizeof *weights);
+    for (i = 0; i < servers->count; i++) {
+        const json *s = &servers->items[i];
+        const json *label = json_get(s, "label"), *w = json_get(s, "weight"), *name = json_get(s, "name");
+        labels[i] = label ? label->str : NULL;
+        label_lens[i] = label ? label->len : 0;
+        weights[i] = (w && w->type == JSON_NUMBER) ? (uint32_t)w->number : 1;
+        if (name && name->type == JSON_STRING) {
+            names[i] = name->str;
+            name_lens[i] = name->len;
+        }
+    }
+    st = ketama_ring_add_many(ring, labels, label_lens, weights, names, name_lens, servers->count);
+    free(labels);
+    free(names);
+    free(label_lens);
+    free(name_lens);
+    free(weights);
+    if (st != KETAMA_STATUS_OK) {
+        printf("    ketama_ring_add_many: %s\n", ketama_status_str((int)st));
+        ketama_ring_free(ring);
+        return -1;
+    }
+    *ring_out = ring;
+    return 0;
+}
+
+static int run_locate(const json *v, const json *keys, const json *expect, tally *t) {
+    ketama_ring *ring = NULL;
+    size_t i;
+    const char **ks, **many;
+    size_t *klens, *many_lens;
+    ketama_status many_st;
+    if (build_ring(v, &ring) != 0) {
+        return -1;
+    }
+    /* Batch lookups must agree with single ones. */
+    ks = (const char **)calloc(keys->count + 1, sizeof *ks);
+    klens = (size_t *)calloc(keys->count + 1, sizeof *klens);
+    many = (const char **)calloc(keys->count + 1, sizeof *many);
+    many_lens = (size_t *)calloc(keys->count + 1, sizeof *many_lens);
+    for (i = 0; i < keys->count; i++) {
+        ks[i] = keys->items[i].str;
+        klens[i] = keys->items[i].len;
+    }
+    many_st = ketama_ring_lookup_many(ring, ks, klens, keys->count, many, many_lens);
+    for (i = 0; i < keys->count; i++) {
+        const json *k = &keys->items[i], *e = &expect->items[i];
+        const char *label = NULL;
+        size_t len = 0;
+        char got[300];
+        ketama_status st = ketama_ring_lookup(ring, k->str, k->len, &label, &len);
+        t->keys++;
+        if (st == KETAMA_STATUS_OK) {
+            snprintf(got, sizeof got, "\"%.*s\"", (int)len, label);
+        } else {
+            snprintf(got, sizeof got, "%s (status %d)", ketama_status_str((int)st), (int)st);
+        }
+        if (e->type == JSON_NULL) {
+            if (st != KETAMA_STATUS_NO_SERVER && st != KETAMA_STATUS_KEY_REJECTED) {
+                miss(t, k, "null", got);
+                continue;
+            }
+        } else if (st != KETAMA_STATUS_OK || !streq(label, len, e)) {
+            char want[300];
+            snprintf(want, sizeof want, "\"%s\"", e->type == JSON_STRING ? e->str : "?");
+            miss(t, k, want, got);
+            continue;
+        }
+        if (many_st != KETAMA_STATUS_OK || many[i] != (st == KETAMA_STATUS_OK ? label : NULL) ||
+            many_lens[i] != (st == KETAMA_STATUS_OK ? len : 0)) {
+            miss(t, k, "lookup_many == lookup", "a different answer");
+        }
+    }
+    free(ks);
+    free(klens);
+    free(many);
+    free(many_lens);
+    ketama_ring_free(ring);
+    return 0;
+}
+
+static int run_sequence(const json *v, const json *keys, const json *expect, tally *t) {
+    ketama_ring *ring = NULL;
+    const json *nv = json_get(v, "n");
+    size_t n = nv ? (size_t)nv->number : 0, i, j;
+    const char **labels = (const char **)calloc(n + 1, sizeof *labels);
+    size_t *lens = (size_t *)calloc(n + 1, sizeof *lens);
+    if (build_ring(v, &ring) != 0) {
+        free(labels);
+        free(lens);
+        return -1;
+    }
+    for (i = 0; i < keys->count; i++) {
+        const json *k = &keys->items[i], *e = &expect->items[i];
+        size_t count = 0;
+        ketama_status st = ketama_ring_failover(ring, k->str, k->len, n, labels, lens, &count);
+        int ok = st == KETAMA_STATUS_OK && e->type == JSON_ARRAY && count == e->count;
+        t->keys++;
+        for (j = 0; ok && j < count; j++) {
+            ok = streq(labels[j], lens[j], &e->items[j]);
+        }
+        if (!ok) {
+            char got[600] = "";
+            size_t used = 0;
+            if (st != KETAMA_STATUS_OK) {
+                snprintf(got, sizeof got, "%s", ketama_status_str((int)st));
+            }
+            for (j = 0; st == KETAMA_STATUS_OK && j < count && used < 500; j++) {
+                used += (size_t)snprintf(got + used, sizeof got - used, "%s%.*s", j ? "," : "", (int)lens[j], labels[j]);
+            }
+            miss(t, k, "the expected sequence", got);
+        }
+    }
+    free(labels);
+    free(lens);
+    ketama_ring_free(ring);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    int i, files_ok = 0, files_bad = 0;
+    for (i = 1; i < argc; i++) {
+        size_t len = 0;
+        char *text = json_read_file(argv[i], &len);
+        json v;
+        const json *kind, *keys, *expect;
+        tally t = {0, 0};
+        int rc = -1;
+        const char *base = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
+        if (text == NULL || json_parse(text, len, &v) != 0) {
+            printf("FAIL %s: cannot read or parse\n", base);
+            free(text);
+            files_bad++;
+            continue;
+        }
+        free(text);
+        kind = json_get(&v, "kind");
+        keys = json_get(&v, "keys");
+        expect = json_get(&v, "expect");
+        if (keys == NULL || expect == NULL || keys->type != JSON_ARRAY || expect->type != JSON_ARRAY ||
+            keys->count != expect->count) {
+            printf("FAIL %s: keys/expect missing or of different lengths\n", base);
+        } else if (kind == NULL || kind->type == JSON_NULL || strcmp(kind->str, "locate") == 0) {
+            rc = run_locate(&v, keys, expect, &t);
+        } else if (strcmp(kind->str, "hash") == 0) {
+            rc = run_hash(&v, keys, expect, &t);
+        } else if (strcmp(kind->str, "sequence") == 0) {
+            rc = run_sequence(&v, keys, expect, &t);
+        } else {
+            printf("    unknown kind %s\n", kind->str);
+        }
+        if (rc == 0 && t.bad == 0) {
+            printf("PASS %s (%lu keys)\n", base, (unsigned long)t.keys);
+            files_ok++;
+        } else {
+            printf("FAIL %s (%lu of %lu keys wrong)\n", base, (unsigned long)t.bad, (unsigned long)t.keys);
+            files_bad++;
+        }
+        fflush(stdout);
+        json_free(&v);
+    }
+    printf("vector files: %d passed, %d failed\n", files_ok, files_bad);
+    return files_bad == 0 ? 0 : 1;
+}

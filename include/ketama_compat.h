@@ -1,0 +1,85 @@
+/*
+ * ketama_compat.h: the original last.fm libketama C API, served by libketama.so from ketama.
+ *
+ * Installed twice: as <ketama_compat.h>, and as <libketama/ketama.h> so that a libketama-era
+ * program that says `#include <ketama.h>` builds unchanged with
+ *     cc prog.c $(pkg-config --cflags --libs ketama-compat)
+ *
+ * Same continuum and the same answers as libketama for the same server file (one
+ * "address<TAB or SPACE>memory" per line), but no System V shared memory or semaphore, no
+ * 512 KiB limit. Each process parses the file once per modification time; a changed file
+ * is reloaded by ketama_roll() and, at most once a second, by ketama_get_server().
+ * Quirks of libketama's parser are kept (the memory token's last character is dropped, so
+ * the file must end with a newline); inputs libketama mishandles are refused with a
+ * message in ketama_error(): addresses of 23+ characters, memory <= 0 or > 4294967295,
+ * blank-only lines. Not provided: union semun and MC_SHMSIZE's meaning (kept as a value).
+ * ketama_error() is per thread. Hand-written (the layout is libketama's); the C tests check
+ * the struct sizes.
+ */
+#ifndef KETAMA_COMPAT_H
+#define KETAMA_COMPAT_H
+
+/* libketama's segment size; unused here (no shared memory), kept for source compatibility. */
+#define MC_SHMSIZE 524288
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* qsort comparator type, as libketama declared it. */
+typedef int (*compfn)(const void *, const void *);
+
+/* One point on the circle. `ip` is NUL-terminated unless the address is 22 characters long
+ * (the byte after it is then zero in this implementation). */
+typedef struct {
+    unsigned int point;
+    char ip[22];
+} mcs;
+
+/* One line of the server file (not used by the functions; kept for source compatibility). */
+typedef struct {
+    char addr[22];
+    unsigned long memory;
+} serverinfo;
+
+/* The continuum: `array` holds `numpoints` mcs in ascending order of `point`; `modtime`
+ * points to the file's modification time (a time_t). Treat as read-only. */
+typedef struct {
+    int numpoints;
+    void *modtime;
+    void *array;
+} continuum;
+
+typedef continuum *ketama_continuum;
+
+/* Builds the continuum for a server file into *contptr. Returns 1 on success, 0 on failure
+ * (reason in ketama_error()). Free *contptr with ketama_smoke() when it was set. */
+int ketama_roll(ketama_continuum *contptr, char *filename);
+
+/* Frees a continuum and the mcs it handed out. NULL is a no-op. */
+void ketama_smoke(ketama_continuum contptr);
+
+/* The point for a key (a NUL-terminated string): the first point at or after
+ * ketama_hashi(key), wrapping around. NULL for an empty continuum. Valid until smoke. */
+mcs *ketama_get_server(char *key, ketama_continuum cont);
+
+/* Prints "Numpoints in continuum: N" and then "ip (point)" per point to stdout. */
+void ketama_print_continuum(ketama_continuum c);
+
+/* -1, 0 or 1 comparing a->point with b->point. */
+int ketama_compare(mcs *a, mcs *b);
+
+/* First little-endian 32-bit word of the MD5 of a NUL-terminated string. */
+unsigned int ketama_hashi(char *inString);
+
+/* MD5 of a NUL-terminated string into 16 bytes. */
+void ketama_md5_digest(char *inString, unsigned char md5pword[16]);
+
+/* The last ketama_roll() error of this thread ("" after success). */
+char *ketama_error(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KETAMA_COMPAT_H */

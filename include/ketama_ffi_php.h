@@ -1,0 +1,41 @@
+/* GENERATED from include/ketama.h by ffi-c/gen-header.sh for PHP FFI::cdef; do not edit. */
+typedef enum ketama_status {
+    KETAMA_STATUS_OK = 0,
+    KETAMA_STATUS_NULL_ARGUMENT = 1,
+    KETAMA_STATUS_EMPTY_RING = 2,
+    KETAMA_STATUS_NO_SERVER = 3,
+    KETAMA_STATUS_UNKNOWN_PROFILE = 4,
+    KETAMA_STATUS_UNKNOWN_HASH = 5,
+    KETAMA_STATUS_AMBIGUOUS_HASH = 6,
+    KETAMA_STATUS_BAD_WEIGHT = 7,
+    KETAMA_STATUS_DUPLICATE_SERVER = 8,
+    KETAMA_STATUS_MISSING_SERVER = 9,
+    KETAMA_STATUS_BAD_LABEL = 10,
+    KETAMA_STATUS_INVALID_UTF8 = 11,
+    KETAMA_STATUS_KEY_REJECTED = 12,
+    KETAMA_STATUS_UNSUPPORTED = 13,
+    KETAMA_STATUS_TOO_MANY_POINTS = 14,
+    KETAMA_STATUS_INDEX_OUT_OF_RANGE = 15,
+    KETAMA_STATUS_PANIC = 16,
+    KETAMA_STATUS_INTERNAL = 17,
+} ketama_status;
+typedef struct ketama_ring ketama_ring;
+enum ketama_status ketama_ring_create(const char *profile, const char *hash, struct ketama_ring **ring_out);
+void ketama_ring_free(struct ketama_ring *ring);
+enum ketama_status ketama_ring_add(struct ketama_ring *ring, const char *label, size_t label_len, uint32_t weight);
+enum ketama_status ketama_ring_add_named(struct ketama_ring *ring, const char *label, size_t label_len, uint32_t weight, const char *name, size_t name_len);
+enum ketama_status ketama_ring_add_many(struct ketama_ring *ring, const char *const *labels, const size_t *label_lens, const uint32_t *weights, const char *const *names, const size_t *name_lens, size_t count);
+enum ketama_status ketama_ring_remove(struct ketama_ring *ring, const char *label, size_t label_len);
+enum ketama_status ketama_ring_set_weight(struct ketama_ring *ring, const char *label, size_t label_len, uint32_t weight);
+enum ketama_status ketama_ring_lookup(const struct ketama_ring *ring, const char *key, size_t key_len, const char **label_out, size_t *label_len_out);
+enum ketama_status ketama_ring_lookup_many(const struct ketama_ring *ring, const char *const *keys, const size_t *key_lens, size_t count, const char **labels_out, size_t *label_lens_out);
+enum ketama_status ketama_ring_lookup_n(const struct ketama_ring *ring, const char *key, size_t key_len, size_t n, const char **labels_out, size_t *label_lens_out, size_t *count_out);
+enum ketama_status ketama_ring_failover(const struct ketama_ring *ring, const char *key, size_t key_len, size_t n, const char **labels_out, size_t *label_lens_out, size_t *count_out);
+enum ketama_status ketama_ring_key_hash(const struct ketama_ring *ring, const char *key, size_t key_len, uint32_t *hash_out);
+enum ketama_status ketama_ring_server_count(const struct ketama_ring *ring, size_t *count_out);
+enum ketama_status ketama_ring_server(const struct ketama_ring *ring, size_t index, const char **label_out, size_t *label_len_out, uint32_t *weight_out);
+enum ketama_status ketama_ring_point_count(const struct ketama_ring *ring, size_t *count_out);
+enum ketama_status ketama_ring_points(const struct ketama_ring *ring, uint32_t *positions_out, size_t *servers_out, size_t capacity, size_t *count_out);
+enum ketama_status ketama_hash(const char *algorithm, const char *key, size_t len, uint32_t *hash_out);
+const char *ketama_version(void);
+const char *ketama_status_str(int status);
