@@ -219,6 +219,18 @@ enum ketama_status ketama_ring_lookup(const struct ketama_ring *ring, const char
 enum ketama_status ketama_ring_lookup_many(const struct ketama_ring *ring, const char *const *keys, const size_t *key_lens, size_t count, const char **labels_out, size_t *label_lens_out);
 
 /**
+ * Looks up `count` keys given back to back in one buffer (`keys`, `key_lens[i]` bytes each):
+ * `servers_out[i]` receives the index of the key's server (see `ketama_ring_server()`), or
+ * `UINT32_MAX` for a key the client refuses or that no server owns. One call and no pointer
+ * arrays: the fast path for bindings such as PHP FFI. An empty ring fails the whole call.
+ *
+ * # Safety
+ * `ring` is a live ring; `keys` holds the sum of `key_lens` bytes (NULL allowed when that
+ * is 0); `key_lens` and `servers_out` hold `count` elements.
+ */
+enum ketama_status ketama_ring_lookup_packed(const struct ketama_ring *ring, const char *keys, const size_t *key_lens, size_t count, uint32_t *servers_out);
+
+/**
  * Up to `n` distinct servers for a key, primary first, in the order the client's structure
  * yields them (ring order for continua). `labels_out` / `label_lens_out` have room for `n`;
  * `*count_out` receives how many were written (fewer than `n` when the ring has fewer

@@ -402,6 +402,49 @@ pub unsafe extern "C" fn ketama_ring_lookup_many(
     }
 }
 
+/// Looks up `count` keys given back to back in one buffer (`keys`, `key_lens[i]` bytes each):
+/// `servers_out[i]` receives the index of the key's server (see `ketama_ring_server()`), or
+/// `UINT32_MAX` for a key the client refuses or that no server owns. One call and no pointer
+/// arrays: the fast path for bindings such as PHP FFI. An empty ring fails the whole call.
+///
+/// # Safety
+/// `ring` is a live ring; `keys` holds the sum of `key_lens` bytes (NULL allowed when that
+/// is 0); `key_lens` and `servers_out` hold `count` elements.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_ring_lookup_packed(
+    ring: *const ketama_ring,
+    keys: *const c_char,
+    key_lens: *const usize,
+    count: usize,
+    servers_out: *mut u32,
+) -> ketama_status {
+    ffi_boundary! {
+        // SAFETY: caller's contract.
+        let handle = unsafe { Handle::borrow(ring) }?;
+        // SAFETY: caller's contract.
+        let key_lens = unsafe { in_slice(key_lens, count) }?;
+        let total = key_lens.iter().try_fold(0usize, |a, &l| a.checked_add(l)).ok_or(ketama_status::Internal)?;
+        // SAFETY: caller's contract: `keys` holds `total` bytes.
+        let buf = unsafe { bytes(keys, total) }?;
+        // SAFETY: caller's contract.
+        let servers_out = unsafe { out_slice(servers_out, count) }?;
+        let state = handle.read();
+        if state.ring.is_empty() {
+            return Err(ketama_core::Error::EmptyRing.into());
+        }
+        let mut at = 0;
+        for (slot, &len) in servers_out.iter_mut().zip(key_lens) {
+            let key = &buf[at..at + len];
+            at += len;
+            *slot = match locate_opt(&state, key)? {
+                Some(i) => u32::try_from(i).unwrap_or(u32::MAX),
+                None => u32::MAX,
+            };
+        }
+        Ok(())
+    }
+}
+
 /// Up to `n` distinct servers for a key, primary first, in the order the client's structure
 /// yields them (ring order for continua). `labels_out` / `label_lens_out` have room for `n`;
 /// `*count_out` receives how many were written (fewer than `n` when the ring has fewer

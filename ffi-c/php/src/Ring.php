@@ -21,6 +21,16 @@ final class Ring implements \Countable
     private FFI $ffi;
     /** @var FFI\CData ketama_ring* */
     private $ring;
+    /** @var FFI\CData const char** reused by get() */
+    private $labelOut;
+    /** @var FFI\CData size_t* reused by get() */
+    private $lenOut;
+    /** @var FFI\CData|null the const char* get() writes through $labelOut */
+    private $label;
+    /** @var FFI\CData|null the size_t get() writes through $lenOut */
+    private $len;
+    /** @var list<string>|null labels by server index, for getMany(); null after a change */
+    private ?array $labels = null;
 
     /**
      * @param array<int|string, int|string|array{weight?: int, name?: string}> $servers
@@ -34,6 +44,10 @@ final class Ring implements \Countable
         $out = $this->ffi->new('ketama_ring*');
         Library::check($this->ffi->ketama_ring_create($profile, $hash, FFI::addr($out)));
         $this->ring = $out;
+        $this->label = $this->ffi->new('const char*');
+        $this->len = $this->ffi->new('size_t');
+        $this->labelOut = FFI::addr($this->label);
+        $this->lenOut = FFI::addr($this->len);
         $this->addMany($servers);
     }
 
@@ -56,6 +70,7 @@ final class Ring implements \Countable
      */
     public function addMany(array $servers): void
     {
+        $this->labels = null;
         $n = count($servers);
         if ($n === 0) {
             return;
@@ -86,6 +101,7 @@ final class Ring implements \Countable
     /** Adds one server at the end of the server order. */
     public function add(string $label, int $weight = 1, ?string $name = null): void
     {
+        $this->labels = null;
         Library::check($this->ffi->ketama_ring_add_named(
             $this->ring, $label, strlen($label), self::weight($weight), $name, $name === null ? 0 : strlen($name)
         ));
@@ -94,6 +110,7 @@ final class Ring implements \Countable
     /** Removes the server with this label. */
     public function remove(string $label): void
     {
+        $this->labels = null;
         Library::check($this->ffi->ketama_ring_remove($this->ring, $label, strlen($label)));
     }
 
@@ -111,16 +128,13 @@ final class Ring implements \Countable
      */
     public function get(string $key): ?string
     {
-        $p = $this->ffi->new('const char*');
-        $n = $this->ffi->new('size_t');
-        $st = $this->ffi->ketama_ring_lookup($this->ring, $key, strlen($key), FFI::addr($p), FFI::addr($n));
+        $st = $this->ffi->ketama_ring_lookup($this->ring, $key, strlen($key), $this->labelOut, $this->lenOut);
         if ($st === KetamaException::NO_SERVER || $st === KetamaException::KEY_REJECTED) {
             return null;
         }
         Library::check($st);
-        return FFI::string($p, $n->cdata);
+        return FFI::string($this->label, $this->len->cdata);
     }
-
     /**
      * `get()` for each key, keyed by the key.
      *
@@ -129,13 +143,29 @@ final class Ring implements \Countable
      */
     public function getMany(iterable $keys): array
     {
-        $out = [];
+        $list = [];
         foreach ($keys as $key) {
-            $out[$key] = $this->get((string) $key);
+            $list[] = (string) $key;
+        }
+        $n = count($list);
+        if ($n === 0) {
+            return [];
+        }
+        // One native call: the keys back to back in one string, their lengths, and server
+        // indexes out (no per-key FFI call or pointer array).
+        $lens = $this->ffi->new("size_t[$n]");
+        foreach ($list as $i => $key) {
+            $lens[$i] = strlen($key);
+        }
+        $idx = $this->ffi->new("uint32_t[$n]");
+        Library::check($this->ffi->ketama_ring_lookup_packed($this->ring, implode('', $list), $lens, $n, $idx));
+        $labels = $this->labels ??= array_map('strval', array_keys($this->servers()));
+        $out = [];
+        foreach ($list as $i => $key) {
+            $out[$key] = $labels[$idx[$i]] ?? null;
         }
         return $out;
     }
-
     /**
      * Up to `$n` distinct servers for `$key`, primary first (replicas / failover order).
      *

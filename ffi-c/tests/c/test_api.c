@@ -100,6 +100,11 @@ static void test_ring(void) {
     CHECK(label == NULL && len == 99);
     EXPECT(ketama_ring_lookup_n(r, S("k"), 2, labels, lens, &count), KETAMA_STATUS_EMPTY_RING);
     EXPECT(ketama_ring_lookup_many(r, keys, key_lens, 3, labels, lens), KETAMA_STATUS_EMPTY_RING);
+    {
+        uint32_t idx[3] = {7, 7, 7};
+        EXPECT(ketama_ring_lookup_packed(r, "abc", key_lens, 3, idx), KETAMA_STATUS_EMPTY_RING);
+        CHECK(idx[0] == 7 && idx[2] == 7);
+    }
     EXPECT(ketama_ring_server_count(r, &n), KETAMA_STATUS_OK);
     EXPECT(n, 0u);
 
@@ -144,6 +149,26 @@ static void test_ring(void) {
     }
     EXPECT(ketama_ring_lookup_many(r, keys, NULL, 3, labels, lens), KETAMA_STATUS_NULL_ARGUMENT);
     EXPECT(ketama_ring_lookup_many(r, NULL, NULL, 0, NULL, NULL), KETAMA_STATUS_OK);
+
+    /* packed lookups: keys back to back, server indexes out, same answers */
+    {
+        uint32_t idx[3] = {0, 0, 0};
+        size_t packed_lens[3] = {1, 0, 2};
+        const char *l2;
+        size_t n2;
+        EXPECT(ketama_ring_lookup_packed(r, "abc", packed_lens, 3, idx), KETAMA_STATUS_OK);
+        EXPECT(ketama_ring_lookup(r, "bc", 2, &label, &len), KETAMA_STATUS_OK);
+        EXPECT(ketama_ring_server(r, idx[2], &l2, &n2, NULL), KETAMA_STATUS_OK);
+        CHECK(l2 == label);
+        EXPECT(ketama_ring_lookup(r, "a", 1, &label, &len), KETAMA_STATUS_OK);
+        EXPECT(ketama_ring_server(r, idx[0], &l2, &n2, NULL), KETAMA_STATUS_OK);
+        CHECK(l2 == label);
+        EXPECT(ketama_ring_lookup_packed(r, NULL, packed_lens, 3, idx), KETAMA_STATUS_NULL_ARGUMENT);
+        EXPECT(ketama_ring_lookup_packed(r, "abc", NULL, 3, idx), KETAMA_STATUS_NULL_ARGUMENT);
+        EXPECT(ketama_ring_lookup_packed(r, "abc", packed_lens, 3, NULL), KETAMA_STATUS_NULL_ARGUMENT);
+        EXPECT(ketama_ring_lookup_packed(NULL, "abc", packed_lens, 3, idx), KETAMA_STATUS_NULL_ARGUMENT);
+        EXPECT(ketama_ring_lookup_packed(r, NULL, NULL, 0, NULL), KETAMA_STATUS_OK);
+    }
 
     /* key hash, servers, points */
     EXPECT(ketama_ring_key_hash(r, S("apple"), &w), KETAMA_STATUS_OK);
