@@ -247,14 +247,19 @@ pub fn key_error(e: Error) -> &'static str {
     }
 }
 
-fn lookup(a: &LookupArgs, f: Option<Format>) -> Result<String, Fail> {
-    let ring = ring_from(&a.ring)?;
-    let keys = keys_from(&a.keys)?;
-    let results: Vec<Result<&str, Error>> = keys
-        .iter()
-        .map(|k| ring.locate(k).map(|s| s.label.as_str()))
-        .collect();
-    for (i, (k, r)) in keys.iter().zip(&results).enumerate() {
+/// One answer per key (`lookup`, `hash`): plain lines, or JSON objects `{"key", field}`, or a
+/// table (column `header`). A key without an answer prints `-` (JSON `null` with an `error`) and gets a note on
+/// stderr; it is not a failure of the command.
+fn per_key<T>(
+    keys: &[Vec<u8>],
+    results: &[Result<T, Error>],
+    (field, header): (&str, &str),
+    f: Option<Format>,
+) -> String
+where
+    T: ToString + Clone + Into<Value>,
+{
+    for (i, (k, r)) in keys.iter().zip(results).enumerate() {
         if let Err(e) = r {
             eprintln!(
                 "ketama: key {} ('{}'): {} (printed as '-')",
@@ -264,26 +269,46 @@ fn lookup(a: &LookupArgs, f: Option<Format>) -> Result<String, Fail> {
             );
         }
     }
-    let label = |r: &Result<&str, Error>| r.map_or("-".to_string(), str::to_string);
-    Ok(match f {
-        None => results.iter().map(|r| label(r) + "\n").collect(),
+    let text = |r: &Result<T, Error>| r.as_ref().map_or("-".to_string(), ToString::to_string);
+    match f {
+        None => results.iter().map(|r| text(r) + "\n").collect(),
         Some(Format::Json) => output::json(&Value::Array(
             keys.iter()
-                .zip(&results)
-                .map(|(k, r)| match r {
-                    Ok(l) => json!({"key": key_text(k), "label": l}),
-                    Err(e) => json!({"key": key_text(k), "label": null, "error": key_error(*e)}),
+                .zip(results)
+                .map(|(k, r)| {
+                    let mut o = serde_json::Map::new();
+                    o.insert("key".into(), Value::from(key_text(k)));
+                    match r {
+                        Ok(v) => {
+                            o.insert(field.into(), v.clone().into());
+                        }
+                        Err(e) => {
+                            o.insert(field.into(), Value::Null);
+                            o.insert("error".into(), Value::from(key_error(*e)));
+                        }
+                    }
+                    Value::Object(o)
                 })
                 .collect(),
         )),
         Some(fmt) => {
-            let mut t = Table::new(&["key", "label"]);
-            for (k, r) in keys.iter().zip(&results) {
-                t.row(vec![key_text(k), label(r)]);
+            let mut t = Table::new(&["key", header]);
+            for (k, r) in keys.iter().zip(results) {
+                t.row(vec![key_text(k), text(r)]);
             }
             render(&t, fmt)
         }
-    })
+    }
+}
+
+fn lookup(a: &LookupArgs, f: Option<Format>) -> Result<String, Fail> {
+    let ring = ring_from(&a.ring)?;
+    let keys = keys_from(&a.keys)?;
+    let results: Vec<Result<&str, Error>> = keys
+        .iter()
+        .map(|k| ring.locate(k).map(|s| s.label.as_str()))
+        .collect();
+    Ok(per_key(&keys, &results, ("label", "label"), f))
 }
 
 fn hash_cmd(a: &HashArgs, f: Option<Format>) -> Result<String, Fail> {
@@ -307,36 +332,7 @@ fn hash_cmd(a: &HashArgs, f: Option<Format>) -> Result<String, Fail> {
             None => Ok(h.hash(k)),
         })
         .collect();
-    for (i, (k, r)) in keys.iter().zip(&values).enumerate() {
-        if let Err(e) = r {
-            eprintln!(
-                "ketama: key {} ('{}'): {} (printed as '-')",
-                i + 1,
-                key_text(k),
-                key_error(*e)
-            );
-        }
-    }
-    let text = |r: &Result<u32, Error>| r.map_or("-".to_string(), |v| v.to_string());
-    Ok(match f {
-        None => values.iter().map(|r| text(r) + "\n").collect(),
-        Some(Format::Json) => output::json(&Value::Array(
-            keys.iter()
-                .zip(&values)
-                .map(|(k, r)| match r {
-                    Ok(v) => json!({"key": key_text(k), "hash": v}),
-                    Err(e) => json!({"key": key_text(k), "hash": null, "error": key_error(*e)}),
-                })
-                .collect(),
-        )),
-        Some(fmt) => {
-            let mut t = Table::new(&["key", h.name()]);
-            for (k, r) in keys.iter().zip(&values) {
-                t.row(vec![key_text(k), text(r)]);
-            }
-            render(&t, fmt)
-        }
-    })
+    Ok(per_key(&keys, &values, ("hash", h.name()), f))
 }
 
 fn points(a: &RingArgs, f: Option<Format>) -> Result<String, Fail> {

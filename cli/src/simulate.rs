@@ -334,6 +334,20 @@ fn speed(h: Hash, keys: &[Vec<u8>]) -> f64 {
     start.elapsed().as_nanos() as f64 / n.max(1) as f64
 }
 
+impl Report {
+    /// Keys on the server `label` before and after the change under one hash (`None` where
+    /// the server was not on the ring).
+    fn keys_on(&self, x: &HashResult, label: &str) -> (Option<usize>, Option<usize>) {
+        let count = |servers: &[Server], counts: &[usize]| {
+            servers
+                .iter()
+                .position(|s| s.label == label)
+                .and_then(|i| counts.get(i).copied())
+        };
+        (count(&self.old, &x.before), count(&self.new, &x.after))
+    }
+}
+
 fn range(v: &[usize]) -> (usize, usize) {
     (
         v.iter().copied().min().unwrap_or(0),
@@ -392,16 +406,7 @@ fn table(r: &Report) -> String {
         for label in &labels {
             let mut row = vec![label.clone()];
             for x in chunk {
-                let b = r
-                    .old
-                    .iter()
-                    .position(|s| &s.label == label)
-                    .map(|i| x.before[i]);
-                let a = r
-                    .new
-                    .iter()
-                    .position(|s| &s.label == label)
-                    .map(|i| x.after[i]);
+                let (b, a) = r.keys_on(x, label);
                 let cell = |v: Option<usize>| v.map_or("-".to_string(), |v| v.to_string());
                 row.push(format!("{} -> {}", cell(b), cell(a)));
             }
@@ -465,16 +470,7 @@ fn csv(r: &Report) -> String {
     labels.extend(r.added.iter().cloned());
     for x in &r.results {
         for label in &labels {
-            let b = r
-                .old
-                .iter()
-                .position(|s| &s.label == label)
-                .map(|i| x.before[i]);
-            let a = r
-                .new
-                .iter()
-                .position(|s| &s.label == label)
-                .map(|i| x.after[i]);
+            let (b, a) = r.keys_on(x, label);
             let cell = |v: Option<usize>| v.map_or(String::new(), |v| v.to_string());
             t.row(vec![
                 x.shown.clone(),

@@ -462,26 +462,18 @@ pub unsafe extern "C" fn ketama_ring_lookup_n(
     label_lens_out: *mut usize,
     count_out: *mut usize,
 ) -> ketama_status {
-    ffi_boundary! {
-        // SAFETY: caller's contract.
-        let handle = unsafe { Handle::borrow(ring) }?;
-        // SAFETY: caller's contract.
-        let count_out = unsafe { out(count_out) }?;
-        // SAFETY: caller's contract.
-        let (labels_out, label_lens_out) =
-            unsafe { (out_slice(labels_out, n)?, out_slice(label_lens_out, n)?) };
-        // SAFETY: caller's contract.
-        let key = unsafe { bytes(key, key_len) }?;
-        let state = handle.read();
-        let mut idx = Vec::new();
-        state.ring.locate_n_into(key, n, &mut idx)?;
-        let found = idx.iter().map(|&i| state.label(i)).collect::<FfiResult<Vec<_>>>()?;
-        for (i, (p, l)) in found.iter().enumerate().take(n) {
-            labels_out[i] = *p;
-            label_lens_out[i] = *l;
-        }
-        *count_out = found.len().min(n);
-        Ok(())
+    // SAFETY: the caller's contract, passed on unchanged.
+    unsafe {
+        write_walk(
+            ring,
+            key,
+            key_len,
+            n,
+            labels_out,
+            label_lens_out,
+            count_out,
+            Walk::Distinct,
+        )
     }
 }
 
@@ -503,6 +495,44 @@ pub unsafe extern "C" fn ketama_ring_failover(
     label_lens_out: *mut usize,
     count_out: *mut usize,
 ) -> ketama_status {
+    // SAFETY: the caller's contract, passed on unchanged.
+    unsafe {
+        write_walk(
+            ring,
+            key,
+            key_len,
+            n,
+            labels_out,
+            label_lens_out,
+            count_out,
+            Walk::Failover,
+        )
+    }
+}
+
+/// Which sequence of servers [`write_walk`] reports.
+enum Walk {
+    /// `Ring::locate_n`: distinct servers in ring order.
+    Distinct,
+    /// `Ring::failover`: the client's own failover sequence.
+    Failover,
+}
+
+/// The shared body of `ketama_ring_lookup_n` and `ketama_ring_failover`.
+///
+/// # Safety
+/// As those functions.
+#[allow(clippy::too_many_arguments)]
+unsafe fn write_walk(
+    ring: *const ketama_ring,
+    key: *const c_char,
+    key_len: usize,
+    n: usize,
+    labels_out: *mut *const c_char,
+    label_lens_out: *mut usize,
+    count_out: *mut usize,
+    walk: Walk,
+) -> ketama_status {
     ffi_boundary! {
         // SAFETY: caller's contract.
         let handle = unsafe { Handle::borrow(ring) }?;
@@ -514,7 +544,14 @@ pub unsafe extern "C" fn ketama_ring_failover(
         // SAFETY: caller's contract.
         let key = unsafe { bytes(key, key_len) }?;
         let state = handle.read();
-        let idx = state.ring.failover(key, n)?;
+        let idx = match walk {
+            Walk::Distinct => {
+                let mut idx = Vec::new();
+                state.ring.locate_n_into(key, n, &mut idx)?;
+                idx
+            }
+            Walk::Failover => state.ring.failover(key, n)?,
+        };
         let found = idx.iter().map(|&i| state.label(i)).collect::<FfiResult<Vec<_>>>()?;
         for (i, (p, l)) in found.iter().enumerate().take(n) {
             labels_out[i] = *p;
