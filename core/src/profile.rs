@@ -149,6 +149,17 @@ pub enum Failover {
     },
 }
 
+/// What removing a server does to the points it shares with others.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Removal {
+    /// Only the removed server's points go; a position it shared stays with the others
+    /// (the ring equals a fresh build without the server).
+    OwnPoints,
+    /// flexihash `removeTarget`: every position the server had is unset, even where another
+    /// server had won it, so the others lose those positions too.
+    ClearsItsPositions,
+}
+
 /// Keys the client refuses before hashing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KeyLimits {
@@ -210,6 +221,8 @@ pub struct Profile {
     pub order: Order,
     /// The client's failover sequence ([`crate::Ring::failover`]).
     pub failover: Failover,
+    /// What removing a server does to shared positions.
+    pub removal: Removal,
 }
 
 const RING: Profile = Profile {
@@ -232,6 +245,7 @@ const RING: Profile = Profile {
     key_limits: ANY_KEY,
     order: Order::Given,
     failover: Failover::Walk,
+    removal: Removal::OwnPoints,
 };
 
 const MODULA: Profile = Profile {
@@ -462,6 +476,7 @@ pub static PROFILES: &[Profile] = &[
         search: Search::UpperBound,
         ties: Ties::LaterWins,
         single_shortcut: true,
+        removal: Removal::ClearsItsPositions,
         ..RING
     },
     Profile {

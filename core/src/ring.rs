@@ -10,7 +10,7 @@ use crate::error::Error;
 use crate::hash::{md5, Hash};
 use crate::index::SearchIndex;
 use crate::profile::{
-    Failover, KeyRewrite, Order, PointHash, Profile, Search, StringForm, Ties, ZeroWeight,
+    Failover, KeyRewrite, Order, PointHash, Profile, Removal, Search, StringForm, Ties, ZeroWeight,
 };
 use crate::server::Server;
 use crate::weight::Count;
@@ -555,6 +555,16 @@ impl Ring {
         if self.values.len() + add.len() > u32::MAX as usize {
             return Err(Error::TooManyPoints);
         }
+        // flexihash unsets every position the removed server had, whoever owns it now.
+        let mut cleared: Vec<(u32, u128)> = Vec::new();
+        if let (Some(r), Removal::ClearsItsPositions) = (removed, self.profile.removal) {
+            let wide = |i: usize| self.wide.get(i).copied().unwrap_or(0);
+            cleared = (0..self.values.len())
+                .filter(|&i| self.owners[i] as usize == r)
+                .map(|i| (self.values[i], wide(i)))
+                .collect();
+            cleared.sort_unstable();
+        }
         // Nothing below can fail: the ring changes only now.
         let old = self.take_points();
         del.sort_unstable_by(|a, b| self.order(a, b));
@@ -566,6 +576,9 @@ impl Ring {
             }
             if d < del.len() && self.order(&del[d], &p) == Ordering::Equal {
                 d += 1;
+                continue;
+            }
+            if !cleared.is_empty() && cleared.binary_search(&(p.value, p.wide)).is_ok() {
                 continue;
             }
             if let Some(r) = removed {

@@ -116,6 +116,48 @@ proptest! {
     }
 }
 
+/// flexihash `removeTarget` unsets every position of the removed target, also where a later
+/// target had won it: with targets `server1` and `server11`, `server1` + `10` and
+/// `server11` + `0` are the same string, so removing `server1` takes those positions from
+/// `server11` as well. Without such collisions removal equals a fresh build.
+#[test]
+fn flexihash_removal_unsets_shared_positions() {
+    let p = Profile::by_name("flexihash").unwrap();
+    let labels = ["server1", "server11", "server2"];
+    let mut ring =
+        Ring::with_servers(p, None, labels.map(|l| Server::parse(l, 1).unwrap())).unwrap();
+    let shared: Vec<u32> = ["server110", "server111"]
+        .iter()
+        .map(|s| Hash::Crc32a.hash(s.as_bytes()))
+        .collect();
+    let owner_at = |ring: &Ring, v: u32| {
+        ring.points()
+            .filter(|&(p, _)| p == v)
+            .map(|(_, i)| ring.server(i).unwrap().label.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        owner_at(&ring, shared[0])[0],
+        "server11",
+        "the later target wins the shared position"
+    );
+    ring.remove("server1").unwrap();
+    assert!(owner_at(&ring, shared[0]).is_empty() && owner_at(&ring, shared[1]).is_empty());
+    assert_eq!(ring.point_count(), 2 * 64 - 10);
+
+    let others = ["10.0.0.1:11211", "10.0.0.2:11211", "10.0.0.3:11211"];
+    let mut ring =
+        Ring::with_servers(p, None, others.map(|l| Server::parse(l, 1).unwrap())).unwrap();
+    ring.remove(others[1]).unwrap();
+    let fresh = Ring::with_servers(
+        p,
+        None,
+        [others[0], others[2]].map(|l| Server::parse(l, 1).unwrap()),
+    )
+    .unwrap();
+    assert_eq!(points(&ring), points(&fresh));
+}
+
 #[test]
 fn every_error_is_typed() {
     let p = |n: &str| Profile::by_name(n).unwrap();
