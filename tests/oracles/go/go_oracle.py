@@ -51,6 +51,7 @@ def main():
         ("ten-mixed", V.set_ten_mixed()),
         ("hundred", V.set_equal(100, base="10.1", port_cycle=3)),
         ("two-hundred-fifty", V.set_equal(250, base="10.2")),
+        ("thousand", V.set_equal(1000, base="10.3", port_cycle=4)),
         ("http-peers", urls),
     ]
     for name, servers in gc_sets:
@@ -83,6 +84,7 @@ def main():
         ("ten-mixed", ten),
         ("hundred", V.set_equal(100, base="10.1", port_cycle=3)),
         ("two-hundred-fifty", V.set_equal(250, base="10.2")),
+        ("thousand", V.set_equal(1000, base="10.3", port_cycle=4)),
     ]
     for name, servers in mc_sets:
         source = ("github.com/bradfitz/gomemcache %s, package memcache (Go %s): "

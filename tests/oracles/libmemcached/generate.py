@@ -420,7 +420,7 @@ def gen_libmemcached():
               ["memcached_behavior_set(memc, MEMCACHED_BEHAVIOR_KETAMA, 1)",
                describe_adds(HOSTNAMES, False)], K(800, "behavior-ketama"))
     # > 100 servers: only the NDEBUG build can do it
-    for n in (200, 250):
+    for n in (200, 250, 1000):
         servers = many(n, n == 250)
         lm_vector("libmemcached-ketama-%d.json" % n, "libmemcached", None, servers, ket, False,
                   api_ket + [describe_adds(servers, False)], K(2000, "ket-%d" % n),
@@ -441,7 +441,7 @@ def gen_libmemcached():
                          servers, kw, True, api_kw + [describe_adds(servers, True) + " (all weights 1)"],
                          K(1500 if n >= 10 else 600, "w-eq-%d" % n), wrap_hash=HID["md5"])
         counts[n] = info["points"]
-    for n in (200,):
+    for n in (200, 1000):
         servers = many(n)
         info = lm_vector("libmemcached-weighted-equal-%d.json" % n, "libmemcached-weighted", None,
                          servers, kw, True, api_kw + [describe_adds(servers, True) + " (all weights 1)"],

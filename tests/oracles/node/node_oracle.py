@@ -44,6 +44,7 @@ def main():
         ("hundred", V.set_equal(100, base="10.1", port_cycle=3), keys),
         ("two-hundred", V.set_equal(200, base="10.5"), keys),
         ("two-hundred-fifty", V.set_equal(250, base="10.2"), keys),
+        ("thousand", V.set_equal(1000, base="10.3", port_cycle=4), keys),
         ("skewed", V.set_skewed(), keys),
         ("libketama-weights", V.set_libketama_weights(), keys),
         ("three-weighted", V.set_three_weighted(), keys),

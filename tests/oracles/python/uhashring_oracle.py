@@ -52,6 +52,7 @@ def main():
         ("ten-mixed", V.set_ten_mixed()),
         ("hundred", V.set_equal(100, base="10.1", port_cycle=3)),
         ("two-hundred-fifty", V.set_equal(250, base="10.2")),
+        ("thousand", V.set_equal(1000, base="10.3", port_cycle=4)),
         ("skewed", V.set_skewed()),
         ("libketama-weights", V.set_libketama_weights()),
         ("three-weighted", V.set_three_weighted()),
