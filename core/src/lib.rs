@@ -66,7 +66,7 @@ pub use hash::Hash;
 #[cfg(feature = "alloc")]
 pub use profile::Profile;
 #[cfg(feature = "alloc")]
-pub use ring::Ring;
+pub use ring::{Ring, MAX_POINTS};
 #[cfg(feature = "alloc")]
 pub use server::Server;
 

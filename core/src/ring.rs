@@ -19,6 +19,9 @@ use crate::weight::Count;
 const PECL_STEP: u32 = 0xFFFF_FFFF / 1024;
 /// Longest key rewrite buffer (pecl memcache truncates to 250 bytes, gomemcache to 256).
 const KEY_BUF: usize = 256;
+/// The most points one continuum may hold (about 8.4 million: e.g. 1,000 xmemcached servers of
+/// weight 52). More is refused with [`Error::TooManyPoints`] rather than exhausting memory.
+pub const MAX_POINTS: u64 = 1 << 23;
 
 /// A server on the ring with what the ring derived from it.
 #[derive(Clone, Debug)]
@@ -30,6 +33,8 @@ struct Entry {
     strings: u32,
     /// Its place in the client's server order (see [`Order`]).
     rank: u32,
+    /// 64 bits of MD5 of the node string (rendezvous scores, maglev permutations).
+    seed: u64,
 }
 
 /// One point before it is stored (`wide` is 0 except for 128-bit rings).
@@ -103,7 +108,7 @@ impl Ring {
             ring.entries.push(entry);
         }
         rank(profile.order, &mut ring.entries);
-        let targets = ring.targets(&ring.entries);
+        let targets = ring.targets(&ring.entries)?;
         let mut points = Vec::new();
         for (i, t) in targets.iter().enumerate() {
             ring.entries[i].strings = *t;
@@ -403,11 +408,14 @@ impl Ring {
             return Err(Error::DuplicateServer);
         }
         let node = self.profile.node.node_string(&server, self.profile.names)?;
+        let d = md5::digest(node.as_bytes());
+        let seed = (u64::from(md5::word_le(&d, 0)) << 32) | u64::from(md5::word_le(&d, 1));
         Ok(Entry {
             server,
             node,
             strings: 0,
             rank: 0,
+            seed,
         })
     }
 
@@ -420,17 +428,18 @@ impl Ring {
         }
     }
 
-    /// How many strings each entry should have.
-    fn targets(&self, entries: &[Entry]) -> Vec<u32> {
+    /// How many strings each entry should have; refused when the points would exceed
+    /// [`MAX_POINTS`].
+    fn targets(&self, entries: &[Entry]) -> Result<Vec<u32>, Error> {
         if !self.profile.is_ring() {
-            return entries.iter().map(|_| 0).collect();
+            return Ok(entries.iter().map(|_| 0).collect());
         }
         let total: u64 = entries
             .iter()
             .map(|e| u64::from(self.effective_weight(e.server.weight)))
             .sum();
         let n = entries.len();
-        entries
+        let targets: Vec<u32> = entries
             .iter()
             .map(|e| {
                 let w = self.effective_weight(e.server.weight);
@@ -439,7 +448,16 @@ impl Ring {
                     c => c.strings(w, total, n),
                 }
             })
-            .collect()
+            .collect();
+        let per = match self.profile.points {
+            PointHash::Md5Words { per } => u64::from(per),
+            _ => 1,
+        };
+        let points: u64 = targets.iter().map(|&t| u64::from(t) * per).sum();
+        if points > MAX_POINTS {
+            return Err(Error::TooManyPoints);
+        }
+        Ok(targets)
     }
 
     /// Appends the points of strings `range` of entry `owner`.
@@ -534,7 +552,7 @@ impl Ring {
     /// at the end), hashing only the strings that appear or disappear.
     fn update(&mut self, mut entries: Vec<Entry>, removed: Option<usize>) -> Result<(), Error> {
         rank(self.profile.order, &mut entries);
-        let targets = self.targets(&entries);
+        let targets = self.targets(&entries)?;
         let mut add = Vec::new();
         let mut del = Vec::new();
         for (i, entry) in entries.iter_mut().enumerate() {
@@ -551,9 +569,6 @@ impl Ring {
                 self.generate_for(entry, old_index, want..have, &mut del)?;
             }
             entry.strings = want;
-        }
-        if self.values.len() + add.len() > u32::MAX as usize {
-            return Err(Error::TooManyPoints);
         }
         // flexihash unsets every position the removed server had, whoever owns it now.
         let mut cleared: Vec<(u32, u128)> = Vec::new();
@@ -647,14 +662,7 @@ impl Ring {
                     .collect();
             }
             Search::Maglev => {
-                let seeds: Vec<u64> = self
-                    .entries
-                    .iter()
-                    .map(|e| {
-                        let d = md5::digest(e.node.as_bytes());
-                        (u64::from(md5::word_le(&d, 0)) << 32) | u64::from(md5::word_le(&d, 1))
-                    })
-                    .collect();
+                let seeds: Vec<u64> = self.entries.iter().map(|e| e.seed).collect();
                 self.table = maglev::table(&seeds);
             }
             Search::Modula { weighted: true, .. } => {
@@ -839,9 +847,7 @@ impl Ring {
             if skip.contains(&i) {
                 continue;
             }
-            let d = md5::digest(e.node.as_bytes());
-            let seed = (u64::from(md5::word_le(&d, 0)) << 32) | u64::from(md5::word_le(&d, 1));
-            let s = rendezvous::score(seed, e.server.weight, h);
+            let s = rendezvous::score(e.seed, e.server.weight, h);
             if s > f64::NEG_INFINITY && best.is_none_or(|(b, _)| s > b) {
                 best = Some((s, i));
             }

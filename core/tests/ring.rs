@@ -186,6 +186,19 @@ fn every_error_is_typed() {
         Error::Unsupported
     );
 
+    // A weight that would need billions of points is refused, not allocated.
+    let mut huge = Ring::new(p("xmemcached"), None);
+    assert_eq!(
+        huge.add(server(1, u32::MAX)).unwrap_err(),
+        Error::TooManyPoints
+    );
+    assert_eq!(huge.len(), 0);
+    assert_eq!(
+        Ring::with_servers(p("pecl-memcache"), None, [server(1, 1 << 20)]).unwrap_err(),
+        Error::TooManyPoints
+    );
+    assert!(Ring::with_servers(p("libketama"), None, [server(1, u32::MAX), server(2, 1)]).is_ok());
+
     let mut lm = Ring::new(p("libmemcached"), None);
     lm.add(server(1, 1)).unwrap();
     assert_eq!(lm.locate(&[b'k'; 251]).unwrap_err(), Error::KeyRejected);
