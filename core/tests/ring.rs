@@ -303,3 +303,57 @@ fn go_ketama_upstream_counts() {
         [9478, 9029, 10863, 10011, 9734, 9444, 10756, 10021, 10762, 9902]
     );
 }
+
+#[derive(Debug, Clone)]
+enum Op {
+    Add(String, u32),
+    Remove(String),
+    Weight(String, u32),
+    Locate(Vec<u8>),
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    let label = prop_oneof![
+        "[a-z0-9.]{1,12}:[0-9]{1,5}",
+        "\\[[0-9a-f:]{2,12}\\]:[0-9]{1,6}",
+        ".{0,16}",
+        Just("10.0.0.1:11211".to_string()),
+    ];
+    let weight = prop_oneof![Just(0u32), 1u32..5, Just(u32::MAX), any::<u32>()];
+    prop_oneof![
+        (label.clone(), weight.clone()).prop_map(|(l, w)| Op::Add(l, w)),
+        label.clone().prop_map(Op::Remove),
+        (label, weight).prop_map(|(l, w)| Op::Weight(l, w)),
+        proptest::collection::vec(any::<u8>(), 0..300).prop_map(Op::Locate),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// Arbitrary labels, weights (0, huge), keys and operation orders never panic, in any
+    /// profile: every outcome is a value or a typed error, and a failed change keeps the ring.
+    #[test]
+    fn arbitrary_operations_never_panic(ops in proptest::collection::vec(op(), 1..25)) {
+        for p in Profile::all() {
+            let mut ring = Ring::new(p, None);
+            for o in &ops {
+                let before = ring.point_count();
+                let changed = match o {
+                    Op::Add(l, w) => Server::parse(l, *w).and_then(|s| ring.add(s)).is_ok(),
+                    Op::Remove(l) => ring.remove(l).is_ok(),
+                    Op::Weight(l, w) => ring.set_weight(l, *w).is_ok(),
+                    Op::Locate(k) => {
+                        let _ = ring.locate(k);
+                        let _ = ring.locate_n(k, 3);
+                        let _ = ring.failover(k, 3);
+                        false
+                    }
+                };
+                if !changed {
+                    prop_assert_eq!(ring.point_count(), before, "{}: failed op changed the ring", p.name);
+                }
+            }
+        }
+    }
+}
