@@ -290,6 +290,28 @@ impl Ring {
             .ok_or(Error::NoServer)
     }
 
+    /// The labels of the servers `walk` picks for `key` (`get_n`, `failover`).
+    fn walk(
+        &self,
+        py: Python<'_>,
+        key: &Bound<'_, PyAny>,
+        walk: impl FnOnce(&ketama_core::Ring, &[u8]) -> Result<Vec<usize>, Error>,
+    ) -> PyResult<Vec<Py<PyString>>> {
+        let k = key_bytes(key)?;
+        let state = self.read();
+        match walk(&state.ring, k.as_bytes()) {
+            Ok(list) => Ok(list
+                .iter()
+                .filter_map(|&i| state.labels.get(i))
+                .map(|l| l.clone_ref(py))
+                .collect()),
+            Err(e) => {
+                drop(state);
+                Err(Ring::key_error(py, e, k.as_bytes()))
+            }
+        }
+    }
+
     fn key_error(py: Python<'_>, e: Error, key: &[u8]) -> PyErr {
         let shown = String::from_utf8_lossy(&key[..key.len().min(60)]).into_owned();
         to_py(py, e, &format!("key {}", quoted(&shown)))
@@ -455,20 +477,10 @@ impl Ring {
         key: &Bound<'_, PyAny>,
         n: usize,
     ) -> PyResult<Vec<Py<PyString>>> {
-        let k = key_bytes(key)?;
-        let state = self.read();
-        let mut out = Vec::new();
-        match state.ring.locate_n_into(k.as_bytes(), n, &mut out) {
-            Ok(()) => Ok(out
-                .iter()
-                .filter_map(|&i| state.labels.get(i))
-                .map(|l| l.clone_ref(py))
-                .collect()),
-            Err(e) => {
-                drop(state);
-                Err(Ring::key_error(py, e, k.as_bytes()))
-            }
-        }
+        self.walk(py, key, |ring, k| {
+            let mut out = Vec::new();
+            ring.locate_n_into(k, n, &mut out).map(|()| out)
+        })
     }
 
     /// The client's own failover sequence for `key`, primary first: spymemcached's rehash
@@ -480,19 +492,7 @@ impl Ring {
         key: &Bound<'_, PyAny>,
         n: usize,
     ) -> PyResult<Vec<Py<PyString>>> {
-        let k = key_bytes(key)?;
-        let state = self.read();
-        match state.ring.failover(k.as_bytes(), n) {
-            Ok(list) => Ok(list
-                .iter()
-                .filter_map(|&i| state.labels.get(i))
-                .map(|l| l.clone_ref(py))
-                .collect()),
-            Err(e) => {
-                drop(state);
-                Err(Ring::key_error(py, e, k.as_bytes()))
-            }
-        }
+        self.walk(py, key, |ring, k| ring.failover(k, n))
     }
 
     /// The key hash this ring computes for `key` (after the client's key rewriting).

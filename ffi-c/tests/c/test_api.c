@@ -9,16 +9,7 @@
 /* Test hook exported by the library but absent from the header on purpose. */
 ketama_status ketama_test_force_panic(int really);
 
-static int failures = 0, checks = 0;
-
-#define CHECK(cond)                                                        \
-    do {                                                                   \
-        checks++;                                                          \
-        if (!(cond)) {                                                     \
-            failures++;                                                    \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                  \
-    } while (0)
+#include "check.h"
 
 #define EXPECT(call, status) CHECK((call) == (status))
 #define S(str) (str), strlen(str)

@@ -15,17 +15,9 @@
 
 #include "json.h"
 
-static int failures = 0, checks = 0;
-static char path[64];
+#include "check.h"
 
-#define CHECK(cond)                                                                 \
-    do {                                                                            \
-        checks++;                                                                   \
-        if (!(cond)) {                                                              \
-            failures++;                                                             \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                           \
-    } while (0)
+static char path[64];
 
 /* Writes `text` to the temp file and moves its mtime by `shift` seconds. */
 static void write_file(const char *text, long shift) {
