@@ -13,20 +13,14 @@ use ketama_core::{Hash, Ring};
 use serde_json::{json, Value};
 
 use crate::output::{key_text, pct, Table};
-use crate::{keys, servers, Fail, Format};
+use crate::{keys, ring_from, servers, Fail, Format, RingArgs};
 
 /// `ketama diff` options.
 #[derive(Debug, Args)]
 pub struct DiffArgs {
-    /// Client profile.
-    #[arg(long, short = 'p')]
-    pub profile: String,
-    /// Key hash (default: the profile's).
-    #[arg(long = "hash", short = 'H')]
-    pub hash: Option<String>,
-    /// The servers file before the change.
-    #[arg(long, short = 's')]
-    pub servers: String,
+    /// Profile, hash and the servers file before the change.
+    #[command(flatten)]
+    pub ring: RingArgs,
     /// The servers file after the change.
     #[arg(long)]
     pub to: String,
@@ -266,16 +260,9 @@ fn name(o: &Option<String>) -> String {
 
 /// Runs `ketama diff`.
 pub fn run(a: &DiffArgs, f: Format) -> Result<String, Fail> {
-    let profile = crate::profile(&a.profile)?;
-    let h = a
-        .hash
-        .as_deref()
-        .map(|n| crate::hash(n, Some(profile)))
-        .transpose()?;
-    let old_fleet = servers::load(&a.servers)?;
-    let new_fleet = servers::load(&a.to)?;
-    let old = servers::ring(profile, h, &old_fleet)?;
-    let new = servers::ring(profile, h, &new_fleet)?;
+    let old = ring_from(&a.ring)?;
+    let profile = old.profile();
+    let new = servers::ring(profile, Some(old.hash()), &servers::load(&a.to)?)?;
     let (key_source, keys) = match &a.keys {
         Some(p) => (p.clone(), keys::file_keys(p)?),
         None => (
@@ -330,7 +317,7 @@ pub fn run(a: &DiffArgs, f: Format) -> Result<String, Fail> {
         "profile {} (hash {}): {} ({} servers) -> {} ({} servers)",
         profile.name,
         old.hash().name(),
-        a.servers,
+        a.ring.servers,
         old.len(),
         a.to,
         new.len()
@@ -340,7 +327,7 @@ pub fn run(a: &DiffArgs, f: Format) -> Result<String, Fail> {
             let v = json!({
                 "profile": profile.name,
                 "hash": old.hash().name(),
-                "old": {"file": a.servers, "servers": old.servers().map(|s| s.label.clone()).collect::<Vec<_>>()},
+                "old": {"file": a.ring.servers, "servers": old.servers().map(|s| s.label.clone()).collect::<Vec<_>>()},
                 "new": {"file": a.to, "servers": new.servers().map(|s| s.label.clone()).collect::<Vec<_>>()},
                 "ring": ring_part.as_ref().map(|(o, mv)| json!({
                     "unit": o.unit,
