@@ -30,8 +30,8 @@
 //!
 //! - `alloc`: the [`Ring`], [`Server`] and profiles that build points. Without it only the
 //!   hash functions ([`Hash`]) are available, with no allocator at all.
-//! - `std` (default): implies `alloc`. The core never does I/O; `std` only lets downstream code
-//!   use the `std` prelude types with ours ([`Error`] implements `core::error::Error` either way).
+//! - `std` (default): implies `alloc`; adds [`SharedRing`], a ring many threads read without
+//!   locks while one changes it (through the `arc-swap` crate). The core never does I/O.
 //!
 //! ## Panics
 //!
@@ -55,7 +55,7 @@ mod index;
 #[cfg(feature = "alloc")]
 pub mod profile;
 #[cfg(feature = "alloc")]
-mod ring;
+pub mod ring;
 #[cfg(feature = "alloc")]
 pub mod server;
 #[cfg(feature = "alloc")]
@@ -66,7 +66,9 @@ pub use hash::Hash;
 #[cfg(feature = "alloc")]
 pub use profile::Profile;
 #[cfg(feature = "alloc")]
-pub use ring::{Ring, MAX_POINTS};
+pub use ring::{BuildError, Ring, Span, Spans, Unit, MAX_POINTS};
+#[cfg(feature = "std")]
+pub use ring::{SharedRing, Snapshot};
 #[cfg(feature = "alloc")]
 pub use server::Server;
 
