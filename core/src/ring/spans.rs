@@ -1,6 +1,6 @@
 //! Each server's owned arcs of the key-hash space, derived from the search rules themselves
 //! (so tools never re-implement a rule): every search is a step function of the key hash
-//! whose steps sit at a point's position or just after it, so evaluating the real search at
+//! whose steps sit at a point's position or just after it (or at 1, go-ketama's zero rule), so evaluating the real search at
 //! those places gives the exact ownership map.
 
 use alloc::vec::Vec;
@@ -101,7 +101,8 @@ impl Ring {
                 let space = key_space(self.hash);
                 let wide = matches!(self.layout, Layout::Wide(..));
                 let mut cuts: Vec<u64> = Vec::with_capacity(2 * c.values.len() + 1);
-                cuts.push(0);
+                // 0 and 1: go-ketama sends a key hash of exactly 0 to the last point.
+                cuts.extend([0, 1]);
                 for &v in &c.values {
                     cuts.push(u64::from(v));
                     cuts.push(u64::from(v) + 1);
