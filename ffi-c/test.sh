@@ -37,7 +37,7 @@ step "header freshness (ffi-c/gen-header.sh --check)"
 
 # --- install, then build every C test against the installed prefix ----------------------
 step "make install PREFIX=$prefix"
-make -s -C "$here" install PREFIX="$prefix" CARGO_PROFILE=debug >/dev/null
+make -s -C "$here" install PREFIX="$prefix" CARGO_PROFILE=debug CARGO_FEATURES=test-panic >/dev/null
 test -L "$prefix/lib/libketama.so" && test -L "$prefix/lib/libketama.so.0" && test -f "$prefix/lib/libketama.a"
 readelf -d "$prefix/lib/libketama.so.0" | grep -q 'SONAME.*libketama.so.0'
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"

@@ -61,6 +61,10 @@ pub mod server;
 #[cfg(feature = "alloc")]
 pub mod weight;
 
+/// The `arc-swap` crate [`SharedRing`] publishes snapshots with (its `Guard` type appears in
+/// [`SharedRing::load`]).
+#[cfg(feature = "std")]
+pub use arc_swap;
 pub use error::Error;
 pub use hash::Hash;
 #[cfg(feature = "alloc")]

@@ -318,3 +318,13 @@ def test_module_docstring_examples() -> None:
 
     failed, tried = doctest.testmod(ketama, verbose=False)
     assert tried > 0 and failed == 0
+
+
+def test_every_core_error_has_its_own_exception() -> None:
+    from ketama import _ketama
+
+    pairs = _ketama._error_classes()
+    assert len(pairs) >= 12
+    for variant, cls in pairs:
+        assert cls is not None and cls != "KetamaError", variant
+        assert hasattr(ketama, cls), cls

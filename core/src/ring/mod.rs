@@ -155,6 +155,24 @@ impl Ring {
         self.layout.wide()
     }
 
+    /// The next snapshot: this ring plus `server` at the end of the server order (this ring
+    /// is left as it is). See [`Ring::add`].
+    pub fn with_added(&self, server: Server) -> Result<Ring, Error> {
+        build::with_added(self, server)
+    }
+
+    /// The next snapshot: this ring without the server labelled `label`, and that server.
+    /// See [`Ring::remove`].
+    pub fn with_removed(&self, label: &str) -> Result<(Ring, Server), Error> {
+        build::with_removed(self, label)
+    }
+
+    /// The next snapshot: this ring with one server's weight changed. See
+    /// [`Ring::set_weight`].
+    pub fn with_weight(&self, label: &str, weight: u32) -> Result<Ring, Error> {
+        build::with_weight(self, label, weight)
+    }
+
     /// Adds a server at the end of the server order. Only this server's points are hashed,
     /// plus the few strings other servers gain or lose when relative weights shift; they are
     /// merged into the sorted continuum. On error the ring is unchanged.

@@ -76,14 +76,14 @@ impl<X> SharedRing<X> {
 impl SharedRing<()> {
     /// Adds a server (see [`Ring::add`]).
     pub fn add(&self, server: Server) -> Result<(), Error> {
-        self.update(|s| Ok((super::build::with_added(&s.ring, server)?, ())))
+        self.update(|s| Ok((s.ring.with_added(server)?, ())))
     }
 
     /// Removes a server (see [`Ring::remove`]).
     pub fn remove(&self, label: &str) -> Result<Server, Error> {
         let mut gone = None;
         self.update(|s| {
-            let (ring, server) = super::build::with_removed(&s.ring, label)?;
+            let (ring, server) = s.ring.with_removed(label)?;
             gone = Some(server);
             Ok::<_, Error>((ring, ()))
         })?;
@@ -92,6 +92,6 @@ impl SharedRing<()> {
 
     /// Changes a server's weight (see [`Ring::set_weight`]).
     pub fn set_weight(&self, label: &str, weight: u32) -> Result<(), Error> {
-        self.update(|s| Ok((super::build::with_weight(&s.ring, label, weight)?, ())))
+        self.update(|s| Ok((s.ring.with_weight(label, weight)?, ())))
     }
 }

@@ -194,6 +194,18 @@ static void test_ring(void) {
     EXPECT(ketama_ring_remove(r, S("10.0.1.2:11211")), KETAMA_STATUS_OK);
     EXPECT(ketama_ring_remove(r, S("10.0.1.3:11211")), KETAMA_STATUS_OK);
     CHECK(strncmp(label, "10.0.1.", 7) == 0 && label[len] == '\0'); /* still readable */
+    {
+        /* a label that comes back reuses its stored copy: same pointer, still valid */
+        const char *again = NULL;
+        size_t again_len = 0;
+        char copy[64];
+        memcpy(copy, label, len + 1);
+        EXPECT(ketama_ring_add(r, label, len, 1), KETAMA_STATUS_OK);
+        EXPECT(ketama_ring_lookup(r, S("user:1"), &again, &again_len), KETAMA_STATUS_OK);
+        CHECK(again == label && again_len == len && strcmp(again, copy) == 0);
+        EXPECT(ketama_ring_remove(r, copy, len), KETAMA_STATUS_OK);
+        CHECK(strcmp(label, copy) == 0);
+    }
     EXPECT(ketama_ring_lookup(r, S("user:1"), &label, &len), KETAMA_STATUS_EMPTY_RING);
     EXPECT(ketama_ring_set_weight(NULL, S("x"), 1), KETAMA_STATUS_NULL_ARGUMENT);
     ketama_ring_free(r);
