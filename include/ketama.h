@@ -300,7 +300,14 @@ enum ketama_status ketama_ring_point_count(const struct ketama_ring *ring, size_
  * # Safety
  * `ring` is a live ring; the arrays hold `capacity` elements; `count_out` is writable.
  */
-enum ketama_status ketama_ring_points(const struct ketama_ring *ring, uint32_t *positions_out, size_t *servers_out, size_t capacity, size_t *count_out);
+enum ketama_status ketama_ring_points(const struct ketama_ring *ring, uint32_t *positions_out, uint32_t *servers_out, size_t capacity, size_t *count_out);
+
+/**
+ * The name of profile number `index` (0-based, in documentation order; aliases are not
+ * listed), static and NUL-terminated, or NULL past the last profile: a C program can list
+ * every profile the library knows (`for (i = 0; ketama_profile_name(i); i++)`).
+ */
+const char *ketama_profile_name(size_t index);
 
 /**
  * Hashes `key` with a named hash function, as the libraries do (no profile involved).

@@ -1,6 +1,8 @@
 //! `ketama_ring`: a continuum for one client profile, behind an opaque handle.
 
-use core::ffi::{c_char, c_int};
+use core::ffi::c_char;
+#[cfg(feature = "test-panic")]
+use core::ffi::c_int;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -672,7 +674,7 @@ pub unsafe extern "C" fn ketama_ring_point_count(
 pub unsafe extern "C" fn ketama_ring_points(
     ring: *const ketama_ring,
     positions_out: *mut u32,
-    servers_out: *mut usize,
+    servers_out: *mut u32,
     capacity: usize,
     count_out: *mut usize,
 ) -> ketama_status {
@@ -695,13 +697,30 @@ pub unsafe extern "C" fn ketama_ring_points(
         for (i, (pos, owner)) in state.ring.points().take(capacity).enumerate() {
             positions[i] = pos;
             if let Some(s) = servers.as_deref_mut() {
-                s[i] = owner;
+                // Server indexes fit 32 bits: a ring holds at most 2^23 points and as many
+                // servers as fit memory (u32 like `ketama_ring_lookup_packed`).
+                s[i] = u32::try_from(owner).map_err(|_| ketama_status::Internal)?;
             }
             written += 1;
         }
         *count_out = written;
         Ok(())
     }
+}
+
+/// The name of profile number `index` (0-based, in documentation order; aliases are not
+/// listed), static and NUL-terminated, or NULL past the last profile: a C program can list
+/// every profile the library knows (`for (i = 0; ketama_profile_name(i); i++)`).
+#[no_mangle]
+pub extern "C" fn ketama_profile_name(index: usize) -> *const c_char {
+    static NAMES: std::sync::OnceLock<Vec<std::ffi::CString>> = std::sync::OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        Profile::all()
+            .iter()
+            .filter_map(|p| std::ffi::CString::new(p.name).ok())
+            .collect()
+    });
+    names.get(index).map_or(core::ptr::null(), |n| n.as_ptr())
 }
 
 /// Hashes `key` with a named hash function, as the libraries do (no profile involved).

@@ -252,7 +252,7 @@ final class Ring implements \Countable
             return [];
         }
         $pos = $this->ffi->new("uint32_t[$total]");
-        $own = $this->ffi->new("size_t[$total]");
+        $own = $this->ffi->new("uint32_t[$total]");
         Library::check($this->ffi->ketama_ring_points($this->ring, $pos, $own, $total, FFI::addr($n)));
         $labels = array_keys($this->servers());
         $out = [];

@@ -82,7 +82,7 @@ static void test_ring(void) {
     const char *label = NULL, *labels[4];
     size_t len = 99, lens[4], count = 99, i, n;
     uint32_t w = 0, points[2000];
-    size_t owners[2000];
+    uint32_t owners[2000];
     const char *keys[3] = {"a", "b", "c"};
     size_t key_lens[3] = {1, 1, 1};
 
