@@ -36,6 +36,8 @@ pub enum Error {
     /// More points than one continuum may hold ([`crate::MAX_POINTS`], 2^23 = 8,388,608):
     /// refused before anything is hashed.
     TooManyPoints,
+    /// A capacity factor (bounded loads) below 1 or with a zero denominator.
+    BadFactor,
 }
 
 impl Error {
@@ -54,6 +56,7 @@ impl Error {
         Error::KeyRejected,
         Error::Unsupported,
         Error::TooManyPoints,
+        Error::BadFactor,
     ];
 
     /// The variant's name (`"EmptyRing"`, ...), stable: bindings derive their names from it.
@@ -71,6 +74,7 @@ impl Error {
             Error::KeyRejected => "KeyRejected",
             Error::Unsupported => "Unsupported",
             Error::TooManyPoints => "TooManyPoints",
+            Error::BadFactor => "BadFactor",
         }
     }
 
@@ -94,6 +98,7 @@ impl Error {
             Error::TooManyPoints => {
                 c"too many points for one continuum (the limit is 8388608 = 2^23 points)"
             }
+            Error::BadFactor => c"the capacity factor must be a fraction >= 1 (e.g. 125/100)",
         }
     }
 

@@ -24,7 +24,7 @@
 //! ```
 //!
 //! The profiles are listed with their clients in the [`profile`] module docs; the hash
-//! functions and their names in [`hash`]. `COMPAT.md` explains every client's quirks.
+//! functions and their names in [`hash`]. `docs/client-notes.md` explains every client's quirks.
 //!
 //! ## Crate features
 //!

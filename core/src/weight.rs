@@ -1,4 +1,4 @@
-//! How many point strings each server gets: every client's own arithmetic (COMPAT.md 3.1).
+//! How many point strings each server gets: every client's own arithmetic (docs/client-notes.md 3.1).
 
 /// A per-server string count rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -12,7 +12,7 @@ pub enum Count {
     Relative(Formula),
 }
 
-/// The relative-weight formulas, named as in COMPAT.md.
+/// The relative-weight formulas, named as in docs/client-notes.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Formula {
     /// libketama, go-ketama: `floorf((double)(float)(w/W) * 40.0 * (float)n)`.

@@ -325,7 +325,7 @@ fn locate_n_gives_distinct_servers_in_ring_order() {
 
 /// libketama's own `ketama_test` over its bundled `ketama.servers` prints `ketama_error()`
 /// (an empty line), then `"<ketama_hashi(i)> <point> <address>"` for i in 0..1000000; the MD5
-/// of that output is published upstream (COMPAT.md section 5).
+/// of that output is published upstream (docs/client-notes.md section 5).
 #[test]
 fn libketama_published_golden_output() {
     let memories = [600u32, 300, 200, 350, 1000, 800, 950, 100];

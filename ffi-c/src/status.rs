@@ -50,11 +50,13 @@ pub enum ketama_status {
     /// An internal error (a lock poisoned by an earlier panic, or an error this version does
     /// not know how to name).
     Internal = 17,
+    /// A capacity factor below 1.
+    BadFactor = 18,
 }
 
 impl ketama_status {
     /// Every status, in value order.
-    pub const ALL: [ketama_status; 18] = [
+    pub const ALL: [ketama_status; 19] = [
         ketama_status::Ok,
         ketama_status::NullArgument,
         ketama_status::EmptyRing,
@@ -73,6 +75,7 @@ impl ketama_status {
         ketama_status::IndexOutOfRange,
         ketama_status::Panic,
         ketama_status::Internal,
+        ketama_status::BadFactor,
     ];
 
     /// The core error this status reports, for the statuses that report one.
@@ -90,6 +93,7 @@ impl ketama_status {
             ketama_status::KeyRejected => Error::KeyRejected,
             ketama_status::Unsupported => Error::Unsupported,
             ketama_status::TooManyPoints => Error::TooManyPoints,
+            ketama_status::BadFactor => Error::BadFactor,
             ketama_status::Ok
             | ketama_status::NullArgument
             | ketama_status::InvalidUtf8

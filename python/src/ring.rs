@@ -123,15 +123,19 @@ impl Batch {
         &self.buf[start..self.ends[n]]
     }
 
-    /// Server indexes for every key; on error the position of the failing key.
+    /// Server indexes for every key, `u32::MAX` for a key the client refuses or no server
+    /// owns (the refusal rule: batches report per key); a ring-level error (empty ring) with
+    /// the position of the key that met it.
     fn search(&self, ring: &ketama_core::Ring) -> Result<Vec<u32>, (usize, Error)> {
         let mut out = Vec::with_capacity(self.ends.len());
         let mut start = 0;
         for (n, &end) in self.ends.iter().enumerate() {
-            let i = ring
-                .locate_index(&self.buf[start..end])
-                .map_err(|e| (n, e))?;
-            out.push(i as u32);
+            let i = match ring.locate_index(&self.buf[start..end]) {
+                Ok(i) => i as u32,
+                Err(Error::KeyRejected | Error::NoServer) => u32::MAX,
+                Err(e) => return Err((n, e)),
+            };
+            out.push(i);
             start = end;
         }
         Ok(out)
@@ -203,8 +207,8 @@ impl Ring {
         }
     }
 
-    /// The labels for many keys, in order. Large batches run detached from Python (GIL
-    /// released).
+    /// The labels for many keys, in order; `None` for a key the client refuses or no server
+    /// owns (an empty ring raises). Large batches run detached from Python (GIL released).
     fn get_many<'py>(
         &self,
         py: Python<'py>,
@@ -234,9 +238,9 @@ impl Ring {
             batch.search(&snap.ring)
         };
         let indexes = indexes.map_err(|(n, e)| key_error(e, batch.key(n)))?;
-        let labels: Vec<Py<PyString>> = indexes
+        let labels: Vec<Option<Py<PyString>>> = indexes
             .iter()
-            .map(|&i| snap.extra[i as usize].obj.clone_ref(py))
+            .map(|&i| snap.extra.get(i as usize).map(|l| l.obj.clone_ref(py)))
             .collect();
         PyList::new(py, labels)
     }
