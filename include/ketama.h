@@ -101,6 +101,10 @@ typedef enum ketama_status {
      * not know how to name).
      */
     KETAMA_STATUS_INTERNAL = 17,
+    /**
+     * A capacity factor below 1.
+     */
+    KETAMA_STATUS_BAD_FACTOR = 18,
 } ketama_status;
 
 /**

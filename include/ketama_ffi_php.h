@@ -18,6 +18,7 @@ typedef enum ketama_status {
     KETAMA_STATUS_INDEX_OUT_OF_RANGE = 15,
     KETAMA_STATUS_PANIC = 16,
     KETAMA_STATUS_INTERNAL = 17,
+    KETAMA_STATUS_BAD_FACTOR = 18,
 } ketama_status;
 typedef struct ketama_ring ketama_ring;
 enum ketama_status ketama_ring_create(const char *profile, const char *hash, struct ketama_ring **ring_out);
