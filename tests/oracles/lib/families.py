@@ -90,3 +90,38 @@ def run_driver(cmd, jobs, cwd=None):
 def write(name, source, generator, profile, servers, keys_, expect, kind="locate", hash_name=None):
     return vectorlib.write_vector(PENDING + name, source, generator, keys_, expect,
                                   profile=profile, hash_name=hash_name, servers=servers, kind=kind)
+
+
+def _hex(s):
+    return s.encode("utf-8").hex()
+
+
+def run_line_driver(cmd, jobs):
+    """Line protocol for the Java drivers (no JSON parser in the JDK). Per job:
+    `T <params...>`, `S <hex field> ...` per server, `K <hex of the key's UTF-8>` per key, `E`.
+    The driver answers per job `R`, one line per key (`x` = refused / threw), then `D`.
+    Returns per job the list of answers (strings, None for `x`)."""
+    lines = []
+    for job in jobs:
+        lines.append("T " + " ".join(str(p) for p in job.get("params", [])))
+        for s in job["servers"]:
+            lines.append("S " + " ".join(_hex(str(x)) for x in s))
+        for k in job["keys"]:
+            lines.append("K " + _hex(k))
+        lines.append("E")
+    data = ("\n".join(lines) + "\n").encode("utf-8")
+    out = subprocess.run(list(cmd), input=data, check=True, stdout=subprocess.PIPE).stdout
+    out = out.decode("utf-8").split("\n")
+    res, cur = [], None
+    for line in out:
+        if line == "R":
+            cur = []
+        elif line == "D":
+            res.append(cur)
+            cur = None
+        elif cur is not None:
+            cur.append(None if line == "x" else line)
+    assert len(res) == len(jobs), (len(res), len(jobs))
+    for job, r in zip(jobs, res):
+        assert len(r) == len(job["keys"]), (len(r), len(job["keys"]))
+    return res
