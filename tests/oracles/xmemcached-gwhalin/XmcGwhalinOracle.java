@@ -5,12 +5,17 @@
 // false, true) and calls updateSessions(list) (what the client calls when its sessions change),
 // then getSessionByKey(key) per key. Sessions are java.lang.reflect.Proxy stand-ins implementing
 // MemcachedSession, each with a real InetSocketAddressWrapper(addr, order, weight, null, false).
-// Addresses are what AddrUtil.getAddresses builds: new InetSocketAddress(ipLiteral, port) (no
-// lookup for a literal; getHostName() returns the text as written) or, for host names,
-// InetSocketAddress.createUnresolved(host, port) (getHostName() = the name; the real client
-// resolves it with a forward lookup, which keeps the name). Answer: index of the chosen server.
+// The gwhalin mode hashes getInetSocketAddress().getHostName() + ":" + port. For an IP literal
+// (AddrUtil builds new InetSocketAddress(ip, port)) getHostName() does a REVERSE lookup and,
+// with no PTR record, returns the literal as InetAddress.getHostAddress() prints it (IPv6
+// uncompressed: 2001:db8:0:0:0:0:0:1). To get exactly that without any DNS query, IP literals are
+// built as InetAddress.getByAddress(lit.getHostAddress(), lit.getAddress()) (same as the
+// spymemcached oracle). Host names: InetSocketAddress.createUnresolved(host, port), getHostName()
+// = the name as written (the real client's forward lookup keeps the name).
+// Answer: index of the chosen server; x when the client throws (empty key).
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Proxy;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -50,10 +55,14 @@ public final class XmcGwhalinOracle {
             Map<Session, Integer> index = new IdentityHashMap<>();
             for (String[] s : servers) {
                 int port = Integer.parseInt(s[2]);
-                InetSocketAddress sa = s[0].equals("name")
-                        ? InetSocketAddress.createUnresolved(s[1], port)
-                        : new InetSocketAddress(s[1], port);
-                if (s[0].equals("ip") && sa.isUnresolved()) throw new AssertionError(s[1]);
+                InetSocketAddress sa;
+                if (s[0].equals("name")) {
+                    sa = InetSocketAddress.createUnresolved(s[1], port);
+                } else {
+                    // a literal is parsed without a lookup; then pin its host name to its text form
+                    InetAddress lit = InetAddress.getByName(s[1]);
+                    sa = new InetSocketAddress(InetAddress.getByAddress(lit.getHostAddress(), lit.getAddress()), port);
+                }
                 MemcachedSession ms = session(sa, sessions.size(), Integer.parseInt(s[3]));
                 index.put(ms, sessions.size());
                 sessions.add(ms);
