@@ -80,14 +80,15 @@ def main():
         "keys": raw_keys,
         "expect": [[str(v) for v in r] for r in raw],
     }
-    path = os.path.join(F.vectorlib.VECTORS, F.PENDING + "mcrouter-raw-hashes.json")
+    path = os.path.join(F.vectorlib.VECTORS, "extra", "mcrouter-raw-hashes.json")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w", encoding="utf-8", newline="\n") as f:
         f.write("{\n" + ",\n".join('"%s": %s' % (k, json.dumps(v, ensure_ascii=False)) for k, v in doc.items()
                                    if k not in ("keys", "expect")))
         f.write(',\n"keys": [\n' + ",\n".join(json.dumps(k, ensure_ascii=False) for k in raw_keys) + "\n]")
         f.write(',\n"expect": [\n' + ",\n".join(json.dumps(r) for r in doc["expect"]) + "\n]\n}\n")
     json.load(open(path, encoding="utf-8"))
-    print("wrote %s (%d keys)" % (F.PENDING + "mcrouter-raw-hashes.json", len(raw_keys)))
+    print("wrote extra/mcrouter-raw-hashes.json (%d keys)" % len(raw_keys))
 
 
 if __name__ == "__main__":

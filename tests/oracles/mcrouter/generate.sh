@@ -31,5 +31,5 @@ g++ -std=c++20 -O2 -I"$HERE/stub" -I"$TMP/cfg" -I"$TMP/src" "$HERE/driver.cpp" \
   "$TMP/src/mcrouter/lib/WeightedCh3HashFunc.cpp" "$TMP/src/folly/hash/SpookyHashV2.cpp" "$TMP/hash.o" \
   -o "$TMP/mcdrv"
 mkdir -p "$ROOT/tests/vectors/pending"
-rm -f "$ROOT"/tests/vectors/pending/mcrouter-*.json
+rm -f "$ROOT"/tests/vectors/pending/mcrouter-*.json "$ROOT"/tests/vectors/extra/mcrouter-raw-hashes.json
 python3 "$HERE/gen.py" "commit $MREV with folly commit $FREV" "$TMP/mcdrv"
