@@ -15,7 +15,6 @@ SOURCE = ("npm memjs %s (node %s): memjs.Client.create(servers.join(',')) then "
 SETS = {
     "one": [F.server("10.0.0.1", 11211)],
     "two": F.vectorlib.set_two(),
-    "three": F.vectorlib.set_three(),
     "ten-mixed": F.vectorlib.set_ten_mixed(),
     "hostnames": F.hostname_set(6),
     "two-hundred-fifty": F.vectorlib.set_equal(250, base="10.7"),

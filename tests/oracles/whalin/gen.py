@@ -39,6 +39,9 @@ def main():
         sets = dict(SETS)
         if prof == "consistent":
             sets["overflow-weights"] = BIG
+        else:  # bucket lists never hash the server strings: host names / IPv6 add nothing
+            for n in ("hostnames", "ipv6", "three"):
+                del sets[n]
         for n, servers in sets.items():
             jobs.append({"params": [alg, 0], "servers": [[s["label"], s["weight"]] for s in servers],
                          "keys": keys})

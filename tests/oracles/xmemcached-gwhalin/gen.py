@@ -18,7 +18,6 @@ V = F.vectorlib
 SETS = {
     "one": [F.server("10.0.0.1", 11211)],
     "two": V.set_two(),
-    "three": V.set_three(),
     "ten-mixed": V.set_ten_mixed(),
     "hostnames": F.hostname_set(6),
     "ipv6": F.ipv6_set(),
