@@ -46,6 +46,7 @@ from ketama._errors import (
     UnknownProfileError,
     UnsupportedError,
 )
+from ketama._libketama import Continuum, hashi
 from ketama._ketama import (
     CORE_VERSION,
     Ring,
@@ -66,6 +67,8 @@ __all__ = [
     "hashes",
     "hash_aliases",
     "profiles",
+    "Continuum",
+    "hashi",
     "KetamaError",
     "UnknownProfileError",
     "UnknownHashError",
