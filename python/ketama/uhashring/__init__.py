@@ -63,6 +63,14 @@ def _md5_word(key: Any, replica: int = 0) -> int:
     return int.from_bytes(digest[4 * replica : 4 * replica + 4], "little")
 
 
+def _points_of(conf: Dict[str, Any]) -> bool:
+    """Whether a default-mode node conf gives the node any point."""
+    try:
+        return len(range(0, conf["vnodes"] * conf["weight"])) > 0
+    except TypeError:
+        return False
+
+
 class _Tables:
     """The whole continuum in Python: uhashring's ``_ring``, ``_keys`` and ``_distribution``."""
 
@@ -249,13 +257,22 @@ class _MetaRuntime(_Runtime):
         return None if self._hash_fn is not None else "uhashring"
 
     def _native_weight(self, conf: Dict[str, Any]) -> Optional[int]:
-        vnodes, weight = conf.get("vnodes"), conf.get("weight")
+        vnodes: Any = conf.get("vnodes")
+        weight: Any = conf.get("weight")
         if type(vnodes) not in (int, bool) or type(weight) not in (int, bool):
             return None
         count = int(vnodes) * int(weight)
         if count < 0 or count % _DEFAULT_VNODES:
             return None
         return count // _DEFAULT_VNODES
+
+    def _remove_node(self, node_name: Any) -> None:
+        conf = self._nodes.get(node_name)
+        super()._remove_node(node_name)
+        if conf is not None and not _points_of(conf):
+            # uhashring 2.5 drops a node without points, then raises KeyError on its empty
+            # distribution entry: the node is gone and the caller sees the KeyError.
+            raise KeyError(node_name)
 
     def _forget(self, node_name: Any) -> None:
         tables = self._tables
