@@ -28,6 +28,8 @@ class FlexiHash
     /** the native ring while every server is a label it accepts */
     private ?Ring $ring;
     private bool $sorted = false;
+    /** @var list<string> servers to add to the native ring in one batch at the next lookup */
+    private array $pending = [];
 
     public function __construct()
     {
@@ -57,11 +59,7 @@ class FlexiHash
             $this->serverList[$point] = $server;
             $this->sorted = false;
             if ($this->ring !== null) {
-                try {
-                    $this->ring->add((string) $server);
-                } catch (KetamaException $e) {
-                    $this->ring = null; // a name the ring refuses: PHP scan from now on
-                }
+                $this->pending[] = (string) $server;
             }
         }
         return true;
@@ -76,6 +74,7 @@ class FlexiHash
     {
         $point = $this->toHash($server);
         if (isset($this->serverList[$point])) {
+            $this->flush();
             if ($this->ring !== null) {
                 $this->ring->remove((string) $this->serverList[$point]);
             }
@@ -96,6 +95,7 @@ class FlexiHash
         if ($this->serverList === []) {
             return null;
         }
+        $this->flush();
         if ($this->ring !== null) {
             $server = $this->ring->get((string) $key);
             if ($server !== null) {
@@ -114,5 +114,20 @@ class FlexiHash
             }
         }
         return $this->serverList[count($this->serverList) - 1] ?? null;
+    }
+
+    /** Adds the queued servers to the native ring; a name it refuses switches to the PHP scan. */
+    private function flush(): void
+    {
+        if ($this->pending === [] || $this->ring === null) {
+            return;
+        }
+        $pending = $this->pending;
+        $this->pending = [];
+        try {
+            $this->ring->addMany($pending);
+        } catch (KetamaException $e) {
+            $this->ring = null;
+        }
     }
 }

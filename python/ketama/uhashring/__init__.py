@@ -526,17 +526,31 @@ class HashRing:
 
     def __getitem__(self, key: Any) -> Any:
         """The ``instance`` of the node for ``key``."""
-        return self._get(key, "instance")
+        rt = self.runtime
+        native = rt._native
+        if native is None:
+            return self._get(key, "instance")
+        label = native.get_node(key if type(key) is str else str(key))
+        return None if label is None else rt._nodes[rt._by_label[label]]["instance"]
 
     get_node_instance = __getitem__
 
     def get(self, key: Any) -> Any:
         """The conf dict of the node for ``key`` (None on an empty ring)."""
-        return self._get(key, "dict")
+        rt = self.runtime
+        native = rt._native
+        if native is None:
+            return self._get(key, "dict")
+        label = native.get_node(key if type(key) is str else str(key))
+        return None if label is None else rt._nodes[rt._by_label[label]]
 
     def get_node(self, key: Any) -> Any:
         """The name of the node for ``key`` (None on an empty ring)."""
-        return self._get(key, "nodename")
+        native = self.runtime._native
+        if native is None:
+            return self._get(key, "nodename")
+        label = native.get_node(key if type(key) is str else str(key))
+        return None if label is None else self.runtime._by_label[label]
 
     def get_node_hostname(self, key: Any) -> Any:
         """The ``hostname`` of the node for ``key``."""

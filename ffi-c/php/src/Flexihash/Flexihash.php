@@ -49,6 +49,8 @@ class Flexihash
     private $ring = null;
     /** @var array<string, mixed> native label => target as given */
     private $byLabel = [];
+    /** @var array<string, int> native path: label => weight added since the last lookup (one batch) */
+    private $pending = [];
     /** @var float positions of the current targets (native path) */
     private $positionTotal = 0.0;
     /** @var array<int|string, mixed> slow path: position => target */
@@ -135,6 +137,9 @@ class Flexihash
         [$value, $count] = $this->targets[$target];
         unset($this->targets[$target]);
         if ($this->ring !== null) {
+            $this->flush();
+        }
+        if ($this->ring !== null) {
             $label = (string) $value;
             $this->ring->remove($label);
             unset($this->byLabel[$label]);
@@ -167,6 +172,15 @@ class Flexihash
      */
     public function lookup($resource): string
     {
+        if ($this->ring !== null) {
+            $this->flush();
+        }
+        if ($this->ring !== null && $this->positionTotal > 0 && count($this->targets) > 1 && is_string($resource)) {
+            $label = $this->ring->get($resource);
+            if ($label !== null) {
+                return $this->byLabel[$label];
+            }
+        }
         $targets = $this->lookupList($resource, 1);
         if (empty($targets)) {
             throw new Exception('No targets exist');
@@ -186,6 +200,9 @@ class Flexihash
     {
         if (!$requestedCount) {
             throw new Exception('Invalid count requested');
+        }
+        if ($this->ring !== null) {
+            $this->flush();
         }
         if ($this->ring === null) {
             return $this->slowLookupList($resource, $requestedCount);
@@ -220,7 +237,10 @@ class Flexihash
 
     // -- the native path -------------------------------------------------------------------
 
-    /** Adds the target to the native ring; false if the ring cannot represent it. */
+    /**
+     * Queues the target for the native ring (added in one batch at the next lookup or
+     * removal); false if the ring cannot represent its positions.
+     */
     private function addNative($target, float $count): bool
     {
         $label = (string) $target;
@@ -228,18 +248,36 @@ class Flexihash
             || fmod($count, self::NATIVE_REPLICAS) != 0 || $count / self::NATIVE_REPLICAS > 0xFFFFFFFF) {
             return false;
         }
-        assert($this->ring !== null);
-        try {
-            $this->ring->add($label, (int) ($count / self::NATIVE_REPLICAS));
-        } catch (KetamaException $e) {
-            return false; // a label it refuses, too many points, ...
-        }
-        if (strpbrk($label, '[:') !== false && array_key_last($this->ring->servers()) !== $label) {
-            return false; // stored under another spelling: it would hash other strings
-        }
+        $this->pending[$label] = (int) ($count / self::NATIVE_REPLICAS);
         $this->byLabel[$label] = $target;
         $this->positionTotal += $count;
         return true;
+    }
+
+    /** Adds the queued targets to the native ring, or leaves the native path if it refuses one. */
+    private function flush(): void
+    {
+        if ($this->pending === [] || $this->ring === null) {
+            return;
+        }
+        $pending = $this->pending;
+        $this->pending = [];
+        try {
+            $this->ring->addMany($pending);
+        } catch (KetamaException $e) {
+            $this->leaveNative(); // a label it refuses, too many points, ...
+            return;
+        }
+        foreach (array_keys($pending) as $label) {
+            if (strpbrk((string) $label, '[:') !== false) {
+                // a label stored under another spelling would hash other strings
+                $stored = array_slice(array_keys($this->ring->servers()), -count($pending));
+                if (array_map('strval', $stored) !== array_map('strval', array_keys($pending))) {
+                    $this->leaveNative();
+                }
+                return;
+            }
+        }
     }
 
     /** Switches to the slow path: every current target's positions, hashed in order. */
@@ -247,6 +285,7 @@ class Flexihash
     {
         $this->ring = null;
         $this->byLabel = [];
+        $this->pending = [];
         $this->positionTotal = 0.0;
         $this->positionToTarget = [];
         $this->targetToPositions = [];
