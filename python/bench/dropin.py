@@ -58,11 +58,12 @@ def main() -> None:
         assert [theirs.get_node(k) for k in keys] == [ours.get_node(k) for k in keys], "placement differs"
         row(f"{mode}: HashRing(nodes)", best_ns(lambda: uhashring.HashRing(nodes, **kwargs), 1, args.repeat),
             best_ns(lambda: DropIn(nodes, **kwargs), 1, args.repeat))
-        for name, call in (
+        calls: list[tuple[str, Callable[[Any], object]]] = [
             ("get_node(key)", lambda r: [r.get_node(k) for k in keys]),
             ("get(key) (conf dict)", lambda r: [r.get(k) for k in keys]),
             ("next(range(key)) (monkey's use)", lambda r: [next(r.range(k)) for k in keys]),
-        ):
+        ]
+        for name, call in calls:
             row(f"{mode}: {name}", best_ns(lambda: call(theirs), len(keys), args.repeat),
                 best_ns(lambda: call(ours), len(keys), args.repeat))
 

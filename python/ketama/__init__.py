@@ -22,6 +22,9 @@ With pymemcache::
     client = HashClient(["127.0.0.1:11211", "127.0.0.1:11212"],
                         hasher=ketama.hasher("php-memcached"))
 
+Drop-ins: :mod:`ketama.uhashring` (``from ketama.uhashring import HashRing`` for uhashring
+2.x) and libketama's own binding API (:class:`Continuum`, :func:`hashi`).
+
 Thread safety: a ring may be shared by any number of threads (free-threaded CPython
 included). Each lookup sees the ring either before or after a concurrent ``add``/``remove``,
 never a mix; large ``get_many`` batches run with the GIL released.
