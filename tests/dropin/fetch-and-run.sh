@@ -87,7 +87,7 @@ run_uhashring() {
             >"$tmp/uh-$run.log" 2>&1 || true
         grep -E "passed|failed" "$tmp/uh-$run.log" | tail -1 || true
         grep -E '^(FAILED|ERROR) ' "$tmp/uh-$run.log" | sed -E 's/^(FAILED|ERROR) ([^ ]+).*/\2/' >"$tmp/uh-$run.failed" || true
-        if [[ $run == ours ]] && ! "$venv/bin/python" -c 'import sys; sys.path.insert(0, sys.argv[1]); import uhashring, ketama.uhashring; assert uhashring.HashRing is ketama.uhashring.HashRing' "$here/uhashring-shim"; then
+        if [[ $run == ours ]] && ! (cd "$tmp" && "$venv/bin/python" -c 'import sys; sys.path.insert(0, sys.argv[1]); import uhashring, ketama.uhashring; assert uhashring.HashRing is ketama.uhashring.HashRing' "$here/uhashring-shim"); then
             echo "dropin: uhashring: the shim does not resolve to ketama.uhashring" >&2
             status=1
         fi

@@ -90,8 +90,6 @@ class _Runtime:
     tables are derived from it on demand; otherwise ``_tables`` is the ring (slow path).
     """
 
-    ketama: bool = False
-
     def __init__(self) -> None:
         self._nodes: Dict[Any, Dict[str, Any]] = {}
         self._native: Optional[Ring] = None
@@ -305,8 +303,6 @@ class _MetaRuntime(_Runtime):
 class _KetamaRuntime(_Runtime):
     """uhashring's ``hash_fn="ketama"`` ring (``KetamaRing``): ``vnodes * n * weight // W``
     digests of ``name-i`` per node, ``replicas`` points per digest, rebuilt on every change."""
-
-    ketama = True
 
     def __init__(self, replicas: int = 4) -> None:
         self._replicas = replicas
