@@ -11,7 +11,8 @@
 #   pda/flexihash       a8f9a3bf8fa9d5577369e472ba06cf538995236d (tag v3.0.0, the release on Packagist)
 # Where they come from, first found wins:
 #   $UHASHRING_SRC / $FLEXIHASH_SRC   a git checkout holding the pinned commit
-#   /work/.mirror/<owner>+<name>/repo a local mirror of the public repository
+#   $KETAMA_MIRROR/<owner>+<name>/repo  a local mirror of the public repository
+#                                     (KETAMA_MIRROR defaults to /work/.mirror)
 # Without either, that suite is reported SKIPPED (exit 0); CI has no GitHub access.
 #
 # Each suite runs twice: against our drop-in, and as a reference against the original
@@ -36,7 +37,7 @@ FLEXIHASH_PIN=a8f9a3bf8fa9d5577369e472ba06cf538995236d
 
 # source_of <env value> <owner+name> <commit>: prints a git dir holding the commit, or nothing.
 source_of() {
-    local given=$1 mirror=/work/.mirror/$2/repo commit=$3 d
+    local given=$1 mirror=${KETAMA_MIRROR:-/work/.mirror}/$2/repo commit=$3 d
     for d in "$given" "$mirror"; do
         [[ -n "$d" && -d "$d" ]] || continue
         if git -C "$d" cat-file -e "$commit^{commit}" 2>/dev/null; then
