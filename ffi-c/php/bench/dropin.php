@@ -33,7 +33,7 @@ function original(): bool
 {
     $dir = sys_get_temp_dir() . '/ketama-flexihash-' . PIN;
     if (!is_file("$dir/src/Flexihash.php")) {
-        foreach ([getenv('FLEXIHASH_SRC') ?: '', '/work/.mirror/pda+flexihash/repo'] as $git) {
+        foreach ([getenv('FLEXIHASH_SRC') ?: '', (getenv('KETAMA_MIRROR') ?: '/work/.mirror') . '/pda+flexihash/repo'] as $git) {
             if ($git !== '' && is_dir($git)) {
                 @mkdir($dir, 0777, true);
                 exec(sprintf('git -C %s archive %s src | tar x -C %s 2>/dev/null', escapeshellarg($git), PIN, escapeshellarg($dir)));

@@ -251,7 +251,7 @@ final class FlexihashDropinTest extends TestCase
         self::$original = '';
         $dir = sys_get_temp_dir() . '/ketama-flexihash-' . self::FLEXIHASH_PIN;
         if (!is_file("$dir/src/Flexihash.php")) {
-            foreach ([getenv('FLEXIHASH_SRC') ?: '', '/work/.mirror/pda+flexihash/repo'] as $git) {
+            foreach ([getenv('FLEXIHASH_SRC') ?: '', (getenv('KETAMA_MIRROR') ?: '/work/.mirror') . '/pda+flexihash/repo'] as $git) {
                 if ($git === '' || !is_dir($git)) {
                     continue;
                 }
