@@ -136,6 +136,9 @@ export KETAMA_LIB="$libdir/libketama.so.0"   # the installed library (header fou
 step "PHPUnit (KETAMA_LIB=$KETAMA_LIB)"
 (cd "$here/php" && phpunit -d ffi.enable=1 --do-not-cache-result) || failed+=("phpunit")
 
+step "pda/flexihash's own test suite against Ketama\\Flexihash (SKIPPED without its source)"
+bash "$root/tests/dropin/fetch-and-run.sh" flexihash || failed+=("flexihash suite")
+
 step "PHP preloading"
 cat >"$tmp/preloaded.php" <<PHP
 <?php

@@ -22,6 +22,9 @@ With pymemcache::
     client = HashClient(["127.0.0.1:11211", "127.0.0.1:11212"],
                         hasher=ketama.hasher("php-memcached"))
 
+Drop-ins: :mod:`ketama.uhashring` (``from ketama.uhashring import HashRing`` for uhashring
+2.x) and libketama's own binding API (:class:`Continuum`, :func:`hashi`).
+
 Thread safety: a ring may be shared by any number of threads (free-threaded CPython
 included). Each lookup sees the ring either before or after a concurrent ``add``/``remove``,
 never a mix; large ``get_many`` batches run with the GIL released.
@@ -47,6 +50,7 @@ from ketama._errors import (
     UnknownProfileError,
     UnsupportedError,
 )
+from ketama._libketama import Continuum, hashi
 from ketama._ketama import (
     CORE_VERSION,
     Ring,
@@ -67,6 +71,8 @@ __all__ = [
     "hashes",
     "hash_aliases",
     "profiles",
+    "Continuum",
+    "hashi",
     "KetamaError",
     "UnknownProfileError",
     "UnknownHashError",
