@@ -97,9 +97,14 @@ class FlexiHash
         }
         $this->flush();
         if ($this->ring !== null) {
-            $server = $this->ring->get((string) $key);
-            if ($server !== null) {
-                return $server;
+            try {
+                return $this->ring->get((string) $key);
+            } catch (KetamaException $e) {
+                // NO_SERVER: the seed class falls off its list and returns null (the refusal
+                // rule makes a single get() throw there).
+                if ($e->getCode() !== KetamaException::NO_SERVER) {
+                    throw $e;
+                }
             }
         } else {
             $hash = $this->toHash($key);

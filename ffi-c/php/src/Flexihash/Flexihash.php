@@ -176,9 +176,13 @@ class Flexihash
             $this->flush();
         }
         if ($this->ring !== null && $this->positionTotal > 0 && count($this->targets) > 1 && is_string($resource)) {
-            $label = $this->ring->get($resource);
-            if ($label !== null) {
-                return $this->byLabel[$label];
+            try {
+                return $this->byLabel[$this->ring->get($resource)];
+            } catch (\Ketama\KetamaException $e) {
+                if ($e->getCode() !== \Ketama\KetamaException::NO_SERVER) {
+                    throw $e;
+                }
+                // no owner: fall through to the list walk, as before
             }
         }
         $targets = $this->lookupList($resource, 1);
