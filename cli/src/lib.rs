@@ -14,6 +14,8 @@ use serde_json::{json, Value};
 pub mod compare;
 pub mod diff;
 pub mod keys;
+pub mod live;
+pub mod memcache;
 pub mod output;
 pub mod servers;
 pub mod simulate;
