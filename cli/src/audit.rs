@@ -30,7 +30,12 @@ pub struct AuditArgs {
     #[arg(long, short = 's')]
     pub servers: String,
     /// The profile to check the keys against (see `ketama profiles`).
-    #[arg(long, short = 'p', required_unless_present = "detect", conflicts_with = "detect")]
+    #[arg(
+        long,
+        short = 'p',
+        required_unless_present = "detect",
+        conflicts_with = "detect"
+    )]
     pub profile: Option<String>,
     /// Key hash for --profile (default: the profile's).
     #[arg(long = "hash", short = 'H', requires = "profile")]
@@ -242,8 +247,14 @@ pub fn detect(fleet: &Fleet, held: &[Holding]) -> Vec<Score> {
             }
         }
     }
-    // Stable: equal scores keep the order above.
-    scores.sort_by_key(|s| std::cmp::Reverse(s.agree()));
+    // Stable: equal scores keep the order above, defaults first (a client left at its
+    // default hash is the likelier explanation of a tie).
+    scores.sort_by_key(|s| {
+        (
+            std::cmp::Reverse(s.agree()),
+            s.hash != s.profile.default_hash,
+        )
+    });
     scores
 }
 
@@ -268,7 +279,11 @@ pub fn run(a: &AuditArgs, f: Format) -> Result<(String, bool), Fail> {
     let target = match &a.profile {
         Some(name) => {
             let p = crate::profile(name)?;
-            let h = a.hash.as_deref().map(|n| crate::hash(n, Some(p))).transpose()?;
+            let h = a
+                .hash
+                .as_deref()
+                .map(|n| crate::hash(n, Some(p)))
+                .transpose()?;
             Some(servers::ring(p, h, &fleet)?)
         }
         None => None,
@@ -377,6 +392,17 @@ fn detect_json(scores: &[Score], held: &[Holding], down: &[Unreachable], keys: u
     })
 }
 
+/// Said under the tables when some server was listed with `stats cachedump`.
+const CACHEDUMP_NOTE: &str = "note: `stats cachedump` (servers without `lru_crawler metadump`) lists at most about 2 MB per slab class, and with a segmented LRU only the HOT part: keys may be missing there\n";
+
+fn cachedump_note(held: &[Holding]) -> &'static str {
+    if held.iter().any(|h| h.listing == KeyListing::Cachedump) {
+        CACHEDUMP_NOTE
+    } else {
+        ""
+    }
+}
+
 fn header(held: &[Holding], down: &[Unreachable], keys: usize, path: &str) -> String {
     let mut out = format!(
         "audit of {} servers ({path}): {keys} keys",
@@ -431,6 +457,7 @@ fn profile_table(
         ]);
     }
     out.push_str(&t.text());
+    out.push_str(cachedump_note(held));
     out.push_str(&format!(
         "\nagreement: {} ({} of {keys} keys sit where {} looks)\n",
         pct(share(s.agree(), keys)),
@@ -481,6 +508,7 @@ fn detect_table(
     }
     out.push('\n');
     out.push_str(&t.text());
+    out.push_str(cachedump_note(held));
     out.push('\n');
     const TOP: usize = 20;
     let mut t = Table::new(&["rank", "profile", "hash", "agree", "keys"]);
@@ -512,10 +540,7 @@ fn detect_table(
         ));
     }
     if let Some(best) = scores.first() {
-        let tied = scores
-            .iter()
-            .filter(|s| s.agree() == best.agree())
-            .count();
+        let tied = scores.iter().filter(|s| s.agree() == best.agree()).count();
         if tied > 1 {
             out.push_str(&format!(
                 "{tied} profile/hash pairs share the best score: on this fleet they place these keys alike and cannot be told apart by its contents\n"
@@ -533,7 +558,11 @@ mod tests {
     fn every_offered_hash_resolves() {
         for p in Profile::all() {
             for n in offered_hashes(p) {
-                assert!(p.hash_from_name(n).is_ok(), "{} offers unknown hash {n}", p.name);
+                assert!(
+                    p.hash_from_name(n).is_ok(),
+                    "{} offers unknown hash {n}",
+                    p.name
+                );
             }
         }
     }

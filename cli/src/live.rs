@@ -21,12 +21,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::memcache::{key_ok, Conn};
 use crate::output::key_text;
 use crate::servers::{self, Fleet};
 use crate::simulate::{Report, SimulateArgs};
 use crate::Fail;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// The memcached binary used when `--memcached` is not given.
 pub const DEFAULT_MEMCACHED: &str = "memcached";
@@ -160,7 +160,10 @@ impl Daemons {
             }
             if let Ok(mut c) = Conn::connect_addr(addr, &addr.to_string()) {
                 let stats = c.stats("")?;
-                let theirs = stats.iter().find(|(k, _)| k == "pid").map(|(_, v)| v.clone());
+                let theirs = stats
+                    .iter()
+                    .find(|(k, _)| k == "pid")
+                    .map(|(_, v)| v.clone());
                 return if theirs.as_deref() == Some(pid.to_string().as_str()) {
                     Ok(())
                 } else {

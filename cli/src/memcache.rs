@@ -40,7 +40,9 @@ pub struct Conn {
 pub enum KeyListing {
     /// `lru_crawler metadump all`: every key.
     Metadump,
-    /// `stats cachedump`: at most about 2 MB of listing per slab class (memcached's limit).
+    /// `stats cachedump`: at most about 2 MB of listing per slab class (memcached's limit),
+    /// and on servers with a segmented LRU (1.5+) only each class's HOT part: keys may be
+    /// missing.
     Cachedump,
 }
 
@@ -148,10 +150,7 @@ impl Conn {
             for _ in chunk {
                 let l = self.line()?;
                 if l != b"STORED" {
-                    return Err(self.err(format!(
-                        "set failed: {}",
-                        String::from_utf8_lossy(&l)
-                    )));
+                    return Err(self.err(format!("set failed: {}", String::from_utf8_lossy(&l))));
                 }
             }
         }
@@ -178,7 +177,10 @@ impl Conn {
                     break;
                 }
                 let (key, len) = parse_value_line(&l).ok_or_else(|| {
-                    self.err(format!("unexpected reply to get: {}", String::from_utf8_lossy(&l)))
+                    self.err(format!(
+                        "unexpected reply to get: {}",
+                        String::from_utf8_lossy(&l)
+                    ))
                 })?;
                 if len > MAX_VALUE {
                     return Err(self.err("value too large"));
@@ -211,10 +213,9 @@ impl Conn {
                     b"DELETED" => deleted += 1,
                     b"NOT_FOUND" => {}
                     l => {
-                        return Err(self.err(format!(
-                            "delete failed: {}",
-                            String::from_utf8_lossy(l)
-                        )))
+                        return Err(
+                            self.err(format!("delete failed: {}", String::from_utf8_lossy(l)))
+                        )
                     }
                 }
             }
@@ -398,10 +399,7 @@ mod tests {
 
     #[test]
     fn value_lines() {
-        assert_eq!(
-            parse_value_line(b"VALUE k 0 12"),
-            Some((b"k".to_vec(), 12))
-        );
+        assert_eq!(parse_value_line(b"VALUE k 0 12"), Some((b"k".to_vec(), 12)));
         assert_eq!(
             parse_value_line(b"VALUE k 3 0 99"),
             Some((b"k".to_vec(), 0))

@@ -504,7 +504,10 @@ fn live_table(r: &Report, l: &Live) -> String {
     out.push_str(&t.text());
     for (chunk, lchunk) in r.results.chunks(5).zip(l.results.chunks(5)) {
         out.push('\n');
-        let mut headers = vec!["items before (simulated / live)".to_string(), "server".into()];
+        let mut headers = vec![
+            "items before (simulated / live)".to_string(),
+            "server".into(),
+        ];
         headers.extend(chunk.iter().map(|x| x.shown.clone()));
         let mut t = Table::new(&headers);
         for (i, s) in r.old.iter().enumerate() {
