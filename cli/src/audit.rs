@@ -58,6 +58,8 @@ pub struct Holding {
     pub listing: KeyListing,
     /// Its keys.
     pub keys: Vec<Vec<u8>>,
+    /// Its `curr_items` (`stats`).
+    pub items: u64,
 }
 
 /// A server that did not answer.
@@ -187,10 +189,11 @@ pub fn collect(fleet: &Fleet) -> (Vec<Holding>, Vec<Unreachable>) {
     for s in fleet.servers() {
         let r = Conn::connect(&address(&s)).and_then(|mut c| c.list_keys());
         match r {
-            Ok((listing, keys)) => held.push(Holding {
+            Ok(l) => held.push(Holding {
                 label: s.label.clone(),
-                listing,
-                keys,
+                listing: l.listing,
+                keys: l.keys,
+                items: l.items,
             }),
             Err(error) => down.push(Unreachable {
                 label: s.label.clone(),
@@ -347,6 +350,7 @@ fn servers_json(held: &[Holding], down: &[Unreachable], s: Option<&Score>) -> Va
             let mut o = json!({
                 "server": h.label,
                 "keys": h.keys.len(),
+                "curr_items": h.items,
                 "listing": h.listing.command(),
             });
             if let Some(s) = s {
@@ -436,12 +440,20 @@ fn profile_table(
         s.profile.name,
         s.hash.name()
     ));
-    let mut t = Table::new(&["server", "keys", "agree", "misplaced", "listed by"]);
+    let mut t = Table::new(&[
+        "server",
+        "keys",
+        "curr_items",
+        "agree",
+        "misplaced",
+        "listed by",
+    ]);
     for (i, h) in held.iter().enumerate() {
         let agree = s.agree_per_server.get(i).copied().unwrap_or(0);
         t.row(vec![
             h.label.clone(),
             h.keys.len().to_string(),
+            h.items.to_string(),
             agree.to_string(),
             (h.keys.len() - agree).to_string(),
             h.listing.command().into(),
@@ -450,6 +462,7 @@ fn profile_table(
     for d in down {
         t.row(vec![
             d.label.clone(),
+            "-".into(),
             "-".into(),
             "-".into(),
             "-".into(),
@@ -498,11 +511,12 @@ fn detect_table(
     path: &str,
 ) -> String {
     let mut out = header(held, down, keys, path);
-    let mut t = Table::new(&["server", "keys", "listed by"]);
+    let mut t = Table::new(&["server", "keys", "curr_items", "listed by"]);
     for h in held {
         t.row(vec![
             h.label.clone(),
             h.keys.len().to_string(),
+            h.items.to_string(),
             h.listing.command().into(),
         ]);
     }
@@ -582,6 +596,7 @@ mod tests {
                 label: s.label.clone(),
                 listing: KeyListing::Metadump,
                 keys: Vec::new(),
+                items: 0,
             })
             .collect();
         for k in &keys {

@@ -46,6 +46,18 @@ pub enum KeyListing {
     Cachedump,
 }
 
+/// A server's keys as [`Conn::list_keys`] found them.
+#[derive(Clone, Debug)]
+pub struct Listed {
+    /// The command used.
+    pub listing: KeyListing,
+    /// The distinct keys listed.
+    pub keys: Vec<Vec<u8>>,
+    /// `curr_items` from `stats` before listing (it also counts expired items not yet
+    /// reclaimed, so it may exceed the keys listed).
+    pub items: u64,
+}
+
 impl KeyListing {
     /// The command, for messages.
     pub fn command(self) -> &'static str {
@@ -261,11 +273,39 @@ impl Conn {
 
     /// Every key the server holds: `lru_crawler metadump all`, or `stats cachedump` per slab
     /// class where the crawler is missing or disabled. Reads only.
-    pub fn list_keys(&mut self) -> Result<(KeyListing, Vec<Vec<u8>>), String> {
-        match self.metadump()? {
-            Some(keys) => Ok((KeyListing::Metadump, keys)),
-            None => Ok((KeyListing::Cachedump, self.cachedump()?)),
+    ///
+    /// Neither command is a snapshot: while the server's LRU maintainer moves items between
+    /// its queues (e.g. just after many reads), a crawl can miss some. So the listing is
+    /// repeated, a few times at most, until the union of the keys seen reaches the server's
+    /// `curr_items` (read first, returned too).
+    pub fn list_keys(&mut self) -> Result<Listed, String> {
+        let items = self.item_count()?;
+        let mut seen = std::collections::HashSet::new();
+        let mut keys = Vec::new();
+        let mut listing = KeyListing::Metadump;
+        for pass in 0..6u64 {
+            let batch = match self.metadump()? {
+                Some(k) => k,
+                None => {
+                    listing = KeyListing::Cachedump;
+                    self.cachedump()?
+                }
+            };
+            for k in batch {
+                if seen.insert(k.clone()) {
+                    keys.push(k);
+                }
+            }
+            if keys.len() as u64 >= items {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100 * (pass + 1)));
         }
+        Ok(Listed {
+            listing,
+            keys,
+            items,
+        })
     }
 
     /// `None` when the server has no (enabled) LRU crawler.

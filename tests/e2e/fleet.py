@@ -207,6 +207,9 @@ def main() -> int:
     d, err = t.audit(servers, "--detect", code=3)
     if dead_label not in err or not d["partial"] or d["profiles"][0]["agree"] != 1.0:
         fail(f"partial audit: {err!r} {d['profiles'][:1]}")
+    alive_keys = len(keys) - sum(1 for o in t.lookup("php-memcached", servers, keys) if o == dead_label)
+    if d["keys"] != alive_keys:
+        fail(f"partial audit listed {d['keys']} keys, the live servers hold {alive_keys}: {d['servers']}")
     print(f"  audit --detect: exit 3 (partial), stderr names {dead_label}; {d['keys']} keys on the others, still 100% for the best")
     for _, p in fleet:
         stop(p)

@@ -32,8 +32,12 @@ trap 'rm -rf "$work"' EXIT
 cargo build -q -p ketama-cli -p ketama-ffi
 target=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
 lib="$target/debug/libketama.so"
+# the SONAME is libketama.so.0: link through a directory holding that name
+mkdir "$work/lib"
+ln -s "$lib" "$work/lib/libketama.so.0"
+ln -s "$lib" "$work/lib/libketama.so"
 cc -std=c11 -Wall -Wextra -pedantic -Werror -I include -o "$work/c_reader" "$here/c_reader.c" \
-    -L "$target/debug" -lketama -Wl,-rpath,"$target/debug"
+    -L "$work/lib" -lketama -Wl,-rpath,"$work/lib"
 spy=/usr/share/java/spymemcached.jar
 javac -nowarn -cp "$spy" -d "$work" "$here/SpyWriter.java"
 
