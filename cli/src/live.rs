@@ -31,6 +31,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 /// The memcached binary used when `--memcached` is not given.
 pub const DEFAULT_MEMCACHED: &str = "memcached";
 
+/// The most memcached processes one run starts.
+pub const MAX_NODES: usize = 100;
+
 /// How long a new process may take to answer.
 const START_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -239,6 +242,12 @@ pub fn run(a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result<Live, 
         return Err(Fail::new(format!(
             "--live: {n} keys cannot be sent in memcached's text protocol (empty, over 250 bytes, or with a space or control byte), e.g. '{}'",
             key_text(bad)
+        )));
+    }
+    let nodes = report.old.len() + report.added.len();
+    if nodes > MAX_NODES {
+        return Err(Fail::new(format!(
+            "--live starts one memcached per node: {nodes} nodes, at most {MAX_NODES}"
         )));
     }
     install_handler();

@@ -171,6 +171,11 @@ fn live_refuses_keys_the_protocol_cannot_carry_and_a_missing_binary() {
     );
     assert_eq!(err.lines().count(), 1, "{err}");
 
+    let out = ketama(&["simulate", "--live", "--nodes", "100"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("102 nodes, at most 100"), "{err}");
+
     let out = ketama(&["simulate", "--memcached", "/usr/bin/memcached"]);
     assert_eq!(out.status.code(), Some(2), "--memcached needs --live");
 }
