@@ -34,6 +34,9 @@ pub const DEFAULT_MEMCACHED: &str = "memcached";
 /// The most memcached processes one run starts.
 pub const MAX_NODES: usize = 100;
 
+/// Keys per step between two checks for Ctrl-C.
+const CHUNK: usize = 1000;
+
 /// How long a new process may take to answer.
 const START_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -289,12 +292,15 @@ pub fn run(a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result<Live, 
         let value = format!("ketama-live-{i}");
         let mut stored = 0usize;
         for (label, ks) in &store {
-            check_interrupt()?;
             let conn = conn(&mut conns, label)?;
-            let items: Vec<(&[u8], &[u8])> = ks.iter().map(|k| (*k, value.as_bytes())).collect();
-            conn.set_many(&items).map_err(Fail)?;
-            stored += ks.len();
-            pb.inc(ks.len() as u64);
+            for chunk in ks.chunks(CHUNK) {
+                check_interrupt()?;
+                let items: Vec<(&[u8], &[u8])> =
+                    chunk.iter().map(|k| (*k, value.as_bytes())).collect();
+                conn.set_many(&items).map_err(Fail)?;
+                stored += chunk.len();
+                pb.inc(chunk.len() as u64);
+            }
         }
         let mut items = Vec::new();
         for s in &report.old {
@@ -302,17 +308,24 @@ pub fn run(a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result<Live, 
         }
         let mut hits = 0usize;
         for (label, ks) in &fetch {
-            check_interrupt()?;
-            let found = conn(&mut conns, label)?.get_many(ks).map_err(Fail)?;
-            hits += ks
-                .iter()
-                .filter(|k| found.get(**k).is_some_and(|v| v == value.as_bytes()))
-                .count();
-            pb.inc(ks.len() as u64);
+            let conn = conn(&mut conns, label)?;
+            for chunk in ks.chunks(CHUNK) {
+                check_interrupt()?;
+                let found = conn.get_many(chunk).map_err(Fail)?;
+                hits += chunk
+                    .iter()
+                    .filter(|k| found.get(**k).is_some_and(|v| v == value.as_bytes()))
+                    .count();
+                pb.inc(chunk.len() as u64);
+            }
         }
         // Empty the servers for the next hash, and make sure they are.
         for (label, ks) in &store {
-            conn(&mut conns, label)?.delete_many(ks).map_err(Fail)?;
+            let conn = conn(&mut conns, label)?;
+            for chunk in ks.chunks(CHUNK) {
+                check_interrupt()?;
+                conn.delete_many(chunk).map_err(Fail)?;
+            }
         }
         for l in &labels {
             let left = conn(&mut conns, l)?.item_count().map_err(Fail)?;
