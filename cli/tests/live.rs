@@ -257,8 +257,9 @@ fn every_process_is_stopped_on_ctrl_c() {
         std::thread::sleep(Duration::from_millis(20));
     }
     std::thread::sleep(Duration::from_millis(100));
-    let st = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+    // The shell's builtin kill (procps may be missing on a minimal system).
+    let st = Command::new("sh")
+        .args(["-c", &format!("kill -INT {}", child.id())])
         .status()
         .unwrap();
     assert!(st.success());
