@@ -12,7 +12,7 @@ step() { printf '\n== %s\n' "$*"; }
 
 # --- packages -------------------------------------------------------------------------
 need=()
-for p in gcc g++ make pkg-config valgrind python3 php8.2-cli php8.2-memcached phpunit util-linux; do
+for p in gcc g++ make pkg-config valgrind python3 php8.2-cli php8.2-memcached php8.2-memcache memcached phpunit util-linux; do
     dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 if ((${#need[@]})); then
