@@ -4,14 +4,15 @@
 # Usage: bash tests/oracles/regenerate.sh [family ...]   (default: all families)
 # CI does not run this; it checks the committed vectors. libketama-*.json are recorded outputs
 # of the real libketama (no registry packages it): see tests/vectors/README.md.
+# `buckets` needs GO_MAGLEV_GIT and GO_MPCHASH_GIT (git clones): see buckets/generate.sh.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 families=("$@")
 if [ ${#families[@]} -eq 0 ]; then
-  families=(libmemcached java live python node go flexihash)
+  families=(libmemcached java live python node go flexihash buckets)
 fi
 for f in "${families[@]}"; do
   echo "== regenerating vectors: $f"
   bash "$here/$f/generate.sh"
 done
-echo "done: $(ls "$here/../vectors"/*.json | wc -l) vector files"
+echo "done: $(ls "$here/../vectors"/*.json "$here/../vectors"/buckets/*.json | wc -l) vector files"

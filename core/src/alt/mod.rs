@@ -4,6 +4,7 @@
 //! ring's API (add, remove, locate, locate_n).
 
 pub mod bounded;
+pub mod bucket;
 pub mod jump;
 pub mod maglev;
 pub mod rendezvous;
