@@ -11,6 +11,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use ketama_core::{Error, Hash, Profile, Ring};
 use serde_json::{json, Value};
 
+pub mod bucket;
 pub mod compare;
 pub mod diff;
 pub mod keys;
@@ -78,6 +79,9 @@ pub enum Command {
     Diff(diff::DiffArgs),
     /// How often two clients agree on the same fleet, and why they differ.
     Compare(compare::CompareArgs),
+    /// Print the bucket (0 .. N-1) of each unsigned 64-bit input under a bucket function
+    /// (jump, guava, jumpback, fliphash, maglev-go, mpchash-go); inputs from arguments or stdin.
+    Bucket(bucket::BucketArgs),
 }
 
 /// A profile, an optional hash and a servers file.
@@ -133,7 +137,7 @@ where
             }
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                 eprintln!(
-                    "ketama: missing command: lookup, hash, points, profiles, hashes, simulate, diff or compare (see `ketama --help`)"
+                    "ketama: missing command: lookup, hash, points, profiles, hashes, simulate, diff, compare or bucket (see `ketama --help`)"
                 );
                 return 2;
             }
@@ -191,6 +195,7 @@ pub fn run(cli: &Cli) -> Result<String, Fail> {
         Command::Simulate(a) => simulate::run(a, f.unwrap_or(Format::Table)),
         Command::Diff(a) => diff::run(a, f.unwrap_or(Format::Table)),
         Command::Compare(a) => compare::run(a, f.unwrap_or(Format::Table)),
+        Command::Bucket(a) => bucket::run(a, f),
     }
 }
 
