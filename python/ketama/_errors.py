@@ -21,6 +21,9 @@ __all__ = [
     "KeyRejectedError",
     "UnsupportedError",
     "TooManyPointsError",
+    "UnknownAlgorithmError",
+    "BucketCountError",
+    "NoBucketError",
 ]
 
 
@@ -97,3 +100,16 @@ for _cls in (
 ):
     _cls.__module__ = "ketama"
 del _cls
+
+
+class UnknownAlgorithmError(KetamaError, ValueError):
+    """No bucket function has this name (see :func:`ketama.bucket_algorithms`)."""
+
+
+class BucketCountError(KetamaError, ValueError):
+    """The bucket count is 0 or above the bucket function's limit."""
+
+
+class NoBucketError(KetamaError, LookupError):
+    """The reference bucket function returns no bucket for this input (go-mpchash's
+    degenerate case)."""

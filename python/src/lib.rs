@@ -9,6 +9,8 @@
 //! code can run, so a lookup never sees a half-updated ring and nothing can deadlock with the
 //! GIL (or with free-threaded CPython's stop-the-world pauses).
 
+mod bucket;
+
 use std::sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use ketama_core::{Error, Hash, Profile, Server};
@@ -759,5 +761,7 @@ fn _ketama(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(profiles, m)?)?;
     m.add_function(wrap_pyfunction!(hashes, m)?)?;
     m.add_function(wrap_pyfunction!(hash_aliases, m)?)?;
+    m.add_function(wrap_pyfunction!(bucket::bucket, m)?)?;
+    m.add_function(wrap_pyfunction!(bucket::bucket_algorithms, m)?)?;
     Ok(())
 }
