@@ -9,6 +9,8 @@ __all__ = [
     "DETACH_THRESHOLD",
     "Ring",
     "__version__",
+    "bucket",
+    "bucket_algorithms",
     "hash",
     "hash_aliases",
     "hashes",
