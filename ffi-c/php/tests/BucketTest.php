@@ -42,8 +42,8 @@ final class BucketTest extends TestCase
     {
         $v = json_decode((string) file_get_contents($file), true, 512, JSON_THROW_ON_ERROR);
         $algorithm = $v['algorithm'];
-        // maglev-go and mpchash-go rebuild their table per call: check a 1-in-8 sample.
-        $step = in_array($algorithm, ['maglev-go', 'mpchash-go'], true) ? 8 : 1;
+        // maglev-go and mpchash-go rebuild their table per call: check a 1-in-16 sample.
+        $step = in_array($algorithm, ['maglev-go', 'mpchash-go'], true) ? 16 : 1;
         $bad = [];
         $n = 0;
         foreach ($v['cases'] as $i => [$input, $buckets, $want]) {
@@ -63,7 +63,7 @@ final class BucketTest extends TestCase
                 $bad[] = "$input/$buckets: got $got, want $want";
             }
         }
-        $this->assertGreaterThanOrEqual(300, $n);
+        $this->assertGreaterThanOrEqual(190, $n);
         $this->assertSame([], array_slice($bad, 0, 5), count($bad) . " of $n differ");
     }
 
