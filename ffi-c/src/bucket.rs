@@ -74,12 +74,18 @@ mod tests {
             // SAFETY: a live string and a live output.
             unsafe { ketama_bucket(name.as_ptr().cast(), name.len(), input, n, b) }
         };
-        assert_eq!(call("guava", 2_687_259_751_451_158_933, 807, &mut b), ketama_status::Ok);
+        assert_eq!(
+            call("guava", 2_687_259_751_451_158_933, 807, &mut b),
+            ketama_status::Ok
+        );
         assert_eq!(b, 195);
         b = 7;
         assert_eq!(call("nope", 1, 3, &mut b), ketama_status::UnknownProfile);
         assert_eq!(call("jump", 1, 0, &mut b), ketama_status::EmptyRing);
-        assert_eq!(call("maglev-go", 1, 65_538, &mut b), ketama_status::Unsupported);
+        assert_eq!(
+            call("maglev-go", 1, 65_538, &mut b),
+            ketama_status::Unsupported
+        );
         assert_eq!(b, 7, "nothing written on failure");
         // SAFETY: NULL output is checked.
         let s = unsafe { ketama_bucket(c"jump".as_ptr(), 4, 1, 3, core::ptr::null_mut()) };

@@ -43,7 +43,10 @@ pub fn bucket(py: Python<'_>, algorithm: &str, input: u64, buckets: i64) -> PyRe
         to_py(
             py,
             e,
-            format!("{algorithm} with {buckets} buckets (takes 1 to {})", a.max_buckets()),
+            format!(
+                "{algorithm} with {buckets} buckets (takes 1 to {})",
+                a.max_buckets()
+            ),
         )
     })
 }
@@ -51,5 +54,8 @@ pub fn bucket(py: Python<'_>, algorithm: &str, input: u64, buckets: i64) -> PyRe
 /// `{name: description}` of every bucket function.
 #[pyfunction]
 pub fn bucket_algorithms() -> Vec<(&'static str, &'static str)> {
-    Bucket::ALL.iter().map(|b| (b.name(), b.description())).collect()
+    Bucket::ALL
+        .iter()
+        .map(|b| (b.name(), b.description()))
+        .collect()
 }
