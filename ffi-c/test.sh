@@ -50,6 +50,7 @@ c="$here/tests/c"
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_api" "$c/test_api.c" $(pkg-config --libs ketama) $rpath -lpthread
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_stepwise" "$c/test_stepwise.c" $(pkg-config --libs ketama) $rpath
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_vectors" "$c/test_vectors.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
+    cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_buckets" "$c/test_buckets.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_compat" "$c/test_compat.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
     cc $cflags $(pkg-config --cflags ketama-compat) -o "$tmp/golden" "$c/libketama_golden.c" $(pkg-config --libs ketama-compat) $rpath
     # static library: the same API test linked against libketama.a
@@ -73,6 +74,9 @@ step "C: every tests/vectors/*.json"
 "$tmp/test_vectors" tests/vectors/*.json >"$tmp/vectors.out" || true
 grep -v '^PASS' "$tmp/vectors.out" || true
 tail -1 "$tmp/vectors.out" | grep -q ', 0 failed' || failed+=("C vectors")
+
+step "C: every tests/vectors/buckets/*.json through ketama_bucket()"
+"$tmp/test_buckets" tests/vectors/buckets/*.json || failed+=("C bucket vectors")
 
 step "AddressSanitizer + UBSan (C side): API test and every vector file"
 # shellcheck disable=SC2046

@@ -12,6 +12,7 @@ use ketama_core::{Error, Hash, Profile, Ring};
 use serde_json::{json, Value};
 
 pub mod audit;
+pub mod bucket;
 pub mod compare;
 pub mod diff;
 pub mod keys;
@@ -84,6 +85,9 @@ pub enum Command {
     /// Which client placed a live fleet's keys, and which keys sit where a client never looks
     /// (read-only; exit status 3 when some server could not be reached).
     Audit(audit::AuditArgs),
+    /// Print the bucket (0 .. N-1) of each unsigned 64-bit input under a bucket function
+    /// (jump, guava, jumpback, fliphash, maglev-go, mpchash-go); inputs from arguments or stdin.
+    Bucket(bucket::BucketArgs),
 }
 
 /// A profile, an optional hash and a servers file.
@@ -139,7 +143,7 @@ where
             }
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                 eprintln!(
-                    "ketama: missing command: lookup, hash, points, profiles, hashes, simulate, diff, compare or audit (see `ketama --help`)"
+                    "ketama: missing command: lookup, hash, points, profiles, hashes, simulate, diff, compare, audit or bucket (see `ketama --help`)"
                 );
                 return 2;
             }
@@ -201,6 +205,7 @@ pub fn run(cli: &Cli) -> Result<String, Fail> {
         Command::Diff(a) => diff::run(a, f.unwrap_or(Format::Table)),
         Command::Compare(a) => compare::run(a, f.unwrap_or(Format::Table)),
         Command::Audit(a) => audit::run(a, f.unwrap_or(Format::Table)).map(|(out, _)| out),
+        Command::Bucket(a) => bucket::run(a, f),
     }
 }
 

@@ -9,6 +9,8 @@ __all__ = [
     "DETACH_THRESHOLD",
     "Ring",
     "__version__",
+    "bucket",
+    "bucket_algorithms",
     "hash",
     "hash_aliases",
     "hashes",
@@ -91,3 +93,7 @@ def hash_aliases() -> dict[str, str]:
     """``{client enum name: our name}`` (``KETAMA_HASH`` -> ``md5``, ...)."""
 def _error_classes() -> list[tuple[str, str | None]]:
     """Test support: ``(core error, exception class)`` for every core error."""
+def bucket(algorithm: str, input: int, buckets: int) -> int:
+    """The bucket (0 .. buckets-1) of the unsigned 64-bit ``input`` under ``algorithm``."""
+def bucket_algorithms() -> list[Tuple[str, str]]:
+    """``(name, description)`` of every bucket function."""
