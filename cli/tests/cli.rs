@@ -258,8 +258,8 @@ fn hash_command() {
     );
     fails(&["hash", "apple"], &["--hash"]);
     fails(
-        &["hash", "--hash", "sha1", "apple"],
-        &["unknown hash 'sha1'"],
+        &["hash", "--hash", "sha3", "apple"],
+        &["unknown hash 'sha3'"],
     );
 }
 

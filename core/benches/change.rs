@@ -33,13 +33,17 @@ fn bench(c: &mut Criterion) {
         });
         let shared = SharedRing::new(ring.clone(), ());
         let keys: Vec<String> = (0..1024).map(|i| format!("user:{i}:profile")).collect();
-        g.bench_with_input(BenchmarkId::new("shared-lookup", n), &shared, |b, shared| {
-            let mut i = 0;
-            b.iter(|| {
-                i = (i + 1) & 1023;
-                black_box(shared.load().ring.locate_index(keys[i].as_bytes()).ok())
-            })
-        });
+        g.bench_with_input(
+            BenchmarkId::new("shared-lookup", n),
+            &shared,
+            |b, shared| {
+                let mut i = 0;
+                b.iter(|| {
+                    i = (i + 1) & 1023;
+                    black_box(shared.load().ring.locate_index(keys[i].as_bytes()).ok())
+                })
+            },
+        );
         if n == 10_000 {
             let points = ring.point_count();
             // values (u32) + owners (u32) per point; the prefix index adds about 4 bytes per
