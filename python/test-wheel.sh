@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Proves the built distributions (issue 14), as a user without Rust would meet them:
+#   - the abi3 wheel in python/dist/ installs into a fresh venv of every CPython 3.9-3.13 that
+#     pyenv has (~/.pyenv/versions, or $KETAMA_PYTHONS: interpreter paths) with cargo/rustc
+#     absent from PATH and pip barred from building anything, and the whole Python suite
+#     (python/tests) passes against the installed package, not the source tree;
+#   - CPython 3.8: PyO3 0.30 supports CPython >= 3.9 only, so the package declares
+#     Requires-Python >= 3.9; the test checks that pip refuses it there (a clear error rather
+#     than a broken install);
+#   - the sdist installs with pip where Rust exists (KETAMA_SKIP_SDIST=1 skips it) and passes
+#     test_api.py.
+# Run `make -C python dist` first (tests/packaging.sh does).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+dist="$here/dist"
+shopt -s nullglob
+wheels=("$dist"/ketama-*-cp39-abi3-manylinux*.whl)
+sdists=("$dist"/ketama-*.tar.gz)
+((${#wheels[@]} == 1 && ${#sdists[@]} == 1)) || { echo "test-wheel: expected one wheel and one sdist in $dist (make -C python dist)" >&2; exit 1; }
+wheel=${wheels[0]} sdist=${sdists[0]}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failed=()
+
+# The interpreters: the newest pyenv patch release of each CPython 3.8-3.13.
+pythons=()
+if [[ -n ${KETAMA_PYTHONS:-} ]]; then
+    read -r -a pythons <<<"$KETAMA_PYTHONS"
+else
+    for minor in 8 9 10 11 12 13; do
+        best=""
+        for d in "$HOME"/.pyenv/versions/3."$minor".*; do
+            [[ $d =~ /3\.$minor\.[0-9]+$ && -x $d/bin/python3 ]] && best=$d/bin/python3
+        done
+        [[ -n $best ]] && pythons+=("$best")
+    done
+fi
+((${#pythons[@]})) || { echo "test-wheel: no CPython 3.8-3.13 found (pyenv or KETAMA_PYTHONS)" >&2; exit 1; }
+
+# A PATH with no Rust toolchain: the system directories only, and proof that cargo/rustc are gone.
+norust_path=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+for tool in cargo rustc; do
+    if PATH=$norust_path command -v "$tool" >/dev/null; then
+        echo "test-wheel: $tool is on the system PATH ($(PATH=$norust_path command -v $tool)); cannot test a Rust-free install" >&2
+        exit 1
+    fi
+done
+memcached_dir=""
+for m in /usr/bin/memcached /usr/sbin/memcached /usr/local/bin/memcached; do [[ -x $m ]] && memcached_dir=$(dirname "$m") && break; done
+
+for py in "${pythons[@]}"; do
+    ver=$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+    venv="$tmp/venv-$ver"
+    printf '\n== CPython %s (%s): wheel, no Rust on PATH\n' "$ver" "$py"
+    "$py" -m venv "$venv"
+    # No sdists at all: pip may not build anything (it could not, without cargo).
+    pipi=(env PATH="$venv/bin:$norust_path" PIP_DISABLE_PIP_VERSION_CHECK=1 "$venv/bin/python" -m pip install -q --only-binary=:all:)
+    if [[ $ver == 3.8 ]]; then
+        if out=$("${pipi[@]}" --no-index "$wheel" 2>&1); then
+            echo "3.8: pip installed the cp39-abi3 wheel although PyO3 0.30 cannot support 3.8"; failed+=("3.8 refusal")
+        elif grep -q "is not a supported wheel on this platform" <<<"$out"; then
+            echo "3.8: refused as documented: $(grep -m1 'not a supported wheel' <<<"$out")"
+        else
+            echo "3.8: unexpected pip failure: $out"; failed+=("3.8 refusal")
+        fi
+        continue
+    fi
+    # uhashring 2.5 (the version the agreement test pins) needs Python >= 3.10; on 3.9
+    # test_uhashring.py skips itself.
+    deps=("pytest>=7" "pymemcache>=4,<5")
+    [[ $ver == 3.9 ]] || deps+=("uhashring==2.5")
+    "${pipi[@]}" "${deps[@]}" || { failed+=("$ver deps"); continue; }
+    "${pipi[@]}" --no-index "$wheel" || { failed+=("$ver install"); continue; }
+    # The package must come from site-packages, with its compiled module.
+    where=$(cd "$tmp" && "$venv/bin/python" -c 'import ketama, ketama._ketama as m; print(ketama.__file__); print(m.__file__)')
+    echo "$where"
+    [[ $where == "$venv/lib/"*"/site-packages/ketama/__init__.py"*"_ketama.abi3.so" ]] || { echo "not the installed package"; failed+=("$ver import"); continue; }
+    # The pytest script (not `python -m pytest`) run from outside the tree keeps python/ off
+    # sys.path: `import ketama` in the tests is the installed wheel.
+    (cd "$tmp" && env PATH="$venv/bin:${memcached_dir:+$memcached_dir:}$norust_path" \
+        "$venv/bin/pytest" -q -p no:cacheprovider --durations=3 -c "$here/pyproject.toml" --rootdir "$here" "$here/tests") \
+        >"$tmp/pytest-$ver.out" 2>&1 || { tail -30 "$tmp/pytest-$ver.out"; failed+=("$ver pytest"); continue; }
+    tail -1 "$tmp/pytest-$ver.out"
+done
+
+if [[ ${KETAMA_SKIP_SDIST:-0} != 1 ]]; then
+    printf '\n== sdist with Rust: pip install %s\n' "$(basename "$sdist")"
+    py=${pythons[-1]}
+    "$py" -m venv "$tmp/venv-sdist"
+    # Cached between runs: the sdist's Rust build only recompiles what changed.
+    if CARGO_TARGET_DIR="$root/target/sdist-build" "$tmp/venv-sdist/bin/python" -m pip install -q \
+        --disable-pip-version-check "$sdist" "pytest>=7" >"$tmp/sdist.out" 2>&1; then
+        (cd "$tmp" && "$tmp/venv-sdist/bin/pytest" -q -p no:cacheprovider -c "$here/pyproject.toml" \
+            --rootdir "$here" "$here/tests/test_api.py" | tail -1) || failed+=("sdist pytest")
+    else
+        tail -30 "$tmp/sdist.out"; failed+=("sdist install")
+    fi
+fi
+
+if ((${#failed[@]})); then
+    echo "test-wheel: FAILED: ${failed[*]}"
+    exit 1
+fi
+echo "test-wheel: the wheel passes the Python suite on ${#pythons[@]} interpreters' worth of checks; sdist ok"
