@@ -49,39 +49,56 @@ done
 memcached_dir=""
 for m in /usr/bin/memcached /usr/sbin/memcached /usr/local/bin/memcached; do [[ -x $m ]] && memcached_dir=$(dirname "$m") && break; done
 
-for py in "${pythons[@]}"; do
+# One interpreter: prints its log; its failures go to $tmp/failed-<version>.
+test_one() {
+    local py=$1 ver venv out where deps
     ver=$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
     venv="$tmp/venv-$ver"
+    local fail="$tmp/failed-$ver"
     printf '\n== CPython %s (%s): wheel, no Rust on PATH\n' "$ver" "$py"
     "$py" -m venv "$venv"
-    # No sdists at all: pip may not build anything (it could not, without cargo).
-    pipi=(env PATH="$venv/bin:$norust_path" PIP_DISABLE_PIP_VERSION_CHECK=1 "$venv/bin/python" -m pip install -q --only-binary=:all:)
+    # Binary distributions only: pip may not build anything (it could not, without cargo).
+    local pipi=(env PATH="$venv/bin:$norust_path" PIP_DISABLE_PIP_VERSION_CHECK=1 "$venv/bin/python" -m pip install -q --only-binary=:all:)
     if [[ $ver == 3.8 ]]; then
         if out=$("${pipi[@]}" --no-index "$wheel" 2>&1); then
-            echo "3.8: pip installed the cp39-abi3 wheel although PyO3 0.30 cannot support 3.8"; failed+=("3.8 refusal")
+            echo "3.8: pip installed the cp39-abi3 wheel although PyO3 0.30 cannot support 3.8"; echo "3.8-refusal" >>"$fail"
         elif grep -q "is not a supported wheel on this platform" <<<"$out"; then
             echo "3.8: refused as documented: $(grep -m1 'not a supported wheel' <<<"$out")"
         else
-            echo "3.8: unexpected pip failure: $out"; failed+=("3.8 refusal")
+            echo "3.8: unexpected pip failure: $out"; echo "3.8-refusal" >>"$fail"
         fi
-        continue
+        return
     fi
     # uhashring 2.5 (the version the agreement test pins) needs Python >= 3.10; on 3.9
     # test_uhashring.py skips itself.
     deps=("pytest>=7" "pymemcache>=4,<5")
     [[ $ver == 3.9 ]] || deps+=("uhashring==2.5")
-    "${pipi[@]}" "${deps[@]}" || { failed+=("$ver deps"); continue; }
-    "${pipi[@]}" --no-index "$wheel" || { failed+=("$ver install"); continue; }
+    "${pipi[@]}" "${deps[@]}" || { echo "$ver-deps" >>"$fail"; return; }
+    "${pipi[@]}" --no-index "$wheel" || { echo "$ver-install" >>"$fail"; return; }
     # The package must come from site-packages, with its compiled module.
     where=$(cd "$tmp" && "$venv/bin/python" -c 'import ketama, ketama._ketama as m; print(ketama.__file__); print(m.__file__)')
     echo "$where"
-    [[ $where == "$venv/lib/"*"/site-packages/ketama/__init__.py"*"_ketama.abi3.so" ]] || { echo "not the installed package"; failed+=("$ver import"); continue; }
+    [[ $where == "$venv/lib/"*"/site-packages/ketama/__init__.py"*"_ketama.abi3.so" ]] || { echo "not the installed package"; echo "$ver-import" >>"$fail"; return; }
     # The pytest script (not `python -m pytest`) run from outside the tree keeps python/ off
     # sys.path: `import ketama` in the tests is the installed wheel.
     (cd "$tmp" && env PATH="$venv/bin:${memcached_dir:+$memcached_dir:}$norust_path" \
-        "$venv/bin/pytest" -q -p no:cacheprovider --durations=3 -c "$here/pyproject.toml" --rootdir "$here" "$here/tests") \
-        >"$tmp/pytest-$ver.out" 2>&1 || { tail -30 "$tmp/pytest-$ver.out"; failed+=("$ver pytest"); continue; }
+        "$venv/bin/pytest" -q -p no:cacheprovider -c "$here/pyproject.toml" --rootdir "$here" "$here/tests") \
+        >"$tmp/pytest-$ver.out" 2>&1 || { tail -30 "$tmp/pytest-$ver.out"; echo "$ver-pytest" >>"$fail"; return; }
     tail -1 "$tmp/pytest-$ver.out"
+}
+
+# The interpreters run side by side, one per CPU.
+lanes=$(nproc 2>/dev/null || echo 2)
+i=0
+for py in "${pythons[@]}"; do
+    while (($(jobs -rp | wc -l) >= lanes)); do wait -n || true; done
+    test_one "$py" >"$tmp/log-$i" 2>&1 &
+    i=$((i + 1))
+done
+wait
+for ((j = 0; j < i; j++)); do cat "$tmp/log-$j"; done
+for f in "$tmp"/failed-*; do
+    [[ -e $f ]] && mapfile -t -O "${#failed[@]}" failed <"$f"
 done
 
 if [[ ${KETAMA_SKIP_SDIST:-0} != 1 ]]; then
@@ -102,4 +119,4 @@ if ((${#failed[@]})); then
     echo "test-wheel: FAILED: ${failed[*]}"
     exit 1
 fi
-echo "test-wheel: the wheel passes the Python suite on ${#pythons[@]} interpreters' worth of checks; sdist ok"
+echo "test-wheel: all passed (${#pythons[@]} interpreters)"

@@ -27,4 +27,7 @@ bash ffi-c/test.sh
 step "Python package"
 bash python/test.sh
 
+step "Packaging: wheel on every CPython without Rust, sdist, Debian packages + pkg-config/CMake/PHP, composer"
+bash tests/packaging.sh
+
 printf '\nall suites passed\n'
