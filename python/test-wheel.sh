@@ -103,10 +103,12 @@ done
 
 if [[ ${KETAMA_SKIP_SDIST:-0} != 1 ]]; then
     printf '\n== sdist with Rust: pip install %s\n' "$(basename "$sdist")"
-    py=${pythons[-1]}
+    # The interpreter python/test.sh builds with, and the workspace's target directory: the
+    # sdist's build reuses the dependencies compiled there (pyo3, ...) and recompiles only
+    # ketama-core and the binding from the unpacked sdist.
+    py=${PYTHON:-python3}
     "$py" -m venv "$tmp/venv-sdist"
-    # Cached between runs: the sdist's Rust build only recompiles what changed.
-    if CARGO_TARGET_DIR="$root/target/sdist-build" "$tmp/venv-sdist/bin/python" -m pip install -q \
+    if CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}" "$tmp/venv-sdist/bin/python" -m pip install -q \
         --disable-pip-version-check "$sdist" "pytest>=7" >"$tmp/sdist.out" 2>&1; then
         (cd "$tmp" && "$tmp/venv-sdist/bin/pytest" -q -p no:cacheprovider -c "$here/pyproject.toml" \
             --rootdir "$here" "$here/tests/test_api.py" | tail -1) || failed+=("sdist pytest")
