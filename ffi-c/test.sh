@@ -37,7 +37,7 @@ step "header freshness (ffi-c/gen-header.sh --check)"
 
 # --- install, then build every C test against the installed prefix ----------------------
 step "make install PREFIX=$prefix"
-make -s -C "$here" install PREFIX="$prefix" CARGO_PROFILE=debug >/dev/null
+make -s -C "$here" install PREFIX="$prefix" CARGO_PROFILE=debug CARGO_FEATURES=test-panic >/dev/null
 test -L "$prefix/lib/libketama.so" && test -L "$prefix/lib/libketama.so.0" && test -f "$prefix/lib/libketama.a"
 readelf -d "$prefix/lib/libketama.so.0" | grep -q 'SONAME.*libketama.so.0'
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
@@ -48,6 +48,7 @@ c="$here/tests/c"
 # shellcheck disable=SC2046
 {
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_api" "$c/test_api.c" $(pkg-config --libs ketama) $rpath -lpthread
+    cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_stepwise" "$c/test_stepwise.c" $(pkg-config --libs ketama) $rpath
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_vectors" "$c/test_vectors.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_compat" "$c/test_compat.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
     cc $cflags $(pkg-config --cflags ketama-compat) -o "$tmp/golden" "$c/libketama_golden.c" $(pkg-config --libs ketama-compat) $rpath
@@ -64,6 +65,9 @@ step "C API and error paths"
 RUST_BACKTRACE=0 "$tmp/test_api" || failed+=("test_api")
 RUST_BACKTRACE=0 "$tmp/test_api_static" || failed+=("test_api_static")
 "$tmp/header_cpp" || failed+=("header_cpp")
+
+step "C: stepwise changes equal fresh builds, every profile"
+"$tmp/test_stepwise" || failed+=("test_stepwise")
 
 step "C: every tests/vectors/*.json"
 "$tmp/test_vectors" tests/vectors/*.json >"$tmp/vectors.out" || true

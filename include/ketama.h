@@ -109,11 +109,16 @@ typedef enum ketama_status {
  * Create it with `ketama_ring_create()`, free it with `ketama_ring_free()`.
  *
  * Thread safety: every function may be called from any thread at any time on the same
- * ring. Lookups take a shared lock (they run in parallel); `ketama_ring_add`,
- * `ketama_ring_remove` and the other changes take an exclusive lock and replace the ring
- * atomically (a failed change leaves it as it was). Labels returned by lookups point into
- * storage the ring keeps until `ketama_ring_free()`, so they stay valid even while another
- * thread changes the ring; only freeing the ring invalidates them.
+ * ring (except `ketama_ring_free()`). Lookups never wait: they read the current snapshot of
+ * the ring without a lock. `ketama_ring_add`, `ketama_ring_remove` and the other changes are
+ * serialised among themselves; each builds the next snapshot aside and publishes it
+ * atomically, so a lookup sees the ring either before or after a change, never half of it
+ * (a failed change publishes nothing).
+ *
+ * Labels returned by lookups point into a store the ring keeps until `ketama_ring_free()`:
+ * they stay valid after their server is removed and while other threads change the ring.
+ * A label added again reuses its stored copy, so the store holds each distinct label ever
+ * added once (its memory is bounded by the distinct labels, not by the number of changes).
  */
 typedef struct ketama_ring ketama_ring;
 
@@ -295,7 +300,14 @@ enum ketama_status ketama_ring_point_count(const struct ketama_ring *ring, size_
  * # Safety
  * `ring` is a live ring; the arrays hold `capacity` elements; `count_out` is writable.
  */
-enum ketama_status ketama_ring_points(const struct ketama_ring *ring, uint32_t *positions_out, size_t *servers_out, size_t capacity, size_t *count_out);
+enum ketama_status ketama_ring_points(const struct ketama_ring *ring, uint32_t *positions_out, uint32_t *servers_out, size_t capacity, size_t *count_out);
+
+/**
+ * The name of profile number `index` (0-based, in documentation order; aliases are not
+ * listed), static and NUL-terminated, or NULL past the last profile: a C program can list
+ * every profile the library knows (`for (i = 0; ketama_profile_name(i); i++)`).
+ */
+const char *ketama_profile_name(size_t index);
 
 /**
  * Hashes `key` with a named hash function, as the libraries do (no profile involved).

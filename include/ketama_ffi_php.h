@@ -36,7 +36,8 @@ enum ketama_status ketama_ring_key_hash(const struct ketama_ring *ring, const ch
 enum ketama_status ketama_ring_server_count(const struct ketama_ring *ring, size_t *count_out);
 enum ketama_status ketama_ring_server(const struct ketama_ring *ring, size_t index, const char **label_out, size_t *label_len_out, uint32_t *weight_out);
 enum ketama_status ketama_ring_point_count(const struct ketama_ring *ring, size_t *count_out);
-enum ketama_status ketama_ring_points(const struct ketama_ring *ring, uint32_t *positions_out, size_t *servers_out, size_t capacity, size_t *count_out);
+enum ketama_status ketama_ring_points(const struct ketama_ring *ring, uint32_t *positions_out, uint32_t *servers_out, size_t capacity, size_t *count_out);
+const char *ketama_profile_name(size_t index);
 enum ketama_status ketama_hash(const char *algorithm, const char *key, size_t len, uint32_t *hash_out);
 const char *ketama_version(void);
 const char *ketama_status_str(int status);

@@ -4,9 +4,8 @@
 use std::collections::BTreeMap;
 
 use clap::Args;
-use ketama_core::profile::{KeyRewrite, PointHash, Search, StringForm, Ties, ZeroWeight};
+use ketama_core::profile::Search;
 use ketama_core::server::DEFAULT_PORT;
-use ketama_core::weight::{Count, Formula};
 use ketama_core::{Profile, Ring, Server};
 use serde_json::json;
 
@@ -49,50 +48,6 @@ pub struct Difference {
     pub note: String,
     /// Whether it changes placement on this fleet (false: differs only in principle).
     pub effective: bool,
-}
-
-fn strings_form(s: StringForm) -> &'static str {
-    match s {
-        StringForm::Dash => "S-i",
-        StringForm::Prefix => "iS",
-        StringForm::Concat => "Si",
-        StringForm::Bare => "S",
-    }
-}
-
-fn count_rule(c: Count) -> String {
-    let f = |f: Formula| match f {
-        Formula::Lk => "libketama float formula",
-        Formula::Lm => "libmemcached float formula",
-        Formula::Nd => "node-hashring double formula",
-        Formula::Int => "integer formula",
-    };
-    match c {
-        Count::Fixed(k) => format!("{k} strings per server"),
-        Count::PerWeight(k) => format!("{k} x weight strings"),
-        Count::RoundPerWeight(k) => format!("round({k} x weight) strings"),
-        Count::Relative(x) => format!("relative weight, {}", f(x)),
-    }
-}
-
-fn point_hash(p: PointHash) -> String {
-    match p {
-        PointHash::Md5Words { per } => format!("md5, {per} points per digest"),
-        PointHash::KeyHash => "the key hash, 1 point per string".into(),
-        PointHash::JavaKetama => "md5 x 4 with KETAMA_HASH, else the key hash".into(),
-        PointHash::Md5Wide => "md5 as a 128-bit number".into(),
-    }
-}
-
-fn search(s: Search) -> String {
-    match s {
-        Search::LowerBound => "first point >= hash".into(),
-        Search::UpperBound => "first point > hash".into(),
-        Search::LowerBoundZeroLast => "first point >= hash (hash 0 to the last point)".into(),
-        Search::Floor => "largest point <= hash".into(),
-        Search::Buckets1024 => "1024-bucket table".into(),
-        other => format!("{other:?}"),
-    }
 }
 
 /// Explains why two node strings of the same server differ.
@@ -156,6 +111,30 @@ fn has_ties(r: &Ring) -> bool {
 /// `an`, `bn` name the two sides in notes.
 pub fn differences(a: &Ring, b: &Ring, an: &str, bn: &str) -> Vec<Difference> {
     let (pa, pb): (&Profile, &Profile) = (a.profile(), b.profile());
+    // Every knob of a profile, named: a new knob does not compile here until it is compared
+    // (or said to be irrelevant).
+    let Profile {
+        name: _,         // names differ by definition
+        aliases: _,      // names only
+        description: _,  // words only
+        default_hash: _, // the ring's actual hash is compared below
+        crc32: _,        // only how the name "crc32" resolves; the hash itself is compared
+        node: _,         // compared through the node strings it produces
+        names,
+        strings,
+        count,
+        points,
+        search,
+        ties,
+        zero_weight,
+        key,
+        single_shortcut,
+        empty_key_rejected,
+        key_limits,
+        order,
+        failover,
+        removal,
+    } = *pa;
     let (an, bn) = (format!("A ({an})"), format!("B ({bn})"));
     let mut out = Vec::new();
     let mut add = |aspect, x: String, y: String, note: String, effective| {
@@ -171,8 +150,8 @@ pub fn differences(a: &Ring, b: &Ring, an: &str, bn: &str) -> Vec<Difference> {
     if pa.is_ring() != pb.is_ring() || (!rings && pa.search != pb.search) {
         add(
             "placement",
-            crate::placement(pa).into(),
-            crate::placement(pb).into(),
+            pa.search.to_string(),
+            pb.search.to_string(),
             "the two clients use different algorithms: nearly every key can differ".into(),
             true,
         );
@@ -202,11 +181,11 @@ pub fn differences(a: &Ring, b: &Ring, an: &str, bn: &str) -> Vec<Difference> {
                 true,
             );
         }
-        if pa.strings != pb.strings {
+        if strings != pb.strings {
             add(
                 "point strings",
-                strings_form(pa.strings).into(),
-                strings_form(pb.strings).into(),
+                strings.to_string(),
+                pb.strings.to_string(),
                 "the i-th point string is spelled differently (S = node string)".into(),
                 true,
             );
@@ -227,40 +206,35 @@ pub fn differences(a: &Ring, b: &Ring, an: &str, bn: &str) -> Vec<Difference> {
                     cb[i],
                     differing.len(),
                     ca.len(),
-                    count_rule(pa.count),
-                    count_rule(pb.count)
+                    count,
+                    pb.count
                 ),
                 true,
             );
-        } else if pa.count != pb.count {
+        } else if count != pb.count {
             add(
                 "point count rule",
-                count_rule(pa.count),
-                count_rule(pb.count),
+                count.to_string(),
+                pb.count.to_string(),
                 "same counts on this fleet; other weights or sizes may differ".into(),
                 false,
             );
         }
-        if pa.points != pb.points {
+        if points != pb.points {
             add(
                 "point hash",
-                point_hash(pa.points),
-                point_hash(pb.points),
+                points.to_string(),
+                pb.points.to_string(),
                 "point strings become positions differently".into(),
                 true,
             );
         }
-        if pa.ties != pb.ties {
+        if ties != pb.ties || order != pb.order {
             let effective = has_ties(a) || has_ties(b);
-            let t = |t: Ties| match t {
-                Ties::EarlierWins => "earlier server wins",
-                Ties::LaterWins => "later server wins",
-                Ties::SortedList => "xmemcached sorted list",
-            };
             add(
                 "ties",
-                t(pa.ties).into(),
-                t(pb.ties).into(),
+                format!("{ties}, servers {order}"),
+                format!("{}, servers {}", pb.ties, pb.order),
                 if effective {
                     "equal points exist on this fleet".into()
                 } else {
@@ -285,8 +259,8 @@ pub fn differences(a: &Ring, b: &Ring, an: &str, bn: &str) -> Vec<Difference> {
             true,
         );
     }
-    if pa.search != pb.search && rings {
-        let zero = [pa.search, pb.search];
+    if search != pb.search && rings {
+        let zero = [search, pb.search];
         let only_zero =
             zero.contains(&Search::LowerBound) && zero.contains(&Search::LowerBoundZeroLast);
         let (note, effective) = if only_zero {
@@ -302,52 +276,86 @@ pub fn differences(a: &Ring, b: &Ring, an: &str, bn: &str) -> Vec<Difference> {
         };
         add(
             "search",
-            search(pa.search),
-            search(pb.search),
+            search.to_string(),
+            pb.search.to_string(),
             note,
             effective,
         );
     }
-    if pa.key != pb.key {
-        let k = |k: KeyRewrite| match k {
-            KeyRewrite::None => "bytes as given".to_string(),
-            KeyRewrite::PeclSanitize => "bytes <= 0x20 become '_', 250 bytes max".to_string(),
-            KeyRewrite::Truncate(n) => format!("first {n} bytes"),
-        };
+    if key != pb.key {
         add(
             "key rewrite",
-            k(pa.key),
-            k(pb.key),
+            key.to_string(),
+            pb.key.to_string(),
             "some keys are hashed differently".into(),
             true,
         );
     }
-    if pa.single_shortcut != pb.single_shortcut && a.len() == 1 {
+    if single_shortcut != pb.single_shortcut && a.len() == 1 {
         add(
             "single server",
-            pa.single_shortcut.to_string(),
+            single_shortcut.to_string(),
             pb.single_shortcut.to_string(),
             "one client skips hashing with one server".into(),
             true,
         );
     }
-    if pa.zero_weight != pb.zero_weight && a.servers().any(|s| s.weight == 0) {
-        let z = |z: ZeroWeight| format!("{z:?}");
+    if zero_weight != pb.zero_weight && a.servers().any(|s| s.weight == 0) {
         add(
             "zero weight",
-            z(pa.zero_weight),
-            z(pb.zero_weight),
+            zero_weight.to_string(),
+            pb.zero_weight.to_string(),
             "weight 0 is treated differently".into(),
             true,
         );
     }
-    if pa.names != pb.names && a.servers().any(|s| s.name.is_some()) {
+    if names != pb.names && a.servers().any(|s| s.name.is_some()) {
         add(
             "server names",
-            pa.names.to_string(),
+            names.to_string(),
             pb.names.to_string(),
             "only one client hashes the servers' names".into(),
             true,
+        );
+    }
+    let refused =
+        |p: &Profile, r: &Ring| p.key_limits.empty || p.empty_key_rejected.contains(&r.hash());
+    if key_limits != pb.key_limits || refused(pa, a) != refused(pb, b) {
+        let lim = |l: ketama_core::profile::KeyLimits, e: bool| {
+            format!(
+                "{l}{}",
+                if e && !l.empty {
+                    ", not the empty key"
+                } else {
+                    ""
+                }
+            )
+        };
+        add(
+            "key limits",
+            lim(key_limits, refused(pa, a)),
+            lim(pb.key_limits, refused(pb, b)),
+            "one client refuses keys the other places".into(),
+            true,
+        );
+    }
+    let _ = empty_key_rejected; // compared through `refused` above
+    if failover != pb.failover {
+        add(
+            "failover",
+            failover.to_string(),
+            pb.failover.to_string(),
+            "when a server is down, the two clients try different servers next".into(),
+            false,
+        );
+    }
+    if removal != pb.removal {
+        add(
+            "removal",
+            removal.to_string(),
+            pb.removal.to_string(),
+            "removing a server can leave different rings".into(),
+            false,
         );
     }
     out

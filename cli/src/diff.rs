@@ -8,8 +8,7 @@
 use std::collections::BTreeMap;
 
 use clap::Args;
-use ketama_core::profile::Search;
-use ketama_core::{Hash, Ring};
+use ketama_core::{Ring, Unit};
 use serde_json::{json, Value};
 
 use crate::output::{key_text, pct, Table};
@@ -56,159 +55,30 @@ pub struct Ownership {
     pub note: Option<&'static str>,
 }
 
-/// Where the key hash's values fall.
-fn key_space(h: Hash) -> u64 {
-    match h {
-        Hash::Crc => 1 << 15,
-        Hash::SeedToHash => 1 << 31,
-        _ => 1 << 32,
-    }
-}
-
-/// The ownership map of a ring profile; `None` for modulo, jump, rendezvous and maglev.
+/// The ownership map of a ring profile (from core's [`Ring::spans`], which applies the
+/// profile's own search and tie rules); `None` for modulo, jump, rendezvous and maglev.
 pub fn ownership(ring: &Ring) -> Option<Ownership> {
-    let profile = ring.profile();
-    if !profile.is_ring() {
-        return None;
-    }
-    // One owner per distinct position: the first listed wins (Ring::points contract), except
-    // xmemcached, whose colliding servers are sorted by node string (UTF-16 order) and the
-    // owner is `list[position % len]`.
-    let all: Vec<(u32, usize)> = ring.points().collect();
-    let mut pts: Vec<(u64, usize)> = Vec::with_capacity(all.len());
-    let mut i = 0;
-    while i < all.len() {
-        let mut j = i + 1;
-        while j < all.len() && all[j].0 == all[i].0 {
-            j += 1;
-        }
-        let owner = if j - i > 1 && profile.ties == ketama_core::profile::Ties::SortedList {
-            let mut members: Vec<usize> = all[i..j].iter().map(|p| p.1).collect();
-            members.sort_by(|&a, &b| {
-                let (na, nb) = (
-                    ring.node_string(a).unwrap_or(""),
-                    ring.node_string(b).unwrap_or(""),
-                );
-                na.encode_utf16().cmp(nb.encode_utf16())
-            });
-            members[all[i].0 as usize % members.len()]
-        } else {
-            all[i].1
-        };
-        pts.push((u64::from(all[i].0), owner));
-        i = j;
-    }
-    let label = |i: usize| ring.server(i).map(|s| s.label.clone());
-    const FULL: u64 = 1 << 32;
-    let note = match profile.points {
-        ketama_core::profile::PointHash::Md5Wide => {
-            Some("128-bit continuum shown at 32-bit resolution")
-        }
-        _ => None,
-    };
-    if pts.is_empty() {
-        let spans = vec![Span {
-            start: 0,
-            end: key_space(ring.hash()),
-            owner: None,
-        }];
-        return Some(Ownership {
-            unit: "hash",
-            space: key_space(ring.hash()),
-            spans,
-            note,
-        });
-    }
-    let first = pts[0];
-    let last = pts[pts.len() - 1];
-    let mut spans = Vec::new();
-    let mut push = |start: u64, end: u64, owner: Option<String>| {
-        if start < end {
-            spans.push(Span { start, end, owner });
-        }
-    };
-    match profile.search {
-        Search::Buckets1024 => {
-            const STEP: u64 = 4_194_303;
-            let owner_of = |b: u64| {
-                let at = b * STEP;
-                let i = pts.partition_point(|&(v, _)| v < at);
-                label(pts.get(i).unwrap_or(&first).1)
-            };
-            let spans = (0..1024)
-                .map(|b| Span {
-                    start: b,
-                    end: b + 1,
-                    owner: owner_of(b),
-                })
-                .collect();
-            return Some(Ownership {
-                unit: "bucket",
-                space: 1024,
-                spans: merge_same(spans),
-                note,
-            });
-        }
-        Search::Floor => {
-            // Below the first point PHP reads list[count - 1]: a server only if some point
-            // equals count - 1.
-            let count = pts.len() as u64;
-            let below = pts
-                .iter()
-                .find(|&&(v, _)| v == count - 1)
-                .and_then(|&(_, o)| label(o));
-            push(0, first.0, below);
-            for w in pts.windows(2) {
-                push(w[0].0, w[1].0, label(w[0].1));
-            }
-            push(last.0, FULL, label(last.1));
-        }
-        Search::UpperBound => {
-            push(0, first.0, label(first.1));
-            for w in pts.windows(2) {
-                push(w[0].0, w[1].0, label(w[1].1));
-            }
-            push(last.0, FULL, label(first.1));
-        }
-        _ => {
-            // LowerBound (and go-ketama's variant, where hash 0 goes to the last point).
-            let zero_last = profile.search == Search::LowerBoundZeroLast;
-            if zero_last {
-                push(0, 1, label(last.1));
-            }
-            push(u64::from(zero_last), first.0 + 1, label(first.1));
-            for w in pts.windows(2) {
-                push(w[0].0 + 1, w[1].0 + 1, label(w[1].1));
-            }
-            push(last.0 + 1, FULL, label(first.1));
-        }
-    }
-    let space = key_space(ring.hash());
-    let spans: Vec<Span> = spans
-        .into_iter()
-        .filter(|s| s.start < space)
-        .map(|s| Span {
-            end: s.end.min(space),
-            ..s
-        })
-        .collect();
+    let map = ring.spans()?;
+    let label = |i: Option<usize>| i.and_then(|i| ring.server(i)).map(|s| s.label.clone());
     Some(Ownership {
-        unit: "hash",
-        space,
-        spans: merge_same(spans),
-        note,
+        unit: match map.unit {
+            Unit::Hash => "hash",
+            Unit::Bucket => "bucket",
+        },
+        space: map.space,
+        spans: map
+            .spans
+            .iter()
+            .map(|s| Span {
+                start: s.start,
+                end: s.end,
+                owner: label(s.owner),
+            })
+            .collect(),
+        note: map
+            .approximate
+            .then_some("128-bit continuum shown at 32-bit resolution"),
     })
-}
-
-fn merge_same(spans: Vec<Span>) -> Vec<Span> {
-    let mut out: Vec<Span> = Vec::with_capacity(spans.len());
-    for s in spans {
-        match out.last_mut() {
-            Some(prev) if prev.owner == s.owner && prev.end == s.start => prev.end = s.end,
-            _ => out.push(s),
-        }
-    }
-    out
 }
 
 /// A moved range: `[start, end)` goes from `from` to `to`.
@@ -430,8 +300,7 @@ pub fn run(a: &DiffArgs, f: Format) -> Result<String, Fail> {
                 }
                 _ => out.push_str(&format!(
                     "moves: no continuum ({} places keys by {})\n",
-                    profile.name,
-                    crate::placement(profile)
+                    profile.name, profile.search
                 )),
             }
             out.push_str(&format!(

@@ -343,7 +343,7 @@ fn points(a: &RingArgs, f: Option<Format>) -> Result<String, Fail> {
         return Err(Fail::new(format!(
             "profile {} has no continuum (it places keys by {}), so it has no points",
             ring.profile().name,
-            placement(ring.profile())
+            ring.profile().search
         )));
     }
     let label = |i: usize| ring.server(i).map_or("?", |s| s.label.as_str());
@@ -368,18 +368,6 @@ fn points(a: &RingArgs, f: Option<Format>) -> Result<String, Fail> {
             render(&t, fmt)
         }
     })
-}
-
-/// How a non-ring profile places keys, in words.
-pub fn placement(p: &Profile) -> &'static str {
-    use ketama_core::profile::Search;
-    match p.search {
-        Search::Modula { .. } => "hash % n",
-        Search::Jump => "jump consistent hash",
-        Search::Rendezvous => "rendezvous hashing",
-        Search::Maglev => "a Maglev table",
-        _ => "a continuum",
-    }
 }
 
 fn profiles(f: Format) -> String {

@@ -61,6 +61,8 @@ pub fn load(path: &str) -> Result<Fleet, Fail> {
 /// Parses the text of a servers file; `path` only names it in messages.
 pub fn parse(path: &str, bytes: &[u8]) -> Result<Fleet, Fail> {
     let mut lines = Vec::new();
+    // label -> line, so duplicates are found in O(log n), not by a scan per server.
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         let n = i + 1;
         let at = |msg: String| Fail::new(format!("{path}:{n}: {msg}"));
@@ -89,13 +91,9 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Fleet, Fail> {
         };
         let server =
             Server::parse(label, weight).map_err(|e| at(format!("bad server '{label}': {e}")))?;
-        if let Some(prev) = lines
-            .iter()
-            .find(|l: &&Line| l.server.label == server.label)
-        {
+        if let Some(prev) = seen.insert(server.label.clone(), n) {
             return Err(at(format!(
-                "duplicate server '{label}' (already on line {})",
-                prev.line
+                "duplicate server '{label}' (already on line {prev})"
             )));
         }
         lines.push(Line {
@@ -130,31 +128,25 @@ fn strip_comment(text: &str) -> &str {
 
 /// Builds the ring; a server the profile cannot place is reported with its file and line.
 pub fn ring(profile: &'static Profile, hash: Option<Hash>, fleet: &Fleet) -> Result<Ring, Fail> {
-    match Ring::with_servers(profile, hash, fleet.servers()) {
-        Ok(r) => Ok(r),
-        Err(e) => {
-            // Find the culprit by adding the servers one at a time.
-            let mut probe = Ring::new(profile, hash);
-            for l in &fleet.lines {
-                if let Err(e) = probe.add(l.server.clone()) {
-                    return Err(Fail::new(format!(
-                        "{}:{}: server '{}': {} (profile {})",
-                        fleet.path,
-                        l.line,
-                        l.server.label,
-                        explain(e),
-                        profile.name
-                    )));
-                }
-            }
-            Err(Fail::new(format!(
+    Ring::build(profile, hash, fleet.servers()).map_err(|e| {
+        // Core names the server to blame (by its place in the list) when there is one.
+        match e.server.and_then(|i| fleet.lines.get(i)) {
+            Some(l) => Fail::new(format!(
+                "{}:{}: server '{}': {} (profile {})",
+                fleet.path,
+                l.line,
+                l.server.label,
+                explain(e.error),
+                profile.name
+            )),
+            None => Fail::new(format!(
                 "{}: {} (profile {})",
                 fleet.path,
-                explain(e),
+                explain(e.error),
                 profile.name
-            )))
+            )),
         }
-    }
+    })
 }
 
 fn explain(e: Error) -> String {

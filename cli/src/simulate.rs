@@ -1,4 +1,4 @@
-//! `ketama simulate`: the xmemcached author's experiment (`shared/seeds/000_*.txt`).
+//! `ketama simulate`: the xmemcached author's experiment (the user's original notes; see README).
 //!
 //! Word-count a text, take the distinct words as keys, place them on 10 nodes
 //! (`192.168.0.100:12000`..`12009`, as xmemcached sees them), add 2 nodes, and report for each

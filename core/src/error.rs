@@ -1,5 +1,6 @@
 //! The one error type of the core.
 
+use core::ffi::CStr;
 use core::fmt;
 
 /// Everything that can go wrong; input never makes the core panic.
@@ -32,29 +33,79 @@ pub enum Error {
     /// The profile needs something this server does not have (e.g. `xmemcached-nginx` needs an
     /// IP address, not a host name).
     Unsupported,
-    /// More points than the continuum can index (2^32).
+    /// More points than one continuum may hold ([`crate::MAX_POINTS`], 2^23 = 8,388,608):
+    /// refused before anything is hashed.
     TooManyPoints,
+    /// A capacity factor (bounded loads) below 1 or with a zero denominator.
+    BadFactor,
 }
 
 impl Error {
+    /// Every variant, once: bindings test that each maps to its own status, exception or
+    /// message without falling back to a generic one.
+    pub const ALL: &'static [Error] = &[
+        Error::EmptyRing,
+        Error::NoServer,
+        Error::UnknownProfile,
+        Error::UnknownHash,
+        Error::AmbiguousHash,
+        Error::BadWeight,
+        Error::DuplicateServer,
+        Error::MissingServer,
+        Error::BadLabel,
+        Error::KeyRejected,
+        Error::Unsupported,
+        Error::TooManyPoints,
+        Error::BadFactor,
+    ];
+
+    /// The variant's name (`"EmptyRing"`, ...), stable: bindings derive their names from it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Error::EmptyRing => "EmptyRing",
+            Error::NoServer => "NoServer",
+            Error::UnknownProfile => "UnknownProfile",
+            Error::UnknownHash => "UnknownHash",
+            Error::AmbiguousHash => "AmbiguousHash",
+            Error::BadWeight => "BadWeight",
+            Error::DuplicateServer => "DuplicateServer",
+            Error::MissingServer => "MissingServer",
+            Error::BadLabel => "BadLabel",
+            Error::KeyRejected => "KeyRejected",
+            Error::Unsupported => "Unsupported",
+            Error::TooManyPoints => "TooManyPoints",
+            Error::BadFactor => "BadFactor",
+        }
+    }
+
+    /// The description as a static NUL-terminated string (what the C library returns); the
+    /// one place these texts are written.
+    pub fn as_c_str(self) -> &'static CStr {
+        match self {
+            Error::EmptyRing => c"the ring has no servers",
+            Error::NoServer => c"no server owns this key",
+            Error::UnknownProfile => c"unknown profile name",
+            Error::UnknownHash => c"unknown hash name",
+            Error::AmbiguousHash => {
+                c"ambiguous hash name 'crc32': use 'crc' (15-bit, libhashkit/Java/twemproxy) or 'crc32a' (full CRC-32, PHP/pecl/Go)"
+            }
+            Error::BadWeight => c"weight not accepted by this profile",
+            Error::DuplicateServer => c"a server with this label is already on the ring",
+            Error::MissingServer => c"no server with this label is on the ring",
+            Error::BadLabel => c"bad server label (expected host:port, [ipv6]:port or host)",
+            Error::KeyRejected => c"this client refuses the key",
+            Error::Unsupported => c"this profile cannot place this server",
+            Error::TooManyPoints => {
+                c"too many points for one continuum (the limit is 8388608 = 2^23 points)"
+            }
+            Error::BadFactor => c"the capacity factor must be a fraction >= 1 (e.g. 125/100)",
+        }
+    }
+
     /// A short, stable, human-readable description.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Error::EmptyRing => "the ring has no servers",
-            Error::NoServer => "no server owns this key",
-            Error::UnknownProfile => "unknown profile name",
-            Error::UnknownHash => "unknown hash name",
-            Error::AmbiguousHash => {
-                "ambiguous hash name 'crc32': use 'crc' (15-bit, libhashkit/Java/twemproxy) or 'crc32a' (full CRC-32, PHP/pecl/Go)"
-            }
-            Error::BadWeight => "weight not accepted by this profile",
-            Error::DuplicateServer => "a server with this label is already on the ring",
-            Error::MissingServer => "no server with this label is on the ring",
-            Error::BadLabel => "bad server label (expected host:port, [ipv6]:port or host)",
-            Error::KeyRejected => "this client refuses the key",
-            Error::Unsupported => "this profile cannot place this server",
-            Error::TooManyPoints => "too many points for one continuum",
-        }
+        // Every text above is ASCII, so this never takes the fallback.
+        self.as_c_str().to_str().unwrap_or("error")
     }
 }
 
@@ -65,3 +116,23 @@ impl fmt::Display for Error {
 }
 
 impl core::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_lists_every_variant_once() {
+        // `name` is an exhaustive match: a new variant must be named there, and then here.
+        let mut names: std::vec::Vec<&str> = Error::ALL.iter().map(|e| e.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Error::ALL.len());
+        for e in Error::ALL {
+            assert!(e.as_str().is_ascii() && e.as_str() != "error", "{e:?}");
+        }
+        assert!(Error::TooManyPoints
+            .as_str()
+            .contains(&std::format!("{}", crate::MAX_POINTS)));
+    }
+}

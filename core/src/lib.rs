@@ -24,14 +24,14 @@
 //! ```
 //!
 //! The profiles are listed with their clients in the [`profile`] module docs; the hash
-//! functions and their names in [`hash`]. `COMPAT.md` explains every client's quirks.
+//! functions and their names in [`hash`]. `docs/client-notes.md` explains every client's quirks.
 //!
 //! ## Crate features
 //!
 //! - `alloc`: the [`Ring`], [`Server`] and profiles that build points. Without it only the
 //!   hash functions ([`Hash`]) are available, with no allocator at all.
-//! - `std` (default): implies `alloc`. The core never does I/O; `std` only lets downstream code
-//!   use the `std` prelude types with ours ([`Error`] implements `core::error::Error` either way).
+//! - `std` (default): implies `alloc`; adds [`SharedRing`], a ring many threads read without
+//!   locks while one changes it (through the `arc-swap` crate). The core never does I/O.
 //!
 //! ## Panics
 //!
@@ -55,18 +55,24 @@ mod index;
 #[cfg(feature = "alloc")]
 pub mod profile;
 #[cfg(feature = "alloc")]
-mod ring;
+pub mod ring;
 #[cfg(feature = "alloc")]
 pub mod server;
 #[cfg(feature = "alloc")]
 pub mod weight;
 
+/// The `arc-swap` crate [`SharedRing`] publishes snapshots with (its `Guard` type appears in
+/// [`SharedRing::load`]).
+#[cfg(feature = "std")]
+pub use arc_swap;
 pub use error::Error;
 pub use hash::Hash;
 #[cfg(feature = "alloc")]
 pub use profile::Profile;
 #[cfg(feature = "alloc")]
-pub use ring::{Ring, MAX_POINTS};
+pub use ring::{BuildError, Ring, Span, Spans, Unit, MAX_POINTS};
+#[cfg(feature = "std")]
+pub use ring::{SharedRing, Snapshot};
 #[cfg(feature = "alloc")]
 pub use server::Server;
 

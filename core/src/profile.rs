@@ -28,6 +28,8 @@ use crate::hash::Hash;
 use crate::server::NodeForm;
 use crate::weight::{Count, Formula};
 
+// Each row below writes out every field, so a row says exactly what its client does.
+
 /// How the `i`-th point string of node string `S` is spelled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StringForm {
@@ -106,8 +108,10 @@ pub enum Ties {
 pub enum ZeroWeight {
     /// Counted as 1 in both `w` and the total (libmemcached, go-ketama).
     AsOne,
-    /// The server gets no points (but stays on the ring).
-    NoPoints,
+    /// Accepted and given to the count rule as it is: relative-weight rules give the server
+    /// no points (it stays on the ring), fixed counts ignore the weight (spymemcached's
+    /// weight-0 servers get their 160 points), per-weight counts give 0.
+    AsIs,
     /// Rejected with [`Error::BadWeight`] (twemproxy, libketama).
     Reject,
 }
@@ -225,10 +229,11 @@ pub struct Profile {
     pub removal: Removal,
 }
 
-const RING: Profile = Profile {
-    name: "",
+/// `libketama`: libketama (RJ/ketama 18cf9a7): LK md5 digests x 4 of host:port-i, md5 keys
+pub static LIBKETAMA: Profile = Profile {
+    name: "libketama",
     aliases: &[],
-    description: "",
+    description: "libketama (RJ/ketama 18cf9a7): LK md5 digests x 4 of host:port-i, md5 keys",
     default_hash: Hash::Md5,
     crc32: None,
     node: NodeForm::Label,
@@ -238,7 +243,7 @@ const RING: Profile = Profile {
     points: PointHash::Md5Words { per: 4 },
     search: Search::LowerBound,
     ties: Ties::EarlierWins,
-    zero_weight: ZeroWeight::NoPoints,
+    zero_weight: ZeroWeight::Reject,
     key: KeyRewrite::None,
     single_shortcut: false,
     empty_key_rejected: &[],
@@ -248,281 +253,703 @@ const RING: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-const MODULA: Profile = Profile {
-    count: Count::Fixed(0),
-    search: Search::Modula {
-        weighted: false,
-        high15: false,
-    },
-    single_shortcut: true,
-    ..RING
-};
-
-const LIBMEMCACHED: Profile = Profile {
+/// `libmemcached`: libmemcached 1.1.4 CONSISTENT_KETAMA, unweighted: 100 key-hash points of host[:port]-i (php-memcached default_consistent_hash, pylibmc ketama)
+pub static LIBMEMCACHED: Profile = Profile {
     name: "libmemcached",
+    aliases: &[],
     description: "libmemcached 1.1.4 CONSISTENT_KETAMA, unweighted: 100 key-hash points of host[:port]-i (php-memcached default_consistent_hash, pylibmc ketama)",
     default_hash: Hash::OneAtATime,
+    crc32: None,
     node: NodeForm::OmitDefaultPort,
+    names: false,
+    strings: StringForm::Dash,
     count: Count::Fixed(100),
     points: PointHash::KeyHash,
+    search: Search::LowerBound,
+    ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsOne,
+    key: KeyRewrite::None,
     single_shortcut: true,
+    empty_key_rejected: &[],
     key_limits: MEMCACHED_KEY,
-    ..RING
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
 };
 
-const LIBMEMCACHED_WEIGHTED: Profile = Profile {
+/// `libmemcached-weighted`: libmemcached 1.1.4 KETAMA_WEIGHTED / php-memcached 3.2 OPT_LIBKETAMA_COMPATIBLE: LM md5 ring of host[:port]-i, md5 keys
+pub static LIBMEMCACHED_WEIGHTED: Profile = Profile {
     name: "libmemcached-weighted",
     aliases: &["php-memcached"],
     description: "libmemcached 1.1.4 KETAMA_WEIGHTED / php-memcached 3.2 OPT_LIBKETAMA_COMPATIBLE: LM md5 ring of host[:port]-i, md5 keys",
     default_hash: Hash::Md5,
+    crc32: None,
+    node: NodeForm::OmitDefaultPort,
+    names: false,
+    strings: StringForm::Dash,
     count: Count::Relative(Formula::Lm),
     points: PointHash::Md5Words { per: 4 },
-    ..LIBMEMCACHED
+    search: Search::LowerBound,
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsOne,
+    key: KeyRewrite::None,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: MEMCACHED_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
 };
 
-const SPYMEMCACHED: Profile = Profile {
+/// `libmemcached-spy`: libmemcached 1.1.4 CONSISTENT_KETAMA_SPY: 100 key-hash points of /host:port-i
+pub static LIBMEMCACHED_SPY: Profile = Profile {
+    name: "libmemcached-spy",
+    aliases: &[],
+    description: "libmemcached 1.1.4 CONSISTENT_KETAMA_SPY: 100 key-hash points of /host:port-i",
+    default_hash: Hash::OneAtATime,
+    crc32: None,
+    node: NodeForm::SlashLabel,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(100),
+    points: PointHash::KeyHash,
+    search: Search::LowerBound,
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsOne,
+    key: KeyRewrite::None,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: MEMCACHED_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `libmemcached-spy-weighted`: libmemcached 1.1.4 CONSISTENT_KETAMA_SPY + KETAMA_WEIGHTED: LM md5 ring of /host:port-i
+pub static LIBMEMCACHED_SPY_WEIGHTED: Profile = Profile {
+    name: "libmemcached-spy-weighted",
+    aliases: &["php-memcached"],
+    description:
+        "libmemcached 1.1.4 CONSISTENT_KETAMA_SPY + KETAMA_WEIGHTED: LM md5 ring of /host:port-i",
+    default_hash: Hash::Md5,
+    crc32: None,
+    node: NodeForm::SlashLabel,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Relative(Formula::Lm),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::LowerBound,
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsOne,
+    key: KeyRewrite::None,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: MEMCACHED_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `twemproxy`: twemproxy (nutcracker) 0.5.0 distribution ketama: LM md5 ring of name-i or host[:port]-i, fnv1a_64 keys
+pub static TWEMPROXY: Profile = Profile {
+    name: "twemproxy",
+    aliases: &["nutcracker"],
+    description: "twemproxy (nutcracker) 0.5.0 distribution ketama: LM md5 ring of name-i or host[:port]-i, fnv1a_64 keys",
+    default_hash: Hash::Fnv1a64,
+    crc32: Some(Hash::Crc),
+    node: NodeForm::OmitDefaultPort,
+    names: true,
+    strings: StringForm::Dash,
+    count: Count::Relative(Formula::Lm),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::LowerBound,
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::Reject,
+    key: KeyRewrite::None,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: MEMCACHED_KEY,
+    order: Order::NodeLengthThenBytes,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `twemproxy-modula`: twemproxy (nutcracker) 0.5.0 distribution modula: each server fills weight slots, slot[h % W]
+pub static TWEMPROXY_MODULA: Profile = Profile {
+    name: "twemproxy-modula",
+    aliases: &[],
+    description: "twemproxy (nutcracker) 0.5.0 distribution modula: each server fills weight slots, slot[h % W]",
+    default_hash: Hash::Fnv1a64,
+    crc32: Some(Hash::Crc),
+    node: NodeForm::OmitDefaultPort,
+    names: true,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::Modula { weighted: true, high15: false },
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::Reject,
+    key: KeyRewrite::None,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: MEMCACHED_KEY,
+    order: Order::NodeLengthThenBytes,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `pecl-memcache`: pecl memcache 4.0.5.2 hash_strategy=consistent: 160w crc32 points of host:port-i, 1024-bucket table
+pub static PECL_MEMCACHE: Profile = Profile {
+    name: "pecl-memcache",
+    aliases: &[],
+    description: "pecl memcache 4.0.5.2 hash_strategy=consistent: 160w crc32 points of host:port-i, 1024-bucket table",
+    default_hash: Hash::Crc32a,
+    crc32: Some(Hash::Crc32a),
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::PerWeight(160),
+    points: PointHash::KeyHash,
+    search: Search::Buckets1024,
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::Reject,
+    key: KeyRewrite::PeclSanitize,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: KeyLimits { empty: true, max_len: None },
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `pecl-memcache-standard`: pecl memcache 4.0.5.2 hash_strategy=standard: weight slots, ((crc32 >> 16) & 0x7fff) % slots
+pub static PECL_MEMCACHE_STANDARD: Profile = Profile {
+    name: "pecl-memcache-standard",
+    aliases: &[],
+    description: "pecl memcache 4.0.5.2 hash_strategy=standard: weight slots, ((crc32 >> 16) & 0x7fff) % slots",
+    default_hash: Hash::Crc32a,
+    crc32: Some(Hash::Crc32a),
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::Modula { weighted: true, high15: true },
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::Reject,
+    key: KeyRewrite::PeclSanitize,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: KeyLimits { empty: true, max_len: None },
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `spymemcached`: spymemcached 2.12.3 KetamaNodeLocator, SPYMEMCACHED format, unweighted: ip:port-i, KETAMA_HASH
+pub static SPYMEMCACHED: Profile = Profile {
     name: "spymemcached",
+    aliases: &[],
     description: "spymemcached 2.12.3 KetamaNodeLocator, SPYMEMCACHED format, unweighted: ip:port-i, KETAMA_HASH",
     default_hash: Hash::Md5,
+    crc32: None,
     node: NodeForm::JavaSpy,
     names: true,
+    strings: StringForm::Dash,
     count: Count::Fixed(160),
     points: PointHash::JavaKetama,
+    search: Search::LowerBound,
     ties: Ties::LaterWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
     failover: Failover::Rehash { first_tag: 0, bounded_by_servers: false },
-    ..RING
+    removal: Removal::OwnPoints,
 };
 
-const SPYMEMCACHED_WEIGHTED: Profile = Profile {
+/// `spymemcached-libmemcached-format`: spymemcached 2.12.3 KetamaNodeLocator, LIBMEMCACHED format: host[:port]-i
+pub static SPYMEMCACHED_LIBMEMCACHED_FORMAT: Profile = Profile {
+    name: "spymemcached-libmemcached-format",
+    aliases: &[],
+    description: "spymemcached 2.12.3 KetamaNodeLocator, LIBMEMCACHED format: host[:port]-i",
+    default_hash: Hash::Md5,
+    crc32: None,
+    node: NodeForm::JavaHostName,
+    names: true,
+    strings: StringForm::Dash,
+    count: Count::Fixed(160),
+    points: PointHash::JavaKetama,
+    search: Search::LowerBound,
+    ties: Ties::LaterWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Rehash {
+        first_tag: 0,
+        bounded_by_servers: false,
+    },
+    removal: Removal::OwnPoints,
+};
+
+/// `spymemcached-weighted`: spymemcached 2.12.3 KetamaNodeLocator with a weight map: LM md5 ring whatever the key hash
+pub static SPYMEMCACHED_WEIGHTED: Profile = Profile {
     name: "spymemcached-weighted",
+    aliases: &[],
     description:
         "spymemcached 2.12.3 KetamaNodeLocator with a weight map: LM md5 ring whatever the key hash",
+    default_hash: Hash::Md5,
+    crc32: None,
+    node: NodeForm::JavaSpy,
+    names: true,
+    strings: StringForm::Dash,
     count: Count::Relative(Formula::Lm),
     points: PointHash::Md5Words { per: 4 },
-    ..SPYMEMCACHED
+    search: Search::LowerBound,
+    ties: Ties::LaterWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Rehash {
+        first_tag: 0,
+        bounded_by_servers: false,
+    },
+    removal: Removal::OwnPoints,
 };
 
-const XMEMCACHED: Profile = Profile {
+/// `spymemcached-weighted-libmemcached-format`: spymemcached 2.12.3 weighted, LIBMEMCACHED format (= libmemcached-weighted for the same strings)
+pub static SPYMEMCACHED_WEIGHTED_LIBMEMCACHED_FORMAT: Profile = Profile {
+    name: "spymemcached-weighted-libmemcached-format",
+    aliases: &[],
+    description: "spymemcached 2.12.3 weighted, LIBMEMCACHED format (= libmemcached-weighted for the same strings)",
+    default_hash: Hash::Md5,
+    crc32: None,
+    node: NodeForm::JavaHostName,
+    names: true,
+    strings: StringForm::Dash,
+    count: Count::Relative(Formula::Lm),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::LowerBound,
+    ties: Ties::LaterWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Rehash { first_tag: 0, bounded_by_servers: false },
+    removal: Removal::OwnPoints,
+};
+
+/// `xmemcached`: xmemcached 2.4.9 KetamaMemcachedSessionLocator: /ip:port-i, 160w points, KETAMA_HASH
+pub static XMEMCACHED: Profile = Profile {
     name: "xmemcached",
+    aliases: &[],
     description:
         "xmemcached 2.4.9 KetamaMemcachedSessionLocator: /ip:port-i, 160w points, KETAMA_HASH",
     default_hash: Hash::Md5,
+    crc32: None,
     node: NodeForm::JavaXmc,
     names: true,
+    strings: StringForm::Dash,
     count: Count::PerWeight(160),
     points: PointHash::JavaKetama,
+    search: Search::LowerBound,
     ties: Ties::SortedList,
-    empty_key_rejected: &[Hash::Md5, Hash::Crc, Hash::Election],
     zero_weight: ZeroWeight::Reject,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[Hash::Md5, Hash::Crc, Hash::Election],
+    key_limits: ANY_KEY,
+    order: Order::Given,
     failover: Failover::Rehash {
         first_tag: 1,
         bounded_by_servers: true,
     },
-    ..RING
+    removal: Removal::OwnPoints,
 };
 
-const UHASHRING_KETAMA: Profile = Profile {
-    name: "uhashring-ketama",
+/// `xmemcached-nginx`: xmemcached 2.4.9 KetamaMemcachedSessionLocator(alg, true): ip[:port]-i, nginx upstream compatible
+pub static XMEMCACHED_NGINX: Profile = Profile {
+    name: "xmemcached-nginx",
+    aliases: &[],
+    description: "xmemcached 2.4.9 KetamaMemcachedSessionLocator(alg, true): ip[:port]-i, nginx upstream compatible",
+    default_hash: Hash::Md5,
+    crc32: None,
+    node: NodeForm::JavaNginx,
+    names: true,
+    strings: StringForm::Dash,
+    count: Count::PerWeight(160),
+    points: PointHash::JavaKetama,
+    search: Search::LowerBound,
+    ties: Ties::SortedList,
+    zero_weight: ZeroWeight::Reject,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[Hash::Md5, Hash::Crc, Hash::Election],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Rehash { first_tag: 1, bounded_by_servers: true },
+    removal: Removal::OwnPoints,
+};
+
+/// `uhashring`: uhashring 2.5 HashRing default: 160w points int(md5(label-i).hexdigest(), 16), 128-bit
+pub static UHASHRING: Profile = Profile {
+    name: "uhashring",
+    aliases: &[],
     description:
-        "uhashring 2.5 HashRing(hash_fn='ketama'): INT md5 digests x 4 of label-i, first point > h",
-    count: Count::Relative(Formula::Int),
+        "uhashring 2.5 HashRing default: 160w points int(md5(label-i).hexdigest(), 16), 128-bit",
+    default_hash: Hash::Md5,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::PerWeight(160),
+    points: PointHash::Md5Wide,
     search: Search::UpperBound,
     ties: Ties::LaterWins,
-    ..RING
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `uhashring-ketama`: uhashring 2.5 HashRing(hash_fn='ketama'): INT md5 digests x 4 of label-i, first point > h
+pub static UHASHRING_KETAMA: Profile = Profile {
+    name: "uhashring-ketama",
+    aliases: &[],
+    description:
+        "uhashring 2.5 HashRing(hash_fn='ketama'): INT md5 digests x 4 of label-i, first point > h",
+    default_hash: Hash::Md5,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Relative(Formula::Int),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::UpperBound,
+    ties: Ties::LaterWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `hash_ring`: Python hash_ring 1.3.1 (and node-hashring hash_ring mode): INT md5 digests x 3 of label-i
+pub static HASH_RING: Profile = Profile {
+    name: "hash_ring",
+    aliases: &[],
+    description:
+        "Python hash_ring 1.3.1 (and node-hashring hash_ring mode): INT md5 digests x 3 of label-i",
+    default_hash: Hash::Md5,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Relative(Formula::Int),
+    points: PointHash::Md5Words { per: 3 },
+    search: Search::UpperBound,
+    ties: Ties::LaterWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `node-hashring`: npm hashring 3.2.0 md5: ND md5 digests x 4 of label-i, first point >= h
+pub static NODE_HASHRING: Profile = Profile {
+    name: "node-hashring",
+    aliases: &[],
+    description: "npm hashring 3.2.0 md5: ND md5 digests x 4 of label-i, first point >= h",
+    default_hash: Hash::Md5,
+    crc32: None,
+    node: NodeForm::Label,
+    names: true,
+    strings: StringForm::Dash,
+    count: Count::Relative(Formula::Nd),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::LowerBound,
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsOne,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `go-ketama`: github.com/dgryski/go-ketama: LK md5 digests x 4 of label-i; key hash 0 goes to the last point
+pub static GO_KETAMA: Profile = Profile {
+    name: "go-ketama",
+    aliases: &[],
+    description: "github.com/dgryski/go-ketama: LK md5 digests x 4 of label-i; key hash 0 goes to the last point",
+    default_hash: Hash::Md5,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Relative(Formula::Lk),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::LowerBoundZeroLast,
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsOne,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `groupcache`: github.com/golang/groupcache consistenthash, 50 replicas: crc32(i + label), later Add wins
+pub static GROUPCACHE: Profile = Profile {
+    name: "groupcache",
+    aliases: &[],
+    description:
+        "github.com/golang/groupcache consistenthash, 50 replicas: crc32(i + label), later Add wins",
+    default_hash: Hash::Crc32a,
+    crc32: Some(Hash::Crc32a),
+    node: NodeForm::Label,
+    names: true,
+    strings: StringForm::Prefix,
+    count: Count::Fixed(50),
+    points: PointHash::KeyHash,
+    search: Search::LowerBound,
+    ties: Ties::LaterWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `flexihash`: pda/flexihash 3.0.0, Crc32Hasher, 64 replicas: crc32(label . i), first point > h
+pub static FLEXIHASH: Profile = Profile {
+    name: "flexihash",
+    aliases: &[],
+    description: "pda/flexihash 3.0.0, Crc32Hasher, 64 replicas: crc32(label . i), first point > h",
+    default_hash: Hash::Crc32a,
+    crc32: Some(Hash::Crc32a),
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Concat,
+    count: Count::PerWeight(64),
+    points: PointHash::KeyHash,
+    search: Search::UpperBound,
+    ties: Ties::LaterWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::ClearsItsPositions,
+};
+
+/// `flexihash-seed`: the seed PHP FlexiHash class: one toHash(label) point per server, largest point <= h, else null
+pub static FLEXIHASH_SEED: Profile = Profile {
+    name: "flexihash-seed",
+    aliases: &[],
+    description: "the seed PHP FlexiHash class: one toHash(label) point per server, largest point <= h, else null",
+    default_hash: Hash::SeedToHash,
+    crc32: None,
+    node: NodeForm::Bare,
+    names: false,
+    strings: StringForm::Bare,
+    count: Count::Fixed(1),
+    points: PointHash::KeyHash,
+    search: Search::Floor,
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `modula`: hash % n over the servers in order (libmemcached MODULA, php-memcached default); weights ignored
+pub static MODULA: Profile = Profile {
+    name: "modula",
+    aliases: &[],
+    description: "hash % n over the servers in order (libmemcached MODULA, php-memcached default); weights ignored",
+    default_hash: Hash::OneAtATime,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::Modula { weighted: false, high15: false },
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: MEMCACHED_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `gomemcache`: github.com/bradfitz/gomemcache ServerList: crc32 of the first 256 key bytes % n
+pub static GOMEMCACHE: Profile = Profile {
+    name: "gomemcache",
+    aliases: &[],
+    description: "github.com/bradfitz/gomemcache ServerList: crc32 of the first 256 key bytes % n",
+    default_hash: Hash::Crc32a,
+    crc32: Some(Hash::Crc32a),
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::Modula {
+        weighted: false,
+        high15: false,
+    },
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::Truncate(256),
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `jump`: Lamping & Veach jump consistent hash over the servers in order (beyond the ring; weights ignored)
+pub static JUMP: Profile = Profile {
+    name: "jump",
+    aliases: &[],
+    description: "Lamping & Veach jump consistent hash over the servers in order (beyond the ring; weights ignored)",
+    default_hash: Hash::Md5,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::Jump,
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `rendezvous`: rendezvous (highest random weight) hashing, weighted by logarithmic scores (beyond the ring)
+pub static RENDEZVOUS: Profile = Profile {
+    name: "rendezvous",
+    aliases: &[],
+    description: "rendezvous (highest random weight) hashing, weighted by logarithmic scores (beyond the ring)",
+    default_hash: Hash::Md5,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::Rendezvous,
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `maglev`: Google Maglev consistent hashing, 65,537-entry lookup table (beyond the ring; weights ignored)
+pub static MAGLEV: Profile = Profile {
+    name: "maglev",
+    aliases: &[],
+    description: "Google Maglev consistent hashing, 65,537-entry lookup table (beyond the ring; weights ignored)",
+    default_hash: Hash::Md5,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::Maglev,
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
 };
 
 /// Every profile, in documentation order.
-pub static PROFILES: &[Profile] = &[
-    Profile {
-        name: "libketama",
-        description: "libketama (RJ/ketama 18cf9a7): LK md5 digests x 4 of host:port-i, md5 keys",
-        zero_weight: ZeroWeight::Reject,
-        ..RING
-    },
-    LIBMEMCACHED,
-    LIBMEMCACHED_WEIGHTED,
-    Profile {
-        name: "libmemcached-spy",
-        description: "libmemcached 1.1.4 CONSISTENT_KETAMA_SPY: 100 key-hash points of /host:port-i",
-        node: NodeForm::SlashLabel,
-        ..LIBMEMCACHED
-    },
-    Profile {
-        name: "libmemcached-spy-weighted",
-        description: "libmemcached 1.1.4 CONSISTENT_KETAMA_SPY + KETAMA_WEIGHTED: LM md5 ring of /host:port-i",
-        node: NodeForm::SlashLabel,
-        ..LIBMEMCACHED_WEIGHTED
-    },
-    Profile {
-        name: "twemproxy",
-        aliases: &["nutcracker"],
-        description: "twemproxy (nutcracker) 0.5.0 distribution ketama: LM md5 ring of name-i or host[:port]-i, fnv1a_64 keys",
-        default_hash: Hash::Fnv1a64,
-        crc32: Some(Hash::Crc),
-        names: true,
-        zero_weight: ZeroWeight::Reject,
-        order: Order::NodeLengthThenBytes,
-        ..LIBMEMCACHED_WEIGHTED
-    },
-    Profile {
-        name: "twemproxy-modula",
-        description: "twemproxy (nutcracker) 0.5.0 distribution modula: each server fills weight slots, slot[h % W]",
-        default_hash: Hash::Fnv1a64,
-        crc32: Some(Hash::Crc),
-        node: NodeForm::OmitDefaultPort,
-        names: true,
-        search: Search::Modula { weighted: true, high15: false },
-        zero_weight: ZeroWeight::Reject,
-        key_limits: MEMCACHED_KEY,
-        order: Order::NodeLengthThenBytes,
-        ..MODULA
-    },
-    Profile {
-        name: "pecl-memcache",
-        description: "pecl memcache 4.0.5.2 hash_strategy=consistent: 160w crc32 points of host:port-i, 1024-bucket table",
-        default_hash: Hash::Crc32a,
-        crc32: Some(Hash::Crc32a),
-        count: Count::PerWeight(160),
-        points: PointHash::KeyHash,
-        search: Search::Buckets1024,
-        key: KeyRewrite::PeclSanitize,
-        single_shortcut: true,
-        zero_weight: ZeroWeight::Reject,
-        key_limits: KeyLimits { empty: true, max_len: None },
-        ..RING
-    },
-    Profile {
-        name: "pecl-memcache-standard",
-        description: "pecl memcache 4.0.5.2 hash_strategy=standard: weight slots, ((crc32 >> 16) & 0x7fff) % slots",
-        default_hash: Hash::Crc32a,
-        crc32: Some(Hash::Crc32a),
-        search: Search::Modula { weighted: true, high15: true },
-        key: KeyRewrite::PeclSanitize,
-        zero_weight: ZeroWeight::Reject,
-        key_limits: KeyLimits { empty: true, max_len: None },
-        ..MODULA
-    },
-    SPYMEMCACHED,
-    Profile {
-        name: "spymemcached-libmemcached-format",
-        description: "spymemcached 2.12.3 KetamaNodeLocator, LIBMEMCACHED format: host[:port]-i",
-        node: NodeForm::JavaHostName,
-        ..SPYMEMCACHED
-    },
-    SPYMEMCACHED_WEIGHTED,
-    Profile {
-        name: "spymemcached-weighted-libmemcached-format",
-        description: "spymemcached 2.12.3 weighted, LIBMEMCACHED format (= libmemcached-weighted for the same strings)",
-        node: NodeForm::JavaHostName,
-        ..SPYMEMCACHED_WEIGHTED
-    },
-    XMEMCACHED,
-    Profile {
-        name: "xmemcached-nginx",
-        description: "xmemcached 2.4.9 KetamaMemcachedSessionLocator(alg, true): ip[:port]-i, nginx upstream compatible",
-        node: NodeForm::JavaNginx,
-        ..XMEMCACHED
-    },
-    Profile {
-        name: "uhashring",
-        description: "uhashring 2.5 HashRing default: 160w points int(md5(label-i).hexdigest(), 16), 128-bit",
-        count: Count::PerWeight(160),
-        points: PointHash::Md5Wide,
-        ..UHASHRING_KETAMA
-    },
-    UHASHRING_KETAMA,
-    Profile {
-        name: "hash_ring",
-        description: "Python hash_ring 1.3.1 (and node-hashring hash_ring mode): INT md5 digests x 3 of label-i",
-        points: PointHash::Md5Words { per: 3 },
-        ..UHASHRING_KETAMA
-    },
-    Profile {
-        name: "node-hashring",
-        description: "npm hashring 3.2.0 md5: ND md5 digests x 4 of label-i, first point >= h",
-        count: Count::Relative(Formula::Nd),
-        names: true,
-        zero_weight: ZeroWeight::AsOne,
-        ..RING
-    },
-    Profile {
-        name: "go-ketama",
-        description: "github.com/dgryski/go-ketama: LK md5 digests x 4 of label-i; key hash 0 goes to the last point",
-        search: Search::LowerBoundZeroLast,
-        zero_weight: ZeroWeight::AsOne,
-        ..RING
-    },
-    Profile {
-        name: "groupcache",
-        description: "github.com/golang/groupcache consistenthash, 50 replicas: crc32(i + label), later Add wins",
-        default_hash: Hash::Crc32a,
-        crc32: Some(Hash::Crc32a),
-        names: true,
-        strings: StringForm::Prefix,
-        count: Count::Fixed(50),
-        points: PointHash::KeyHash,
-        ties: Ties::LaterWins,
-        ..RING
-    },
-    Profile {
-        name: "flexihash",
-        description: "pda/flexihash 3.0.0, Crc32Hasher, 64 replicas: crc32(label . i), first point > h",
-        default_hash: Hash::Crc32a,
-        crc32: Some(Hash::Crc32a),
-        strings: StringForm::Concat,
-        count: Count::RoundPerWeight(64),
-        points: PointHash::KeyHash,
-        search: Search::UpperBound,
-        ties: Ties::LaterWins,
-        single_shortcut: true,
-        removal: Removal::ClearsItsPositions,
-        ..RING
-    },
-    Profile {
-        name: "flexihash-seed",
-        description: "the seed PHP FlexiHash class: one toHash(label) point per server, largest point <= h, else null",
-        default_hash: Hash::SeedToHash,
-        node: NodeForm::Bare,
-        strings: StringForm::Bare,
-        count: Count::Fixed(1),
-        points: PointHash::KeyHash,
-        search: Search::Floor,
-        ..RING
-    },
-    Profile {
-        name: "modula",
-        description: "hash % n over the servers in order (libmemcached MODULA, php-memcached default); weights ignored",
-        default_hash: Hash::OneAtATime,
-        key_limits: MEMCACHED_KEY,
-        ..MODULA
-    },
-    Profile {
-        name: "gomemcache",
-        description: "github.com/bradfitz/gomemcache ServerList: crc32 of the first 256 key bytes % n",
-        default_hash: Hash::Crc32a,
-        crc32: Some(Hash::Crc32a),
-        key: KeyRewrite::Truncate(256),
-        ..MODULA
-    },
-    Profile {
-        name: "jump",
-        description: "Lamping & Veach jump consistent hash over the servers in order (beyond the ring; weights ignored)",
-        search: Search::Jump,
-        ..MODULA
-    },
-    Profile {
-        name: "rendezvous",
-        description: "rendezvous (highest random weight) hashing, weighted by logarithmic scores (beyond the ring)",
-        search: Search::Rendezvous,
-        ..MODULA
-    },
-    Profile {
-        name: "maglev",
-        description: "Google Maglev consistent hashing, 65,537-entry lookup table (beyond the ring; weights ignored)",
-        search: Search::Maglev,
-        ..MODULA
-    },
+pub static PROFILES: &[&Profile] = &[
+    &LIBKETAMA,
+    &LIBMEMCACHED,
+    &LIBMEMCACHED_WEIGHTED,
+    &LIBMEMCACHED_SPY,
+    &LIBMEMCACHED_SPY_WEIGHTED,
+    &TWEMPROXY,
+    &TWEMPROXY_MODULA,
+    &PECL_MEMCACHE,
+    &PECL_MEMCACHE_STANDARD,
+    &SPYMEMCACHED,
+    &SPYMEMCACHED_LIBMEMCACHED_FORMAT,
+    &SPYMEMCACHED_WEIGHTED,
+    &SPYMEMCACHED_WEIGHTED_LIBMEMCACHED_FORMAT,
+    &XMEMCACHED,
+    &XMEMCACHED_NGINX,
+    &UHASHRING,
+    &UHASHRING_KETAMA,
+    &HASH_RING,
+    &NODE_HASHRING,
+    &GO_KETAMA,
+    &GROUPCACHE,
+    &FLEXIHASH,
+    &FLEXIHASH_SEED,
+    &MODULA,
+    &GOMEMCACHE,
+    &JUMP,
+    &RENDEZVOUS,
+    &MAGLEV,
 ];
 
 impl Profile {
@@ -536,12 +963,13 @@ impl Profile {
     pub fn by_name(name: &str) -> Result<&'static Profile, Error> {
         PROFILES
             .iter()
+            .copied()
             .find(|p| p.name == name || p.aliases.contains(&name))
             .ok_or(Error::UnknownProfile)
     }
 
-    /// Every profile.
-    pub fn all() -> &'static [Profile] {
+    /// Every profile, in documentation order.
+    pub fn all() -> &'static [&'static Profile] {
         PROFILES
     }
 
@@ -570,6 +998,139 @@ impl Profile {
             Search::Rendezvous => true,
             Search::Jump | Search::Maglev => false,
             _ => !matches!(self.count, Count::Fixed(_)),
+        }
+    }
+}
+
+// ----- one-line descriptions of every knob, for tools (`ketama compare`, `ketama profiles`) -----
+
+use core::fmt;
+
+impl fmt::Display for StringForm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            StringForm::Dash => "S-i",
+            StringForm::Prefix => "iS",
+            StringForm::Concat => "Si",
+            StringForm::Bare => "S",
+        })
+    }
+}
+
+impl fmt::Display for PointHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PointHash::Md5Words { per } => write!(f, "md5, {per} points per digest"),
+            PointHash::KeyHash => f.write_str("the key hash, 1 point per string"),
+            PointHash::JavaKetama => f.write_str("md5 x 4 with KETAMA_HASH, else the key hash"),
+            PointHash::Md5Wide => f.write_str("md5 as a 128-bit number"),
+        }
+    }
+}
+
+impl fmt::Display for Search {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Search::LowerBound => f.write_str("first point >= hash"),
+            Search::UpperBound => f.write_str("first point > hash"),
+            Search::LowerBoundZeroLast => {
+                f.write_str("first point >= hash (hash 0 to the last point)")
+            }
+            Search::Floor => f.write_str("largest point <= hash"),
+            Search::Buckets1024 => f.write_str("1024-bucket table"),
+            Search::Modula {
+                weighted: false, ..
+            } => f.write_str("hash % n"),
+            Search::Modula {
+                weighted: true,
+                high15: false,
+            } => f.write_str("hash % total weight (weight slots)"),
+            Search::Modula {
+                weighted: true,
+                high15: true,
+            } => f.write_str("((hash >> 16) & 0x7fff) % total weight"),
+            Search::Jump => f.write_str("jump consistent hash"),
+            Search::Rendezvous => f.write_str("rendezvous hashing"),
+            Search::Maglev => f.write_str("a Maglev table"),
+        }
+    }
+}
+
+impl fmt::Display for Ties {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Ties::EarlierWins => "earlier server wins",
+            Ties::LaterWins => "later server wins",
+            Ties::SortedList => "xmemcached sorted list",
+        })
+    }
+}
+
+impl fmt::Display for ZeroWeight {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ZeroWeight::AsOne => "weight 0 counts as 1",
+            ZeroWeight::AsIs => "weight 0 goes to the count rule as it is",
+            ZeroWeight::Reject => "weight 0 is refused",
+        })
+    }
+}
+
+impl fmt::Display for KeyRewrite {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KeyRewrite::None => f.write_str("bytes as given"),
+            KeyRewrite::PeclSanitize => f.write_str("bytes <= 0x20 become '_', 250 bytes max"),
+            KeyRewrite::Truncate(n) => write!(f, "first {n} bytes"),
+        }
+    }
+}
+
+impl fmt::Display for Order {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Order::Given => "as given",
+            Order::NodeLengthThenBytes => "sorted by node string, shorter first",
+        })
+    }
+}
+
+impl fmt::Display for Failover {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failover::Walk => f.write_str("walk on to the next servers"),
+            Failover::Rehash {
+                first_tag,
+                bounded_by_servers,
+            } => write!(
+                f,
+                "rehash str(t) + key from t = {first_tag}{}",
+                if *bounded_by_servers {
+                    ", at most as many times as servers"
+                } else {
+                    ""
+                }
+            ),
+        }
+    }
+}
+
+impl fmt::Display for Removal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Removal::OwnPoints => "only the server's own points go",
+            Removal::ClearsItsPositions => "every position the server had is unset",
+        })
+    }
+}
+
+impl fmt::Display for KeyLimits {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.empty, self.max_len) {
+            (false, None) => f.write_str("any key"),
+            (true, None) => f.write_str("non-empty keys"),
+            (false, Some(m)) => write!(f, "keys of at most {m} bytes"),
+            (true, Some(m)) => write!(f, "keys of 1..={m} bytes"),
         }
     }
 }

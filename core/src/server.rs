@@ -116,7 +116,7 @@ fn java_ipv6(a: &Ipv6Addr) -> String {
     )
 }
 
-/// How a client turns a server into the node string `S` it hashes (COMPAT.md 3.1).
+/// How a client turns a server into the node string `S` it hashes (docs/client-notes.md 3.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NodeForm {
     /// The label verbatim (libketama, pecl memcache, uhashring, node-hashring, go-ketama, ...).

@@ -1,19 +1,18 @@
-//! How many point strings each server gets: every client's own arithmetic (COMPAT.md 3.1).
+//! How many point strings each server gets: every client's own arithmetic (docs/client-notes.md 3.1).
 
 /// A per-server string count rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Count {
     /// The same number for every server; weights ignored.
     Fixed(u32),
-    /// `k * w` (absolute weights: xmemcached, pecl memcache, uhashring).
+    /// `k * w` (absolute weights: xmemcached, pecl memcache, uhashring; flexihash's
+    /// `round(k * w)` is the same for integer weights).
     PerWeight(u32),
-    /// `round_half_away(k * w)` (flexihash's replicas).
-    RoundPerWeight(u32),
     /// Relative weights: digests from `w`, the total `W` and the server count `n`.
     Relative(Formula),
 }
 
-/// The relative-weight formulas, named as in COMPAT.md.
+/// The relative-weight formulas, named as in docs/client-notes.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Formula {
     /// libketama, go-ketama: `floorf((double)(float)(w/W) * 40.0 * (float)n)`.
@@ -68,10 +67,6 @@ impl Count {
         match self {
             Count::Fixed(k) => k,
             Count::PerWeight(k) => k.saturating_mul(w),
-            Count::RoundPerWeight(k) => {
-                // Both factors are integers, so k*w is exact and already rounded.
-                k.saturating_mul(w)
-            }
             Count::Relative(f) => f.digests(w, total, n),
         }
     }
@@ -100,6 +95,28 @@ fn libm_floor(x: f64) -> f64 {
         t - 1.0
     } else {
         t
+    }
+}
+
+impl core::fmt::Display for Count {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Count::Fixed(k) => write!(f, "{k} strings per server"),
+            Count::PerWeight(k) => write!(f, "{k} x weight strings"),
+            Count::Relative(x) => write!(f, "relative weight, {}", x.name()),
+        }
+    }
+}
+
+impl Formula {
+    /// A short name of the formula.
+    pub fn name(self) -> &'static str {
+        match self {
+            Formula::Lk => "libketama float formula",
+            Formula::Lm => "libmemcached float formula",
+            Formula::Nd => "node-hashring double formula",
+            Formula::Int => "integer formula",
+        }
     }
 }
 

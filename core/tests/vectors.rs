@@ -117,7 +117,12 @@ fn check_file(v: &Value) -> Result<(usize, Vec<String>), String> {
 #[test]
 fn every_vector_file_matches_the_real_client() {
     let files = vector_files();
-    assert!(files.len() >= 4, "vector files missing");
+    let listed = manifest().len();
+    assert_eq!(
+        files.len(),
+        listed,
+        "tests/vectors/MANIFEST.tsv and the folder differ"
+    );
     let mut failures = Vec::new();
     let mut total = 0;
     for f in &files {
@@ -158,4 +163,73 @@ fn every_vector_file_matches_the_real_client() {
         files.len(),
         failures.join("\n")
     );
+}
+
+/// Profiles no real client can vouch for, each with the reason.
+const WITHOUT_CLIENT_FILES: &[(&str, &str)] = &[
+    ("go-ketama", "dgryski/go-ketama is not in the Go module proxy; its upstream counts test is reproduced in core/tests/ring.rs"),
+    ("jump", "beyond the ring: no memcached client ships jump over md5 keys"),
+    ("rendezvous", "beyond the ring: no memcached client to compare with"),
+    ("maglev", "beyond the ring: no memcached client to compare with"),
+];
+
+/// `MANIFEST.tsv` rows: file -> (kind, profile, generator).
+fn manifest() -> std::collections::BTreeMap<String, (String, String, String)> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/vectors/MANIFEST.tsv");
+    let text = std::fs::read_to_string(path).expect("tests/vectors/MANIFEST.tsv exists");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (
+                f[0].to_string(),
+                (f[1].to_string(), f[2].to_string(), f[4].to_string()),
+            )
+        })
+        .collect()
+}
+
+/// The manifest lists exactly the files in the folder, with their real kind, profile and
+/// generator, and every profile has a file from its real client (or a reason above).
+#[test]
+fn manifest_matches_the_folder_and_covers_every_profile() {
+    let rows = manifest();
+    let mut covered = std::collections::BTreeSet::new();
+    for f in vector_files() {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+        let (kind, profile, generator) = rows.get(&name).unwrap_or_else(|| {
+            panic!("{name} is not in MANIFEST.tsv (run tests/vectors/manifest.py)")
+        });
+        assert_eq!(kind, v["kind"].as_str().unwrap_or("locate"), "{name}");
+        assert_eq!(profile, v["profile"].as_str().unwrap_or(""), "{name}");
+        assert_eq!(generator, v["generator"].as_str().unwrap_or(""), "{name}");
+        assert!(
+            generator.starts_with("tests/oracles/") || name.starts_with("libketama-"),
+            "{name}: not from an oracle"
+        );
+        if kind != "hash" {
+            if let Ok(p) = Profile::by_name(profile) {
+                covered.insert(p.name);
+            }
+        }
+    }
+    assert_eq!(
+        rows.len(),
+        vector_files().len(),
+        "MANIFEST.tsv lists files that are gone"
+    );
+    for p in Profile::all() {
+        let excused = WITHOUT_CLIENT_FILES.iter().any(|(n, _)| *n == p.name);
+        assert!(
+            covered.contains(p.name) != excused,
+            "{}: {}",
+            p.name,
+            if excused {
+                "has client files now: drop it from WITHOUT_CLIENT_FILES"
+            } else {
+                "no vector file from its real client"
+            }
+        );
+    }
 }

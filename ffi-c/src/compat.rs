@@ -1,13 +1,13 @@
 //! The original last.fm libketama C API (`ketama_roll`, `ketama_get_server`, ...), declared
 //! in `include/ketama_compat.h` (installed as `libketama/ketama.h`).
 //!
-//! Same continuum as libketama for the same server file (COMPAT.md 3.5), without its System V
+//! Same continuum as libketama for the same server file (docs/client-notes.md 3.5), without its System V
 //! shared memory: each process parses the file itself, shares one parsed copy per path among
 //! its live continua (so `ketama_roll` again while one is alive does not re-read the file), and
 //! reloads when the file's modification time changes: at `ketama_roll`, and from
 //! `ketama_get_server` at most once a second. No segment, no semaphore, no 512 KiB limit.
 //!
-//! File-format quirks (COMPAT.md 3.5) are reproduced or rejected explicitly:
+//! File-format quirks (docs/client-notes.md 3.5) are reproduced or rejected explicitly:
 //! - reproduced: lines are read `fgets`-style in pieces of at most 126 bytes (a longer line
 //!   becomes several lines); lines under 2 bytes or starting with `#` are skipped; tokens
 //!   split on tab or space; **the memory token's last character is dropped** (so a last line
@@ -95,7 +95,9 @@ struct Generation {
 /// What `ketama_roll` allocates; `c` first so a `continuum *` is a `Continuum *`.
 #[repr(C)]
 struct Continuum {
-    c: continuum,
+    /// What C reads; written only by `publish`, under `inner`'s lock (C may read it from
+    /// other threads: libketama's own unsynchronised contract).
+    c: UnsafeCell<continuum>,
     inner: Mutex<Inner>,
 }
 
@@ -287,10 +289,15 @@ impl Continuum {
     /// Makes `g` the current generation and points the C fields at it.
     fn install(&mut self, g: Arc<Generation>) {
         let inner = self.inner.get_mut().unwrap_or_else(PoisonError::into_inner);
-        Continuum::publish(&mut self.c, inner, g);
+        Continuum::publish(&self.c, inner, g);
     }
 
-    fn publish(c: &mut continuum, inner: &mut Inner, g: Arc<Generation>) {
+    /// Points C at generation `g`. Callers hold `inner`'s lock (or own the continuum
+    /// outright), which serialises every write to `c`.
+    fn publish(c: &UnsafeCell<continuum>, inner: &mut Inner, g: Arc<Generation>) {
+        // SAFETY: writes to `c` happen only here, serialised by the lock our caller holds;
+        // no Rust reference to the `continuum` exists besides this one.
+        let c = unsafe { &mut *c.get() };
         *inner.modtime = unix_seconds(g.mtime);
         c.numpoints = c_int::try_from(g.points.len()).unwrap_or(c_int::MAX);
         c.array = g.points.as_ptr().cast_mut().cast();
@@ -324,7 +331,7 @@ pub unsafe extern "C" fn ketama_roll(
             return 0;
         }
         let mut cont = Box::new(Continuum {
-            c: continuum { numpoints: 0, modtime: core::ptr::null_mut(), array: core::ptr::null_mut() },
+            c: UnsafeCell::new(continuum { numpoints: 0, modtime: core::ptr::null_mut(), array: core::ptr::null_mut() }),
             inner: Mutex::new(Inner {
                 path: path.clone(),
                 generations: Vec::new(),
@@ -377,7 +384,9 @@ pub unsafe extern "C" fn ketama_get_server(key: *mut c_char, cont: ketama_contin
             return core::ptr::null_mut();
         }
         // SAFETY: allocated by ketama_roll as a Box<Continuum>.
-        let this = unsafe { &mut *cont.cast::<Continuum>() };
+        // A shared reference only: other threads may be in here too; the lock below
+        // serialises every write.
+        let this = unsafe { &*cont.cast::<Continuum>() };
         let mut inner = this.inner.lock().unwrap_or_else(PoisonError::into_inner);
         if inner.last_check.elapsed().as_secs() >= 1 {
             inner.last_check = Instant::now();
@@ -388,7 +397,7 @@ pub unsafe extern "C" fn ketama_get_server(key: *mut c_char, cont: ketama_contin
             if stale {
                 let path = inner.path.clone();
                 match load(&path) {
-                    Ok(g) => Continuum::publish(&mut this.c, &mut inner, g),
+                    Ok(g) => Continuum::publish(&this.c, &mut inner, g),
                     Err(msg) => set_error(&msg), // keep serving the last good continuum
                 }
             }

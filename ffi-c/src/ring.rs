@@ -1,10 +1,14 @@
 //! `ketama_ring`: a continuum for one client profile, behind an opaque handle.
 
-use core::ffi::{c_char, c_int};
+use core::ffi::c_char;
+#[cfg(feature = "test-panic")]
+use core::ffi::c_int;
 use std::collections::HashSet;
-use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::{Arc, Mutex, PoisonError};
 
-use ketama_core::{Error, Hash, Profile, Ring, Server};
+use ketama_core::arc_swap::Guard;
+
+use ketama_core::{Error, Hash, Profile, Ring, Server, SharedRing, Snapshot};
 
 use crate::boundary::{
     bytes, c_text, ffi_boundary, in_slice, out, out_slice, text, FfiResult, Opaque,
@@ -16,72 +20,75 @@ use crate::status::ketama_status;
 /// Create it with `ketama_ring_create()`, free it with `ketama_ring_free()`.
 ///
 /// Thread safety: every function may be called from any thread at any time on the same
-/// ring. Lookups take a shared lock (they run in parallel); `ketama_ring_add`,
-/// `ketama_ring_remove` and the other changes take an exclusive lock and replace the ring
-/// atomically (a failed change leaves it as it was). Labels returned by lookups point into
-/// storage the ring keeps until `ketama_ring_free()`, so they stay valid even while another
-/// thread changes the ring; only freeing the ring invalidates them.
+/// ring (except `ketama_ring_free()`). Lookups never wait: they read the current snapshot of
+/// the ring without a lock. `ketama_ring_add`, `ketama_ring_remove` and the other changes are
+/// serialised among themselves; each builds the next snapshot aside and publishes it
+/// atomically, so a lookup sees the ring either before or after a change, never half of it
+/// (a failed change publishes nothing).
+///
+/// Labels returned by lookups point into a store the ring keeps until `ketama_ring_free()`:
+/// they stay valid after their server is removed and while other threads change the ring.
+/// A label added again reuses its stored copy, so the store holds each distinct label ever
+/// added once (its memory is bounded by the distinct labels, not by the number of changes).
 #[allow(non_camel_case_types)]
 #[derive(Debug)]
 pub struct ketama_ring {
     _private: [u8; 0],
 }
 
-/// The Rust value behind a `ketama_ring *`.
+/// The Rust value behind a `ketama_ring *`: the published snapshot (read without a lock)
+/// and the label store (touched by writers only).
 pub(crate) struct Handle {
-    state: RwLock<State>,
+    shared: SharedRing<Labels>,
+    /// Every distinct label this ring ever held, NUL-terminated, kept until the ring is freed
+    /// so that label pointers handed to C never dangle; a label that comes back reuses its
+    /// entry, so the store is bounded by the distinct labels ever added.
+    store: Mutex<HashSet<Arc<[u8]>>>,
 }
 
-struct State {
-    ring: Ring,
-    /// NUL-terminated label of each server, in server order (parallel to `ring.servers()`).
-    labels: Vec<Arc<[u8]>>,
-    /// Every label this ring ever held; kept until the ring is freed so that label pointers
-    /// handed to C never dangle.
-    interned: HashSet<Arc<[u8]>>,
-}
+/// The label of each server of one snapshot, in server order (pointers into the store).
+#[derive(Debug)]
+pub(crate) struct Labels(Vec<Arc<[u8]>>);
 
-impl State {
-    fn new(ring: Ring) -> State {
-        let mut state = State {
-            ring,
-            labels: Vec::new(),
-            interned: HashSet::new(),
-        };
-        state.relabel();
-        state
-    }
-
-    /// Rebuilds `labels` after a change.
-    fn relabel(&mut self) {
-        let mut labels = Vec::with_capacity(self.ring.len());
-        for s in self.ring.servers() {
-            let mut owned = Vec::with_capacity(s.label.len() + 1);
-            owned.extend_from_slice(s.label.as_bytes());
-            owned.push(0);
-            let arc = match self.interned.get(owned.as_slice()) {
-                Some(a) => Arc::clone(a),
-                None => {
-                    let a: Arc<[u8]> = owned.into();
-                    self.interned.insert(Arc::clone(&a));
-                    a
-                }
-            };
-            labels.push(arc);
-        }
-        self.labels = labels;
-    }
-
+impl Labels {
     /// `(pointer, length without the NUL)` of server `i`'s label.
     fn label(&self, i: usize) -> FfiResult<(*const c_char, usize)> {
-        let l = self.labels.get(i).ok_or(ketama_status::Internal)?;
+        let l = self.0.get(i).ok_or(ketama_status::Internal)?;
         Ok((l.as_ptr().cast(), l.len() - 1))
     }
 
-    /// Replaces the ring with `ring`.
-    fn set(&mut self, ring: Ring) {
-        self.ring = ring;
-        self.relabel();
+    /// The labels of `ring`, reusing `old`'s where the server is the same (changes add at
+    /// the end, remove one or keep the order, so one pass finds them) and the store's for
+    /// labels seen before.
+    fn follow(ring: &Ring, old: &Labels, store: &mut HashSet<Arc<[u8]>>) -> Labels {
+        let mut out = Vec::with_capacity(ring.len());
+        let mut j = 0;
+        let same = |a: &Arc<[u8]>, label: &str| &a[..a.len() - 1] == label.as_bytes();
+        for s in ring.servers() {
+            let reuse = match (old.0.get(j), old.0.get(j + 1)) {
+                (Some(a), _) if same(a, &s.label) => Some((a, 1)),
+                (_, Some(b)) if same(b, &s.label) => Some((b, 2)),
+                _ => None,
+            };
+            if let Some((a, step)) = reuse {
+                out.push(Arc::clone(a));
+                j += step;
+                continue;
+            }
+            let mut owned = Vec::with_capacity(s.label.len() + 1);
+            owned.extend_from_slice(s.label.as_bytes());
+            owned.push(0);
+            let arc = match store.get(owned.as_slice()) {
+                Some(a) => Arc::clone(a),
+                None => {
+                    let a: Arc<[u8]> = owned.into();
+                    store.insert(Arc::clone(&a));
+                    a
+                }
+            };
+            out.push(arc);
+        }
+        Labels(out)
     }
 }
 
@@ -90,14 +97,32 @@ impl Opaque for Handle {
 }
 
 impl Handle {
-    fn read(&self) -> RwLockReadGuard<'_, State> {
-        // Rings are replaced whole (build, then swap), so a panic elsewhere never leaves a
-        // half-changed ring behind the lock: recovering from poisoning is sound.
-        self.state.read().unwrap_or_else(PoisonError::into_inner)
+    fn new(ring: Ring) -> Handle {
+        let mut store = HashSet::new();
+        let labels = Labels::follow(&ring, &Labels(Vec::new()), &mut store);
+        Handle {
+            shared: SharedRing::new(ring, labels),
+            store: Mutex::new(store),
+        }
     }
 
-    fn write(&self) -> RwLockWriteGuard<'_, State> {
-        self.state.write().unwrap_or_else(PoisonError::into_inner)
+    /// The current snapshot: no lock, never waits for a writer.
+    #[inline]
+    fn read(&self) -> Guard<Arc<Snapshot<Labels>>> {
+        self.shared.load()
+    }
+
+    /// Builds the next ring from the current one with `f` and publishes it with its labels;
+    /// on error nothing changes.
+    fn change(&self, f: impl FnOnce(&Ring) -> Result<Ring, Error>) -> FfiResult<()> {
+        self.shared.update(|now| {
+            let next = f(&now.ring)?;
+            // The store is only touched here, under the shared ring's writer lock; a panic
+            // while holding it published nothing, so recovering from poisoning is sound.
+            let mut store = self.store.lock().unwrap_or_else(PoisonError::into_inner);
+            let labels = Labels::follow(&next, &now.extra, &mut store);
+            Ok((next, labels))
+        })
     }
 }
 
@@ -127,7 +152,7 @@ unsafe fn server(
 }
 
 /// Where a key goes, with per-key refusals as `None`.
-fn locate_opt(state: &State, key: &[u8]) -> FfiResult<Option<usize>> {
+fn locate_opt(state: &Snapshot<Labels>, key: &[u8]) -> FfiResult<Option<usize>> {
     match state.ring.locate_index(key) {
         Ok(i) => Ok(Some(i)),
         Err(Error::NoServer | Error::KeyRejected) => Ok(None),
@@ -162,7 +187,7 @@ pub unsafe extern "C" fn ketama_ring_create(
             // SAFETY: caller's contract.
             Some(profile.hash_from_name(unsafe { c_text(hash) }?)?)
         };
-        let handle = Handle { state: RwLock::new(State::new(Ring::new(profile, hash))) };
+        let handle = Handle::new(Ring::new(profile, hash));
         *ring_out = handle.into_raw();
         Ok(())
     }
@@ -219,11 +244,7 @@ pub unsafe extern "C" fn ketama_ring_add_named(
         let handle = unsafe { Handle::borrow(ring) }?;
         // SAFETY: caller's contract.
         let server = unsafe { server(label, label_len, weight, name, name_len) }?;
-        let mut state = handle.write();
-        let mut next = state.ring.clone();
-        next.add(server)?;
-        state.set(next);
-        Ok(())
+        handle.change(|ring| ring.with_added(server))
     }
 }
 
@@ -266,11 +287,7 @@ pub unsafe extern "C" fn ketama_ring_add_many(
             // SAFETY: caller's contract.
             servers.push(unsafe { server(labels[i], label_lens[i], weight, name, name_len) }?);
         }
-        let mut state = handle.write();
-        let old = &state.ring;
-        let next = Ring::with_servers(old.profile(), Some(old.hash()), old.servers().cloned().chain(servers))?;
-        state.set(next);
-        Ok(())
+        handle.change(|old| Ring::with_servers(old.profile(), Some(old.hash()), old.servers().cloned().chain(servers)))
     }
 }
 
@@ -292,11 +309,7 @@ pub unsafe extern "C" fn ketama_ring_remove(
         }
         // SAFETY: caller's contract.
         let label = unsafe { text(label, label_len) }?;
-        let mut state = handle.write();
-        let mut next = state.ring.clone();
-        next.remove(label)?;
-        state.set(next);
-        Ok(())
+        handle.change(|ring| ring.with_removed(label).map(|(next, _)| next))
     }
 }
 
@@ -319,11 +332,7 @@ pub unsafe extern "C" fn ketama_ring_set_weight(
         }
         // SAFETY: caller's contract.
         let label = unsafe { text(label, label_len) }?;
-        let mut state = handle.write();
-        let mut next = state.ring.clone();
-        next.set_weight(label, weight)?;
-        state.set(next);
-        Ok(())
+        handle.change(|ring| ring.with_weight(label, weight))
     }
 }
 
@@ -352,7 +361,7 @@ pub unsafe extern "C" fn ketama_ring_lookup(
         // SAFETY: caller's contract.
         let key = unsafe { bytes(key, key_len) }?;
         let state = handle.read();
-        let (p, l) = state.label(state.ring.locate_index(key)?)?;
+        let (p, l) = state.extra.label(state.ring.locate_index(key)?)?;
         *label_out = p;
         *label_len_out = l;
         Ok(())
@@ -390,7 +399,7 @@ pub unsafe extern "C" fn ketama_ring_lookup_many(
             // SAFETY: caller's contract.
             let key = unsafe { bytes(*k, *l) }?;
             found.push(match locate_opt(&state, key)? {
-                Some(i) => state.label(i)?,
+                Some(i) => state.extra.label(i)?,
                 None => (core::ptr::null(), 0),
             });
         }
@@ -552,7 +561,7 @@ unsafe fn write_walk(
             }
             Walk::Failover => state.ring.failover(key, n)?,
         };
-        let found = idx.iter().map(|&i| state.label(i)).collect::<FfiResult<Vec<_>>>()?;
+        let found = idx.iter().map(|&i| state.extra.label(i)).collect::<FfiResult<Vec<_>>>()?;
         for (i, (p, l)) in found.iter().enumerate().take(n) {
             labels_out[i] = *p;
             label_lens_out[i] = *l;
@@ -624,7 +633,7 @@ pub unsafe extern "C" fn ketama_ring_server(
         let (label_out, label_len_out) = unsafe { (out(label_out)?, out(label_len_out)?) };
         let state = handle.read();
         let server = state.ring.server(index).ok_or(ketama_status::IndexOutOfRange)?;
-        let (p, l) = state.label(index)?;
+        let (p, l) = state.extra.label(index)?;
         *label_out = p;
         *label_len_out = l;
         // SAFETY: caller's contract (NULL allowed).
@@ -665,7 +674,7 @@ pub unsafe extern "C" fn ketama_ring_point_count(
 pub unsafe extern "C" fn ketama_ring_points(
     ring: *const ketama_ring,
     positions_out: *mut u32,
-    servers_out: *mut usize,
+    servers_out: *mut u32,
     capacity: usize,
     count_out: *mut usize,
 ) -> ketama_status {
@@ -688,13 +697,30 @@ pub unsafe extern "C" fn ketama_ring_points(
         for (i, (pos, owner)) in state.ring.points().take(capacity).enumerate() {
             positions[i] = pos;
             if let Some(s) = servers.as_deref_mut() {
-                s[i] = owner;
+                // Server indexes fit 32 bits: a ring holds at most 2^23 points and as many
+                // servers as fit memory (u32 like `ketama_ring_lookup_packed`).
+                s[i] = u32::try_from(owner).map_err(|_| ketama_status::Internal)?;
             }
             written += 1;
         }
         *count_out = written;
         Ok(())
     }
+}
+
+/// The name of profile number `index` (0-based, in documentation order; aliases are not
+/// listed), static and NUL-terminated, or NULL past the last profile: a C program can list
+/// every profile the library knows (`for (i = 0; ketama_profile_name(i); i++)`).
+#[no_mangle]
+pub extern "C" fn ketama_profile_name(index: usize) -> *const c_char {
+    static NAMES: std::sync::OnceLock<Vec<std::ffi::CString>> = std::sync::OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        Profile::all()
+            .iter()
+            .filter_map(|p| std::ffi::CString::new(p.name).ok())
+            .collect()
+    });
+    names.get(index).map_or(core::ptr::null(), |n| n.as_ptr())
 }
 
 /// Hashes `key` with a named hash function, as the libraries do (no profile involved).
@@ -732,9 +758,10 @@ pub extern "C" fn ketama_version() -> *const c_char {
     concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
 }
 
-/// Test support, not part of the API (absent from the headers): panics inside the C
-/// boundary so tests can check that the panic becomes `KETAMA_STATUS_PANIC`. Returns
-/// `KETAMA_STATUS_OK` when `really` is 0.
+/// Test support, not part of the API (absent from the headers and from builds without the
+/// `test-panic` feature): panics inside the C boundary so tests can check that the panic
+/// becomes `KETAMA_STATUS_PANIC`. Returns `KETAMA_STATUS_OK` when `really` is 0.
+#[cfg(feature = "test-panic")]
 #[doc(hidden)]
 #[no_mangle]
 pub extern "C" fn ketama_test_force_panic(really: c_int) -> ketama_status {

@@ -1,6 +1,6 @@
 //! The status codes every entry point returns.
 
-use core::ffi::{c_char, c_int};
+use core::ffi::{c_char, c_int, CStr};
 
 use ketama_core::Error;
 
@@ -50,11 +50,13 @@ pub enum ketama_status {
     /// An internal error (a lock poisoned by an earlier panic, or an error this version does
     /// not know how to name).
     Internal = 17,
+    /// A capacity factor below 1.
+    BadFactor = 18,
 }
 
 impl ketama_status {
     /// Every status, in value order.
-    pub const ALL: [ketama_status; 18] = [
+    pub const ALL: [ketama_status; 19] = [
         ketama_status::Ok,
         ketama_status::NullArgument,
         ketama_status::EmptyRing,
@@ -73,52 +75,60 @@ impl ketama_status {
         ketama_status::IndexOutOfRange,
         ketama_status::Panic,
         ketama_status::Internal,
+        ketama_status::BadFactor,
     ];
 
-    /// The NUL-terminated description.
-    pub fn message(self) -> &'static str {
+    /// The core error this status reports, for the statuses that report one.
+    pub fn core_error(self) -> Option<Error> {
+        Some(match self {
+            ketama_status::EmptyRing => Error::EmptyRing,
+            ketama_status::NoServer => Error::NoServer,
+            ketama_status::UnknownProfile => Error::UnknownProfile,
+            ketama_status::UnknownHash => Error::UnknownHash,
+            ketama_status::AmbiguousHash => Error::AmbiguousHash,
+            ketama_status::BadWeight => Error::BadWeight,
+            ketama_status::DuplicateServer => Error::DuplicateServer,
+            ketama_status::MissingServer => Error::MissingServer,
+            ketama_status::BadLabel => Error::BadLabel,
+            ketama_status::KeyRejected => Error::KeyRejected,
+            ketama_status::Unsupported => Error::Unsupported,
+            ketama_status::TooManyPoints => Error::TooManyPoints,
+            ketama_status::BadFactor => Error::BadFactor,
+            ketama_status::Ok
+            | ketama_status::NullArgument
+            | ketama_status::InvalidUtf8
+            | ketama_status::IndexOutOfRange
+            | ketama_status::Panic
+            | ketama_status::Internal => return None,
+        })
+    }
+
+    /// The NUL-terminated description: core's text for core errors, the C layer's own for
+    /// the rest.
+    pub fn message(self) -> &'static CStr {
+        if let Some(e) = self.core_error() {
+            return e.as_c_str();
+        }
         match self {
-            ketama_status::Ok => "ok\0",
-            ketama_status::NullArgument => "a required pointer argument is NULL\0",
-            ketama_status::EmptyRing => "the ring has no servers\0",
-            ketama_status::NoServer => "no server owns this key\0",
-            ketama_status::UnknownProfile => "unknown profile name\0",
-            ketama_status::UnknownHash => "unknown hash name\0",
-            ketama_status::AmbiguousHash => {
-                "ambiguous hash name 'crc32': use 'crc' (15-bit, libhashkit/Java/twemproxy) or 'crc32a' (full CRC-32, PHP/pecl/Go)\0"
-            }
-            ketama_status::BadWeight => "weight not accepted by this profile\0",
-            ketama_status::DuplicateServer => "a server with this label is already on the ring\0",
-            ketama_status::MissingServer => "no server with this label is on the ring\0",
-            ketama_status::BadLabel => "bad server label (expected host:port, [ipv6]:port or host)\0",
-            ketama_status::InvalidUtf8 => "text argument is not valid UTF-8\0",
-            ketama_status::KeyRejected => "this client refuses the key\0",
-            ketama_status::Unsupported => "this profile cannot place this server\0",
-            ketama_status::TooManyPoints => "too many points for one continuum\0",
-            ketama_status::IndexOutOfRange => "index out of range\0",
-            ketama_status::Panic => "internal panic caught at the C boundary (a bug in ketama)\0",
-            ketama_status::Internal => "internal error\0",
+            ketama_status::Ok => c"ok",
+            ketama_status::NullArgument => c"a required pointer argument is NULL",
+            ketama_status::InvalidUtf8 => c"text argument is not valid UTF-8",
+            ketama_status::IndexOutOfRange => c"index out of range",
+            ketama_status::Panic => c"internal panic caught at the C boundary (a bug in ketama)",
+            _ => c"internal error",
         }
     }
 }
 
 impl From<Error> for ketama_status {
     fn from(e: Error) -> ketama_status {
-        match e {
-            Error::EmptyRing => ketama_status::EmptyRing,
-            Error::NoServer => ketama_status::NoServer,
-            Error::UnknownProfile => ketama_status::UnknownProfile,
-            Error::UnknownHash => ketama_status::UnknownHash,
-            Error::AmbiguousHash => ketama_status::AmbiguousHash,
-            Error::BadWeight => ketama_status::BadWeight,
-            Error::DuplicateServer => ketama_status::DuplicateServer,
-            Error::MissingServer => ketama_status::MissingServer,
-            Error::BadLabel => ketama_status::BadLabel,
-            Error::KeyRejected => ketama_status::KeyRejected,
-            Error::Unsupported => ketama_status::Unsupported,
-            Error::TooManyPoints => ketama_status::TooManyPoints,
-            _ => ketama_status::Internal,
-        }
+        // The inverse of `core_error`; a core error this version has no status for would
+        // become `Internal`, which the test below forbids for every `Error::ALL` variant.
+        ketama_status::ALL
+            .iter()
+            .copied()
+            .find(|s| s.core_error() == Some(e))
+            .unwrap_or(ketama_status::Internal)
     }
 }
 
@@ -131,6 +141,20 @@ pub extern "C" fn ketama_status_str(status: c_int) -> *const c_char {
     let text = ketama_status::ALL
         .iter()
         .find(|s| **s as c_int == status)
-        .map_or("unknown status\0", |s| s.message());
-    text.as_ptr().cast()
+        .map_or(c"unknown status", |s| s.message());
+    text.as_ptr()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_core_error_has_its_own_status() {
+        for &e in Error::ALL {
+            let s = ketama_status::from(e);
+            assert_eq!(s.core_error(), Some(e), "{e:?} falls back to {s:?}");
+            assert_eq!(s.message().to_str().unwrap(), e.as_str());
+        }
+    }
 }

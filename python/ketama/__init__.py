@@ -42,6 +42,7 @@ from ketama._errors import (
     MissingServerError,
     NoServerError,
     TooManyPointsError,
+    BadFactorError,
     UnknownHashError,
     UnknownProfileError,
     UnsupportedError,
@@ -79,6 +80,7 @@ __all__ = [
     "KeyRejectedError",
     "UnsupportedError",
     "TooManyPointsError",
+    "BadFactorError",
 ]
 
 ServerSpec = Union[str, Tuple[str, int], Tuple[str, int, Optional[str]]]

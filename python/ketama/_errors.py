@@ -21,6 +21,7 @@ __all__ = [
     "KeyRejectedError",
     "UnsupportedError",
     "TooManyPointsError",
+    "BadFactorError",
 ]
 
 
@@ -97,3 +98,7 @@ for _cls in (
 ):
     _cls.__module__ = "ketama"
 del _cls
+
+
+class BadFactorError(KetamaError, ValueError):
+    """A capacity factor (bounded loads) below 1."""

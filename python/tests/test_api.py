@@ -258,9 +258,11 @@ def test_key_rejected_and_unsupported() -> None:
     raises(ketama.KeyRejectedError, ring.get, "")
     raises(ValueError, ring.get, "")
     raises(ketama.KeyRejectedError, ring.get_node, "")
-    raises(ketama.KeyRejectedError, ring.get_many, ["a", ""], match="''")
+    # The refusal rule: a batch reports a refused key as None, and goes on.
+    assert ring.get_many(["a", ""]) == [ring.get("a"), None]
     big = ["k%d" % i for i in range(2000)] + [""]
-    raises(ketama.KeyRejectedError, ring.get_many, big)  # the detached path reports it too
+    assert ring.get_many(big)[-1] is None  # the detached path too
+    assert None not in ring.get_many(big)[:-1]
     raises(ketama.UnsupportedError, ketama.Ring, ["cache1.example:11211"], "xmemcached-nginx")
 
 
@@ -318,3 +320,13 @@ def test_module_docstring_examples() -> None:
 
     failed, tried = doctest.testmod(ketama, verbose=False)
     assert tried > 0 and failed == 0
+
+
+def test_every_core_error_has_its_own_exception() -> None:
+    from ketama import _ketama
+
+    pairs = _ketama._error_classes()
+    assert len(pairs) >= 12
+    for variant, cls in pairs:
+        assert cls is not None and cls != "KetamaError", variant
+        assert hasattr(ketama, cls), cls

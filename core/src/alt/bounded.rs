@@ -24,7 +24,7 @@ impl<'r> BoundedLoads<'r> {
     /// A bounded view with capacity factor `c = num / den` (must be >= 1, e.g. 125/100).
     pub fn new(ring: &'r Ring, num: u32, den: u32) -> Result<BoundedLoads<'r>, Error> {
         if den == 0 || num < den {
-            return Err(Error::BadWeight);
+            return Err(Error::BadFactor);
         }
         if ring.is_empty() {
             return Err(Error::EmptyRing);

@@ -9,7 +9,7 @@ pub fn digest(data: &[u8]) -> [u8; 16] {
     Md5::digest(data).into()
 }
 
-/// Word `g` (0..=3) of a digest as a little-endian u32: `md5le(s, g)` in COMPAT.md.
+/// Word `g` (0..=3) of a digest as a little-endian u32: `md5le(s, g)` in docs/client-notes.md.
 #[inline]
 pub fn word_le(d: &[u8; 16], g: usize) -> u32 {
     let i = 4 * (g & 3);

@@ -81,7 +81,7 @@ pub enum Hash {
     Lua,
     /// flexihash `Md5Hasher`: big-endian u32 of digest bytes 0..4.
     Md5Be,
-    /// The seed PHP class's `toHash` (`shared/seeds/002`).
+    /// The seed PHP class's `toHash` (the user's FlexiHash class, copied to `tests/oracles/flexihash/SeedFlexiHash.php`).
     SeedToHash,
 }
 

@@ -121,18 +121,16 @@ final class Ring implements \Countable
     }
 
     /**
-     * The label of the server `$key` goes to; null when the client refuses the key or no
-     * server owns it (as the client returns nothing).
+     * The label of the server `$key` goes to.
      *
-     * @throws KetamaException on an empty ring
+     * @throws KetamaException when the client refuses the key (KEY_REJECTED), no server owns
+     *         it (NO_SERVER) or the ring is empty (EMPTY_RING); see the README's refusal rule
      */
-    public function get(string $key): ?string
+    public function get(string $key): string
     {
-        $st = $this->ffi->ketama_ring_lookup($this->ring, $key, strlen($key), $this->labelOut, $this->lenOut);
-        if ($st === KetamaException::NO_SERVER || $st === KetamaException::KEY_REJECTED) {
-            return null;
-        }
-        Library::check($st);
+        // The refusal rule: a single lookup throws for a refused key (KEY_REJECTED), a key no
+        // server owns (NO_SERVER) and an empty ring; getMany() gives null per refused key.
+        Library::check($this->ffi->ketama_ring_lookup($this->ring, $key, strlen($key), $this->labelOut, $this->lenOut));
         return FFI::string($this->label, $this->len->cdata);
     }
     /**
@@ -252,7 +250,7 @@ final class Ring implements \Countable
             return [];
         }
         $pos = $this->ffi->new("uint32_t[$total]");
-        $own = $this->ffi->new("size_t[$total]");
+        $own = $this->ffi->new("uint32_t[$total]");
         Library::check($this->ffi->ketama_ring_points($this->ring, $pos, $own, $total, FFI::addr($n)));
         $labels = array_keys($this->servers());
         $out = [];

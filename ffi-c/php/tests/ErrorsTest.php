@@ -94,13 +94,25 @@ final class ErrorsTest extends TestCase
         $this->expectStatus(KetamaException::UNSUPPORTED, fn () => new Ring(['cache1.example:11211' => 1], 'xmemcached-nginx'));
     }
 
-    public function testRefusedKeysAreNull(): void
+    /** The refusal rule: a single lookup throws, a batch gives null for that key. */
+    public function testRefusedKeysThrowAloneAndAreNullInBatches(): void
     {
         $xmc = new Ring(['10.0.0.1:11211' => 1, '10.0.0.2:11211' => 1], 'xmemcached', 'KETAMA_HASH');
-        $this->assertNull($xmc->get(''));
+        try {
+            $xmc->get('');
+            $this->fail('a refused key must throw');
+        } catch (KetamaException $e) {
+            $this->assertSame(KetamaException::KEY_REJECTED, $e->getCode());
+        }
         $this->assertSame(['' => null], $xmc->getMany(['']));
         $seed = new Ring(['10.0.0.1:11211' => 1], 'flexihash-seed');
-        $this->assertNull($seed->get('apple'));
+        try {
+            $seed->get('apple');
+            $this->fail('a key no server owns must throw');
+        } catch (KetamaException $e) {
+            $this->assertSame(KetamaException::NO_SERVER, $e->getCode());
+        }
+        $this->assertSame(['apple' => null], $seed->getMany(['apple']));
     }
 
     public function testBadServersArgument(): void

@@ -2,7 +2,7 @@
  * <ketama.h> (our compat header, found through `pkg-config --cflags ketama-compat`), rolls
  * the bundled server file and prints, for keys "0".."999999", the key hash, the chosen point
  * and its address. The MD5 of the output must be libketama's published
- * 5672b131391f5aa2b280936aec1eea74 (COMPAT.md section 5). */
+ * 5672b131391f5aa2b280936aec1eea74 (docs/client-notes.md section 5). */
 #include <ketama.h>
 #include <stdio.h>
 

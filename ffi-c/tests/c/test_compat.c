@@ -71,7 +71,7 @@ static void test_layout(void) {
 
 static void test_quirks(void) {
     long t = -1000; /* every file gets a new mtime */
-    /* the bundled 8-server file has 1264 points (COMPAT.md 3.1) */
+    /* the bundled 8-server file has 1264 points (docs/client-notes.md 3.1) */
     CHECK(numpoints("10.0.1.1:11211\t600\n10.0.1.2:11211\t300\n10.0.1.3:11211\t200\n"
                     "10.0.1.4:11211\t350\n10.0.1.5:11211\t1000\n10.0.1.6:11211\t800\n"
                     "10.0.1.7:11211\t950\n10.0.1.8:11211\t100\n", t++) == 1264);

@@ -1,0 +1,61 @@
+//! A server on the ring with what the ring derived from it, and the client's server order.
+
+use alloc::string::String;
+
+use crate::error::Error;
+use crate::hash::md5;
+use crate::profile::{Order, Profile};
+use crate::server::Server;
+
+/// A server with its node string, its share of point strings and its place in the order.
+#[derive(Clone, Debug)]
+pub(super) struct Entry {
+    pub(super) server: Server,
+    /// The node string the client hashes.
+    pub(super) node: String,
+    /// How many point strings it currently has on the continuum.
+    pub(super) strings: u32,
+    /// Its place in the client's server order (see [`Order`]); decides ties and slots.
+    pub(super) rank: u32,
+    /// 64 bits of MD5 of the node string (rendezvous scores, maglev permutations), computed
+    /// once when the server joins.
+    pub(super) seed: u64,
+}
+
+impl Entry {
+    /// The entry for a server joining a ring of `profile`.
+    pub(super) fn new(profile: &Profile, server: Server) -> Result<Entry, Error> {
+        let node = profile.node.node_string(&server, profile.names)?;
+        let d = md5::digest(node.as_bytes());
+        let seed = (u64::from(md5::word_le(&d, 0)) << 32) | u64::from(md5::word_le(&d, 1));
+        Ok(Entry {
+            server,
+            node,
+            strings: 0,
+            rank: 0,
+            seed,
+        })
+    }
+}
+
+/// Sets each entry's place in the client's server order. Adding or removing a server never
+/// changes the relative order of the others, so points already sorted stay sorted.
+pub(super) fn rank(order: Order, entries: &mut [Entry]) {
+    match order {
+        Order::Given => {
+            for (i, e) in entries.iter_mut().enumerate() {
+                e.rank = i as u32;
+            }
+        }
+        Order::NodeLengthThenBytes => {
+            let mut idx: alloc::vec::Vec<usize> = (0..entries.len()).collect();
+            idx.sort_by(|&a, &b| {
+                let (x, y) = (entries[a].node.as_bytes(), entries[b].node.as_bytes());
+                x.len().cmp(&y.len()).then(x.cmp(y)).then(a.cmp(&b))
+            });
+            for (r, i) in idx.into_iter().enumerate() {
+                entries[i].rank = r as u32;
+            }
+        }
+    }
+}

@@ -1,0 +1,153 @@
+//! The data shape a profile's lookups read: one [`Layout`] variant per shape, each holding
+//! only what its search needs.
+
+use alloc::vec::Vec;
+
+use super::entry::Entry;
+use super::points::Point;
+use super::search;
+use crate::alt::maglev;
+use crate::index::SearchIndex;
+use crate::profile::{PointHash, Profile, Search, Ties};
+
+/// Sorted 32-bit points and their owners (struct of arrays: the search reads only `values`),
+/// with a prefix index over `values`.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Continuum {
+    /// Point positions, ascending.
+    pub(super) values: Vec<u32>,
+    /// `owners[i]` = entry index owning `values[i]`; among equal positions the tie rule's
+    /// winner first.
+    pub(super) owners: Vec<u32>,
+    pub(super) index: SearchIndex,
+}
+
+impl Continuum {
+    fn new(points: &[Point]) -> Continuum {
+        let values: Vec<u32> = points.iter().map(|p| p.value).collect();
+        Continuum {
+            index: SearchIndex::build(&values),
+            owners: points.iter().map(|p| p.owner).collect(),
+            values,
+        }
+    }
+}
+
+/// What a ring's lookups read, by profile shape.
+#[derive(Clone, Debug)]
+pub(super) enum Layout {
+    /// Sorted 32-bit points; the tie winner is stored first (most ketama clients).
+    Sorted(Continuum),
+    /// uhashring: 128-bit positions (`wide`, parallel to the continuum's top 32 bits).
+    Wide(Continuum, Vec<u128>),
+    /// xmemcached: runs of equal positions whose owner is chosen by node string,
+    /// `(first index of the run, owner)`, ascending.
+    TieRuns(Continuum, Vec<(u32, u32)>),
+    /// pecl memcache: 1,024 buckets, each the owner of a continuum position.
+    Buckets(Continuum, Vec<u32>),
+    /// `hash % slots`: entry indexes in the client's order, and for weighted modulo the
+    /// cumulative slot counts.
+    Slots {
+        /// Entry indexes in the client's server order.
+        ordered: Vec<u32>,
+        /// Cumulative weights along `ordered` (empty when unweighted).
+        cumulative: Vec<u64>,
+    },
+    /// Jump consistent hash: nothing stored.
+    Jump,
+    /// Rendezvous: nothing stored beyond each entry's seed.
+    Rendezvous,
+    /// Maglev lookup table (entry indexes).
+    Maglev(Vec<u32>),
+}
+
+impl Layout {
+    /// The layout of an empty ring of `profile`.
+    pub(super) fn empty(profile: &Profile) -> Layout {
+        Layout::derive(profile, &[], &[])
+    }
+
+    /// Builds the layout from the entries and the sorted points (in canonical order).
+    pub(super) fn derive(profile: &Profile, entries: &[Entry], points: &[Point]) -> Layout {
+        match profile.search {
+            Search::Modula { weighted, .. } => {
+                let mut ordered: Vec<u32> = (0..entries.len() as u32).collect();
+                ordered.sort_by_key(|&i| entries[i as usize].rank);
+                let mut sum = 0u64;
+                let cumulative = if weighted {
+                    ordered
+                        .iter()
+                        .map(|&i| {
+                            sum += u64::from(entries[i as usize].server.weight);
+                            sum
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                Layout::Slots {
+                    ordered,
+                    cumulative,
+                }
+            }
+            Search::Jump => Layout::Jump,
+            Search::Rendezvous => Layout::Rendezvous,
+            Search::Maglev => {
+                let seeds: Vec<u64> = entries.iter().map(|e| e.seed).collect();
+                Layout::Maglev(maglev::table(&seeds))
+            }
+            Search::Buckets1024 => {
+                let c = Continuum::new(points);
+                let table = search::pecl_table(&c);
+                Layout::Buckets(c, table)
+            }
+            _ if profile.points == PointHash::Md5Wide => Layout::Wide(
+                Continuum::new(points),
+                points.iter().map(|p| p.wide).collect(),
+            ),
+            _ if profile.ties == Ties::SortedList => {
+                let c = Continuum::new(points);
+                let runs = search::tie_runs(&c, entries);
+                Layout::TieRuns(c, runs)
+            }
+            _ => Layout::Sorted(Continuum::new(points)),
+        }
+    }
+
+    /// The continuum, for layouts that have one.
+    pub(super) fn continuum(&self) -> Option<&Continuum> {
+        match self {
+            Layout::Sorted(c)
+            | Layout::Wide(c, _)
+            | Layout::TieRuns(c, _)
+            | Layout::Buckets(c, _) => Some(c),
+            Layout::Slots { .. } | Layout::Jump | Layout::Rendezvous | Layout::Maglev(_) => None,
+        }
+    }
+
+    /// The 128-bit positions (empty unless [`Layout::Wide`]).
+    pub(super) fn wide(&self) -> &[u128] {
+        match self {
+            Layout::Wide(_, w) => w,
+            _ => &[],
+        }
+    }
+
+    /// The stored points back as [`Point`]s (for a change to merge into).
+    pub(super) fn points(&self) -> Vec<Point> {
+        let Some(c) = self.continuum() else {
+            return Vec::new();
+        };
+        let wide = self.wide();
+        c.values
+            .iter()
+            .zip(&c.owners)
+            .enumerate()
+            .map(|(i, (&value, &owner))| Point {
+                value,
+                owner,
+                wide: wide.get(i).copied().unwrap_or(0),
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,136 @@
+//! Point generation: how many point strings each server gets, how each is spelled and how it
+//! becomes one or more positions on the continuum.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt::Write;
+use core::ops::Range;
+
+use super::entry::Entry;
+use crate::error::Error;
+use crate::hash::{md5, Hash};
+use crate::profile::{PointHash, Profile, StringForm, ZeroWeight};
+use crate::weight::Count;
+
+/// The most points one continuum may hold: 2^23 = 8,388,608 (e.g. 52,428 equal servers on a
+/// 160-point ketama profile, or 1,000 xmemcached servers of weight 52). A build or change that
+/// would need more is refused at once with [`Error::TooManyPoints`], before any hashing,
+/// rather than exhausting memory.
+pub const MAX_POINTS: u64 = 1 << 23;
+
+/// One point before it is stored (`wide` is 0 except on 128-bit rings).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Point {
+    pub(super) value: u32,
+    pub(super) wide: u128,
+    pub(super) owner: u32,
+}
+
+/// The weight as the profile counts it.
+fn effective_weight(profile: &Profile, w: u32) -> u32 {
+    if w == 0 && profile.zero_weight == ZeroWeight::AsOne {
+        1
+    } else {
+        w
+    }
+}
+
+/// Positions one point string yields.
+fn per_string(profile: &Profile) -> u64 {
+    // Java KETAMA_HASH rings hash 4 strings per digest, one position per string all the same.
+    match profile.points {
+        PointHash::Md5Words { per } => u64::from(per),
+        _ => 1,
+    }
+}
+
+/// How many strings each entry should have; refused when the points would exceed
+/// [`MAX_POINTS`] (checked before anything is hashed).
+pub(super) fn targets(profile: &Profile, entries: &[Entry]) -> Result<Vec<u32>, Error> {
+    if !profile.is_ring() {
+        return Ok(alloc::vec![0; entries.len()]);
+    }
+    let total: u64 = entries
+        .iter()
+        .map(|e| u64::from(effective_weight(profile, e.server.weight)))
+        .sum();
+    let n = entries.len();
+    let targets: Vec<u32> = entries
+        .iter()
+        .map(|e| {
+            let w = effective_weight(profile, e.server.weight);
+            match profile.count {
+                Count::Relative(_) if w == 0 => 0,
+                c => c.strings(w, total, n),
+            }
+        })
+        .collect();
+    let per = per_string(profile);
+    let points: u64 = targets.iter().map(|&t| u64::from(t) * per).sum();
+    if points > MAX_POINTS {
+        return Err(Error::TooManyPoints);
+    }
+    Ok(targets)
+}
+
+/// Appends the points of strings `range` of `entry` (owner index `owner`).
+pub(super) fn generate(
+    profile: &Profile,
+    hash: Hash,
+    entry: &Entry,
+    owner: u32,
+    range: Range<u32>,
+    out: &mut Vec<Point>,
+) {
+    // The Java clients hash `KETAMA_HASH` rings 4 strings per digest: string i is word i % 4 of
+    // digest i / 4 (their point count is a multiple of 4 for every weight they accept).
+    let (strings, per) = match profile.points {
+        PointHash::JavaKetama if hash == Hash::Md5 => {
+            ((range.start / 4)..range.end.div_ceil(4), 4u8)
+        }
+        PointHash::Md5Words { per } => (range, per),
+        _ => (range, 1),
+    };
+    let mut s = String::with_capacity(entry.node.len() + 12);
+    for i in strings {
+        s.clear();
+        // Writing into a String cannot fail.
+        let _ = match profile.strings {
+            StringForm::Dash => write!(s, "{}-{}", entry.node, i),
+            StringForm::Prefix => write!(s, "{}{}", i, entry.node),
+            StringForm::Concat => write!(s, "{}{}", entry.node, i),
+            StringForm::Bare => write!(s, "{}", entry.node),
+        };
+        let bytes = s.as_bytes();
+        match profile.points {
+            PointHash::Md5Wide => {
+                let wide = md5::wide(bytes);
+                out.push(Point {
+                    value: (wide >> 96) as u32,
+                    wide,
+                    owner,
+                });
+            }
+            PointHash::KeyHash => out.push(Point {
+                value: hash.hash(bytes),
+                wide: 0,
+                owner,
+            }),
+            PointHash::JavaKetama if per == 1 => out.push(Point {
+                value: hash.hash(bytes),
+                wide: 0,
+                owner,
+            }),
+            _ => {
+                let d = md5::digest(bytes);
+                for g in 0..usize::from(per) {
+                    out.push(Point {
+                        value: md5::word_le(&d, g),
+                        wide: 0,
+                        owner,
+                    });
+                }
+            }
+        }
+    }
+}

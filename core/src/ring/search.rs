@@ -1,0 +1,425 @@
+//! Every search and tie rule, exactly once: how a key hash finds its position, who owns a
+//! position several servers share, and the walks (`locate_n`, failover) that follow.
+
+use alloc::vec::Vec;
+use core::cmp::Ordering;
+
+use super::entry::Entry;
+use super::key::{prepare, KEY_BUF};
+use super::layout::{Continuum, Layout};
+use super::points::Point;
+use super::Ring;
+use crate::alt::{jump, maglev, rendezvous};
+use crate::error::Error;
+use crate::hash::md5;
+use crate::profile::{Failover, Search, Ties};
+use crate::server::Server;
+
+/// pecl memcache's bucket spacing: `0xFFFFFFFF / 1024`.
+pub(super) const PECL_STEP: u32 = 0xFFFF_FFFF / 1024;
+/// pecl memcache's bucket count.
+pub(super) const PECL_BUCKETS: u32 = 1024;
+
+// ----- tie rules -----
+
+/// The canonical order of points: position (128-bit where the ring has it), then the tie
+/// rule over the owners' ranks (`ranks[owner]`), winner first. A total order on distinct
+/// (position, owner) pairs, so a merge of sorted parts equals a sort of the whole.
+pub(super) fn order(ties: Ties, ranks: &[u32], a: &Point, b: &Point) -> Ordering {
+    let rank = |p: &Point| ranks.get(p.owner as usize).copied().unwrap_or(u32::MAX);
+    a.value
+        .cmp(&b.value)
+        .then(a.wide.cmp(&b.wide))
+        .then(match ties {
+            Ties::LaterWins => rank(b).cmp(&rank(a)),
+            Ties::EarlierWins | Ties::SortedList => rank(a).cmp(&rank(b)),
+        })
+}
+
+/// xmemcached: for every run of equal positions, the owner is `list[position % len]` of the
+/// colliding sessions sorted by node string (Java `compareTo`, UTF-16 order).
+pub(super) fn tie_runs(c: &Continuum, entries: &[Entry]) -> Vec<(u32, u32)> {
+    let mut runs = Vec::new();
+    let mut members: Vec<u32> = Vec::new();
+    let v = &c.values;
+    let mut i = 0;
+    while i < v.len() {
+        let mut j = i + 1;
+        while j < v.len() && v[j] == v[i] {
+            j += 1;
+        }
+        if j - i > 1 {
+            members.clear();
+            members.extend_from_slice(&c.owners[i..j]);
+            members.sort_by(|&a, &b| {
+                let node = |x: u32| entries.get(x as usize).map_or("", |e| e.node.as_str());
+                node(a).encode_utf16().cmp(node(b).encode_utf16())
+            });
+            runs.push((i as u32, members[(v[i] as usize) % members.len()]));
+        }
+        i = j;
+    }
+    runs
+}
+
+/// pecl memcache's table: `bucket[b]` = owner of the first point >= `b * PECL_STEP`
+/// (wrapping).
+pub(super) fn pecl_table(c: &Continuum) -> Vec<u32> {
+    if c.values.is_empty() {
+        return Vec::new();
+    }
+    (0..PECL_BUCKETS)
+        .map(|b| c.owners[lower_bound(c, b.wrapping_mul(PECL_STEP)) % c.values.len()])
+        .collect()
+}
+
+// ----- searches on a continuum -----
+
+/// First position with value >= h (may be `len`).
+#[inline]
+pub(super) fn lower_bound(c: &Continuum, h: u32) -> usize {
+    let (lo, hi) = c.index.range(h);
+    lo + c.values[lo..hi].partition_point(|&v| v < h)
+}
+
+/// First position with value > h (may be `len`).
+#[inline]
+fn upper_bound(c: &Continuum, h: u32) -> usize {
+    let (lo, hi) = c.index.range(h);
+    lo + c.values[lo..hi].partition_point(|&v| v <= h)
+}
+
+/// First position whose 128-bit value is > w.
+fn upper_bound_wide(c: &Continuum, wide: &[u128], w: u128) -> usize {
+    let (lo, hi) = c.index.range((w >> 96) as u32);
+    lo + wide[lo..hi].partition_point(|&x| x <= w)
+}
+
+fn first_of_run(c: &Continuum, mut p: usize) -> usize {
+    while p > 0 && c.values[p - 1] == c.values[p] {
+        p -= 1;
+    }
+    p
+}
+
+fn distinct_positions(c: &Continuum) -> usize {
+    c.values.windows(2).filter(|w| w[0] != w[1]).count() + usize::from(!c.values.is_empty())
+}
+
+/// A key's hash in the form the search compares: 32 bits, or 128 on uhashring's ring.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum KeyPoint {
+    Narrow(u32),
+    Wide(u128),
+}
+
+impl Ring {
+    /// The key hash as this ring computes it (after the client's key rewriting).
+    pub fn key_hash(&self, key: &[u8]) -> Result<u32, Error> {
+        let mut buf = [0u8; KEY_BUF];
+        Ok(self
+            .hash
+            .hash(prepare(self.profile, self.hash, key, &mut buf)?))
+    }
+
+    /// What the search compares for a (prepared) key.
+    fn key_point(&self, key: &[u8]) -> KeyPoint {
+        match self.layout {
+            Layout::Wide(..) => KeyPoint::Wide(md5::wide(key)),
+            _ => KeyPoint::Narrow(self.hash.hash(key)),
+        }
+    }
+
+    /// The continuum position a key point lands on, by the profile's search rule.
+    pub(super) fn ring_position(&self, c: &Continuum, k: KeyPoint) -> Result<usize, Error> {
+        let len = c.values.len();
+        if len == 0 {
+            return Err(Error::NoServer);
+        }
+        let wrap = |p: usize| if p == len { 0 } else { p };
+        let h = match k {
+            KeyPoint::Wide(w) => return Ok(wrap(upper_bound_wide(c, self.layout.wide(), w))),
+            KeyPoint::Narrow(h) => h,
+        };
+        Ok(match self.profile.search {
+            Search::UpperBound => wrap(upper_bound(c, h)),
+            Search::LowerBoundZeroLast => match h {
+                0 => first_of_run(c, len - 1),
+                h => wrap(lower_bound(c, h)),
+            },
+            Search::Floor => match upper_bound(c, h) {
+                0 => {
+                    // PHP reads $serverList[count - 1]: a server only if a point equals it.
+                    let probe = u32::try_from(distinct_positions(c).saturating_sub(1))
+                        .map_err(|_| Error::NoServer)?;
+                    let p = lower_bound(c, probe);
+                    if p < len && c.values[p] == probe {
+                        p
+                    } else {
+                        return Err(Error::NoServer);
+                    }
+                }
+                p => first_of_run(c, p - 1),
+            },
+            Search::LowerBound | Search::Buckets1024 => wrap(lower_bound(c, h)),
+            Search::Modula { .. } | Search::Jump | Search::Rendezvous | Search::Maglev => {
+                return Err(Error::Unsupported)
+            }
+        })
+    }
+
+    /// The owner of a position that may start a run of equal values.
+    #[inline]
+    pub(super) fn owner_at(&self, c: &Continuum, p: usize) -> usize {
+        if let Layout::TieRuns(_, runs) = &self.layout {
+            if c.values.get(p + 1) == Some(&c.values[p]) {
+                if let Ok(r) = runs.binary_search_by_key(&(p as u32), |&(first, _)| first) {
+                    return runs[r].1 as usize;
+                }
+            }
+        }
+        c.owners[p] as usize
+    }
+
+    /// The server index for a key hash (already rewritten and hashed): the whole search rule
+    /// of every layout. For 128-bit rings `k` carries the full digest.
+    pub(super) fn locate_point_of(&self, k: KeyPoint) -> Result<usize, Error> {
+        let narrow = |k: KeyPoint| match k {
+            KeyPoint::Narrow(h) => h,
+            KeyPoint::Wide(w) => (w >> 96) as u32,
+        };
+        match &self.layout {
+            Layout::Sorted(c) | Layout::Wide(c, _) | Layout::TieRuns(c, _) => {
+                let p = self.ring_position(c, k)?;
+                Ok(self.owner_at(c, p))
+            }
+            Layout::Buckets(_, table) => table
+                .get((narrow(k) % PECL_BUCKETS) as usize)
+                .map(|&o| o as usize)
+                .ok_or(Error::NoServer),
+            Layout::Slots {
+                ordered,
+                cumulative,
+            } => {
+                let mut h = narrow(k);
+                let (weighted, high15) = match self.profile.search {
+                    Search::Modula { weighted, high15 } => (weighted, high15),
+                    _ => (false, false),
+                };
+                if high15 {
+                    h = (h >> 16) & 0x7fff;
+                    if h == 0 {
+                        h = 1;
+                    }
+                }
+                let at = if weighted {
+                    let total = cumulative.last().copied().unwrap_or(0);
+                    if total == 0 {
+                        return Err(Error::NoServer);
+                    }
+                    let slot = u64::from(h) % total;
+                    cumulative.partition_point(|&c| c <= slot)
+                } else {
+                    (h as usize) % ordered.len().max(1)
+                };
+                ordered.get(at).map(|&i| i as usize).ok_or(Error::NoServer)
+            }
+            Layout::Jump => {
+                Ok(jump::jump(u64::from(narrow(k)), self.entries.len() as u32) as usize)
+            }
+            Layout::Rendezvous => self.rendezvous_best(narrow(k), &[]),
+            Layout::Maglev(table) => table
+                .get((narrow(k) % maglev::SIZE) as usize)
+                .map(|&o| o as usize)
+                .ok_or(Error::NoServer),
+        }
+    }
+
+    /// The continuum point a key lands on and its owner's index: what libketama's
+    /// `ketama_get_server` reports as `mcs.point`. `Unsupported` for profiles that are not a
+    /// searched continuum (modulo, jump, rendezvous, maglev, pecl's bucket table).
+    pub fn locate_point(&self, key: &[u8]) -> Result<(u32, usize), Error> {
+        if self.entries.is_empty() {
+            return Err(Error::EmptyRing);
+        }
+        let c = match &self.layout {
+            Layout::Sorted(c) | Layout::Wide(c, _) | Layout::TieRuns(c, _) => c,
+            _ => return Err(Error::Unsupported),
+        };
+        let mut buf = [0u8; KEY_BUF];
+        let key = prepare(self.profile, self.hash, key, &mut buf)?;
+        let p = self.ring_position(c, self.key_point(key))?;
+        Ok((c.values[p], self.owner_at(c, p)))
+    }
+
+    /// The server a key goes to.
+    #[inline]
+    pub fn locate(&self, key: &[u8]) -> Result<&Server, Error> {
+        let i = self.locate_index(key)?;
+        self.server(i).ok_or(Error::NoServer)
+    }
+
+    /// The index (in server order) of the server a key goes to. Allocates nothing.
+    pub fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
+        if self.entries.is_empty() {
+            return Err(Error::EmptyRing);
+        }
+        let mut buf = [0u8; KEY_BUF];
+        let key = prepare(self.profile, self.hash, key, &mut buf)?;
+        if self.profile.single_shortcut && self.entries.len() == 1 {
+            return Ok(0);
+        }
+        self.locate_point_of(self.key_point(key))
+    }
+
+    /// Up to `n` distinct servers for a key, primary first, in the order the client's
+    /// structure yields them (ring order for continua, following servers for modulo,
+    /// descending score for rendezvous). Fewer when the ring has fewer servers.
+    pub fn locate_n(&self, key: &[u8], n: usize) -> Result<Vec<&Server>, Error> {
+        let mut out = Vec::new();
+        self.locate_n_into(key, n, &mut out)?;
+        Ok(out.into_iter().filter_map(|i| self.server(i)).collect())
+    }
+
+    /// [`Ring::locate_n`] writing server indexes into a caller's buffer (cleared first).
+    pub fn locate_n_into(&self, key: &[u8], n: usize, out: &mut Vec<usize>) -> Result<(), Error> {
+        out.clear();
+        let first = self.locate_index(key)?;
+        let want = n.min(self.entries.len());
+        if want == 0 {
+            return Ok(());
+        }
+        out.push(first);
+        let push = |i: usize, out: &mut Vec<usize>| {
+            if !out.contains(&i) {
+                out.push(i);
+            }
+        };
+        let mut buf = [0u8; KEY_BUF];
+        let key = prepare(self.profile, self.hash, key, &mut buf)?;
+        match &self.layout {
+            Layout::Sorted(c)
+            | Layout::Wide(c, _)
+            | Layout::TieRuns(c, _)
+            | Layout::Buckets(c, _)
+                if !c.values.is_empty() =>
+            {
+                let start = match self.layout {
+                    Layout::Buckets(..) => {
+                        let b = self.hash.hash(key) % PECL_BUCKETS;
+                        lower_bound(c, b.wrapping_mul(PECL_STEP)) % c.values.len()
+                    }
+                    _ => self.ring_position(c, self.key_point(key)).unwrap_or(0),
+                };
+                let len = c.values.len();
+                let backwards = self.profile.search == Search::Floor;
+                for step in 0..len {
+                    if out.len() >= want {
+                        break;
+                    }
+                    let p = if backwards {
+                        (start + len - step % len) % len
+                    } else {
+                        (start + step) % len
+                    };
+                    push(c.owners[p] as usize, out);
+                }
+            }
+            Layout::Rendezvous => {
+                let h = self.hash.hash(key);
+                while out.len() < want {
+                    match self.rendezvous_best(h, out) {
+                        Ok(i) => out.push(i),
+                        Err(_) => break,
+                    }
+                }
+            }
+            _ => {
+                for step in 1..self.entries.len() {
+                    if out.len() >= want {
+                        break;
+                    }
+                    push((first + step) % self.entries.len(), out);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The client's own failover sequence for a key, primary first: for spymemcached and
+    /// xmemcached their rehash walks (servers may repeat; spymemcached's `getSequence` yields
+    /// 7, xmemcached stops after as many rehashes as servers), for every other client the next
+    /// distinct servers as [`Ring::locate_n`].
+    pub fn failover(&self, key: &[u8], n: usize) -> Result<Vec<usize>, Error> {
+        let mut out = Vec::with_capacity(n.min(64));
+        let rehash = match (self.profile.failover, self.layout.continuum()) {
+            (
+                Failover::Rehash {
+                    first_tag,
+                    bounded_by_servers,
+                },
+                Some(c),
+            ) => Some((first_tag, bounded_by_servers, c)),
+            _ => None,
+        };
+        let Some((first_tag, bounded, c)) = rehash else {
+            self.locate_n_into(key, n, &mut out)?;
+            return Ok(out);
+        };
+        let n = if bounded {
+            n.min(self.entries.len() + 1)
+        } else {
+            n
+        };
+        let first = self.locate_index(key)?;
+        if n == 0 {
+            return Ok(out);
+        }
+        out.push(first);
+        let mut buf = [0u8; KEY_BUF];
+        let key = prepare(self.profile, self.hash, key, &mut buf)?;
+        let mut hv = self.hash.hash(key);
+        let mut tagged = Vec::with_capacity(key.len() + 20);
+        let mut t = u64::from(first_tag);
+        while out.len() < n {
+            tagged.clear();
+            push_decimal(&mut tagged, t);
+            tagged.extend_from_slice(key);
+            hv = hv.wrapping_add(self.hash.hash(&tagged));
+            let p = lower_bound(c, hv);
+            out.push(self.owner_at(c, if p == c.values.len() { 0 } else { p }));
+            t += 1;
+        }
+        Ok(out)
+    }
+
+    /// The highest-scoring server not in `skip`.
+    fn rendezvous_best(&self, h: u32, skip: &[usize]) -> Result<usize, Error> {
+        let mut best: Option<(f64, usize)> = None;
+        for (i, e) in self.entries.iter().enumerate() {
+            if skip.contains(&i) {
+                continue;
+            }
+            let s = rendezvous::score(e.seed, e.server.weight, h);
+            if s > f64::NEG_INFINITY && best.is_none_or(|(b, _)| s > b) {
+                best = Some((s, i));
+            }
+        }
+        best.map(|(_, i)| i).ok_or(Error::NoServer)
+    }
+}
+
+/// Appends `t` in decimal (no allocation beyond `out`).
+fn push_decimal(out: &mut Vec<u8>, mut t: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (t % 10) as u8;
+        t /= 10;
+        if t == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[i..]);
+}

@@ -1,0 +1,140 @@
+//! Each server's owned arcs of the key-hash space, derived from the search rules themselves
+//! (so tools never re-implement a rule): every search is a step function of the key hash
+//! whose steps sit at a point's position or just after it (or at 1, go-ketama's zero rule), so evaluating the real search at
+//! those places gives the exact ownership map.
+
+use alloc::vec::Vec;
+
+use super::layout::Layout;
+use super::search::{KeyPoint, PECL_BUCKETS};
+use super::Ring;
+use crate::hash::Hash;
+
+/// What the numbers of a [`Spans`] count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Key hash values.
+    Hash,
+    /// pecl memcache's 1,024 buckets (`hash % 1024`).
+    Bucket,
+}
+
+/// A stretch `[start, end)` of the key space and the index of the server that owns it
+/// (`None` where no server does).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    /// First value (inclusive).
+    pub start: u64,
+    /// End (exclusive).
+    pub end: u64,
+    /// Owning server's index, if any.
+    pub owner: Option<usize>,
+}
+
+/// Who owns which part of the key space, as contiguous spans covering `[0, space)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spans {
+    /// What the numbers count.
+    pub unit: Unit,
+    /// Size of the space (key hashes lie in `[0, space)`).
+    pub space: u64,
+    /// Contiguous spans, ascending, neighbours with the same owner merged.
+    pub spans: Vec<Span>,
+    /// True where the map is shown at 32-bit resolution of a finer ring (uhashring's 128-bit
+    /// positions).
+    pub approximate: bool,
+}
+
+/// Where a key hash's values fall.
+fn key_space(h: Hash) -> u64 {
+    match h {
+        Hash::Crc => 1 << 15,
+        Hash::SeedToHash => 1 << 31,
+        _ => 1 << 32,
+    }
+}
+
+fn push(out: &mut Vec<Span>, start: u64, end: u64, owner: Option<usize>) {
+    if start >= end {
+        return;
+    }
+    match out.last_mut() {
+        Some(prev) if prev.owner == owner && prev.end == start => prev.end = end,
+        _ => out.push(Span { start, end, owner }),
+    }
+}
+
+impl Ring {
+    /// The ownership map of a ring profile's key space; `None` for modulo, jump, rendezvous
+    /// and maglev, whose placement is not a set of arcs.
+    ///
+    /// ```
+    /// use ketama_core::{Profile, Ring, Server};
+    /// let servers = ["10.0.0.1:11211", "10.0.0.2:11211"].map(|l| Server::parse(l, 1).unwrap());
+    /// let ring = Ring::with_servers(Profile::by_name("libketama")?, None, servers)?;
+    /// let map = ring.spans().unwrap();
+    /// assert_eq!(map.spans.first().unwrap().start, 0);
+    /// assert_eq!(map.spans.last().unwrap().end, 1 << 32);
+    /// # Ok::<(), ketama_core::Error>(())
+    /// ```
+    pub fn spans(&self) -> Option<Spans> {
+        let single = self.profile.single_shortcut && self.entries.len() == 1;
+        match &self.layout {
+            Layout::Buckets(..) => {
+                let mut spans = Vec::new();
+                for b in 0..u64::from(PECL_BUCKETS) {
+                    let owner = if single {
+                        Some(0)
+                    } else {
+                        self.locate_point_of(KeyPoint::Narrow(b as u32)).ok()
+                    };
+                    push(&mut spans, b, b + 1, owner);
+                }
+                Some(Spans {
+                    unit: Unit::Bucket,
+                    space: u64::from(PECL_BUCKETS),
+                    spans,
+                    approximate: false,
+                })
+            }
+            Layout::Sorted(c) | Layout::Wide(c, _) | Layout::TieRuns(c, _) => {
+                let space = key_space(self.hash);
+                let wide = matches!(self.layout, Layout::Wide(..));
+                let mut cuts: Vec<u64> = Vec::with_capacity(2 * c.values.len() + 1);
+                // 0 and 1: go-ketama sends a key hash of exactly 0 to the last point.
+                cuts.extend([0, 1]);
+                for &v in &c.values {
+                    cuts.push(u64::from(v));
+                    cuts.push(u64::from(v) + 1);
+                }
+                cuts.retain(|&x| x < space);
+                cuts.sort_unstable();
+                cuts.dedup();
+                let owner_of = |h: u64| {
+                    if single {
+                        return Some(0);
+                    }
+                    let k = if wide {
+                        // Every key whose top 32 bits are `h`, at the 32-bit resolution.
+                        KeyPoint::Wide((u128::from(h) << 96) | ((1u128 << 96) - 1))
+                    } else {
+                        KeyPoint::Narrow(h as u32)
+                    };
+                    self.locate_point_of(k).ok()
+                };
+                let mut spans = Vec::new();
+                for (i, &start) in cuts.iter().enumerate() {
+                    let end = cuts.get(i + 1).copied().unwrap_or(space);
+                    push(&mut spans, start, end, owner_of(start));
+                }
+                Some(Spans {
+                    unit: Unit::Hash,
+                    space,
+                    spans,
+                    approximate: wide,
+                })
+            }
+            Layout::Slots { .. } | Layout::Jump | Layout::Rendezvous | Layout::Maglev(_) => None,
+        }
+    }
+}

@@ -1,0 +1,454 @@
+//! The `Ring` class: a shared core ring whose lookups never wait for a change.
+//!
+//! Thread safety: the ring and its label strings are one published snapshot
+//! ([`ketama_core::SharedRing`]). A lookup loads the current snapshot without a lock; a change
+//! builds the next one detached from the interpreter (so other threads keep looking up, with
+//! or without the GIL) and swaps it in. A batch reads its indexes and its labels from the same
+//! snapshot, so it never mixes two rings.
+
+use std::sync::Arc;
+
+use ketama_core::{Error, Server, SharedRing};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
+
+use crate::convert::{hash_of, key_bytes, profile_of, quoted, servers_of, weight_of};
+use crate::errors::to_py;
+
+/// Batches of more keys than this release the GIL (or detach from the interpreter) while
+/// they are located; below it the release costs more than it saves.
+pub(crate) const DETACH_THRESHOLD: usize = 256;
+
+/// One server's label: its text (to match labels without the interpreter) and the ready
+/// Python `str` every lookup returns (one object per server, only its count changes).
+struct Label {
+    text: Box<str>,
+    obj: Py<PyString>,
+}
+
+/// The labels of one snapshot, in server order.
+type Labels = Vec<Arc<Label>>;
+
+/// The labels for `ring`, reusing `old`'s where the server is the same (a change adds at the
+/// end, removes one or keeps the order) and `fresh` for a label added now.
+fn follow(ring: &ketama_core::Ring, old: &Labels, fresh: Option<&Arc<Label>>) -> Labels {
+    let mut out = Vec::with_capacity(ring.len());
+    let mut j = 0;
+    for s in ring.servers() {
+        let same = |l: Option<&Arc<Label>>| l.filter(|l| *l.text == *s.label).cloned();
+        if let Some(l) = same(old.get(j)) {
+            out.push(l);
+            j += 1;
+        } else if let Some(l) = same(old.get(j + 1)) {
+            out.push(l);
+            j += 2;
+        } else if let Some(l) = same(fresh) {
+            out.push(l);
+        }
+    }
+    out
+}
+
+/// A consistent-hashing ring that places keys exactly like the chosen client.
+#[pyclass(module = "ketama", name = "Ring", frozen, subclass)]
+pub(crate) struct Ring {
+    shared: SharedRing<Labels>,
+}
+
+impl Ring {
+    /// The label of the server for `key`, or the core error.
+    fn locate(&self, py: Python<'_>, key: &[u8]) -> Result<Py<PyString>, Error> {
+        let snap = self.shared.load();
+        let i = snap.ring.locate_index(key)?;
+        snap.extra
+            .get(i)
+            .map(|l| l.obj.clone_ref(py))
+            .ok_or(Error::NoServer)
+    }
+
+    /// The labels of the servers `walk` picks for `key` (`get_n`, `failover`).
+    fn walk(
+        &self,
+        py: Python<'_>,
+        key: &Bound<'_, PyAny>,
+        walk: impl FnOnce(&ketama_core::Ring, &[u8]) -> Result<Vec<usize>, Error>,
+    ) -> PyResult<Vec<Py<PyString>>> {
+        let k = key_bytes(key)?;
+        let snap = self.shared.load();
+        match walk(&snap.ring, k.as_bytes()) {
+            Ok(list) => Ok(list
+                .iter()
+                .filter_map(|&i| snap.extra.get(i))
+                .map(|l| l.obj.clone_ref(py))
+                .collect()),
+            Err(e) => Err(key_error(e, k.as_bytes())),
+        }
+    }
+
+    /// Applies a change detached from the interpreter; `fresh` is the label a change adds.
+    fn change(
+        &self,
+        py: Python<'_>,
+        label: &str,
+        fresh: Option<Arc<Label>>,
+        f: impl FnOnce(&ketama_core::Ring) -> Result<ketama_core::Ring, Error> + Send,
+    ) -> PyResult<()> {
+        let r = py.detach(|| {
+            self.shared.update(|now| {
+                let next = f(&now.ring)?;
+                let labels = follow(&next, &now.extra, fresh.as_ref());
+                Ok::<_, Error>((next, labels))
+            })
+        });
+        r.map_err(|e| to_py(e, &quoted(label)))
+    }
+}
+
+fn key_error(e: Error, key: &[u8]) -> PyErr {
+    let shown = String::from_utf8_lossy(&key[..key.len().min(60)]).into_owned();
+    to_py(e, &format!("key {}", quoted(&shown)))
+}
+
+/// Keys copied into one buffer (`ends[i]` = end of key i), so a batch can be searched while
+/// detached from Python.
+struct Batch {
+    buf: Vec<u8>,
+    ends: Vec<usize>,
+}
+
+impl Batch {
+    fn key(&self, n: usize) -> &[u8] {
+        let start = if n == 0 { 0 } else { self.ends[n - 1] };
+        &self.buf[start..self.ends[n]]
+    }
+
+    /// Server indexes for every key, `u32::MAX` for a key the client refuses or no server
+    /// owns (the refusal rule: batches report per key); a ring-level error (empty ring) with
+    /// the position of the key that met it.
+    fn search(&self, ring: &ketama_core::Ring) -> Result<Vec<u32>, (usize, Error)> {
+        let mut out = Vec::with_capacity(self.ends.len());
+        let mut start = 0;
+        for (n, &end) in self.ends.iter().enumerate() {
+            let i = match ring.locate_index(&self.buf[start..end]) {
+                Ok(i) => i as u32,
+                Err(Error::KeyRejected | Error::NoServer) => u32::MAX,
+                Err(e) => return Err((n, e)),
+            };
+            out.push(i);
+            start = end;
+        }
+        Ok(out)
+    }
+}
+
+#[pymethods]
+impl Ring {
+    #[new]
+    #[pyo3(signature = (servers = None, profile = "libketama", hash = None))]
+    fn py_new(
+        py: Python<'_>,
+        servers: Option<&Bound<'_, PyAny>>,
+        profile: &str,
+        hash: Option<&str>,
+    ) -> PyResult<Self> {
+        let p = profile_of(profile)?;
+        let h = hash.map(|name| hash_of(Some(p), name)).transpose()?;
+        let servers = match servers {
+            Some(s) if !s.is_none() => servers_of(s)?,
+            _ => Vec::new(),
+        };
+        let labels: Labels = servers
+            .iter()
+            .map(|s| {
+                Arc::new(Label {
+                    text: s.label.as_str().into(),
+                    obj: PyString::new(py, &s.label).unbind(),
+                })
+            })
+            .collect();
+        // Core names the server to blame by its place in the list.
+        let blamed: Vec<String> = servers.iter().map(|s| s.label.clone()).collect();
+        let ring = ketama_core::Ring::build(p, h, servers).map_err(|e| {
+            let detail = e
+                .server
+                .and_then(|i| blamed.get(i))
+                .map_or(String::new(), |l| quoted(l));
+            to_py(e.error, &detail)
+        })?;
+        Ok(Ring {
+            shared: SharedRing::new(ring, labels),
+        })
+    }
+
+    /// The label of the server that owns `key` (`str` keys are hashed as UTF-8).
+    fn get(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyString>> {
+        let k = key_bytes(key)?;
+        self.locate(py, k.as_bytes())
+            .map_err(|e| key_error(e, k.as_bytes()))
+    }
+
+    /// uhashring / pymemcache style: like `get`, but `None` when no server can take the key
+    /// (empty ring); keys that are neither `str` nor `bytes` are hashed as `str(key)`, as
+    /// uhashring does.
+    fn get_node(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Option<Py<PyString>>> {
+        let owned;
+        let key = if key.is_instance_of::<PyString>() || key.is_instance_of::<PyBytes>() {
+            key
+        } else {
+            owned = key.str()?.into_any();
+            &owned
+        };
+        let k = key_bytes(key)?;
+        match self.locate(py, k.as_bytes()) {
+            Ok(label) => Ok(Some(label)),
+            Err(Error::EmptyRing | Error::NoServer) => Ok(None),
+            Err(e) => Err(key_error(e, k.as_bytes())),
+        }
+    }
+
+    /// The labels for many keys, in order; `None` for a key the client refuses or no server
+    /// owns (an empty ring raises). Large batches run detached from Python (GIL released).
+    fn get_many<'py>(
+        &self,
+        py: Python<'py>,
+        keys: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        if keys.is_instance_of::<PyString>() || keys.is_instance_of::<PyBytes>() {
+            return Err(PyTypeError::new_err(
+                "get_many takes an iterable of keys, not a single key",
+            ));
+        }
+        let mut batch = Batch {
+            buf: Vec::new(),
+            ends: Vec::new(),
+        };
+        for key in keys.try_iter()? {
+            let key = key?;
+            let k = key_bytes(&key)?;
+            batch.buf.extend_from_slice(k.as_bytes());
+            batch.ends.push(batch.buf.len());
+        }
+        // Indexes and labels come from one snapshot, whatever changes meanwhile.
+        let snap = self.shared.load_full();
+        let indexes = if batch.ends.len() > DETACH_THRESHOLD {
+            let (b, ring) = (&batch, &snap.ring);
+            py.detach(|| b.search(ring))
+        } else {
+            batch.search(&snap.ring)
+        };
+        let indexes = indexes.map_err(|(n, e)| key_error(e, batch.key(n)))?;
+        let labels: Vec<Option<Py<PyString>>> = indexes
+            .iter()
+            .map(|&i| snap.extra.get(i as usize).map(|l| l.obj.clone_ref(py)))
+            .collect();
+        PyList::new(py, labels)
+    }
+
+    /// Up to `n` distinct servers for `key`, primary first (replica / failover order, as the
+    /// client walks its structure).
+    fn get_n(
+        &self,
+        py: Python<'_>,
+        key: &Bound<'_, PyAny>,
+        n: usize,
+    ) -> PyResult<Vec<Py<PyString>>> {
+        self.walk(py, key, |ring, k| {
+            let mut out = Vec::new();
+            ring.locate_n_into(k, n, &mut out).map(|()| out)
+        })
+    }
+
+    /// The client's own failover sequence for `key`, primary first: spymemcached's rehash
+    /// iterator (`n` entries, servers may repeat), for other clients the next distinct servers
+    /// as `get_n`.
+    fn failover(
+        &self,
+        py: Python<'_>,
+        key: &Bound<'_, PyAny>,
+        n: usize,
+    ) -> PyResult<Vec<Py<PyString>>> {
+        self.walk(py, key, |ring, k| ring.failover(k, n))
+    }
+
+    /// The key hash this ring computes for `key` (after the client's key rewriting).
+    fn key_hash(&self, key: &Bound<'_, PyAny>) -> PyResult<u32> {
+        let k = key_bytes(key)?;
+        let r = self.shared.load().ring.key_hash(k.as_bytes());
+        r.map_err(|e| key_error(e, k.as_bytes()))
+    }
+
+    /// Adds a server at the end of the server order (`name`: twemproxy server name, or the
+    /// exact node string for Java profiles and groupcache).
+    #[pyo3(signature = (label, weight = None, name = None))]
+    fn add(
+        &self,
+        py: Python<'_>,
+        label: &str,
+        weight: Option<&Bound<'_, PyAny>>,
+        name: Option<&str>,
+    ) -> PyResult<()> {
+        let w = match weight {
+            Some(w) if !w.is_none() => weight_of(w, label)?,
+            _ => 1,
+        };
+        let server = Server::parse(label, w)
+            .map_err(|e| to_py(e, &quoted(label)))?
+            .with_name(name);
+        let fresh = Arc::new(Label {
+            text: label.into(),
+            obj: PyString::new(py, label).unbind(),
+        });
+        self.change(py, label, Some(fresh), |ring| ring.with_added(server))
+    }
+
+    /// Removes the server with this label (`MissingServerError`, a `KeyError`, when absent).
+    fn remove(&self, py: Python<'_>, label: &str) -> PyResult<()> {
+        self.change(py, label, None, |ring| {
+            ring.with_removed(label).map(|(next, _)| next)
+        })
+    }
+
+    /// Changes a server's weight in place (its place in the server order is kept).
+    fn set_weight(&self, py: Python<'_>, label: &str, weight: &Bound<'_, PyAny>) -> PyResult<()> {
+        let w = weight_of(weight, label)?;
+        self.change(py, label, None, |ring| ring.with_weight(label, w))
+    }
+
+    /// uhashring's `add_node(name, conf)`: `conf` may be a weight or a dict with `"weight"`.
+    #[pyo3(signature = (node, conf = None))]
+    fn add_node(
+        &self,
+        py: Python<'_>,
+        node: &str,
+        conf: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let weight = match conf {
+            None => None,
+            Some(c) if c.is_none() => None,
+            Some(c) => match c.cast::<PyDict>() {
+                Ok(d) => d.get_item("weight")?,
+                Err(_) => Some(c.clone()),
+            },
+        };
+        self.add(py, node, weight.as_ref(), None)
+    }
+
+    /// uhashring's `remove_node(name)`.
+    fn remove_node(&self, py: Python<'_>, node: &str) -> PyResult<()> {
+        self.remove(py, node)
+    }
+
+    /// The continuum as `(point, label)` pairs, ascending (empty for modulo, jump, ...).
+    fn points(&self, py: Python<'_>) -> Vec<(u32, Py<PyString>)> {
+        let snap = self.shared.load();
+        snap.ring
+            .points()
+            .filter_map(|(p, i)| snap.extra.get(i).map(|l| (p, l.obj.clone_ref(py))))
+            .collect()
+    }
+
+    /// The server labels, in server order.
+    #[getter]
+    fn servers(&self, py: Python<'_>) -> Vec<Py<PyString>> {
+        self.shared
+            .load()
+            .extra
+            .iter()
+            .map(|l| l.obj.clone_ref(py))
+            .collect()
+    }
+
+    /// `{label: weight}`, in server order.
+    #[getter]
+    fn weights<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let pairs: Vec<(Py<PyString>, u32)> = {
+            let snap = self.shared.load();
+            snap.ring
+                .servers()
+                .zip(&snap.extra)
+                .map(|(s, l)| (l.obj.clone_ref(py), s.weight))
+                .collect()
+        };
+        let d = PyDict::new(py);
+        for (l, w) in pairs {
+            d.set_item(l, w)?;
+        }
+        Ok(d)
+    }
+
+    /// The profile's name.
+    #[getter]
+    fn profile(&self) -> &'static str {
+        self.shared.load().ring.profile().name
+    }
+
+    /// The key hash's name.
+    #[getter]
+    fn hash(&self) -> &'static str {
+        self.shared.load().ring.hash().name()
+    }
+
+    fn __len__(&self) -> usize {
+        self.shared.load().ring.len()
+    }
+
+    fn __contains__(&self, label: &Bound<'_, PyAny>) -> PyResult<bool> {
+        match label.cast::<PyString>() {
+            Ok(s) => {
+                let s = s.to_cow()?;
+                Ok(self.shared.load().ring.position(&s).is_some())
+            }
+            Err(_) => Ok(false),
+        }
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        PyList::new(py, self.servers(py))?
+            .try_iter()
+            .map(Bound::into_any)
+    }
+
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let class = slf.get_type().qualname()?.to_string();
+        let snap = slf.get().shared.load();
+        let ring = &snap.ring;
+        let mut shown: Vec<String> = ring.servers().take(3).map(|s| quoted(&s.label)).collect();
+        if ring.len() > 3 {
+            shown.push(format!("... {} more", ring.len() - 3));
+        }
+        Ok(format!(
+            "<{class} profile={} hash={} servers={} [{}]>",
+            quoted(ring.profile().name),
+            quoted(ring.hash().name()),
+            ring.len(),
+            shown.join(", ")
+        ))
+    }
+
+    /// Pickling and `copy`: the class, then its servers as `(label, weight, name)`, profile
+    /// and hash (an equal, independent ring).
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyType>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        let (servers, profile, hash) = {
+            let snap = slf.get().shared.load();
+            let servers: Vec<(String, u32, Option<String>)> = snap
+                .ring
+                .servers()
+                .map(|s| (s.label.clone(), s.weight, s.name.clone()))
+                .collect();
+            (servers, snap.ring.profile().name, snap.ring.hash().name())
+        };
+        let args = PyTuple::new(
+            py,
+            [
+                servers.into_pyobject(py)?.into_any(),
+                profile.into_pyobject(py)?.into_any(),
+                hash.into_pyobject(py)?.into_any(),
+            ],
+        )?;
+        Ok((slf.get_type(), args))
+    }
+}
