@@ -110,8 +110,12 @@ if [[ ${KETAMA_SKIP_SDIST:-0} != 1 ]]; then
     "$py" -m venv "$tmp/venv-sdist"
     if CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}" "$tmp/venv-sdist/bin/python" -m pip install -q \
         --disable-pip-version-check "$sdist" "pytest>=7" >"$tmp/sdist.out" 2>&1; then
-        (cd "$tmp" && "$tmp/venv-sdist/bin/pytest" -q -p no:cacheprovider -c "$here/pyproject.toml" \
-            --rootdir "$here" "$here/tests/test_api.py" | tail -1) || failed+=("sdist pytest")
+        if (cd "$tmp" && "$tmp/venv-sdist/bin/pytest" -q -p no:cacheprovider -c "$here/pyproject.toml" \
+            --rootdir "$here" "$here/tests/test_api.py") >"$tmp/sdist-pytest.out" 2>&1; then
+            tail -1 "$tmp/sdist-pytest.out"
+        else
+            tail -30 "$tmp/sdist-pytest.out"; failed+=("sdist pytest")
+        fi
     else
         tail -30 "$tmp/sdist.out"; failed+=("sdist install")
     fi
