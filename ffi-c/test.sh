@@ -12,7 +12,7 @@ step() { printf '\n== %s\n' "$*"; }
 
 # --- packages -------------------------------------------------------------------------
 need=()
-for p in gcc g++ make pkg-config valgrind python3 php8.2-cli php8.2-memcached phpunit util-linux; do
+for p in gcc g++ make pkg-config valgrind python3 php8.2-cli php8.2-memcached php8.2-memcache memcached phpunit util-linux; do
     dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 if ((${#need[@]})); then
@@ -50,6 +50,7 @@ c="$here/tests/c"
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_api" "$c/test_api.c" $(pkg-config --libs ketama) $rpath -lpthread
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_stepwise" "$c/test_stepwise.c" $(pkg-config --libs ketama) $rpath
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_vectors" "$c/test_vectors.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
+    cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_buckets" "$c/test_buckets.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_compat" "$c/test_compat.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
     cc $cflags $(pkg-config --cflags ketama-compat) -o "$tmp/golden" "$c/libketama_golden.c" $(pkg-config --libs ketama-compat) $rpath
     # static library: the same API test linked against libketama.a
@@ -73,6 +74,9 @@ step "C: every tests/vectors/*.json"
 "$tmp/test_vectors" tests/vectors/*.json >"$tmp/vectors.out" || true
 grep -v '^PASS' "$tmp/vectors.out" || true
 tail -1 "$tmp/vectors.out" | grep -q ', 0 failed' || failed+=("C vectors")
+
+step "C: every tests/vectors/buckets/*.json through ketama_bucket()"
+"$tmp/test_buckets" tests/vectors/buckets/*.json || failed+=("C bucket vectors")
 
 step "AddressSanitizer + UBSan (C side): API test and every vector file"
 # shellcheck disable=SC2046
@@ -135,6 +139,9 @@ fi
 export KETAMA_LIB="$libdir/libketama.so.0"   # the installed library (header found beside it)
 step "PHPUnit (KETAMA_LIB=$KETAMA_LIB)"
 (cd "$here/php" && phpunit -d ffi.enable=1 --do-not-cache-result) || failed+=("phpunit")
+
+step "pda/flexihash's own test suite against Ketama\\Flexihash (SKIPPED without its source)"
+bash "$root/tests/dropin/fetch-and-run.sh" flexihash || failed+=("flexihash suite")
 
 step "PHP preloading"
 cat >"$tmp/preloaded.php" <<PHP

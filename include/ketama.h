@@ -101,6 +101,10 @@ typedef enum ketama_status {
      * not know how to name).
      */
     KETAMA_STATUS_INTERNAL = 17,
+    /**
+     * A capacity factor below 1.
+     */
+    KETAMA_STATUS_BAD_FACTOR = 18,
 } ketama_status;
 
 /**
@@ -125,6 +129,23 @@ typedef struct ketama_ring ketama_ring;
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * Writes to `*bucket_out` the bucket (0 .. `buckets` - 1) of `input` under the bucket
+ * function named by `(algorithm, algorithm_len)`: `jump` (Lamping & Veach), `guava` (Guava's
+ * `Hashing.consistentHash`), `jumpback` (hash4j's JumpBackHash), `fliphash` (DataDog's
+ * `fliphash_64`), `maglev-go` (dgryski/go-maglev) or `mpchash-go` (dgryski/go-mpchash).
+ *
+ * Returns `KETAMA_STATUS_UNKNOWN_PROFILE` for an unknown algorithm name,
+ * `KETAMA_STATUS_EMPTY_RING` when `buckets` is 0, `KETAMA_STATUS_UNSUPPORTED` when `buckets` is
+ * above the algorithm's limit (2147483647; `maglev-go` 65537, `mpchash-go` 65536),
+ * `KETAMA_STATUS_INVALID_UTF8`, `KETAMA_STATUS_NULL_ARGUMENT`. `maglev-go` and `mpchash-go`
+ * build their table on every call (about a millisecond at 65537 buckets).
+ *
+ * # Safety
+ * `algorithm` points to `algorithm_len` readable bytes; `bucket_out` is valid for one write.
+ */
+enum ketama_status ketama_bucket(const char *algorithm, size_t algorithm_len, uint64_t input, uint32_t buckets, uint32_t *bucket_out);
 
 /**
  * Creates an empty ring for a client profile.

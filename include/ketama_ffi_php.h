@@ -18,8 +18,10 @@ typedef enum ketama_status {
     KETAMA_STATUS_INDEX_OUT_OF_RANGE = 15,
     KETAMA_STATUS_PANIC = 16,
     KETAMA_STATUS_INTERNAL = 17,
+    KETAMA_STATUS_BAD_FACTOR = 18,
 } ketama_status;
 typedef struct ketama_ring ketama_ring;
+enum ketama_status ketama_bucket(const char *algorithm, size_t algorithm_len, uint64_t input, uint32_t buckets, uint32_t *bucket_out);
 enum ketama_status ketama_ring_create(const char *profile, const char *hash, struct ketama_ring **ring_out);
 void ketama_ring_free(struct ketama_ring *ring);
 enum ketama_status ketama_ring_add(struct ketama_ring *ring, const char *label, size_t label_len, uint32_t weight);

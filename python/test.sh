@@ -39,3 +39,5 @@ echo "== pytest"
 # The pytest script (not `python -m pytest`) keeps the source tree off sys.path, so the tests
 # import the installed package, whose extension is built.
 KETAMA_REQUIRE_MEMCACHED=1 "$venv/bin/pytest" -p no:cacheprovider "$here/tests" "$@"
+echo "== uhashring's own test suite against ketama.uhashring (SKIPPED without its source)"
+KETAMA_VENV="$venv" bash "$here/../tests/dropin/fetch-and-run.sh" uhashring

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test of the project, as CI runs it: lints, the Rust suites (core, CLI, C ABI), the
-# no_std proofs, the C/valgrind/install/PHP suite and the Python suite. Installs what is
+# no_std proofs, the C/valgrind/install/PHP suite, the Python suite and the mixed-language
+# fleet on live memcached (tests/e2e). Installs what is
 # missing (Debian packages, a Python venv, PHP) first, so it works on a fresh machine.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -16,7 +17,8 @@ cargo fmt --all --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
 step "Rust tests: core (vectors from the real clients), CLI, C ABI"
-cargo test --workspace --exclude ketama-py --locked
+# KETAMA_REQUIRE_MEMCACHED: the live tests (simulate --live, audit) fail instead of skipping
+KETAMA_REQUIRE_MEMCACHED=1 cargo test --workspace --exclude ketama-py --locked
 
 step "no_std builds"
 bash tests/no_std/check.sh
@@ -26,6 +28,9 @@ bash ffi-c/test.sh
 
 step "Python package"
 bash python/test.sh
+
+step "Mixed-language fleet on live memcached: PHP and Java write, Python, C and PHP read, ketama audit"
+bash tests/e2e/test.sh
 
 step "Packaging: wheel on every CPython without Rust, sdist, Debian packages + pkg-config/CMake/PHP, composer"
 bash tests/packaging.sh

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs what the test suites need when it is missing: Debian packages (C toolchain tools,
 # valgrind, PHP with FFI, php-memcached for the agreement test, memcached for the live tests,
-# phpunit, python3-venv) and the Rust components used by the lints.
+# phpunit, python3-venv; pecl memcache, spymemcached and a JDK for the mixed-language fleet) and the Rust components used by the lints.
 set -euo pipefail
 need=()
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-for pkg in pkg-config valgrind php8.2-cli php8.2-memcached phpunit memcached python3-venv libmemcached-dev; do
+for pkg in pkg-config valgrind php8.2-cli php8.2-memcached php8.2-memcache phpunit memcached python3-venv libmemcached-dev libspymemcached-java; do
   have "$pkg" || need+=("$pkg")
 done
+# tests/e2e compiles a Java writer: any JDK with javac
+command -v javac >/dev/null 2>&1 || need+=(default-jdk-headless)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}"
   export DEBIAN_FRONTEND=noninteractive

@@ -1,7 +1,7 @@
 //! The `ketama` command line: which server each memcached client picks for a key, what moves
 //! when the fleet changes, and where two clients disagree. Contract: DESIGN.md ("CLI").
 //!
-//! Exit status: 0 on success, 2 on bad usage or input, with a one-line message on stderr
+//! Exit status: 0 on success, 3 when `audit` could not reach every server, 2 on bad usage or input, with a one-line message on stderr
 //! naming what was wrong. No input makes it panic.
 
 use std::ffi::OsString;
@@ -11,9 +11,13 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use ketama_core::{Error, Hash, Profile, Ring};
 use serde_json::{json, Value};
 
+pub mod audit;
+pub mod bucket;
 pub mod compare;
 pub mod diff;
 pub mod keys;
+pub mod live;
+pub mod memcache;
 pub mod output;
 pub mod progress;
 pub mod servers;
@@ -49,7 +53,7 @@ pub enum Format {
 #[command(name = "ketama", version = version::LINE, about, long_about = None)]
 #[command(
     after_help = "Servers file: one server per line, `host:port [weight] [name]`, separated by \
-spaces or a tab; `#` comments; IPv6 as `[addr]:port`.\nExit status: 0 on success, 2 on bad usage or input."
+spaces or a tab; `#` comments; IPv6 as `[addr]:port`.\nExit status: 0 on success, 2 on bad usage or input, 3 when `audit` could not reach every server."
 )]
 pub struct Cli {
     /// Output format where the output is a table (lookup, hash and points print plain lines
@@ -80,6 +84,12 @@ pub enum Command {
     Diff(diff::DiffArgs),
     /// How often two clients agree on the same fleet, and why they differ.
     Compare(compare::CompareArgs),
+    /// Which client placed a live fleet's keys, and which keys sit where a client never looks
+    /// (read-only; exit status 3 when some server could not be reached).
+    Audit(audit::AuditArgs),
+    /// Print the bucket (0 .. N-1) of each unsigned 64-bit input under a bucket function
+    /// (jump, guava, jumpback, fliphash, maglev-go, mpchash-go); inputs from arguments or stdin.
+    Bucket(bucket::BucketArgs),
 }
 
 /// A profile, an optional hash and a servers file.
@@ -135,7 +145,7 @@ where
             }
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                 eprintln!(
-                    "ketama: missing command: lookup, hash, points, profiles, hashes, simulate, diff or compare (see `ketama --help`)"
+                    "ketama: missing command: lookup, hash, points, profiles, hashes, simulate, diff, compare, audit or bucket (see `ketama --help`)"
                 );
                 return 2;
             }
@@ -156,6 +166,9 @@ where
             return 2;
         }
     };
+    if let Command::Audit(a) = &cli.command {
+        return audit::main(a, cli.format); // its own exit status for a partial audit
+    }
     match run(&cli) {
         Ok(out) => emit(&out),
         Err(Fail(msg)) => {
@@ -166,7 +179,7 @@ where
 }
 
 /// Writes the output; a closed pipe is not an error.
-fn emit(out: &str) -> i32 {
+pub(crate) fn emit(out: &str) -> i32 {
     let mut stdout = std::io::stdout().lock();
     match stdout
         .write_all(out.as_bytes())
@@ -193,6 +206,8 @@ pub fn run(cli: &Cli) -> Result<String, Fail> {
         Command::Simulate(a) => simulate::run(a, f.unwrap_or(Format::Table)),
         Command::Diff(a) => diff::run(a, f.unwrap_or(Format::Table)),
         Command::Compare(a) => compare::run(a, f.unwrap_or(Format::Table)),
+        Command::Audit(a) => audit::run(a, f.unwrap_or(Format::Table)).map(|(out, _)| out),
+        Command::Bucket(a) => bucket::run(a, f),
     }
 }
 

@@ -12,6 +12,7 @@ use clap::Args;
 use ketama_core::{Hash, Profile, Ring, Server};
 use serde_json::{json, Value};
 
+use crate::live::Live;
 use crate::output::{pct, Table};
 use crate::progress::{Progress, Unit};
 use crate::servers::{self, Fleet};
@@ -55,6 +56,14 @@ pub struct SimulateArgs {
     /// ports after the highest one, on the last server's host.
     #[arg(long, short = 's')]
     pub servers: Option<String>,
+    /// Also run the experiment on real memcached processes started on 127.0.0.1 (one per
+    /// node, free ports; the node labels are still what is hashed) and print the live hit
+    /// rates and item counts beside the simulated ones.
+    #[arg(long)]
+    pub live: bool,
+    /// The memcached binary for --live [default: memcached on the PATH].
+    #[arg(long, requires = "live", value_name = "PATH")]
+    pub memcached: Option<String>,
 }
 
 /// The result for one hash.
@@ -106,10 +115,17 @@ pub struct Report {
 /// Runs `ketama simulate`.
 pub fn run(a: &SimulateArgs, f: Format) -> Result<String, Fail> {
     let report = simulate(a)?;
+    let live = if a.live {
+        let (_, keys) = load_keys(a)?;
+        Some(crate::live::run(a, &report, &keys)?)
+    } else {
+        None
+    };
+    let live = live.as_ref();
     Ok(match f {
-        Format::Table => table(&report),
-        Format::Json => crate::output::json(&to_json(&report)),
-        Format::Csv => csv(&report),
+        Format::Table => table(&report, live),
+        Format::Json => crate::output::json(&to_json(&report, live)),
+        Format::Csv => csv(&report, live),
     })
 }
 
@@ -360,7 +376,7 @@ fn range(v: &[usize]) -> (usize, usize) {
     )
 }
 
-fn table(r: &Report) -> String {
+fn table(r: &Report, live: Option<&Live>) -> String {
     let mut out = String::new();
     out.push_str(&format!(
         "profile {}: {} keys ({})\n",
@@ -399,6 +415,9 @@ fn table(r: &Report) -> String {
         ]);
     }
     out.push_str(&t.text());
+    if let Some(l) = live {
+        out.push_str(&live_table(r, l));
+    }
 
     // Keys per node, before -> after; five hashes per block.
     let mut labels: Vec<String> = r.old.iter().map(|s| s.label.clone()).collect();
@@ -428,9 +447,9 @@ fn table(r: &Report) -> String {
     out
 }
 
-fn to_json(r: &Report) -> Value {
+fn to_json(r: &Report, live: Option<&Live>) -> Value {
     let labels = |v: &[Server]| v.iter().map(|s| s.label.clone()).collect::<Vec<_>>();
-    json!({
+    let mut v = json!({
         "profile": r.profile.name,
         "source": r.source,
         "keys": r.keys,
@@ -456,12 +475,85 @@ fn to_json(r: &Report) -> Value {
                 "after_range": [a0, a1],
             })
         }).collect::<Vec<_>>(),
-    })
+    });
+    if let Some(l) = live {
+        add_live_json(&mut v, r, l);
+    }
+    v
+}
+
+/// The live section of the table: hit rates live vs simulated, then each server's
+/// `curr_items` after storing beside the simulated keys per node before the change.
+fn live_table(r: &Report, l: &Live) -> String {
+    let mut out = format!("\n{}\n", crate::live::describe(l));
+    let mut t = Table::new(&[
+        "hash",
+        "hit rate (simulated)",
+        "hit rate (live)",
+        "found / stored",
+        "live = simulated",
+    ]);
+    for (x, lx) in r.results.iter().zip(&l.results) {
+        t.row(vec![
+            x.shown.clone(),
+            pct(x.hit_rate),
+            pct(lx.hit_rate),
+            format!("{} / {}", lx.hits, lx.stored),
+            if lx.hit_rate == x.hit_rate && lx.stored == x.placed {
+                "yes".into()
+            } else {
+                "NO".into()
+            },
+        ]);
+    }
+    out.push_str(&t.text());
+    for (chunk, lchunk) in r.results.chunks(5).zip(l.results.chunks(5)) {
+        out.push('\n');
+        let mut headers = vec![
+            "items before (simulated / live)".to_string(),
+            "server".into(),
+        ];
+        headers.extend(chunk.iter().map(|x| x.shown.clone()));
+        let mut t = Table::new(&headers);
+        for (i, s) in r.old.iter().enumerate() {
+            let addr = l.address(&s.label).map_or("-".into(), |a| a.to_string());
+            let mut row = vec![s.label.clone(), addr];
+            for (x, lx) in chunk.iter().zip(lchunk) {
+                let sim = x.before.get(i).copied().unwrap_or(0);
+                let got = lx.items.get(i).copied().unwrap_or(0);
+                row.push(format!("{sim} / {got}"));
+            }
+            t.row(row);
+        }
+        out.push_str(&t.text());
+    }
+    out
+}
+
+fn add_live_json(v: &mut Value, r: &Report, l: &Live) {
+    v["live"] = json!({
+        "memcached": l.version,
+        "servers": l.addresses.iter().map(|(n, a)| json!({"node": n, "address": a.to_string()})).collect::<Vec<_>>(),
+    });
+    if let Some(results) = v["results"].as_array_mut() {
+        for (o, lx) in results.iter_mut().zip(&l.results) {
+            o["live_hit_rate"] = json!(lx.hit_rate);
+            o["live_hits"] = json!(lx.hits);
+            o["live_stored"] = json!(lx.stored);
+            o["live_items_before"] = Value::Array(
+                r.old
+                    .iter()
+                    .zip(&lx.items)
+                    .map(|(s, n)| json!({"node": s.label, "items": n}))
+                    .collect(),
+            );
+        }
+    }
 }
 
 /// One row per (hash, node), the hash's summary repeated on each.
-fn csv(r: &Report) -> String {
-    let mut t = Table::new(&[
+fn csv(r: &Report, live: Option<&Live>) -> String {
+    let mut headers = vec![
         "hash",
         "hit_rate",
         "ideal_hit_rate",
@@ -470,14 +562,19 @@ fn csv(r: &Report) -> String {
         "node",
         "keys_before",
         "keys_after",
-    ]);
+    ];
+    if live.is_some() {
+        headers.extend(["live_hit_rate", "live_items_before"]);
+    }
+    let mut t = Table::new(&headers);
     let mut labels: Vec<String> = r.old.iter().map(|s| s.label.clone()).collect();
     labels.extend(r.added.iter().cloned());
-    for x in &r.results {
+    for (i, x) in r.results.iter().enumerate() {
+        let lx = live.and_then(|l| l.results.get(i));
         for label in &labels {
             let (b, a) = r.keys_on(x, label);
             let cell = |v: Option<usize>| v.map_or(String::new(), |v| v.to_string());
-            t.row(vec![
+            let mut row = vec![
                 x.shown.clone(),
                 format!("{:.6}", x.hit_rate),
                 format!("{:.6}", r.ideal),
@@ -486,7 +583,17 @@ fn csv(r: &Report) -> String {
                 label.clone(),
                 cell(b),
                 cell(a),
-            ]);
+            ];
+            if let Some(lx) = lx {
+                let items = r
+                    .old
+                    .iter()
+                    .position(|s| &s.label == label)
+                    .and_then(|j| lx.items.get(j));
+                row.push(format!("{:.6}", lx.hit_rate));
+                row.push(items.map_or(String::new(), |n| n.to_string()));
+            }
+            t.row(row);
         }
     }
     t.csv()

@@ -19,6 +19,7 @@
 #![deny(missing_docs)]
 
 mod boundary;
+pub mod bucket;
 pub mod compat;
 pub mod ring;
 pub mod status;

@@ -22,6 +22,9 @@ With pymemcache::
     client = HashClient(["127.0.0.1:11211", "127.0.0.1:11212"],
                         hasher=ketama.hasher("php-memcached"))
 
+Drop-ins: :mod:`ketama.uhashring` (``from ketama.uhashring import HashRing`` for uhashring
+2.x) and libketama's own binding API (:class:`Continuum`, :func:`hashi`).
+
 Thread safety: a ring may be shared by any number of threads (free-threaded CPython
 included). Each lookup sees the ring either before or after a concurrent ``add``/``remove``,
 never a mix; large ``get_many`` batches run with the GIL released.
@@ -35,22 +38,28 @@ from ketama._errors import (
     AmbiguousHashError,
     BadLabelError,
     BadWeightError,
+    BucketCountError,
     DuplicateServerError,
     EmptyRingError,
     KetamaError,
     KeyRejectedError,
     MissingServerError,
+    NoBucketError,
     NoServerError,
     TooManyPointsError,
     BadFactorError,
+    UnknownAlgorithmError,
     UnknownHashError,
     UnknownProfileError,
     UnsupportedError,
 )
+from ketama._libketama import Continuum, hashi
 from ketama._ketama import (
     CORE_VERSION,
     Ring,
     __version__,
+    bucket,
+    bucket_algorithms,
     hash,
     hash_aliases,
     hashes,
@@ -67,6 +76,10 @@ __all__ = [
     "hashes",
     "hash_aliases",
     "profiles",
+    "Continuum",
+    "hashi",
+    "bucket",
+    "bucket_algorithms",
     "KetamaError",
     "UnknownProfileError",
     "UnknownHashError",
@@ -81,6 +94,9 @@ __all__ = [
     "UnsupportedError",
     "TooManyPointsError",
     "BadFactorError",
+    "UnknownAlgorithmError",
+    "BucketCountError",
+    "NoBucketError",
 ]
 
 ServerSpec = Union[str, Tuple[str, int], Tuple[str, int, Optional[str]]]

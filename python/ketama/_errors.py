@@ -22,6 +22,9 @@ __all__ = [
     "UnsupportedError",
     "TooManyPointsError",
     "BadFactorError",
+    "UnknownAlgorithmError",
+    "BucketCountError",
+    "NoBucketError",
 ]
 
 
@@ -102,3 +105,16 @@ del _cls
 
 class BadFactorError(KetamaError, ValueError):
     """A capacity factor (bounded loads) below 1."""
+
+
+class UnknownAlgorithmError(KetamaError, ValueError):
+    """No bucket function has this name (see :func:`ketama.bucket_algorithms`)."""
+
+
+class BucketCountError(KetamaError, ValueError):
+    """The bucket count is 0 or above the bucket function's limit."""
+
+
+class NoBucketError(KetamaError, LookupError):
+    """The reference bucket function returns no bucket for this input (go-mpchash's
+    degenerate case)."""

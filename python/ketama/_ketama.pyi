@@ -9,6 +9,8 @@ __all__ = [
     "DETACH_THRESHOLD",
     "Ring",
     "__version__",
+    "bucket",
+    "bucket_algorithms",
     "hash",
     "hash_aliases",
     "hashes",
@@ -31,34 +33,67 @@ class Ring:
         servers: Union[Iterable[_ServerSpec], Mapping[str, int], None] = None,
         profile: str = "libketama",
         hash: Optional[str] = None,
-    ) -> Self: ...
-    def get(self, key: _Key) -> str: ...
-    def get_node(self, key: object) -> Optional[str]: ...
-    def get_many(self, keys: Iterable[_Key]) -> list[str | None]: ...
-    def get_n(self, key: _Key, n: int) -> list[str]: ...
-    def failover(self, key: _Key, n: int) -> list[str]: ...
-    def key_hash(self, key: _Key) -> int: ...
-    def add(self, label: str, weight: Optional[int] = None, name: Optional[str] = None) -> None: ...
-    def remove(self, label: str) -> None: ...
-    def set_weight(self, label: str, weight: int) -> None: ...
-    def add_node(self, node: str, conf: Any = None) -> None: ...
-    def remove_node(self, node: str) -> None: ...
-    def points(self) -> list[tuple[int, str]]: ...
+    ) -> Self:
+        """Builds a ring of ``servers`` (labels, ``(label, weight[, name])`` tuples or a
+        ``{label: weight}`` dict) placed like ``profile``'s client, with ``hash`` as key hash
+        (``None``: the client's default). A refused server raises with its label."""
+    def get(self, key: _Key) -> str:
+        """The label of the server ``key`` goes to; raises ``KeyRejectedError``,
+        ``NoServerError`` or ``EmptyRingError`` (the refusal rule)."""
+    def get_node(self, key: object) -> Optional[str]:
+        """pymemcache / uhashring style ``get``: ``None`` when no server can take the key."""
+    def get_many(self, keys: Iterable[_Key]) -> list[str | None]:
+        """Labels for many keys in one call, ``None`` for a refused key; large batches run
+        with the GIL released."""
+    def get_n(self, key: _Key, n: int) -> list[str]:
+        """Up to ``n`` distinct servers for ``key``, primary first, in ring order."""
+    def failover(self, key: _Key, n: int) -> list[str]:
+        """The client's own failover sequence for ``key`` (spymemcached/xmemcached rehash
+        walks; otherwise as ``get_n``)."""
+    def key_hash(self, key: _Key) -> int:
+        """The key hash this ring computes for ``key`` after the client's key rewriting."""
+    def add(self, label: str, weight: Optional[int] = None, name: Optional[str] = None) -> None:
+        """Adds a server at the end of the server order (``name``: twemproxy server name or a
+        Java/groupcache node string). Only its points are hashed."""
+    def remove(self, label: str) -> None:
+        """Removes a server (``MissingServerError``, a ``KeyError``, when absent)."""
+    def set_weight(self, label: str, weight: int) -> None:
+        """Changes a server's weight, keeping its place in the server order."""
+    def add_node(self, node: str, conf: Any = None) -> None:
+        """uhashring's ``add_node``: ``conf`` is a weight or a dict with ``"weight"``."""
+    def remove_node(self, node: str) -> None:
+        """uhashring's ``remove_node``."""
+    def points(self) -> list[tuple[int, str]]:
+        """The continuum as ``(point, label)`` pairs, ascending (empty for modulo, jump...)."""
     @property
-    def servers(self) -> list[str]: ...
+    def servers(self) -> list[str]:
+        """The server labels, in server order."""
     @property
-    def weights(self) -> dict[str, int]: ...
+    def weights(self) -> dict[str, int]:
+        """``{label: weight}`` in server order."""
     @property
-    def profile(self) -> str: ...
+    def profile(self) -> str:
+        """The profile's name."""
     @property
-    def hash(self) -> str: ...
+    def hash(self) -> str:
+        """The key hash's name."""
     def __len__(self) -> int: ...
     def __contains__(self, key: object, /) -> bool: ...
     def __iter__(self) -> Iterator[str]: ...
     def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]: ...
 
-def hash(key: _Key, algorithm: str) -> int: ...
-def profiles() -> dict[str, str]: ...
-def hashes() -> dict[str, str]: ...
-def hash_aliases() -> dict[str, str]: ...
-def _error_classes() -> list[tuple[str, str | None]]: ...
+def hash(key: _Key, algorithm: str) -> int:
+    """The hash ``algorithm`` computes for ``key`` (snake_case libhashkit names or a client's
+    enum name such as ``KETAMA_HASH``)."""
+def profiles() -> dict[str, str]:
+    """``{name: description}`` for every profile, aliases included."""
+def hashes() -> dict[str, str]:
+    """``{name: description}`` for every hash function."""
+def hash_aliases() -> dict[str, str]:
+    """``{client enum name: our name}`` (``KETAMA_HASH`` -> ``md5``, ...)."""
+def _error_classes() -> list[tuple[str, str | None]]:
+    """Test support: ``(core error, exception class)`` for every core error."""
+def bucket(algorithm: str, input: int, buckets: int) -> int:
+    """The bucket (0 .. buckets-1) of the unsigned 64-bit ``input`` under ``algorithm``."""
+def bucket_algorithms() -> list[Tuple[str, str]]:
+    """``(name, description)`` of every bucket function."""

@@ -5,6 +5,7 @@
 //! [`ring::Ring`] class. Everything friendly (the pymemcache hasher, docs, `__all__`) lives in
 //! Python.
 
+mod bucket;
 mod convert;
 mod errors;
 mod ring;
@@ -74,5 +75,7 @@ fn _ketama(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(profiles, m)?)?;
     m.add_function(wrap_pyfunction!(hashes, m)?)?;
     m.add_function(wrap_pyfunction!(hash_aliases, m)?)?;
+    m.add_function(wrap_pyfunction!(bucket::bucket, m)?)?;
+    m.add_function(wrap_pyfunction!(bucket::bucket_algorithms, m)?)?;
     Ok(())
 }

@@ -4,14 +4,19 @@
 # Usage: bash tests/oracles/regenerate.sh [family ...]   (default: all families)
 # CI does not run this; it checks the committed vectors. libketama-*.json are recorded outputs
 # of the real libketama (no registry packages it): see tests/vectors/README.md.
+# The issue-10 families (dalli ... xmemcached-gwhalin) write to tests/vectors/pending/ until their
+# profiles exist; mcrouter needs git clones of facebook/mcrouter and facebook/folly
+# (MCROUTER_GIT, FOLLY_GIT; see tests/oracles/mcrouter/README.md); nginx needs root (unshare).
+# `buckets` needs GO_MAGLEV_GIT and GO_MPCHASH_GIT (git clones): see buckets/generate.sh.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 families=("$@")
 if [ ${#families[@]} -eq 0 ]; then
-  families=(libmemcached java live python node go flexihash)
+  families=(libmemcached java live python node go flexihash buckets
+            dalli nginx whalin folsom memjs mcrouter xmemcached-gwhalin)
 fi
 for f in "${families[@]}"; do
   echo "== regenerating vectors: $f"
   bash "$here/$f/generate.sh"
 done
-echo "done: $(ls "$here/../vectors"/*.json | wc -l) vector files"
+echo "done: $(ls "$here/../vectors"/*.json "$here/../vectors"/buckets/*.json | wc -l) vector files, $(ls "$here/../vectors/pending"/*.json 2>/dev/null | wc -l) pending (issue-10 families)"

@@ -3,7 +3,10 @@
 //! dispatches to these for the `jump`, `rendezvous` and `maglev` profiles, so they share the
 //! ring's API (add, remove, locate, locate_n).
 
+pub mod anchor;
 pub mod bounded;
+pub mod bucket;
 pub mod jump;
 pub mod maglev;
+pub mod memento;
 pub mod rendezvous;

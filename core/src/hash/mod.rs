@@ -6,13 +6,17 @@
 
 mod crc;
 mod fnv;
+pub mod furc;
 mod hsieh;
 mod java;
 mod jenkins;
 pub mod md5;
 mod murmur;
 mod one_at_a_time;
+pub mod sha1;
+pub mod spooky;
 pub mod units;
+pub mod whalin;
 
 use crate::error::Error;
 use units::{signed_bytes, unsigned_bytes, utf16_units};
@@ -83,6 +87,12 @@ pub enum Hash {
     Md5Be,
     /// The seed PHP class's `toHash` (the user's FlexiHash class, copied to `tests/oracles/flexihash/SeedFlexiHash.php`).
     SeedToHash,
+    /// SHA-1, big-endian u32 of digest bytes 0..4 (Ruby Dalli's ring points).
+    Sha1,
+    /// MurmurHash3_x86_32 with seed 0, as Guava `Hashing.murmur3_32()` hashes bytes (folsom).
+    Murmur3_32,
+    /// SpookyHash V2 `Hash32(key, len, 0)` (folly / mcrouter).
+    Spooky32,
 }
 
 /// One row of the name table: the variant, its canonical name, the clients' names for it, and
@@ -331,6 +341,24 @@ static TABLE: &[Row] = &[
         "MD5, big-endian first word (flexihash Md5Hasher)",
     ),
     row(
+        Hash::Sha1,
+        "sha1",
+        &[],
+        "SHA-1, big-endian first word (Ruby dalli ring points)",
+    ),
+    row(
+        Hash::Murmur3_32,
+        "murmur3_32",
+        &["guava_murmur3_32"],
+        "MurmurHash3_x86_32 seed 0 over bytes (Guava murmur3_32, folsom)",
+    ),
+    row(
+        Hash::Spooky32,
+        "spooky32",
+        &["SpookyHashV2_32"],
+        "SpookyHash V2 Hash32, seed 0 (folly, mcrouter)",
+    ),
+    row(
         Hash::SeedToHash,
         "seed_tohash",
         &["toHash"],
@@ -446,6 +474,9 @@ impl Hash {
             Hash::Lua => java::lua(utf16_units(key)),
             Hash::Md5Be => md5::big_endian(key),
             Hash::SeedToHash => md5::seed_tohash(key),
+            Hash::Sha1 => sha1::first_word_be(key),
+            Hash::Murmur3_32 => murmur::murmur3_32_guava(key),
+            Hash::Spooky32 => spooky::hash32(key, 0),
         }
     }
 }

@@ -1,4 +1,6 @@
-//! libhashkit's MurmurHash2 and MurmurHash3 variants, both seeded with `0xDEADBEEF * len`.
+//! libhashkit's MurmurHash2 and MurmurHash3 variants, both seeded with `0xDEADBEEF * len`, and
+//! the plain MurmurHash3_x86_32 with seed 0 as Guava's `Hashing.murmur3_32()` computes it over
+//! bytes (folsom's ketama).
 
 #[inline]
 fn seed(len: usize) -> u32 {
@@ -32,10 +34,21 @@ pub fn murmur2(key: &[u8]) -> u32 {
 
 /// libhashkit `HASHKIT_HASH_MURMUR3`: MurmurHash3_x86_32 with seed `0xDEADBEEF * len`.
 pub fn murmur3(key: &[u8]) -> u32 {
+    murmur3_x86_32(key, seed(key.len()))
+}
+
+/// Guava `Hashing.murmur3_32()` (and `murmur3_32_fixed()`) `.hashBytes(key).asInt()` as u32:
+/// MurmurHash3_x86_32 with seed 0 (folsom's ketama points and key hash).
+pub fn murmur3_32_guava(key: &[u8]) -> u32 {
+    murmur3_x86_32(key, 0)
+}
+
+/// MurmurHash3_x86_32 with an explicit seed (little-endian blocks, tail bytes unsigned).
+pub fn murmur3_x86_32(key: &[u8], seed: u32) -> u32 {
     const C1: u32 = 0xcc9e_2d51;
     const C2: u32 = 0x1b87_3593;
     let scramble = |k: u32| k.wrapping_mul(C1).rotate_left(15).wrapping_mul(C2);
-    let mut h = seed(key.len());
+    let mut h = seed;
     let mut words = key.chunks_exact(4);
     for w in &mut words {
         h ^= scramble(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));

@@ -7,9 +7,9 @@ use core::cmp::Ordering;
 use core::fmt;
 
 use super::entry::{rank, Entry};
-use super::layout::Layout;
+use super::layout::{Columns, Layout};
 use super::points::{generate, targets, Point};
-use super::search::order;
+use super::search::{order, sort_key};
 use super::Ring;
 use crate::error::Error;
 use crate::profile::{Removal, ZeroWeight};
@@ -89,8 +89,28 @@ pub(super) fn fresh(
     }
     let r = ranks(&ring.entries);
     let ties = ring.profile.ties;
-    points.sort_unstable_by(|a, b| order(ties, &r, a, b));
-    ring.layout = Layout::derive(ring.profile, &ring.entries, &points);
+    let wide = Layout::is_wide(ring.profile);
+    let mut cols = Columns::with_capacity(points.len(), wide);
+    if wide {
+        points.sort_unstable_by(|a, b| order(ties, &r, a, b));
+        for p in &points {
+            cols.push(p, true);
+        }
+    } else {
+        // The canonical order as one integer per point (position, then the tie rule's rank):
+        // a plain integer sort, the same order as `order`.
+        let mut keyed: Vec<(u64, u32)> = points
+            .iter()
+            .map(|p| (sort_key(ties, &r, p), p.owner))
+            .collect();
+        drop(points);
+        keyed.sort_unstable_by_key(|k| k.0);
+        for (k, owner) in keyed {
+            cols.values.push((k >> 32) as u32);
+            cols.owners.push(owner);
+        }
+    }
+    ring.layout = Layout::derive(ring.profile, &ring.entries, cols);
     Ok(ring)
 }
 
@@ -149,68 +169,68 @@ fn change(old: &Ring, mut entries: Vec<Entry>, removed: Option<usize>) -> Result
         }
         entry.strings = want;
     }
-    let stored = old.layout.points();
+    let wide = Layout::is_wide(profile);
+    let (values, owners): (&[u32], &[u32]) = match old.layout.continuum() {
+        Some(c) => (&c.values, &c.owners),
+        None => (&[], &[]),
+    };
+    let old_wide = old.layout.wide();
+    let stored = |i: usize| Point {
+        value: values[i],
+        wide: old_wide.get(i).copied().unwrap_or(0),
+        owner: owners[i],
+    };
     // flexihash unsets every position the removed server had, whoever owns it now.
     let mut cleared: Vec<(u32, u128)> = Vec::new();
     if let (Some(r), Removal::ClearsItsPositions) = (removed, profile.removal) {
-        cleared = stored
-            .iter()
-            .filter(|p| p.owner as usize == r)
-            .map(|p| (p.value, p.wide))
+        cleared = (0..values.len())
+            .filter(|&i| owners[i] as usize == r)
+            .map(|i| (values[i], stored(i).wide))
             .collect();
         cleared.sort_unstable();
     }
     del.sort_unstable_by(|a, b| order(ties, &old_ranks, a, b));
-    let mut kept = Vec::with_capacity(stored.len() + add.len());
-    let mut d = 0;
-    for p in stored {
-        while d < del.len() && order(ties, &old_ranks, &del[d], &p) == Ordering::Less {
-            d += 1;
-        }
-        if d < del.len() && del[d] == p {
-            d += 1;
-            continue;
+    add.sort_unstable_by(|a, b| order(ties, &new_ranks, a, b));
+    // One pass over the stored columns: drop what goes, renumber owners after a removed
+    // server, and merge the new points in (old points are already in the new order: a
+    // change never reorders the servers that stay).
+    let mut cols = Columns::with_capacity(values.len() + add.len(), wide);
+    let (mut d, mut a) = (0, 0);
+    for i in 0..values.len() {
+        let mut p = stored(i);
+        if d < del.len() {
+            while d < del.len() && order(ties, &old_ranks, &del[d], &p) == Ordering::Less {
+                d += 1;
+            }
+            if d < del.len() && del[d] == p {
+                d += 1;
+                continue;
+            }
         }
         if !cleared.is_empty() && cleared.binary_search(&(p.value, p.wide)).is_ok() {
             continue;
         }
-        match removed.map(|r| (p.owner as usize).cmp(&r)) {
-            Some(Ordering::Equal) => {}
-            Some(Ordering::Greater) => kept.push(Point {
-                owner: p.owner - 1,
-                ..p
-            }),
-            _ => kept.push(p),
+        if let Some(r) = removed {
+            match (p.owner as usize).cmp(&r) {
+                Ordering::Equal => continue,
+                Ordering::Greater => p.owner -= 1,
+                Ordering::Less => {}
+            }
         }
+        while a < add.len() && order(ties, &new_ranks, &add[a], &p) == Ordering::Less {
+            cols.push(&add[a], wide);
+            a += 1;
+        }
+        cols.push(&p, wide);
     }
-    add.sort_unstable_by(|a, b| order(ties, &new_ranks, a, b));
-    let merged = merge(kept, add, |a, b| order(ties, &new_ranks, a, b));
-    let layout = Layout::derive(profile, &entries, &merged);
+    for p in &add[a..] {
+        cols.push(p, wide);
+    }
+    let layout = Layout::derive(profile, &entries, cols);
     Ok(Ring {
         profile,
         hash: old.hash,
         entries,
         layout,
     })
-}
-
-/// Merges two sorted vectors.
-fn merge(a: Vec<Point>, b: Vec<Point>, cmp: impl Fn(&Point, &Point) -> Ordering) -> Vec<Point> {
-    if b.is_empty() {
-        return a;
-    }
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        if cmp(&b[j], &a[i]) == Ordering::Less {
-            out.push(b[j]);
-            j += 1;
-        } else {
-            out.push(a[i]);
-            i += 1;
-        }
-    }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
-    out
 }

@@ -23,12 +23,43 @@ pub(super) struct Continuum {
 }
 
 impl Continuum {
-    fn new(points: &[Point]) -> Continuum {
-        let values: Vec<u32> = points.iter().map(|p| p.value).collect();
+    fn new(values: Vec<u32>, owners: Vec<u32>) -> Continuum {
         Continuum {
             index: SearchIndex::build(&values),
-            owners: points.iter().map(|p| p.owner).collect(),
+            owners,
             values,
+        }
+    }
+}
+
+/// Sorted points as parallel columns, what builds and changes produce (`wide` is empty
+/// except on 128-bit rings).
+#[derive(Debug, Default)]
+pub(super) struct Columns {
+    pub(super) values: Vec<u32>,
+    pub(super) owners: Vec<u32>,
+    pub(super) wide: Vec<u128>,
+}
+
+impl Columns {
+    pub(super) fn with_capacity(n: usize, wide: bool) -> Columns {
+        Columns {
+            values: Vec::with_capacity(n),
+            owners: Vec::with_capacity(n),
+            wide: if wide {
+                Vec::with_capacity(n)
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    #[inline]
+    pub(super) fn push(&mut self, p: &Point, wide: bool) {
+        self.values.push(p.value);
+        self.owners.push(p.owner);
+        if wide {
+            self.wide.push(p.wide);
         }
     }
 }
@@ -64,11 +95,18 @@ pub(super) enum Layout {
 impl Layout {
     /// The layout of an empty ring of `profile`.
     pub(super) fn empty(profile: &Profile) -> Layout {
-        Layout::derive(profile, &[], &[])
+        Layout::derive(profile, &[], Columns::default())
+    }
+
+    /// Whether `profile`'s layout keeps 128-bit positions.
+    pub(super) fn is_wide(profile: &Profile) -> bool {
+        profile.points == PointHash::Md5Wide
+            && profile.is_ring()
+            && profile.search != Search::Buckets1024
     }
 
     /// Builds the layout from the entries and the sorted points (in canonical order).
-    pub(super) fn derive(profile: &Profile, entries: &[Entry], points: &[Point]) -> Layout {
+    pub(super) fn derive(profile: &Profile, entries: &[Entry], cols: Columns) -> Layout {
         match profile.search {
             Search::Modula { weighted, .. } => {
                 let mut ordered: Vec<u32> = (0..entries.len() as u32).collect();
@@ -97,20 +135,19 @@ impl Layout {
                 Layout::Maglev(maglev::table(&seeds))
             }
             Search::Buckets1024 => {
-                let c = Continuum::new(points);
+                let c = Continuum::new(cols.values, cols.owners);
                 let table = search::pecl_table(&c);
                 Layout::Buckets(c, table)
             }
-            _ if profile.points == PointHash::Md5Wide => Layout::Wide(
-                Continuum::new(points),
-                points.iter().map(|p| p.wide).collect(),
-            ),
+            _ if profile.points == PointHash::Md5Wide => {
+                Layout::Wide(Continuum::new(cols.values, cols.owners), cols.wide)
+            }
             _ if profile.ties == Ties::SortedList => {
-                let c = Continuum::new(points);
+                let c = Continuum::new(cols.values, cols.owners);
                 let runs = search::tie_runs(&c, entries);
                 Layout::TieRuns(c, runs)
             }
-            _ => Layout::Sorted(Continuum::new(points)),
+            _ => Layout::Sorted(Continuum::new(cols.values, cols.owners)),
         }
     }
 
@@ -131,23 +168,5 @@ impl Layout {
             Layout::Wide(_, w) => w,
             _ => &[],
         }
-    }
-
-    /// The stored points back as [`Point`]s (for a change to merge into).
-    pub(super) fn points(&self) -> Vec<Point> {
-        let Some(c) = self.continuum() else {
-            return Vec::new();
-        };
-        let wide = self.wide();
-        c.values
-            .iter()
-            .zip(&c.owners)
-            .enumerate()
-            .map(|(i, (&value, &owner))| Point {
-                value,
-                owner,
-                wide: wide.get(i).copied().unwrap_or(0),
-            })
-            .collect()
     }
 }

@@ -36,6 +36,18 @@ pub(super) fn order(ties: Ties, ranks: &[u32], a: &Point, b: &Point) -> Ordering
         })
 }
 
+/// [`order`] as one integer, for layouts without 128-bit positions: the position in the high
+/// half, the tie rule's rank (winner smallest) in the low half.
+#[inline]
+pub(super) fn sort_key(ties: Ties, ranks: &[u32], p: &Point) -> u64 {
+    let rank = ranks.get(p.owner as usize).copied().unwrap_or(u32::MAX);
+    let tie = match ties {
+        Ties::LaterWins => u32::MAX - rank,
+        Ties::EarlierWins | Ties::SortedList => rank,
+    };
+    (u64::from(p.value) << 32) | u64::from(tie)
+}
+
 /// xmemcached: for every run of equal positions, the owner is `list[position % len]` of the
 /// colliding sessions sorted by node string (Java `compareTo`, UTF-16 order).
 pub(super) fn tie_runs(c: &Continuum, entries: &[Entry]) -> Vec<(u32, u32)> {

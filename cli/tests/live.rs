@@ -1,0 +1,554 @@
+//! `simulate --live` and `audit` against real memcached processes on 127.0.0.1.
+//!
+//! They need Debian's `memcached` (tests/setup.sh installs it). Without it each test says so
+//! and passes, unless KETAMA_REQUIRE_MEMCACHED=1 (as tests/run-all.sh sets), where it fails.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_ketama");
+
+fn memcached() -> Option<String> {
+    for p in ["/usr/bin/memcached", "/usr/local/bin/memcached"] {
+        if Path::new(p).exists() {
+            return Some(p.to_string());
+        }
+    }
+    if std::env::var("KETAMA_REQUIRE_MEMCACHED").as_deref() == Ok("1") {
+        panic!("memcached is required (KETAMA_REQUIRE_MEMCACHED=1) but not installed");
+    }
+    eprintln!("memcached not installed: test skipped (set KETAMA_REQUIRE_MEMCACHED=1 to fail)");
+    None
+}
+
+fn ketama(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run ketama")
+}
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ketama-live-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "bad json ({e}): {}\nstderr: {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+fn alive(pid: u32) -> bool {
+    // A zombie has been stopped but not reaped: count it as gone only once reaped; ketama
+    // reaps its children, so /proc/PID disappears.
+    Path::new(&format!("/proc/{pid}")).exists()
+}
+
+fn port_closed(addr: &str) -> bool {
+    TcpStream::connect_timeout(&addr.parse().unwrap(), Duration::from_secs(1)).is_err()
+}
+
+#[test]
+fn live_hit_rates_equal_the_simulated_ones() {
+    if memcached().is_none() {
+        return;
+    }
+    let out = ketama(&["simulate", "--live", "--format", "json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    let results = v["results"].as_array().unwrap();
+    assert_eq!(results.len(), 5);
+    for r in results {
+        assert_eq!(r["live_hit_rate"], r["hit_rate"], "{}", r["hash"]);
+        assert_eq!(r["live_stored"], r["placed"]);
+        let before = r["before"].as_array().unwrap();
+        let items = r["live_items_before"].as_array().unwrap();
+        assert_eq!(before.len(), items.len());
+        for (b, i) in before.iter().zip(items) {
+            assert_eq!(b["node"], i["node"]);
+            assert_eq!(b["keys"], i["items"], "{} {}", r["hash"], b["node"]);
+        }
+    }
+    let servers = v["live"]["servers"].as_array().unwrap();
+    assert_eq!(servers.len(), 12);
+    for (i, s) in servers.iter().enumerate() {
+        assert_eq!(s["node"], format!("192.168.0.100:{}", 12000 + i));
+        let addr = s["address"].as_str().unwrap();
+        assert!(addr.starts_with("127.0.0.1:"), "{addr}");
+        assert!(port_closed(addr), "{addr} still answers after the run");
+    }
+}
+
+#[test]
+fn live_with_removals_other_profile_and_formats() {
+    if memcached().is_none() {
+        return;
+    }
+    let args = [
+        "simulate",
+        "--live",
+        "-p",
+        "php-memcached",
+        "--hash",
+        "md5,crc32a",
+        "--nodes",
+        "5",
+        "--remove",
+        "2",
+        "--add",
+        "1",
+    ];
+    let mut a = args.to_vec();
+    a.extend(["--format", "json"]);
+    let v = json(&ketama(&a));
+    for r in v["results"].as_array().unwrap() {
+        assert_eq!(r["live_hit_rate"], r["hit_rate"]);
+    }
+    let table = ketama(&args);
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert_eq!(table.status.code(), Some(0));
+    assert!(text.contains("live = simulated"), "{text}");
+    assert!(!text.contains(" NO"), "{text}");
+    assert_eq!(text.matches("  yes").count(), 2, "{text}");
+    let mut a = args.to_vec();
+    a.extend(["--format", "csv"]);
+    let csv = String::from_utf8(ketama(&a).stdout).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let hit = header.iter().position(|h| *h == "hit_rate").unwrap();
+    let live = header.iter().position(|h| *h == "live_hit_rate").unwrap();
+    let mut n = 0;
+    for l in lines {
+        let cells: Vec<&str> = l.split(',').collect();
+        assert_eq!(cells[hit], cells[live], "{l}");
+        n += 1;
+    }
+    assert_eq!(n, 2 * 6);
+}
+
+#[test]
+fn live_refuses_keys_the_protocol_cannot_carry_and_a_missing_binary() {
+    let d = tmpdir("badkeys");
+    let keys = d.join("keys");
+    std::fs::write(&keys, "a\nb c\nd\n").unwrap();
+    let out = ketama(&["simulate", "--live", "--keys", keys.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("1 keys cannot be sent") && err.contains("'b c'"),
+        "{err}"
+    );
+
+    let out = ketama(&[
+        "simulate",
+        "--live",
+        "--memcached",
+        "/nonexistent/memcached",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot start memcached ('/nonexistent/memcached')"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+
+    let out = ketama(&["simulate", "--live", "--nodes", "100"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("102 nodes, at most 100"), "{err}");
+
+    let out = ketama(&["simulate", "--memcached", "/usr/bin/memcached"]);
+    assert_eq!(out.status.code(), Some(2), "--memcached needs --live");
+}
+
+/// A `--memcached` wrapper that records each PID it runs as; call `n` behaves as `on_call`.
+fn wrapper(d: &Path, memcached: &str, on_call: &str) -> (PathBuf, PathBuf) {
+    let pids = d.join("pids");
+    let script = d.join("memcached-wrapper");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho $$ >> '{p}'\nn=$(wc -l < '{p}')\n{on_call}\nexec '{memcached}' \"$@\"\n",
+            p = pids.display()
+        ),
+    )
+    .unwrap();
+    Command::new("chmod")
+        .args(["+x", script.to_str().unwrap()])
+        .status()
+        .unwrap();
+    (script, pids)
+}
+
+fn recorded(pids: &Path) -> Vec<u32> {
+    std::fs::read_to_string(pids)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect()
+}
+
+#[test]
+fn every_process_is_stopped_when_a_start_fails() {
+    let Some(mc) = memcached() else { return };
+    let d = tmpdir("startfail");
+    let (script, pids) = wrapper(&d, &mc, "[ \"$n\" -ge 4 ] && exit 1");
+    let out = ketama(&[
+        "simulate",
+        "--live",
+        "--memcached",
+        script.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("did not start") && err.contains("exited"),
+        "{err}"
+    );
+    let started = recorded(&pids);
+    assert!(
+        started.len() >= 8,
+        "3 good starts + 5 failed tries: {started:?}"
+    );
+    for pid in started {
+        assert!(!alive(pid), "process {pid} left running");
+    }
+}
+
+#[test]
+fn every_process_is_stopped_on_ctrl_c() {
+    let Some(mc) = memcached() else { return };
+    let d = tmpdir("ctrlc");
+    // The 6th start hangs (a process that never listens), so the run is surely in progress.
+    let (script, pids) = wrapper(&d, &mc, "[ \"$n\" -eq 6 ] && exec sleep 60");
+    let mut child = Command::new(BIN)
+        .args([
+            "simulate",
+            "--live",
+            "--memcached",
+            script.to_str().unwrap(),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while recorded(&pids).len() < 6 {
+        assert!(start.elapsed() < Duration::from_secs(20), "starts too slow");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    // The shell's builtin kill (procps may be missing on a minimal system).
+    let st = Command::new("sh")
+        .args(["-c", &format!("kill -INT {}", child.id())])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(Instant::now() < deadline, "ketama did not stop on SIGINT");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(status.code(), Some(2), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    let started = recorded(&pids);
+    assert_eq!(started.len(), 6);
+    for pid in started {
+        assert!(!alive(pid), "process {pid} left running after Ctrl-C");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// audit
+
+/// memcached processes started by a test, killed on drop.
+struct Fleet {
+    procs: Vec<Child>,
+    labels: Vec<String>,
+}
+
+impl Drop for Fleet {
+    fn drop(&mut self) {
+        for p in &mut self.procs {
+            let _ = p.kill();
+            let _ = p.wait();
+        }
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn start_fleet(mc: &str, extra: &[&[&str]]) -> Fleet {
+    let mut f = Fleet {
+        procs: Vec::new(),
+        labels: Vec::new(),
+    };
+    for args in extra {
+        let port = free_port();
+        let mut cmd = Command::new(mc);
+        cmd.args([
+            "-l",
+            "127.0.0.1",
+            "-p",
+            &port.to_string(),
+            "-U",
+            "0",
+            "-m",
+            "16",
+        ])
+        .args(*args)
+        .args(["-u", "root"]) // ignored unless root, where it is required
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+        f.procs.push(cmd.spawn().unwrap());
+        let label = format!("127.0.0.1:{port}");
+        let start = Instant::now();
+        while TcpStream::connect(&label).is_err() {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "memcached on {port}"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        f.labels.push(label);
+    }
+    f
+}
+
+/// Sends one command and reads the reply up to a line equal to `end` (or one line).
+fn talk(addr: &str, cmd: &str, end: Option<&str>) -> Vec<String> {
+    let s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    (&s).write_all(cmd.as_bytes()).unwrap();
+    let mut r = BufReader::new(&s);
+    let mut lines = Vec::new();
+    loop {
+        let mut l = String::new();
+        r.read_line(&mut l).unwrap();
+        let l = l.trim_end().to_string();
+        let done = end.is_none_or(|e| l == e);
+        lines.push(l);
+        if done {
+            return lines;
+        }
+    }
+}
+
+fn set(addr: &str, key: &str) {
+    assert_eq!(
+        talk(addr, &format!("set {key} 0 0 1\r\nv\r\n"), None),
+        ["STORED"]
+    );
+}
+
+fn stat(addr: &str, name: &str) -> u64 {
+    talk(addr, "stats\r\n", Some("END"))
+        .iter()
+        .find_map(|l| l.strip_prefix(&format!("STAT {name} "))?.parse().ok())
+        .unwrap()
+}
+
+fn lookup(profile: &str, servers: &Path, keys: &[String]) -> Vec<String> {
+    let mut args = vec!["lookup", "-p", profile, "-s", servers.to_str().unwrap()];
+    args.extend(keys.iter().map(String::as_str));
+    String::from_utf8(ketama(&args).stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn audit_reports_agreement_misplaced_keys_detect_and_partial() {
+    let Some(mc) = memcached() else { return };
+    // The third server has no LRU crawler: its keys come from `stats cachedump` (and no
+    // segmented LRU, where cachedump would only see the HOT part).
+    let fleet = start_fleet(
+        &mc,
+        &[&[], &[], &["-o", "no_lru_crawler,no_lru_maintainer"]],
+    );
+    let d = tmpdir("audit");
+    let servers = d.join("servers");
+    std::fs::write(&servers, fleet.labels.join("\n") + "\n").unwrap();
+    // Random-looking keys: sequential ones cluster under fnv1a_64.
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let keys: Vec<String> = (0..300)
+        .map(|i| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            format!("{:012x}:{i}", x >> 16)
+        })
+        .collect();
+    let owners = lookup("twemproxy", &servers, &keys);
+    for (k, o) in keys.iter().zip(&owners) {
+        set(o, k);
+    }
+    // One key where twemproxy will never look.
+    let stray = "stray:1";
+    let want = lookup("twemproxy", &servers, &[stray.to_string()])[0].clone();
+    let wrong = fleet.labels.iter().find(|l| **l != want).unwrap().clone();
+    set(&wrong, stray);
+    for l in &fleet.labels {
+        assert!(
+            owners.iter().filter(|o| *o == l).count() > 50,
+            "keys spread"
+        );
+    }
+    let sets: Vec<u64> = fleet.labels.iter().map(|l| stat(l, "cmd_set")).collect();
+
+    let s = servers.to_str().unwrap();
+    let out = ketama(&["audit", "-s", s, "-p", "twemproxy", "--format", "json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    assert_eq!(v["keys"], 301);
+    assert_eq!(v["profiles"][0]["profile"], "twemproxy");
+    assert_eq!(v["profiles"][0]["hash"], "fnv1a_64");
+    assert_eq!(v["profiles"][0]["agree"].as_f64(), Some(300.0 / 301.0));
+    assert_eq!(
+        v["misplaced"],
+        serde_json::json!([{"key": stray, "on": wrong, "expected": want}])
+    );
+    let listings: Vec<&str> = v["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["listing"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        listings,
+        [
+            "lru_crawler metadump all",
+            "lru_crawler metadump all",
+            "stats cachedump"
+        ]
+    );
+
+    let table = ketama(&["audit", "-s", s, "-p", "twemproxy"]);
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert!(
+        text.contains("agreement: 99.67% (300 of 301 keys"),
+        "{text}"
+    );
+    assert!(
+        text.contains(stray) && text.contains("stats cachedump"),
+        "{text}"
+    );
+
+    let v = json(&ketama(&["audit", "-s", s, "--detect", "--format", "json"]));
+    let ranked = v["profiles"].as_array().unwrap();
+    assert_eq!(ranked[0]["profile"], "twemproxy", "{:?}", &ranked[..4]);
+    assert_eq!(ranked[0]["hash"], "fnv1a_64");
+    assert_eq!(ranked[0]["agree"].as_f64(), Some(300.0 / 301.0));
+    // Ties: other clients with twemproxy's ring (md5 points of host:port) set to fnv1a_64
+    // (the Java FNV equals the C one on ASCII keys).
+    for p in ranked
+        .iter()
+        .take_while(|p| p["agree"] == ranked[0]["agree"])
+    {
+        assert!(
+            p["hash"] == "fnv1a_64" || p["hash"] == "java_fnv1a_64",
+            "{p}"
+        );
+    }
+    assert!(ranked.iter().any(|p| p["agree"].as_f64().unwrap() < 0.5));
+    let agrees: Vec<f64> = ranked
+        .iter()
+        .map(|p| p["agree"].as_f64().unwrap())
+        .collect();
+    assert!(agrees.windows(2).all(|w| w[0] >= w[1]), "best first");
+
+    // Read-only: no server saw a single write.
+    let after: Vec<u64> = fleet.labels.iter().map(|l| stat(l, "cmd_set")).collect();
+    assert_eq!(sets, after);
+    for l in &fleet.labels {
+        assert_eq!(stat(l, "delete_hits") + stat(l, "delete_misses"), 0);
+    }
+
+    // A server that does not answer: named, the rest audited, exit 3.
+    let down = format!("127.0.0.1:{}", free_port());
+    std::fs::write(&servers, fleet.labels.join("\n") + "\n" + &down + "\n").unwrap();
+    let out = ketama(&["audit", "-s", s, "--detect", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("server {down} is unreachable")),
+        "{err}"
+    );
+    let v = json(&out);
+    assert_eq!(v["partial"], true);
+    assert_eq!(v["keys"], 301);
+    let out = ketama(&["audit", "-s", s, "-p", "twemproxy"]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("PARTIAL: 1 unreachable"));
+
+    // Nothing answers: an error.
+    std::fs::write(&servers, format!("{down}\n")).unwrap();
+    let out = ketama(&["audit", "-s", s, "--detect"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn audit_usage_errors() {
+    let out = ketama(&["audit", "-s", "/nonexistent"]);
+    assert_eq!(out.status.code(), Some(2), "needs --profile or --detect");
+    let out = ketama(&["audit", "-s", "x", "-p", "libketama", "--detect"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = ketama(&["audit", "-s", "x", "--detect", "--hash", "md5"]);
+    assert_eq!(out.status.code(), Some(2), "--hash needs --profile");
+    let d = tmpdir("usage");
+    let servers = d.join("servers");
+    std::fs::write(&servers, "127.0.0.1:1\n").unwrap();
+    let out = ketama(&["audit", "-s", servers.to_str().unwrap(), "-p", "nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown profile 'nope'"));
+    let out = ketama(&[
+        "audit",
+        "-s",
+        servers.to_str().unwrap(),
+        "--detect",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -1,0 +1,377 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Ketama\Flexihash;
+
+use Ketama\Flexihash\Hasher\Crc32Hasher;
+use Ketama\Flexihash\Hasher\HasherInterface;
+use Ketama\Flexihash\Hasher\Md5Hasher;
+use Ketama\KetamaException;
+use Ketama\Ring;
+
+/**
+ * A drop-in replacement for pda/flexihash 3.x's `Flexihash\Flexihash`: change
+ * `use Flexihash\Flexihash;` to `use Ketama\Flexihash\Flexihash;` (and the same for the
+ * hashers and the exception), keep the rest.
+ *
+ *     $hash = new Flexihash();                       // Crc32Hasher, 64 positions per target
+ *     $hash->addTargets(['cache-1', 'cache-2', 'cache-3']);
+ *     $hash->lookup('object-a');                      // "cache-1"
+ *     $hash->lookupList('object', 2);                 // ["cache-2", "cache-4"] ...
+ *
+ * Same methods, results and exceptions as flexihash 3.0.0: a target gets
+ * `round($replicas * $weight)` positions `$hasher->hash($target . $i)`, a later target takes a
+ * shared position, removing a target clears all its positions, a resource goes to the first
+ * position above its hash (wrapping), `lookupList()` walks on to the next distinct targets.
+ *
+ * With {@see Crc32Hasher} or {@see Md5Hasher} (exactly those classes) the native ring does the
+ * work (our `flexihash` profile, hash `crc32a` or `md5_be`) whenever it can represent the
+ * targets: labels it accepts and `round($replicas * $weight)` a multiple of 64. Anything else,
+ * and any other {@see HasherInterface}, uses a PHP sorted array of positions searched by
+ * bisection (flexihash's own speed). A ring that leaves the native path rebuilds its positions
+ * from its current targets, in order.
+ */
+class Flexihash
+{
+    /** Our hasher classes and the native hash each one is. */
+    private const NATIVE_HASHES = [Crc32Hasher::class => 'crc32a', Md5Hasher::class => 'md5_be'];
+    /** Positions per unit of native weight (the `flexihash` profile's 64 replicas). */
+    private const NATIVE_REPLICAS = 64;
+
+    /** @var int|float positions per unit of weight */
+    private $replicas = 64;
+    /** @var HasherInterface */
+    private $hasher;
+    /** @var array<int|string, array{0: mixed, 1: float}> target key => [target as given, positions] */
+    private $targets = [];
+    /** @var ?Ring the native ring, while it places the resources */
+    private $ring = null;
+    /** @var array<string, mixed> native label => target as given */
+    private $byLabel = [];
+    /** @var array<string, int> native path: label => weight added since the last lookup (one batch) */
+    private $pending = [];
+    /** @var float positions of the current targets (native path) */
+    private $positionTotal = 0.0;
+    /** @var array<int|string, mixed> slow path: position => target */
+    private $positionToTarget = [];
+    /** @var array<int|string, list<int|string>> slow path: target key => its positions */
+    private $targetToPositions = [];
+    /** @var bool slow path: $positionToTarget is sorted and $sortedPositions is current */
+    private $sorted = false;
+    /** @var list<int|string> slow path: the positions, ascending */
+    private $sortedPositions = [];
+    /** @var bool slow path: every position is an integer (bisection applies) */
+    private $intPositions = true;
+
+    /**
+     * @param ?HasherInterface $hasher null for {@see Crc32Hasher}
+     * @param int|float|null $replicas positions per unit of weight; empty for 64
+     */
+    public function __construct(?HasherInterface $hasher = null, $replicas = null)
+    {
+        $this->hasher = $hasher ?? new Crc32Hasher();
+        if (!empty($replicas)) {
+            $this->replicas = $replicas;
+        }
+        $name = self::NATIVE_HASHES[get_class($this->hasher)] ?? null;
+        if ($name !== null) {
+            $this->ring = new Ring([], 'flexihash', $name);
+        }
+    }
+
+    /**
+     * Adds a target with `round($replicas * $weight)` positions.
+     *
+     * @param string $target
+     * @param int|float $weight
+     * @return $this
+     * @throws Exception when the target is already there
+     */
+    public function addTarget($target, $weight = 1)
+    {
+        if (isset($this->targets[$target])) {
+            throw new Exception("Target '$target' already exists.");
+        }
+        $count = round($this->replicas * $weight);
+        $this->targets[$target] = [$target, $count];
+        if ($this->ring !== null) {
+            if ($this->addNative($target, $count)) {
+                return $this;
+            }
+            $this->leaveNative(); // rebuilds every position, this target's included
+            return $this;
+        }
+        $key = array_key_last($this->targets);
+        $this->hashTarget($key, $target, $count);
+        return $this;
+    }
+
+    /**
+     * Adds each target with the same weight.
+     *
+     * @param iterable<string> $targets
+     * @param int|float $weight
+     * @return $this
+     */
+    public function addTargets($targets, $weight = 1)
+    {
+        foreach ($targets as $target) {
+            $this->addTarget($target, $weight);
+        }
+        return $this;
+    }
+
+    /**
+     * Removes a target and every position it has.
+     *
+     * @param string $target
+     * @return $this
+     * @throws Exception when the target is not there
+     */
+    public function removeTarget($target)
+    {
+        if (!isset($this->targets[$target])) {
+            throw new Exception("Target '$target' does not exist.");
+        }
+        [$value, $count] = $this->targets[$target];
+        unset($this->targets[$target]);
+        if ($this->ring !== null) {
+            $this->flush();
+        }
+        if ($this->ring !== null) {
+            $label = (string) $value;
+            $this->ring->remove($label);
+            unset($this->byLabel[$label]);
+            $this->positionTotal -= $count;
+            return $this;
+        }
+        foreach ($this->targetToPositions[$target] as $position) {
+            unset($this->positionToTarget[$position]);
+        }
+        unset($this->targetToPositions[$target]);
+        $this->sorted = false;
+        return $this;
+    }
+
+    /**
+     * Every target, in the order added.
+     *
+     * @return list<int|string>
+     */
+    public function getAllTargets(): array
+    {
+        return array_keys($this->targets);
+    }
+
+    /**
+     * The target for a resource.
+     *
+     * @param string $resource
+     * @throws Exception when there are no targets (or none has a position)
+     */
+    public function lookup($resource): string
+    {
+        if ($this->ring !== null) {
+            $this->flush();
+        }
+        if ($this->ring !== null && $this->positionTotal > 0 && count($this->targets) > 1 && is_string($resource)) {
+            try {
+                return $this->byLabel[$this->ring->get($resource)];
+            } catch (\Ketama\KetamaException $e) {
+                if ($e->getCode() !== \Ketama\KetamaException::NO_SERVER) {
+                    throw $e;
+                }
+                // no owner: fall through to the list walk, as before
+            }
+        }
+        $targets = $this->lookupList($resource, 1);
+        if (empty($targets)) {
+            throw new Exception('No targets exist');
+        }
+        return $targets[0];
+    }
+
+    /**
+     * Up to `$requestedCount` distinct targets for a resource, in order of precedence.
+     *
+     * @param string $resource
+     * @param int $requestedCount
+     * @return list<mixed>
+     * @throws Exception when the count is empty (0)
+     */
+    public function lookupList($resource, $requestedCount): array
+    {
+        if (!$requestedCount) {
+            throw new Exception('Invalid count requested');
+        }
+        if ($this->ring !== null) {
+            $this->flush();
+        }
+        if ($this->ring === null) {
+            return $this->slowLookupList($resource, $requestedCount);
+        }
+        if ($this->positionTotal <= 0) {
+            return [];
+        }
+        $targetCount = count($this->targets);
+        if ($targetCount == 1) {
+            return [reset($this->targets)[0]];
+        }
+        // flexihash stops at `count == $requestedCount` or at the number of targets.
+        $limit = $targetCount;
+        if (is_numeric($requestedCount) && (float) $requestedCount == (int) $requestedCount
+            && (int) $requestedCount > 0 && (int) $requestedCount < $limit) {
+            $limit = (int) $requestedCount;
+        }
+        if (!is_string($resource)) {
+            $this->hasher->hash($resource); // flexihash's hashers take strings: same TypeError
+        }
+        $out = [];
+        foreach ($this->ring->getN((string) $resource, $limit) as $label) {
+            $out[] = $this->byLabel[$label];
+        }
+        return $out;
+    }
+
+    public function __toString(): string
+    {
+        return sprintf('%s{targets:[%s]}', get_class($this), implode(',', $this->getAllTargets()));
+    }
+
+    // -- the native path -------------------------------------------------------------------
+
+    /**
+     * Queues the target for the native ring (added in one batch at the next lookup or
+     * removal); false if the ring cannot represent its positions.
+     */
+    private function addNative($target, float $count): bool
+    {
+        $label = (string) $target;
+        if (isset($this->byLabel[$label]) || !is_finite($count) || $count < 0
+            || fmod($count, self::NATIVE_REPLICAS) != 0 || $count / self::NATIVE_REPLICAS > 0xFFFFFFFF) {
+            return false;
+        }
+        $this->pending[$label] = (int) ($count / self::NATIVE_REPLICAS);
+        $this->byLabel[$label] = $target;
+        $this->positionTotal += $count;
+        return true;
+    }
+
+    /** Adds the queued targets to the native ring, or leaves the native path if it refuses one. */
+    private function flush(): void
+    {
+        if ($this->pending === [] || $this->ring === null) {
+            return;
+        }
+        $pending = $this->pending;
+        $this->pending = [];
+        try {
+            $this->ring->addMany($pending);
+        } catch (KetamaException $e) {
+            $this->leaveNative(); // a label it refuses, too many points, ...
+            return;
+        }
+        foreach (array_keys($pending) as $label) {
+            if (strpbrk((string) $label, '[:') !== false) {
+                // a label stored under another spelling would hash other strings
+                $stored = array_slice(array_keys($this->ring->servers()), -count($pending));
+                if (array_map('strval', $stored) !== array_map('strval', array_keys($pending))) {
+                    $this->leaveNative();
+                }
+                return;
+            }
+        }
+    }
+
+    /** Switches to the slow path: every current target's positions, hashed in order. */
+    private function leaveNative(): void
+    {
+        $this->ring = null;
+        $this->byLabel = [];
+        $this->pending = [];
+        $this->positionTotal = 0.0;
+        $this->positionToTarget = [];
+        $this->targetToPositions = [];
+        foreach ($this->targets as $key => [$value, $count]) {
+            $this->hashTarget($key, $value, $count);
+        }
+    }
+
+    // -- the slow path (any hasher) --------------------------------------------------------
+
+    /** @param int|string $key */
+    private function hashTarget($key, $target, float $count): void
+    {
+        $this->targetToPositions[$key] = [];
+        for ($i = 0; $i < $count; ++$i) {
+            $position = $this->hasher->hash($target . $i);
+            $this->positionToTarget[$position] = $target;
+            $this->targetToPositions[$key][] = $position;
+        }
+        $this->sorted = false;
+    }
+
+    /** @return list<mixed> */
+    private function slowLookupList($resource, $requestedCount): array
+    {
+        if (empty($this->positionToTarget)) {
+            return [];
+        }
+        $targetCount = count($this->targets);
+        if ($targetCount == 1) {
+            return array_values(array_unique(array_values($this->positionToTarget)));
+        }
+        $h = $this->hasher->hash($resource);
+        if (!$this->sorted) {
+            ksort($this->positionToTarget, SORT_REGULAR);
+            $this->sortedPositions = array_keys($this->positionToTarget);
+            $this->intPositions = count(array_filter($this->sortedPositions, 'is_int')) === count($this->sortedPositions);
+            $this->sorted = true;
+        }
+        $positions = $this->sortedPositions;
+        $n = count($positions);
+        $start = $this->firstAbove($positions, $h);
+        $results = [];
+        for ($j = 0; $j < $n; $j++) {
+            $target = $this->positionToTarget[$positions[($start + $j) % $n]];
+            if (!in_array($target, $results)) {
+                $results[] = $target;
+            }
+            if (count($results) == $requestedCount || count($results) == $targetCount) {
+                break;
+            }
+        }
+        return $results;
+    }
+
+    /**
+     * Index of the first position `> $h` (count($positions) wraps to 0), by bisection when
+     * every position and the hash are integers, else by flexihash's own linear scan.
+     *
+     * @param list<int|string> $positions
+     */
+    private function firstAbove(array $positions, $h): int
+    {
+        $n = count($positions);
+        if (is_int($h) && $this->intPositions) {
+            $lo = 0;
+            $hi = $n;
+            while ($lo < $hi) {
+                $mid = ($lo + $hi) >> 1;
+                if ($positions[$mid] > $h) {
+                    $hi = $mid;
+                } else {
+                    $lo = $mid + 1;
+                }
+            }
+            return $lo % $n;
+        }
+        foreach ($positions as $i => $position) {
+            if ($position > $h) {
+                return $i;
+            }
+        }
+        return 0;
+    }
+}

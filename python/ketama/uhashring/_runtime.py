@@ -1,0 +1,354 @@
+"""The rings behind :class:`ketama.uhashring.HashRing` (uhashring's ``runtime``): the
+default ring (``MetaRing``) and the ketama ring (``KetamaRing``), each placing keys in the
+native :class:`ketama.Ring` when it can represent the nodes, else in Python tables (a dict of
+points and a sorted list searched with :func:`bisect.bisect`, as uhashring does).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect
+from collections import Counter
+from hashlib import md5
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+
+from ketama._errors import KetamaError
+from ketama._ketama import Ring
+
+DEFAULT_VNODES = 160
+KETAMA_VNODES = 40
+# replicas -> native profile with that many ring points per md5 digest (ketama mode)
+_KETAMA_PROFILES = {4: "uhashring-ketama", 3: "hash_ring"}
+
+
+def _md5_int(key: Any) -> int:
+    """uhashring's default key hash: the whole md5 digest of ``str(key)`` as an integer."""
+    return int.from_bytes(md5(str(key).encode("utf-8")).digest(), "big")
+
+
+def _md5_word(key: Any, replica: int = 0) -> int:
+    """uhashring's ketama hash: little-endian 32-bit word ``replica`` of the md5 digest."""
+    digest = md5(str(key).encode("utf-8")).digest()
+    return int.from_bytes(digest[4 * replica : 4 * replica + 4], "little")
+
+
+def _points_of(conf: Dict[str, Any]) -> bool:
+    """Whether a default-mode node conf gives the node any point."""
+    try:
+        return len(range(0, conf["vnodes"] * conf["weight"])) > 0
+    except TypeError:
+        return False
+
+
+class Tables:
+    """The whole continuum in Python: uhashring's ``_ring``, ``_keys`` and ``_distribution``."""
+
+    __slots__ = ("ring", "keys", "distribution", "node_points")
+
+    def __init__(self) -> None:
+        self.ring: Dict[Any, Any] = {}
+        self.keys: List[Any] = []
+        self.distribution: Counter[Any] = Counter()
+        self.node_points: Dict[Any, List[Any]] = {}
+
+
+class Runtime:
+    """The ring behind a :class:`HashRing` (uhashring's ``runtime`` attribute).
+
+    ``_nodes`` maps node name to conf. When ``_native`` is set, it places keys and the
+    tables are derived from it on demand; otherwise ``_tables`` is the ring (slow path).
+    """
+
+    def __init__(self) -> None:
+        self._nodes: Dict[Any, Dict[str, Any]] = {}
+        self._native: Optional[Ring] = None
+        self._native_plan: List[Tuple[str, int]] = []
+        self._by_label: Dict[str, Any] = {}
+        self._tables: Optional[Tables] = Tables()
+
+    # -- hashing ----------------------------------------------------------------------------
+
+    def hashi(self, key: Any) -> Any:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    # -- the native ring ----------------------------------------------------------------------
+
+    def _profile(self) -> Optional[str]:
+        """The native profile for this runtime's settings, or None (slow path only)."""
+        raise NotImplementedError  # pragma: no cover
+
+    def _native_weight(self, conf: Dict[str, Any]) -> Optional[int]:
+        """The native weight that gives ``conf`` its uhashring point count, or None."""
+        raise NotImplementedError  # pragma: no cover
+
+    def _plan(self) -> Optional[List[Tuple[str, int]]]:
+        """``[(label, native weight)]`` in node order, or None if the native ring cannot
+        represent the current nodes exactly."""
+        if self._profile() is None:
+            return None
+        plan: List[Tuple[str, int]] = []
+        seen: set[str] = set()
+        for name, conf in self._nodes.items():
+            if isinstance(name, (str, int)) and not isinstance(name, bool):
+                label = str(name)
+            else:
+                return None
+            weight = self._native_weight(conf)
+            if weight is None or label in seen:
+                return None
+            seen.add(label)
+            plan.append((label, weight))
+        return plan
+
+    def _apply_plan(self, plan: List[Tuple[str, int]]) -> bool:
+        """Brings the native ring to ``plan`` (incrementally when the order allows)."""
+        profile = self._profile()
+        assert profile is not None
+        try:
+            ring = self._native
+            old = dict(self._native_plan)
+            new = dict(plan)
+            common_old = [label for label, _ in self._native_plan if label in new]
+            common_new = [label for label, _ in plan if label in old]
+            added = [(label, w) for label, w in plan if label not in old]
+            appended = plan[len(plan) - len(added) :] == added
+            if ring is None or common_old != common_new or not appended:
+                ring = Ring(dict(plan), profile)
+            else:
+                for label in old:
+                    if label not in new:
+                        ring.remove(label)
+                for label in common_new:
+                    if old[label] != new[label]:
+                        ring.set_weight(label, new[label])
+                for label, w in added:
+                    ring.add(label, w)
+            if ring.servers != [label for label, _ in plan]:
+                return False  # the ring rewrote a label: it would hash another string
+        except (KetamaError, OverflowError):
+            return False
+        self._native = ring
+        self._native_plan = list(plan)
+        self._by_label = {str(name): name for name in self._nodes}
+        return True
+
+    def _sync(self, changed: Iterable[Tuple[Any, Dict[str, Any]]]) -> None:
+        """After ``_nodes`` changed: update whichever ring is authoritative."""
+        plan = self._plan()
+        if plan is not None and self._apply_plan(plan):
+            self._tables = None
+            return
+        was_native = self._native is not None
+        self._native = None
+        self._native_plan = []
+        self._by_label = {}
+        if was_native or self._tables is None:
+            self._tables = Tables()
+            self._build(self._tables, list(self._nodes.items()))
+        else:
+            self._build(self._tables, list(changed))
+
+    def _create_ring(self, nodes: Iterable[Tuple[Any, Dict[str, Any]]]) -> None:
+        self._sync(nodes)
+
+    def _remove_node(self, node_name: Any) -> None:
+        if node_name not in self._nodes:
+            raise KeyError(f"node '{node_name}' not found, available nodes: {self._nodes.keys()}")
+        self._nodes.pop(node_name)
+        self._forget(node_name)
+        self._sync(())
+
+    def _forget(self, node_name: Any) -> None:
+        """Slow path: drop a removed node's points from the tables."""
+
+    # -- the Python tables --------------------------------------------------------------------
+
+    def _build(self, tables: Tables, nodes: List[Tuple[Any, Dict[str, Any]]]) -> None:
+        raise NotImplementedError  # pragma: no cover
+
+    def tables(self) -> Tables:
+        """The Python view of the continuum (built from the native ring if needed)."""
+        if self._tables is None:
+            tables = Tables()
+            self._build(tables, list(self._nodes.items()))
+            self._tables = tables
+        return self._tables
+
+    # -- lookups ------------------------------------------------------------------------------
+
+    def node_of(self, key: Any) -> Tuple[bool, Any]:
+        """``(found, node name)`` for ``key`` from the native ring; ``(False, None)`` when the
+        ring is empty. Only valid when ``_native`` is set."""
+        native = self._native
+        assert native is not None
+        label = native.get_node(key if type(key) is str else str(key))
+        if label is None:
+            return False, None
+        return True, self._by_label[label]
+
+    def pos_of(self, key: Any) -> int:
+        keys = self.tables().keys
+        p = bisect(keys, self.hashi(key))
+        return 0 if p == len(keys) else p
+
+    # uhashring-style private attribute views
+    @property
+    def _ring(self) -> Dict[Any, Any]:
+        return self.tables().ring
+
+    @property
+    def _keys(self) -> List[Any]:
+        return self.tables().keys
+
+    @property
+    def _distribution(self) -> Counter[Any]:
+        return self.tables().distribution
+
+
+class MetaRuntime(Runtime):
+    """uhashring's default ring (``MetaRing``): ``vnodes * weight`` points ``hashi(name-i)``."""
+
+    def __init__(self, hash_fn: Any) -> None:
+        if hash_fn and not callable(hash_fn):
+            raise TypeError("hash_fn should be a callable function")
+        self._hash_fn: Optional[Callable[[Any], Any]] = hash_fn or None
+        super().__init__()
+
+    def hashi(self, key: Any) -> Any:
+        """The ring position of ``key``: ``hash_fn(key)``, by default the md5 integer."""
+        if self._hash_fn is not None:
+            return self._hash_fn(key)
+        return _md5_int(key)
+
+    def _profile(self) -> Optional[str]:
+        return None if self._hash_fn is not None else "uhashring"
+
+    def _native_weight(self, conf: Dict[str, Any]) -> Optional[int]:
+        vnodes: Any = conf.get("vnodes")
+        weight: Any = conf.get("weight")
+        if type(vnodes) not in (int, bool) or type(weight) not in (int, bool):
+            return None
+        count = int(vnodes) * int(weight)
+        if count < 0 or count % DEFAULT_VNODES:
+            return None
+        return count // DEFAULT_VNODES
+
+    def _remove_node(self, node_name: Any) -> None:
+        conf = self._nodes.get(node_name)
+        super()._remove_node(node_name)
+        if conf is not None and not _points_of(conf):
+            # uhashring 2.5 drops a node without points, then raises KeyError on its empty
+            # distribution entry: the node is gone and the caller sees the KeyError.
+            raise KeyError(node_name)
+
+    def _forget(self, node_name: Any) -> None:
+        tables = self._tables
+        if tables is None:
+            return
+        points = tables.node_points.pop(node_name, [])
+        tables.distribution.pop(node_name, None)
+        for point in points:
+            if tables.ring.get(point) == node_name:
+                del tables.ring[point]
+
+    def _build(self, tables: Tables, nodes: List[Tuple[Any, Dict[str, Any]]]) -> None:
+        # Per node: drop its previous points (those it still owns), then hash the new ones;
+        # a later writer wins a (vanishingly rare) collision, as in uhashring.
+        for name, conf in nodes:
+            for point in tables.node_points.pop(name, ()):
+                if tables.ring.get(point) == name:
+                    del tables.ring[point]
+            tables.distribution.pop(name, None)
+            points = []
+            for i in range(0, conf["vnodes"] * conf["weight"]):
+                point = self.hashi(f"{name}-{i}")
+                tables.ring[point] = name
+                tables.distribution[name] += 1
+                points.append(point)
+            tables.node_points[name] = points
+        tables.keys = sorted(tables.ring)
+
+
+class KetamaRuntime(Runtime):
+    """uhashring's ``hash_fn="ketama"`` ring (``KetamaRing``): ``vnodes * n * weight // W``
+    digests of ``name-i`` per node, ``replicas`` points per digest, rebuilt on every change."""
+
+    def __init__(self, replicas: int = 4) -> None:
+        self._replicas = replicas
+        super().__init__()
+
+    def hashi(self, key: Any, replica: int = 0) -> int:
+        """libketama's key hash (``ketama_hashi``): md5 word ``replica``, little-endian."""
+        return _md5_word(key, replica)
+
+    def _profile(self) -> Optional[str]:
+        if type(self._replicas) is not int:
+            return None
+        return _KETAMA_PROFILES.get(self._replicas)
+
+    def _plan(self) -> Optional[List[Tuple[str, int]]]:
+        total = 0
+        for conf in self._nodes.values():
+            if type(conf.get("weight")) not in (int, bool):
+                return None
+            total += int(conf["weight"])
+        if self._nodes and total <= 0:
+            return None  # uhashring divides by the weight sum: the slow path raises as it does
+        return super()._plan()
+
+    def _native_weight(self, conf: Dict[str, Any]) -> Optional[int]:
+        if conf.get("vnodes") != KETAMA_VNODES or type(conf.get("vnodes")) is not int:
+            return None
+        weight = int(conf["weight"])
+        return weight if weight >= 0 else None
+
+    def _build(self, tables: Tables, nodes: List[Tuple[Any, Dict[str, Any]]]) -> None:
+        # The ketama ring depends on every node (n and the weight sum): always rebuilt whole.
+        if self._native is not None:
+            # Exact 32-bit points from the native ring; among equal points the winner first.
+            by_label = self._by_label
+            ring: Dict[Any, Any] = {}
+            keys: List[int] = []
+            dist: Counter[Any] = Counter()
+            for point, label in self._native.points():
+                name = by_label[label]
+                ring.setdefault(point, name)
+                keys.append(point)
+                dist[name] += 1
+            tables.ring, tables.keys, tables.distribution = ring, keys, dist
+            return
+        weight_sum = 0
+        for conf in self._nodes.values():
+            weight_sum += conf["weight"]
+        n = len(self._nodes)
+        ring = {}
+        points: List[int] = []
+        dist = Counter()
+        for name, conf in self._nodes.items():
+            for i in range(0, (conf["vnodes"] * n * conf["weight"]) // weight_sum):
+                for r in range(0, self._replicas):
+                    point = self.hashi(f"{name}-{i}", replica=r)
+                    ring[point] = name
+                    points.append(point)
+                    dist[name] += 1
+        points.sort()
+        tables.ring, tables.keys, tables.distribution = ring, points, dist
+
+    def _remove_node(self, node_name: Any) -> None:
+        if node_name not in self._nodes:
+            raise KeyError(f"node '{node_name}' not found, available nodes: {self._nodes.keys()}")
+        self._nodes.pop(node_name)
+        self._tables = None if self._native is not None else self._tables
+        self._sync(())
+
+    def _sync(self, changed: Iterable[Tuple[Any, Dict[str, Any]]]) -> None:
+        # Whole rebuild in the slow path too (the ring depends on every node).
+        plan = self._plan()
+        if plan is not None and self._apply_plan(plan):
+            self._tables = None
+            return
+        self._native = None
+        self._native_plan = []
+        self._by_label = {}
+        tables = Tables()
+        self._build(tables, list(self._nodes.items()))
+        self._tables = tables

@@ -1,0 +1,288 @@
+"""``ketama.uhashring.HashRing`` against the real uhashring 2.5 (PyPI): the recorded vector
+files, then the whole public surface on seeded random rings in both modes, through every
+constructor form, conf key, keyword and change sequence, on the native path and the slow
+path alike."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import random
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+import pytest
+
+from conftest import load, vector_files
+from ketama.uhashring import HashRing
+
+uhashring = pytest.importorskip("uhashring")
+
+FILES = [p for p in vector_files() if p.name.startswith("uhashring-")]
+
+
+def test_there_are_uhashring_vector_files() -> None:
+    assert len(FILES) >= 10
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_vector_file(path: Path) -> None:
+    v = load(path)
+    nodes = {s["label"]: {"hostname": s["host"], "port": s["port"], "weight": s["weight"]} for s in v["servers"]}
+    kwargs = {"hash_fn": "ketama"} if v["profile"] == "uhashring-ketama" else {}
+    ring = HashRing(nodes, **kwargs)
+    assert ring.runtime._native is not None, "these rings must run natively"
+    got = [ring.get_node(k) for k in v["keys"]]
+    bad = [(k, g, w) for k, g, w in zip(v["keys"], got, v["expect"]) if g != w]
+    assert not bad, f"{len(bad)} keys differ, e.g. {bad[:3]}"
+    hosts = {s["label"]: s["host"] for s in v["servers"]}
+    assert [ring.get_node_hostname(k) for k in v["keys"][:50]] == [hosts[w] for w in v["expect"][:50]]
+
+
+def surface(ring: Any, keys: list[Any]) -> dict[str, Any]:
+    """Everything public a caller can observe (order included where uhashring has one)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        ring.print_continuum()
+    return {
+        "get_node": [ring.get_node(k) for k in keys],
+        "get": [ring.get(k) for k in keys],
+        "getitem": [ring[k] for k in keys],
+        "hostname": [ring.get_node_hostname(k) for k in keys],
+        "port": [ring.get_node_port(k) for k in keys],
+        "weight": [ring.get_node_weight(k) for k in keys],
+        "pos": [ring.get_node_pos(k) for k in keys],
+        "server": [ring.get_server(k) for k in keys],
+        "hashi": [ring.hashi(k) for k in keys],
+        "get_key": [ring.get_key(k) for k in keys],
+        "range": [list(ring.range(k)) for k in keys[:20]],
+        "range2": [list(ring.range(k, size=2)) for k in keys[:20]],
+        "range_all": [list(ring.range(k, size=5, unique=False)) for k in keys[:5]],
+        "iterate": [list(ring.iterate_nodes(k)) for k in keys[:10]],
+        "iterate_all": [len(list(ring.iterate_nodes(k, distinct=False))) for k in keys[:3]],
+        "nodes": list(ring.get_nodes()),
+        "conf": ring.conf,
+        "instances": ring.get_instances(),
+        "points": ring.get_points(),
+        "ring": ring.ring,
+        "continuum": ring.continuum,
+        "size": ring.size,
+        "distribution": dict(ring.distribution),
+        "print": out.getvalue(),
+    }
+
+
+def assert_same(ours: Any, theirs: Any, keys: list[Any], where: str = "") -> None:
+    a, b = surface(ours, keys), surface(theirs, keys)
+    for name in b:
+        assert a[name] == b[name], f"{where}{name} differs"
+
+
+def random_name(rng: random.Random, odd: bool = False) -> Any:
+    """A node name; ``odd`` also gives names the native ring refuses (slow path)."""
+    kind = rng.randrange(6 if odd else 4)
+    if kind == 0:
+        return f"10.{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(1, 255)}:{rng.randrange(1024, 65536)}"
+    if kind == 1:
+        return f"cache-{rng.randrange(10**6)}.example.com"
+    if kind == 2:
+        return f"node{rng.randrange(10**4)}"
+    if kind == 3:
+        return rng.randrange(1000)  # uhashring takes any hashable name
+    if kind == 4:
+        return f"node {rng.randrange(100)}"  # a name our labels reject: slow path
+    return f"192.0.2.{rng.randrange(1, 255)}"
+
+
+def random_keys(rng: random.Random, n: int) -> list[Any]:
+    keys: list[Any] = [str(rng.randrange(10**9)) for _ in range(n)]
+    keys += ["", "é", "日本語", "😀", 42, 3.5, (1, 2), b"bytes", None]
+    return keys
+
+
+def random_conf(rng: random.Random, vnodes_choices: list[int]) -> Any:
+    kind = rng.randrange(3)
+    weight = rng.choice([0, 1, 1, 1, 2, 3, 5])
+    if kind == 0:
+        return weight
+    conf: dict[str, Any] = {"weight": weight, "hostname": f"h{rng.randrange(100)}", "port": rng.randrange(1, 65536)}
+    if kind == 2:
+        conf["vnodes"] = rng.choice(vnodes_choices)
+        conf["instance"] = f"inst{rng.randrange(100)}"
+    return conf
+
+
+MODES: list[tuple[str, dict[str, Any], list[int]]] = [
+    ("default", {}, [160, 320, 80]),
+    ("default-odd-vnodes", {}, [160, 7]),
+    ("default-vnodes80", {"vnodes": 80}, [160, 80]),
+    ("ketama", {"hash_fn": "ketama"}, [40]),
+    ("ketama-vnodes", {"hash_fn": "ketama"}, [40, 20, 41]),
+    ("ketama-replicas3", {"hash_fn": "ketama", "replicas": 3}, [40]),
+    ("ketama-replicas2", {"hash_fn": "ketama", "replicas": 2}, [40]),
+    ("default-hash_fn", {"hash_fn": lambda k: hash(str(k)) & 0xFFFFFFFF}, [160, 10]),
+]
+
+
+def build_nodes(rng: random.Random, count: int, vnodes_choices: list[int], ketama_mode: bool, odd: bool) -> Any:
+    kind = rng.randrange(3)
+    names: list[Any] = []
+    while len(names) < count:
+        n = random_name(rng, odd)
+        if n not in names and str(n) not in [str(x) for x in names]:
+            names.append(n)
+    if kind == 0:
+        return names
+    nodes = {n: random_conf(rng, vnodes_choices) for n in names}
+    if ketama_mode:
+        total = sum(c if isinstance(c, int) else c["weight"] for c in nodes.values())
+        if total == 0:
+            nodes[names[0]] = 1  # uhashring's ketama ring divides by the weight sum
+    return nodes
+
+
+CASES = [(m, seed) for m in range(len(MODES)) for seed in range(4)]
+
+
+@pytest.mark.parametrize("mode,seed", CASES, ids=[f"{MODES[m][0]}-{s}" for m, s in CASES])
+def test_random_rings_whole_surface(mode: int, seed: int) -> None:
+    name, kwargs, vnodes_choices = MODES[mode]
+    rng = random.Random(seed * 100 + mode)
+    ketama_mode = kwargs.get("hash_fn") == "ketama"
+    odd = seed % 3 == 0
+    nodes = build_nodes(rng, rng.choice([1, 2, 3, 8, 20]), vnodes_choices, ketama_mode, odd)
+    keys = random_keys(rng, 200)
+    ours = HashRing(nodes, **kwargs)
+    theirs = uhashring.HashRing(nodes, **kwargs)
+    assert_same(ours, theirs, keys, f"{name} built: ")
+    pool = [random_name(rng, odd) for _ in range(10)]
+    for step in range(8):
+        present = list(theirs.get_nodes())
+        action = rng.randrange(4)
+        if action == 0 and len(present) > 1:
+            victim = rng.choice(present)
+            rest = [theirs.conf[p]["weight"] for p in present if p != victim]
+            if ketama_mode and sum(rest) == 0:
+                continue  # uhashring would divide by zero and keep a stale ring
+            assert outcome(lambda: theirs.remove_node(victim)) == outcome(lambda: ours.remove_node(victim))
+        elif action == 1 and present:
+            target = rng.choice(present)
+            conf = random_conf(rng, vnodes_choices)
+            if ketama_mode and isinstance(conf, int) and conf == 0:
+                conf = 2
+            if ketama_mode and isinstance(conf, dict) and conf["weight"] == 0:
+                conf["weight"] = 2
+            theirs[target] = conf
+            ours[target] = conf
+        else:
+            new = rng.choice(pool)
+            if new in present or str(new) in [str(p) for p in present]:
+                continue
+            theirs.add_node(new)
+            ours.add_node(new)
+        assert_same(ours, theirs, keys, f"{name} step {step}: ")
+
+
+def test_native_and_slow_paths_are_both_exercised() -> None:
+    assert HashRing(["a:1", "b:2"]).runtime._native is not None
+    assert HashRing(["a:1", "b:2"], hash_fn="ketama").runtime._native is not None
+    assert HashRing(["a:1", "b:2"], hash_fn="ketama", replicas=3).runtime._native is not None
+    assert HashRing({"a:1": {"vnodes": 80, "weight": 2}}).runtime._native is not None
+    assert HashRing(["node 1"]).runtime._native is None
+    assert HashRing(["a:1"], vnodes=7).runtime._native is None
+    assert HashRing(["a:1"], hash_fn="ketama", vnodes=41).runtime._native is None
+    assert HashRing(["a:1"], hash_fn=lambda k: 1).runtime._native is None
+
+
+def outcome(action: Callable[[], Any]) -> Optional[type]:
+    """The exception type ``action`` raises, or None."""
+    try:
+        action()
+    except Exception as e:  # noqa: BLE001 - the type is what we compare
+        return type(e)
+    return None
+
+
+def weight_fn(**conf: Any) -> int:
+    return len(str(conf["nodename"])) % 3 + 1
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"hash_fn": "ketama"}], ids=["default", "ketama"])
+def test_weight_fn_and_regenerate(kwargs: dict[str, Any]) -> None:
+    state: dict[str, int] = {"bump": 0}
+
+    def changing(**conf: Any) -> int:
+        return weight_fn(**conf) + state["bump"] * int(conf["nodename"] == "b:2")
+
+    nodes = ["a:1", "b:2", "ccc:3", "dddd:4"]
+    ours = HashRing(nodes, weight_fn=changing, **kwargs)
+    theirs = uhashring.HashRing(nodes, weight_fn=changing, **kwargs)
+    keys = random_keys(random.Random(7), 300)
+    assert_same(ours, theirs, keys)
+    state["bump"] = 3
+    ours.regenerate()
+    theirs.regenerate()
+    assert_same(ours, theirs, keys, "after regenerate: ")
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"hash_fn": "ketama"}], ids=["default", "ketama"])
+def test_errors_like_uhashring(kwargs: dict[str, Any]) -> None:
+    def raised(make: Callable[[], Any]) -> Optional[type]:
+        try:
+            make()
+        except Exception as e:  # noqa: BLE001 - the type is what we compare
+            return type(e)
+        return None
+
+    for impl in (HashRing, uhashring.HashRing):
+        assert raised(lambda: impl(None, **kwargs)) is ValueError
+        assert raised(lambda: impl(("a", "b"), **kwargs)) is ValueError
+        assert raised(lambda: impl({"a": "x"}, **kwargs)) is ValueError
+        assert raised(lambda: impl(["a"], weight_fn=3, **kwargs)) is TypeError
+        assert raised(lambda: impl(["a"], **kwargs).remove_node("b")) is KeyError
+    assert raised(lambda: HashRing(["a"], hash_fn=3)) is TypeError
+    assert raised(lambda: uhashring.HashRing(["a"], hash_fn=3)) is TypeError
+    if kwargs:
+        assert raised(lambda: HashRing({"a": 0}, **kwargs)) is ZeroDivisionError
+        assert raised(lambda: uhashring.HashRing({"a": 0}, **kwargs)) is ZeroDivisionError
+
+
+def test_empty_rings_like_uhashring() -> None:
+    for kwargs in ({}, {"hash_fn": "ketama"}):
+        ours, theirs = HashRing(**kwargs), uhashring.HashRing(**kwargs)
+        assert_same(ours, theirs, ["a", "b"])
+        ours, theirs = HashRing({"x:1": 0}), uhashring.HashRing({"x:1": 0})
+        assert_same(ours, theirs, ["a", "b"])
+
+
+def test_callable_hash_fn_slow_path() -> None:
+    def h(key: Any) -> str:
+        return str(key)[::-1] + "_hash"
+
+    nodes = ["172.31.1.0", "172.31.1.125", "172.31.1.202"]
+    ours, theirs = HashRing(nodes, hash_fn=h), uhashring.HashRing(nodes, hash_fn=h)
+    assert_same(ours, theirs, [str(i) for i in range(100)])
+
+
+def test_aliases() -> None:
+    ring = HashRing(["a:1"])
+    assert ring.add_node == ring.__setitem__
+    assert ring.remove_node == ring.__delitem__
+    assert ring.get_node_instance == ring.__getitem__
+    assert ring.continuum == ring.ring and ring.nodes is ring.conf
+    assert ring._nodes is ring.conf and ring._keys == sorted(ring._ring)
+
+
+def test_monkey_patches_python_memcached() -> None:
+    memcache = pytest.importorskip("memcache")
+    from ketama.uhashring import monkey
+
+    saved = (memcache.Client.__init__, memcache.Client._get_server)
+    try:
+        monkey.patch_memcache()
+        client = memcache.Client(["127.0.0.1:1", "127.0.0.1:2"])
+        assert isinstance(client.uhashring, HashRing)
+        assert sorted(client.uhashring.get_nodes()) == ["127.0.0.1"]  # named by IP, as uhashring
+        assert client._get_server("k") == (None, None)  # nothing listens on ports 1 and 2
+    finally:
+        memcache.Client.__init__, memcache.Client._get_server = saved
