@@ -32,4 +32,7 @@ bash python/test.sh
 step "Mixed-language fleet on live memcached: PHP and Java write, Python, C and PHP read, ketama audit"
 bash tests/e2e/test.sh
 
+step "Packaging: wheel on every CPython without Rust, sdist, Debian packages + pkg-config/CMake/PHP, composer"
+bash tests/packaging.sh
+
 printf '\nall suites passed\n'

@@ -3,6 +3,7 @@
 
 use std::io::Read;
 
+use crate::progress::{Progress, Unit};
 use crate::Fail;
 
 /// The built-in corpus: the King James Version of Genesis and Exodus (public domain), as
@@ -36,10 +37,27 @@ pub fn stdin_keys() -> Result<Vec<Vec<u8>>, Fail> {
     Ok(lines(&buf))
 }
 
-/// A keys file: one key per line.
+/// A keys file: one key per line. A large file shows a progress bar on a terminal's stderr
+/// while it is read.
 pub fn file_keys(path: &str) -> Result<Vec<Vec<u8>>, Fail> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| Fail::new(format!("{path}: cannot read keys file: {e}")))?;
+    let fail = |e: std::io::Error| Fail::new(format!("{path}: cannot read keys file: {e}"));
+    let mut file = std::fs::File::open(path).map_err(fail)?;
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    let mut bar = Progress::new(size, format!("reading {path}"), Unit::Bytes);
+    let mut chunk = vec![0u8; 1 << 20];
+    loop {
+        match file.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => {
+                bytes.extend_from_slice(&chunk[..n]);
+                bar.inc(n as u64);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(fail(e)),
+        }
+    }
+    bar.finish();
     Ok(lines(&bytes))
 }
 

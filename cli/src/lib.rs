@@ -19,8 +19,10 @@ pub mod keys;
 pub mod live;
 pub mod memcache;
 pub mod output;
+pub mod progress;
 pub mod servers;
 pub mod simulate;
+pub mod version;
 
 use output::{key_text, Table};
 
@@ -48,7 +50,7 @@ pub enum Format {
 
 /// Consistent hashing exactly as each memcached client does it.
 #[derive(Debug, Parser)]
-#[command(name = "ketama", version = ketama_core::VERSION, about, long_about = None)]
+#[command(name = "ketama", version = version::LINE, about, long_about = None)]
 #[command(
     after_help = "Servers file: one server per line, `host:port [weight] [name]`, separated by \
 spaces or a tab; `#` comments; IPv6 as `[addr]:port`.\nExit status: 0 on success, 2 on bad usage or input, 3 when `audit` could not reach every server."

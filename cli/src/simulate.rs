@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 
 use crate::live::Live;
 use crate::output::{pct, Table};
+use crate::progress::{Progress, Unit};
 use crate::servers::{self, Fleet};
 use crate::{keys, Fail, Format};
 
@@ -185,6 +186,8 @@ pub fn simulate(a: &SimulateArgs) -> Result<Report, Fail> {
     let modula = crate::profile("modula")?;
     let new_fleet = Fleet::from_servers("the changed fleet", new.clone());
     let mut results = Vec::new();
+    let total = (hashes.len() as u64).saturating_mul(keys.len() as u64);
+    let mut bar = Progress::new(total, "simulate", Unit::Items);
     for (shown, h) in hashes {
         let before_ring = servers::ring(profile, Some(h), &old_fleet)?;
         let after_ring = servers::ring(profile, Some(h), &new_fleet)?;
@@ -196,6 +199,7 @@ pub fn simulate(a: &SimulateArgs) -> Result<Report, Fail> {
         let mut after = vec![0usize; new.len()];
         let (mut placed, mut refused, mut hits, mut mod_hits) = (0usize, 0usize, 0usize, 0usize);
         for k in &keys {
+            bar.inc(1);
             let (b, af) = match (before_ring.locate(k), after_ring.locate(k)) {
                 (Ok(b), Ok(af)) => (b, af),
                 _ => {
@@ -238,6 +242,7 @@ pub fn simulate(a: &SimulateArgs) -> Result<Report, Fail> {
             ns_per_key: speed(h, &keys),
         });
     }
+    bar.finish();
     Ok(Report {
         profile,
         source,
