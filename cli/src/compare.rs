@@ -263,10 +263,18 @@ pub fn differences(a: &Ring, b: &Ring, an: &str, bn: &str) -> Vec<Difference> {
         let zero = [search, pb.search];
         let only_zero =
             zero.contains(&Search::LowerBound) && zero.contains(&Search::LowerBoundZeroLast);
+        let backwards = zero.contains(&Search::FloorWrap);
         let (note, effective) = if only_zero {
             (
                 "only a key hash of exactly 0 is placed differently".to_string(),
                 false,
+            )
+        } else if backwards {
+            (
+                "opposite search directions (dalli takes the largest point <= hash, wrapping to \
+                 the largest): a key goes to the point before the one the other picks"
+                    .to_string(),
+                true,
             )
         } else {
             (

@@ -20,6 +20,8 @@
 //! | `groupcache` | golang/groupcache consistenthash | `i` + label | 50 x crc32a | crc32a | >=, later |
 //! | `flexihash` | pda/flexihash 3.0.0 | label + `i` | 64w x crc32a | crc32a | >, later |
 //! | `flexihash-seed` | the seed PHP class | label | 1 x toHash | seed_tohash | <= (floor) |
+//! | `dalli` | Ruby Dalli 3.0.6 | `host:port` (no brackets) | floor(160 n w / W) x sha1 | crc32a | <= (wrap to the largest) |
+//! | `xmemcached-gwhalin` | xmemcached 2.4.9 gwhalin mode | `getHostName():port` | 40w x 4 md5 | KETAMA_HASH | >=, sorted list |
 //! | `modula`, `gomemcache` | `hash % n` | - | - | one_at_a_time / crc32a | modulo |
 //! | `jump`, `rendezvous`, `maglev` | beyond the ring | - | - | md5 | - |
 
@@ -41,6 +43,8 @@ pub enum StringForm {
     Concat,
     /// `S` alone (one point per server).
     Bare,
+    /// `S:i` (dalli: `"#{name}:#{i}"`).
+    Colon,
 }
 
 /// How point strings become ring positions.
@@ -58,6 +62,9 @@ pub enum PointHash {
     JavaKetama,
     /// The whole MD5 digest as a 128-bit integer (uhashring's default ring).
     Md5Wide,
+    /// SHA-1 of each string, the big-endian first word of the digest, one point per string
+    /// (dalli: the first 8 hex digits).
+    Sha1Word,
 }
 
 /// How a key's hash picks a server.
@@ -73,6 +80,9 @@ pub enum Search {
     /// The largest point <= h; below the smallest point PHP reads `list[count - 1]`, which is
     /// a server only if some point equals `count - 1`, else null (the seed class).
     Floor,
+    /// The largest point <= h; below the smallest point, the largest point (dalli:
+    /// `bsearch_index { |e| e.value > h }` minus one, index -1 wrapping to the last point).
+    FloorWrap,
     /// pecl memcache: a 1024-entry table, `bucket[b]` = owner of lower_bound(b * 4194303);
     /// key -> `bucket[h % 1024]`.
     Buckets1024,
@@ -125,6 +135,10 @@ pub enum KeyRewrite {
     PeclSanitize,
     /// Hash at most the first N bytes (gomemcache: 256).
     Truncate(usize),
+    /// dalli: a key longer than 250 characters (code points; bytes that are not UTF-8 count
+    /// one each) becomes its first 212 characters + `:md5:` + the lowercase hex MD5 of the
+    /// whole key.
+    DalliDigest,
 }
 
 /// The order a client keeps its servers in (it decides ties and modulo slots).
@@ -601,6 +615,63 @@ pub static XMEMCACHED_NGINX: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
+/// `dalli`: Ruby Dalli 3.0.6: floor(160 n w / W) sha1 points of host:port:i, crc32 keys, largest point <= hash
+pub static DALLI: Profile = Profile {
+    name: "dalli",
+    aliases: &[],
+    description: "Ruby Dalli 3.0.6: floor(160 n w / W) sha1 points of host:port:i, crc32 keys, largest point <= hash (wrapping to the largest)",
+    default_hash: Hash::Crc32a,
+    crc32: Some(Hash::Crc32a),
+    node: NodeForm::HostPort,
+    names: false,
+    strings: StringForm::Colon,
+    count: Count::Relative(Formula::Dalli),
+    points: PointHash::Sha1Word,
+    search: Search::FloorWrap,
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::DalliDigest,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: KeyLimits {
+        empty: true,
+        max_len: None,
+    },
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `xmemcached-gwhalin`: xmemcached 2.4.9 KetamaMemcachedSessionLocator(alg, false, true): getHostName():port-i, 160w points, KETAMA_HASH whatever alg
+pub static XMEMCACHED_GWHALIN: Profile = Profile {
+    name: "xmemcached-gwhalin",
+    aliases: &[],
+    description: "xmemcached 2.4.9 KetamaMemcachedSessionLocator(alg, false, true) (gwhalin compatible): getHostName():port-i, 160w points, KETAMA_HASH whatever alg",
+    default_hash: Hash::Md5,
+    crc32: None,
+    node: NodeForm::JavaHostNamePort,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::PerWeight(160),
+    points: PointHash::JavaKetama,
+    search: Search::LowerBound,
+    ties: Ties::SortedList,
+    zero_weight: ZeroWeight::Reject,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: KeyLimits {
+        empty: true,
+        max_len: None,
+    },
+    order: Order::Given,
+    failover: Failover::Rehash {
+        first_tag: 1,
+        bounded_by_servers: true,
+    },
+    removal: Removal::OwnPoints,
+};
+
 /// `uhashring`: uhashring 2.5 HashRing default: 160w points int(md5(label-i).hexdigest(), 16), 128-bit
 pub static UHASHRING: Profile = Profile {
     name: "uhashring",
@@ -937,6 +1008,7 @@ pub static PROFILES: &[&Profile] = &[
     &SPYMEMCACHED_WEIGHTED_LIBMEMCACHED_FORMAT,
     &XMEMCACHED,
     &XMEMCACHED_NGINX,
+    &XMEMCACHED_GWHALIN,
     &UHASHRING,
     &UHASHRING_KETAMA,
     &HASH_RING,
@@ -945,6 +1017,7 @@ pub static PROFILES: &[&Profile] = &[
     &GROUPCACHE,
     &FLEXIHASH,
     &FLEXIHASH_SEED,
+    &DALLI,
     &MODULA,
     &GOMEMCACHE,
     &JUMP,
@@ -1013,6 +1086,7 @@ impl fmt::Display for StringForm {
             StringForm::Prefix => "iS",
             StringForm::Concat => "Si",
             StringForm::Bare => "S",
+            StringForm::Colon => "S:i",
         })
     }
 }
@@ -1024,6 +1098,7 @@ impl fmt::Display for PointHash {
             PointHash::KeyHash => f.write_str("the key hash, 1 point per string"),
             PointHash::JavaKetama => f.write_str("md5 x 4 with KETAMA_HASH, else the key hash"),
             PointHash::Md5Wide => f.write_str("md5 as a 128-bit number"),
+            PointHash::Sha1Word => f.write_str("sha1, first word big-endian, 1 point per string"),
         }
     }
 }
@@ -1037,6 +1112,9 @@ impl fmt::Display for Search {
                 f.write_str("first point >= hash (hash 0 to the last point)")
             }
             Search::Floor => f.write_str("largest point <= hash"),
+            Search::FloorWrap => {
+                f.write_str("largest point <= hash, else the largest point (backwards)")
+            }
             Search::Buckets1024 => f.write_str("1024-bucket table"),
             Search::Modula {
                 weighted: false, ..
@@ -1082,6 +1160,9 @@ impl fmt::Display for KeyRewrite {
             KeyRewrite::None => f.write_str("bytes as given"),
             KeyRewrite::PeclSanitize => f.write_str("bytes <= 0x20 become '_', 250 bytes max"),
             KeyRewrite::Truncate(n) => write!(f, "first {n} bytes"),
+            KeyRewrite::DalliDigest => {
+                f.write_str("over 250 characters: first 212 + ':md5:' + md5 hex")
+            }
         }
     }
 }

@@ -140,6 +140,12 @@ pub enum NodeForm {
     /// spymemcached LIBMEMCACHED format: `getHostName()` (IP text, IPv6 uncompressed without
     /// brackets, or the host name as written) plus `:port` unless 11211.
     JavaHostName,
+    /// `host:port` with the host as written and IPv6 brackets dropped (dalli's
+    /// `"#{hostname}:#{port}"`: `2001:db8::1:11211`).
+    HostPort,
+    /// xmemcached gwhalin mode: `getHostName() + ":" + port` with no PTR records: IP text
+    /// (IPv6 uncompressed, no brackets) or the host name as written, port always.
+    JavaHostNamePort,
 }
 
 impl NodeForm {
@@ -154,6 +160,7 @@ impl NodeForm {
             NodeForm::OmitDefaultPort if s.port == DEFAULT_PORT => s.host.clone(),
             NodeForm::OmitDefaultPort => host_port(&s.host),
             NodeForm::SlashLabel => format!("/{}", host_port(&s.host)),
+            NodeForm::HostPort => host_port(&s.host),
             NodeForm::JavaSpy | NodeForm::JavaXmc => {
                 let slash = if self == NodeForm::JavaXmc { "/" } else { "" };
                 match s.kind {
@@ -162,6 +169,11 @@ impl NodeForm {
                     HostKind::Name => format!("{}/<unresolved>:{}", s.host, s.port),
                 }
             }
+            NodeForm::JavaHostNamePort => match s.kind {
+                HostKind::Ipv4(ip) => format!("{ip}:{}", s.port),
+                HostKind::Ipv6(ip) => format!("{}:{}", java_ipv6(&ip), s.port),
+                HostKind::Name => host_port(&s.host),
+            },
             NodeForm::JavaNginx | NodeForm::JavaHostName => {
                 let ip = match s.kind {
                     HostKind::Ipv4(ip) => ip.to_string(),

@@ -24,6 +24,9 @@ pub enum Formula {
     Nd,
     /// uhashring ketama mode, hash_ring: `(40 * n * w) div W` in integers.
     Int,
+    /// dalli: `floor(f64(n * 160 * w) / f64(W))` (exact integer product, double division);
+    /// strings, not digests (one point each).
+    Dalli,
 }
 
 impl Formula {
@@ -56,6 +59,10 @@ impl Formula {
             Formula::Int => {
                 let d = 40u128 * n as u128 * u128::from(w) / u128::from(total);
                 d.min(u128::from(u32::MAX)) as u32
+            }
+            Formula::Dalli => {
+                let p = 160u128 * n as u128 * u128::from(w);
+                clamp(libm_floor(p as f64 / total as f64))
             }
         }
     }
@@ -116,6 +123,7 @@ impl Formula {
             Formula::Lm => "libmemcached float formula",
             Formula::Nd => "node-hashring double formula",
             Formula::Int => "integer formula",
+            Formula::Dalli => "dalli double formula (160 n w / W)",
         }
     }
 }

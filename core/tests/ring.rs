@@ -107,6 +107,10 @@ fn naive(ring: &Ring, key: &[u8]) -> Result<usize, Error> {
                 }
             }
         },
+        Search::FloorWrap => match pts.iter().rposition(|q| q.0 <= h) {
+            Some(i) => owner(first_of(pts[i].0)),
+            None => owner(first_of(pts[pts.len() - 1].0)),
+        },
         Search::Buckets1024 => {
             let at = (h % 1024).wrapping_mul(0xFFFF_FFFF / 1024);
             pts[first_ge(at)].1

@@ -8,7 +8,7 @@ use core::ops::Range;
 
 use super::entry::Entry;
 use crate::error::Error;
-use crate::hash::{md5, Hash};
+use crate::hash::{md5, sha1, Hash};
 use crate::profile::{PointHash, Profile, StringForm, ZeroWeight};
 use crate::weight::Count;
 
@@ -100,6 +100,7 @@ pub(super) fn generate(
             StringForm::Prefix => write!(s, "{}{}", i, entry.node),
             StringForm::Concat => write!(s, "{}{}", entry.node, i),
             StringForm::Bare => write!(s, "{}", entry.node),
+            StringForm::Colon => write!(s, "{}:{}", entry.node, i),
         };
         let bytes = s.as_bytes();
         match profile.points {
@@ -111,6 +112,11 @@ pub(super) fn generate(
                     owner,
                 });
             }
+            PointHash::Sha1Word => out.push(Point {
+                value: sha1::first_word_be(bytes),
+                wide: 0,
+                owner,
+            }),
             PointHash::KeyHash => out.push(Point {
                 value: hash.hash(bytes),
                 wide: 0,

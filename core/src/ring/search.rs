@@ -173,6 +173,10 @@ impl Ring {
                 }
                 p => first_of_run(c, p - 1),
             },
+            Search::FloorWrap => match upper_bound(c, h) {
+                0 => first_of_run(c, len - 1),
+                p => first_of_run(c, p - 1),
+            },
             Search::LowerBound | Search::Buckets1024 => wrap(lower_bound(c, h)),
             Search::Modula { .. } | Search::Jump | Search::Rendezvous | Search::Maglev => {
                 return Err(Error::Unsupported)
@@ -324,7 +328,7 @@ impl Ring {
                     _ => self.ring_position(c, self.key_point(key)).unwrap_or(0),
                 };
                 let len = c.values.len();
-                let backwards = self.profile.search == Search::Floor;
+                let backwards = matches!(self.profile.search, Search::Floor | Search::FloorWrap);
                 for step in 0..len {
                     if out.len() >= want {
                         break;
