@@ -22,6 +22,9 @@
 //! | `flexihash-seed` | the seed PHP class | label | 1 x toHash | seed_tohash | <= (floor) |
 //! | `dalli` | Ruby Dalli 3.0.6 | `host:port` (no brackets) | floor(160 n w / W) x sha1 | crc32a | <= (wrap to the largest) |
 //! | `xmemcached-gwhalin` | xmemcached 2.4.9 gwhalin mode | `getHostName():port` | 40w x 4 md5 | KETAMA_HASH | >=, sorted list |
+//! | `folsom` | Spotify folsom 1.21.0 | `host:port` | 100 x murmur3_32 chain | murmur3_32 | >= signed, later |
+//! | `memjs` | npm memjs 1.3.2 | - | - | String.hashCode | abs % n |
+//! | `whalin-native`, `-old-compat`, `-new-compat` | whalin Java client 3.0.2 | - | weight slots | hashCode / 33h+u / crc >> 16 | abs % slots |
 //! | `modula`, `gomemcache` | `hash % n` | - | - | one_at_a_time / crc32a | modulo |
 //! | `jump`, `rendezvous`, `maglev` | beyond the ring | - | - | md5 | - |
 
@@ -62,6 +65,9 @@ pub enum PointHash {
     JavaKetama,
     /// The whole MD5 digest as a 128-bit integer (uhashring's default ring).
     Md5Wide,
+    /// murmur3_32 chain (folsom): point 0 = murmur3_32(S), point i = murmur3_32 of the
+    /// little-endian bytes of point i - 1; one point per string.
+    Murmur3Chain,
     /// SHA-1 of each string, the big-endian first word of the digest, one point per string
     /// (dalli: the first 8 hex digits).
     Sha1Word,
@@ -83,6 +89,11 @@ pub enum Search {
     /// The largest point <= h; below the smallest point, the largest point (dalli:
     /// `bsearch_index { |e| e.value > h }` minus one, index -1 wrapping to the last point).
     FloorWrap,
+    /// First point >= h in **signed** 32-bit order, else the first (most negative) point
+    /// (folsom's `TreeMap<Integer, _>.ceilingEntry`). Positions are stored with the sign bit
+    /// flipped (`p ^ 2^31`), so the continuum's unsigned order is the signed order; the key
+    /// hash is flipped the same way before the search.
+    LowerBoundSigned,
     /// pecl memcache: a 1024-entry table, `bucket[b]` = owner of lower_bound(b * 4194303);
     /// key -> `bucket[h % 1024]`.
     Buckets1024,
@@ -92,6 +103,16 @@ pub enum Search {
         weighted: bool,
         /// pecl memcache standard: `h = (h >> 16) & 0x7fff`, 0 becomes 1.
         high15: bool,
+    },
+    /// The whalin Java client's bucket lists and memjs: the key hash as a signed Java
+    /// `long` (the 32-bit hash sign-extended, or whalin's 64-bit old-compat hash),
+    /// `|h| mod slots` over the servers in order (each repeated `w` times when weighted).
+    JavaAbsModulo {
+        /// Each server fills `weight` consecutive slots.
+        weighted: bool,
+        /// whalin OLD_COMPAT_HASH: `h = 33 h + u` over the key's UTF-16 units in 64 bits
+        /// (the ring's hash is not used).
+        old_compat: bool,
     },
     /// Lamping & Veach jump consistent hash over the servers in order.
     Jump,
@@ -185,17 +206,21 @@ pub struct KeyLimits {
     pub empty: bool,
     /// Keys longer than this many bytes are refused.
     pub max_len: Option<usize>,
+    /// Keys holding a byte 0x00..=0x20 (control bytes, space) are refused (folsom).
+    pub blanks: bool,
 }
 
 /// No key is refused.
 pub const ANY_KEY: KeyLimits = KeyLimits {
     empty: false,
     max_len: None,
+blanks: false,
 };
 /// memcached's text protocol limit as libmemcached and twemproxy enforce it: 1..=250 bytes.
 pub const MEMCACHED_KEY: KeyLimits = KeyLimits {
     empty: true,
     max_len: Some(250),
+blanks: false,
 };
 
 /// One client family, as data. See the module docs for the table.
@@ -430,7 +455,7 @@ pub static PECL_MEMCACHE: Profile = Profile {
     key: KeyRewrite::PeclSanitize,
     single_shortcut: true,
     empty_key_rejected: &[],
-    key_limits: KeyLimits { empty: true, max_len: None },
+    key_limits: KeyLimits { empty: true, max_len: None, blanks: false, },
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
@@ -454,7 +479,7 @@ pub static PECL_MEMCACHE_STANDARD: Profile = Profile {
     key: KeyRewrite::PeclSanitize,
     single_shortcut: true,
     empty_key_rejected: &[],
-    key_limits: KeyLimits { empty: true, max_len: None },
+    key_limits: KeyLimits { empty: true, max_len: None, blanks: false, },
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
@@ -636,6 +661,7 @@ pub static DALLI: Profile = Profile {
     key_limits: KeyLimits {
         empty: true,
         max_len: None,
+    blanks: false,
     },
     order: Order::Given,
     failover: Failover::Walk,
@@ -663,6 +689,7 @@ pub static XMEMCACHED_GWHALIN: Profile = Profile {
     key_limits: KeyLimits {
         empty: true,
         max_len: None,
+    blanks: false,
     },
     order: Order::Given,
     failover: Failover::Rehash {
@@ -868,6 +895,142 @@ pub static FLEXIHASH_SEED: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
+/// `folsom`: Spotify folsom 1.21.0 ketama: 100 murmur3_32 chain points of host:port, signed order, murmur3_32 keys of 1..=250 bytes without blanks; weights ignored
+pub static FOLSOM: Profile = Profile {
+    name: "folsom",
+    aliases: &[],
+    description: "Spotify folsom 1.21.0 ketama: 100 murmur3_32 chain points of host:port, signed order, murmur3_32 keys of 1..=250 bytes without blanks; weights ignored",
+    default_hash: Hash::Murmur3_32,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(100),
+    points: PointHash::Murmur3Chain,
+    search: Search::LowerBoundSigned,
+    ties: Ties::LaterWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: KeyLimits {
+        empty: true,
+        max_len: Some(250),
+        blanks: true,
+    },
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `memjs`: npm memjs 1.3.2: |String hashCode| % n over the servers in order; weights ignored
+pub static MEMJS: Profile = Profile {
+    name: "memjs",
+    aliases: &[],
+    description: "npm memjs 1.3.2: |String hashCode| % n over the servers in order; weights ignored",
+    default_hash: Hash::Native,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::JavaAbsModulo {
+        weighted: false,
+        old_compat: false,
+    },
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `whalin-native`: whalin Memcached-Java-Client 3.0.2 NATIVE_HASH (the pool default): |(long) key.hashCode()| % buckets, each server weight times
+pub static WHALIN_NATIVE: Profile = Profile {
+    name: "whalin-native",
+    aliases: &[],
+    description: "whalin Memcached-Java-Client 3.0.2 NATIVE_HASH (the pool default): |(long) key.hashCode()| % buckets, each server weight times",
+    default_hash: Hash::Native,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::JavaAbsModulo {
+        weighted: true,
+        old_compat: false,
+    },
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `whalin-old-compat`: whalin Memcached-Java-Client 3.0.2 OLD_COMPAT_HASH: |h = 33 h + u (64-bit)| % buckets, each server weight times
+pub static WHALIN_OLD_COMPAT: Profile = Profile {
+    name: "whalin-old-compat",
+    aliases: &[],
+    description: "whalin Memcached-Java-Client 3.0.2 OLD_COMPAT_HASH: |h = 33 h + u (64-bit)| % buckets, each server weight times",
+    default_hash: Hash::Native,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::JavaAbsModulo {
+        weighted: true,
+        old_compat: true,
+    },
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `whalin-new-compat`: whalin Memcached-Java-Client 3.0.2 NEW_COMPAT_HASH: ((crc32 >> 16) & 0x7fff) % buckets, each server weight times
+pub static WHALIN_NEW_COMPAT: Profile = Profile {
+    name: "whalin-new-compat",
+    aliases: &[],
+    description: "whalin Memcached-Java-Client 3.0.2 NEW_COMPAT_HASH: ((crc32 >> 16) & 0x7fff) % buckets, each server weight times",
+    default_hash: Hash::Crc,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::JavaAbsModulo {
+        weighted: true,
+        old_compat: false,
+    },
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
 /// `modula`: hash % n over the servers in order (libmemcached MODULA, php-memcached default); weights ignored
 pub static MODULA: Profile = Profile {
     name: "modula",
@@ -1018,6 +1181,11 @@ pub static PROFILES: &[&Profile] = &[
     &FLEXIHASH,
     &FLEXIHASH_SEED,
     &DALLI,
+    &FOLSOM,
+    &MEMJS,
+    &WHALIN_NATIVE,
+    &WHALIN_OLD_COMPAT,
+    &WHALIN_NEW_COMPAT,
     &MODULA,
     &GOMEMCACHE,
     &JUMP,
@@ -1060,14 +1228,18 @@ impl Profile {
     pub fn is_ring(&self) -> bool {
         !matches!(
             self.search,
-            Search::Modula { .. } | Search::Jump | Search::Rendezvous | Search::Maglev
+            Search::Modula { .. }
+                | Search::JavaAbsModulo { .. }
+                | Search::Jump
+                | Search::Rendezvous
+                | Search::Maglev
         )
     }
 
     /// Whether a server's weight changes where keys go.
     pub fn uses_weights(&self) -> bool {
         match self.search {
-            Search::Modula { weighted, .. } => weighted,
+            Search::Modula { weighted, .. } | Search::JavaAbsModulo { weighted, .. } => weighted,
             Search::Rendezvous => true,
             Search::Jump | Search::Maglev => false,
             _ => !matches!(self.count, Count::Fixed(_)),
@@ -1098,6 +1270,9 @@ impl fmt::Display for PointHash {
             PointHash::KeyHash => f.write_str("the key hash, 1 point per string"),
             PointHash::JavaKetama => f.write_str("md5 x 4 with KETAMA_HASH, else the key hash"),
             PointHash::Md5Wide => f.write_str("md5 as a 128-bit number"),
+            PointHash::Murmur3Chain => {
+                f.write_str("murmur3_32 chain, each point hashing the previous one")
+            }
             PointHash::Sha1Word => f.write_str("sha1, first word big-endian, 1 point per string"),
         }
     }
@@ -1115,6 +1290,20 @@ impl fmt::Display for Search {
             Search::FloorWrap => {
                 f.write_str("largest point <= hash, else the largest point (backwards)")
             }
+            Search::LowerBoundSigned => f.write_str("first point >= hash in signed order"),
+            Search::JavaAbsModulo {
+                weighted,
+                old_compat,
+            } => write!(
+                f,
+                "|{}| % {}",
+                if *old_compat {
+                    "64-bit old-compat hash"
+                } else {
+                    "signed hash"
+                },
+                if *weighted { "total weight" } else { "n" }
+            ),
             Search::Buckets1024 => f.write_str("1024-bucket table"),
             Search::Modula {
                 weighted: false, ..
@@ -1212,6 +1401,10 @@ impl fmt::Display for KeyLimits {
             (true, None) => f.write_str("non-empty keys"),
             (false, Some(m)) => write!(f, "keys of at most {m} bytes"),
             (true, Some(m)) => write!(f, "keys of 1..={m} bytes"),
+        }?;
+        if self.blanks {
+            f.write_str(", no byte 0x00..=0x20")?;
         }
+        Ok(())
     }
 }

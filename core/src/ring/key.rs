@@ -79,7 +79,8 @@ pub(super) fn prepare<'k>(
 ) -> Result<&'k [u8], Error> {
     let limits = profile.key_limits;
     let refused = (key.is_empty() && (limits.empty || profile.empty_key_rejected.contains(&hash)))
-        || limits.max_len.is_some_and(|m| key.len() > m);
+        || limits.max_len.is_some_and(|m| key.len() > m)
+        || (limits.blanks && key.iter().any(|&b| b <= 0x20));
     if refused {
         return Err(Error::KeyRejected);
     }

@@ -108,7 +108,7 @@ impl Layout {
     /// Builds the layout from the entries and the sorted points (in canonical order).
     pub(super) fn derive(profile: &Profile, entries: &[Entry], cols: Columns) -> Layout {
         match profile.search {
-            Search::Modula { weighted, .. } => {
+            Search::Modula { weighted, .. } | Search::JavaAbsModulo { weighted, .. } => {
                 let mut ordered: Vec<u32> = (0..entries.len() as u32).collect();
                 ordered.sort_by_key(|&i| entries[i as usize].rank);
                 let mut sum = 0u64;

@@ -11,7 +11,7 @@ use super::points::Point;
 use super::Ring;
 use crate::alt::{jump, maglev, rendezvous};
 use crate::error::Error;
-use crate::hash::md5;
+use crate::hash::{md5, whalin};
 use crate::profile::{Failover, Search, Ties};
 use crate::server::Server;
 
@@ -122,6 +122,8 @@ fn distinct_positions(c: &Continuum) -> usize {
 #[derive(Clone, Copy, Debug)]
 pub(super) enum KeyPoint {
     Narrow(u32),
+    /// A signed 64-bit key hash (the whalin Java client's `long`).
+    Long(i64),
     Wide(u128),
 }
 
@@ -138,6 +140,16 @@ impl Ring {
     fn key_point(&self, key: &[u8]) -> KeyPoint {
         match self.layout {
             Layout::Wide(..) => KeyPoint::Wide(md5::wide(key)),
+            _ if matches!(
+                self.profile.search,
+                Search::JavaAbsModulo {
+                    old_compat: true,
+                    ..
+                }
+            ) =>
+            {
+                KeyPoint::Long(whalin::old_compat(key))
+            }
             _ => KeyPoint::Narrow(self.hash.hash(key)),
         }
     }
@@ -152,8 +164,10 @@ impl Ring {
         let h = match k {
             KeyPoint::Wide(w) => return Ok(wrap(upper_bound_wide(c, self.layout.wide(), w))),
             KeyPoint::Narrow(h) => h,
+            KeyPoint::Long(h) => h as u32,
         };
         Ok(match self.profile.search {
+            Search::LowerBoundSigned => wrap(lower_bound(c, h ^ 0x8000_0000)),
             Search::UpperBound => wrap(upper_bound(c, h)),
             Search::LowerBoundZeroLast => match h {
                 0 => first_of_run(c, len - 1),
@@ -178,9 +192,11 @@ impl Ring {
                 p => first_of_run(c, p - 1),
             },
             Search::LowerBound | Search::Buckets1024 => wrap(lower_bound(c, h)),
-            Search::Modula { .. } | Search::Jump | Search::Rendezvous | Search::Maglev => {
-                return Err(Error::Unsupported)
-            }
+            Search::Modula { .. }
+            | Search::JavaAbsModulo { .. }
+            | Search::Jump
+            | Search::Rendezvous
+            | Search::Maglev => return Err(Error::Unsupported),
         })
     }
 
@@ -203,6 +219,7 @@ impl Ring {
         let narrow = |k: KeyPoint| match k {
             KeyPoint::Narrow(h) => h,
             KeyPoint::Wide(w) => (w >> 96) as u32,
+            KeyPoint::Long(h) => h as u32,
         };
         match &self.layout {
             Layout::Sorted(c) | Layout::Wide(c, _) | Layout::TieRuns(c, _) => {
@@ -217,11 +234,19 @@ impl Ring {
                 ordered,
                 cumulative,
             } => {
-                let mut h = narrow(k);
-                let (weighted, high15) = match self.profile.search {
-                    Search::Modula { weighted, high15 } => (weighted, high15),
-                    _ => (false, false),
+                let (weighted, high15, java) = match self.profile.search {
+                    Search::Modula { weighted, high15 } => (weighted, high15, false),
+                    Search::JavaAbsModulo { weighted, .. } => (weighted, false, true),
+                    _ => (false, false, false),
                 };
+                // The value reduced modulo the slots: the 32-bit hash, or for the Java
+                // clients |h| of the hash as a signed long.
+                let v: u64 = match k {
+                    KeyPoint::Long(h) => h.unsigned_abs(),
+                    _ if java => i64::from(narrow(k) as i32).unsigned_abs(),
+                    _ => u64::from(narrow(k)),
+                };
+                let mut h = v;
                 if high15 {
                     h = (h >> 16) & 0x7fff;
                     if h == 0 {
@@ -233,10 +258,10 @@ impl Ring {
                     if total == 0 {
                         return Err(Error::NoServer);
                     }
-                    let slot = u64::from(h) % total;
+                    let slot = h % total;
                     cumulative.partition_point(|&c| c <= slot)
                 } else {
-                    (h as usize) % ordered.len().max(1)
+                    (h % ordered.len().max(1) as u64) as usize
                 };
                 ordered.get(at).map(|&i| i as usize).ok_or(Error::NoServer)
             }
