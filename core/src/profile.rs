@@ -24,6 +24,7 @@
 //! | `xmemcached-gwhalin` | xmemcached 2.4.9 gwhalin mode | `getHostName():port` | 40w x 4 md5 | KETAMA_HASH | >=, sorted list |
 //! | `folsom` | Spotify folsom 1.21.0 | `host:port` | 100 x murmur3_32 chain | murmur3_32 | >= signed, later |
 //! | `memjs` | npm memjs 1.3.2 | - | - | String.hashCode | abs % n |
+//! | `whalin-consistent(-sanitized)` | whalin Java client 3.0.2 | `host:port` | floor((int)(40nw)/W) x 4 md5 | md5 (URL-encoded key) | >=, later |
 //! | `whalin-native`, `-old-compat`, `-new-compat` | whalin Java client 3.0.2 | - | weight slots | hashCode / 33h+u / crc >> 16 | abs % slots |
 //! | `modula`, `gomemcache` | `hash % n` | - | - | one_at_a_time / crc32a | modulo |
 //! | `jump`, `rendezvous`, `maglev` | beyond the ring | - | - | md5 | - |
@@ -160,6 +161,9 @@ pub enum KeyRewrite {
     /// one each) becomes its first 212 characters + `:md5:` + the lowercase hex MD5 of the
     /// whole key.
     DalliDigest,
+    /// whalin's `sanitizeKeys` (on by default): `URLEncoder.encode(key, "UTF-8")`:
+    /// `a-zA-Z0-9.-*_` kept, space to `+`, every other byte `%XX` (`~` too).
+    UrlEncode,
 }
 
 /// The order a client keeps its servers in (it decides ties and modulo slots).
@@ -1031,6 +1035,54 @@ pub static WHALIN_NEW_COMPAT: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
+/// `whalin-consistent`: whalin Memcached-Java-Client 3.0.2 CONSISTENT_HASH, sanitizeKeys off: floor((int)(40 n w) / W) md5 digests x 4 of host:port-j, md5 keys
+pub static WHALIN_CONSISTENT: Profile = Profile {
+    name: "whalin-consistent",
+    aliases: &[],
+    description: "whalin Memcached-Java-Client 3.0.2 CONSISTENT_HASH, sanitizeKeys off: floor((int)(40 n w) / W) md5 digests x 4 of host:port-j, md5 keys",
+    default_hash: Hash::Md5,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Relative(Formula::Whalin),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::LowerBound,
+    ties: Ties::LaterWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `whalin-consistent-sanitized`: whalin Memcached-Java-Client 3.0.2 CONSISTENT_HASH with the default sanitizeKeys: keys URL-encoded, then as whalin-consistent
+pub static WHALIN_CONSISTENT_SANITIZED: Profile = Profile {
+    name: "whalin-consistent-sanitized",
+    aliases: &[],
+    description: "whalin Memcached-Java-Client 3.0.2 CONSISTENT_HASH with the default sanitizeKeys: keys URL-encoded, then as whalin-consistent",
+    default_hash: Hash::Md5,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Relative(Formula::Whalin),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::LowerBound,
+    ties: Ties::LaterWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::UrlEncode,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
 /// `modula`: hash % n over the servers in order (libmemcached MODULA, php-memcached default); weights ignored
 pub static MODULA: Profile = Profile {
     name: "modula",
@@ -1183,6 +1235,8 @@ pub static PROFILES: &[&Profile] = &[
     &DALLI,
     &FOLSOM,
     &MEMJS,
+    &WHALIN_CONSISTENT,
+    &WHALIN_CONSISTENT_SANITIZED,
     &WHALIN_NATIVE,
     &WHALIN_OLD_COMPAT,
     &WHALIN_NEW_COMPAT,
@@ -1349,6 +1403,7 @@ impl fmt::Display for KeyRewrite {
             KeyRewrite::None => f.write_str("bytes as given"),
             KeyRewrite::PeclSanitize => f.write_str("bytes <= 0x20 become '_', 250 bytes max"),
             KeyRewrite::Truncate(n) => write!(f, "first {n} bytes"),
+            KeyRewrite::UrlEncode => f.write_str("URL-encoded (java.net.URLEncoder)"),
             KeyRewrite::DalliDigest => {
                 f.write_str("over 250 characters: first 212 + ':md5:' + md5 hex")
             }

@@ -1,5 +1,7 @@
 //! What a client does to a key before hashing it: refusals and rewriting.
 
+use alloc::vec::Vec;
+
 use crate::error::Error;
 use crate::hash::{md5, Hash};
 use crate::profile::{KeyRewrite, Profile};
@@ -7,6 +9,56 @@ use crate::profile::{KeyRewrite, Profile};
 /// Longest key rewrite buffer: dalli's digest form, 212 characters of up to 4 bytes plus
 /// `:md5:` and 32 hex digits (pecl memcache truncates to 250 bytes, gomemcache to 256).
 pub(super) const KEY_BUF: usize = 212 * 4 + 5 + 32;
+
+/// Scratch space for a rewritten key: a stack buffer, and a heap one only for rewrites that
+/// may outgrow it (URL encoding a long key).
+pub(super) struct KeyBuf {
+    inline: [u8; KEY_BUF],
+    heap: Vec<u8>,
+}
+
+impl KeyBuf {
+    /// An empty buffer (allocates nothing).
+    pub(super) fn new() -> KeyBuf {
+        KeyBuf {
+            inline: [0; KEY_BUF],
+            heap: Vec::new(),
+        }
+    }
+}
+
+/// `URLEncoder.encode(key, "UTF-8")` over the key's bytes: `a-zA-Z0-9.-*_` kept, space to
+/// `+`, every other byte `%XX` (uppercase hex).
+fn url_encode<'k>(key: &[u8], buf: &'k mut KeyBuf) -> &'k [u8] {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let put = |out: &mut dyn FnMut(u8)| {
+        for &b in key {
+            match b {
+                b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'.' | b'-' | b'*' | b'_' => out(b),
+                b' ' => out(b'+'),
+                _ => {
+                    out(b'%');
+                    out(HEX[usize::from(b >> 4)]);
+                    out(HEX[usize::from(b & 15)]);
+                }
+            }
+        }
+    };
+    if key.len() * 3 <= KEY_BUF {
+        let mut n = 0;
+        let inline = &mut buf.inline;
+        put(&mut |b| {
+            inline[n] = b;
+            n += 1;
+        });
+        &buf.inline[..n]
+    } else {
+        buf.heap.clear();
+        let heap = &mut buf.heap;
+        put(&mut |b| heap.push(b));
+        &buf.heap
+    }
+}
 
 /// dalli's longest key, in characters, before it is shortened.
 const DALLI_MAX_CHARS: usize = 250;
@@ -75,7 +127,7 @@ pub(super) fn prepare<'k>(
     profile: &Profile,
     hash: Hash,
     key: &'k [u8],
-    buf: &'k mut [u8; KEY_BUF],
+    buf: &'k mut KeyBuf,
 ) -> Result<&'k [u8], Error> {
     let limits = profile.key_limits;
     let refused = (key.is_empty() && (limits.empty || profile.empty_key_rejected.contains(&hash)))
@@ -89,14 +141,15 @@ pub(super) fn prepare<'k>(
         KeyRewrite::Truncate(n) => &key[..key.len().min(n)],
         KeyRewrite::PeclSanitize => {
             let n = key.len().min(250);
-            for (dst, &b) in buf.iter_mut().zip(&key[..n]) {
+            for (dst, &b) in buf.inline.iter_mut().zip(&key[..n]) {
                 *dst = if b <= 0x20 { b'_' } else { b };
             }
-            &buf[..n]
+            &buf.inline[..n]
         }
-        KeyRewrite::DalliDigest => match dalli_digest(key, buf) {
+        KeyRewrite::DalliDigest => match dalli_digest(key, &mut buf.inline) {
             Some(k) => k,
             None => key,
         },
+        KeyRewrite::UrlEncode => url_encode(key, buf),
     })
 }

@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 use super::entry::Entry;
-use super::key::{prepare, KEY_BUF};
+use super::key::{prepare, KeyBuf};
 use super::layout::{Continuum, Layout};
 use super::points::Point;
 use super::Ring;
@@ -130,7 +130,7 @@ pub(super) enum KeyPoint {
 impl Ring {
     /// The key hash as this ring computes it (after the client's key rewriting).
     pub fn key_hash(&self, key: &[u8]) -> Result<u32, Error> {
-        let mut buf = [0u8; KEY_BUF];
+        let mut buf = KeyBuf::new();
         Ok(self
             .hash
             .hash(prepare(self.profile, self.hash, key, &mut buf)?))
@@ -287,7 +287,7 @@ impl Ring {
             Layout::Sorted(c) | Layout::Wide(c, _) | Layout::TieRuns(c, _) => c,
             _ => return Err(Error::Unsupported),
         };
-        let mut buf = [0u8; KEY_BUF];
+        let mut buf = KeyBuf::new();
         let key = prepare(self.profile, self.hash, key, &mut buf)?;
         let p = self.ring_position(c, self.key_point(key))?;
         Ok((c.values[p], self.owner_at(c, p)))
@@ -305,7 +305,7 @@ impl Ring {
         if self.entries.is_empty() {
             return Err(Error::EmptyRing);
         }
-        let mut buf = [0u8; KEY_BUF];
+        let mut buf = KeyBuf::new();
         let key = prepare(self.profile, self.hash, key, &mut buf)?;
         if self.profile.single_shortcut && self.entries.len() == 1 {
             return Ok(0);
@@ -336,7 +336,7 @@ impl Ring {
                 out.push(i);
             }
         };
-        let mut buf = [0u8; KEY_BUF];
+        let mut buf = KeyBuf::new();
         let key = prepare(self.profile, self.hash, key, &mut buf)?;
         match &self.layout {
             Layout::Sorted(c)
@@ -417,7 +417,7 @@ impl Ring {
             return Ok(out);
         }
         out.push(first);
-        let mut buf = [0u8; KEY_BUF];
+        let mut buf = KeyBuf::new();
         let key = prepare(self.profile, self.hash, key, &mut buf)?;
         let mut hv = self.hash.hash(key);
         let mut tagged = Vec::with_capacity(key.len() + 20);
