@@ -22,6 +22,7 @@
 //! | `flexihash-seed` | the seed PHP class | label | 1 x toHash | seed_tohash | <= (floor) |
 //! | `dalli` | Ruby Dalli 3.0.6 | `host:port` (no brackets) | floor(160 n w / W) x sha1 | crc32a | <= (wrap to the largest) |
 //! | `xmemcached-gwhalin` | xmemcached 2.4.9 gwhalin mode | `getHostName():port` | 40w x 4 md5 | KETAMA_HASH | >=, sorted list |
+//! | `nginx` | nginx 1.22.1 hash consistent | `host\0port` | 160w x crc32 chain | crc32a | >=, earlier |
 //! | `folsom` | Spotify folsom 1.21.0 | `host:port` | 100 x murmur3_32 chain | murmur3_32 | >= signed, later |
 //! | `memjs` | npm memjs 1.3.2 | - | - | String.hashCode | abs % n |
 //! | `whalin-consistent(-sanitized)` | whalin Java client 3.0.2 | `host:port` | floor((int)(40nw)/W) x 4 md5 | md5 (URL-encoded key) | >=, later |
@@ -66,6 +67,9 @@ pub enum PointHash {
     JavaKetama,
     /// The whole MD5 digest as a 128-bit integer (uhashring's default ring).
     Md5Wide,
+    /// CRC-32 chain (nginx): point i = crc32(S || le32(point i - 1)), with 0 before point 0;
+    /// one point per string.
+    Crc32Chain,
     /// murmur3_32 chain (folsom): point 0 = murmur3_32(S), point i = murmur3_32 of the
     /// little-endian bytes of point i - 1; one point per string.
     Murmur3Chain,
@@ -1083,6 +1087,30 @@ pub static WHALIN_CONSISTENT_SANITIZED: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
+/// `nginx`: nginx 1.22.1 upstream hash $key consistent: 160w crc32 chain points of host NUL port, crc32 keys, >=, earlier wins
+pub static NGINX: Profile = Profile {
+    name: "nginx",
+    aliases: &[],
+    description: "nginx 1.22.1 upstream hash $key consistent: 160w crc32 chain points of host NUL port, crc32 keys, >=, earlier wins",
+    default_hash: Hash::Crc32a,
+    crc32: Some(Hash::Crc32a),
+    node: NodeForm::NginxHostNulPort,
+    names: false,
+    strings: StringForm::Bare,
+    count: Count::PerWeight(160),
+    points: PointHash::Crc32Chain,
+    search: Search::LowerBound,
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::Reject,
+    key: KeyRewrite::None,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
 /// `modula`: hash % n over the servers in order (libmemcached MODULA, php-memcached default); weights ignored
 pub static MODULA: Profile = Profile {
     name: "modula",
@@ -1233,6 +1261,7 @@ pub static PROFILES: &[&Profile] = &[
     &FLEXIHASH,
     &FLEXIHASH_SEED,
     &DALLI,
+    &NGINX,
     &FOLSOM,
     &MEMJS,
     &WHALIN_CONSISTENT,
@@ -1324,6 +1353,7 @@ impl fmt::Display for PointHash {
             PointHash::KeyHash => f.write_str("the key hash, 1 point per string"),
             PointHash::JavaKetama => f.write_str("md5 x 4 with KETAMA_HASH, else the key hash"),
             PointHash::Md5Wide => f.write_str("md5 as a 128-bit number"),
+            PointHash::Crc32Chain => f.write_str("crc32 chain, each point over S and the previous one"),
             PointHash::Murmur3Chain => {
                 f.write_str("murmur3_32 chain, each point hashing the previous one")
             }

@@ -146,6 +146,10 @@ pub enum NodeForm {
     /// xmemcached gwhalin mode: `getHostName() + ":" + port` with no PTR records: IP text
     /// (IPv6 uncompressed, no brackets) or the host name as written, port always.
     JavaHostNamePort,
+    /// nginx `hash ... consistent`: the label as written split into host and port (the
+    /// trailing digits after the last `:`, IPv6 brackets kept), joined by a NUL byte:
+    /// `10.0.0.1\011211`, `[2001:db8::1]\011211`.
+    NginxHostNulPort,
 }
 
 impl NodeForm {
@@ -161,6 +165,15 @@ impl NodeForm {
             NodeForm::OmitDefaultPort => host_port(&s.host),
             NodeForm::SlashLabel => format!("/{}", host_port(&s.host)),
             NodeForm::HostPort => host_port(&s.host),
+            NodeForm::NginxHostNulPort => {
+                let l = s.label.as_str();
+                let digits = l.len() - l.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+                let cut = l.len() - digits;
+                match l[..cut].strip_suffix(':') {
+                    Some(host) => format!("{host}\0{}", &l[cut..]),
+                    None => format!("{l}\0"),
+                }
+            }
             NodeForm::JavaSpy | NodeForm::JavaXmc => {
                 let slash = if self == NodeForm::JavaXmc { "/" } else { "" };
                 match s.kind {

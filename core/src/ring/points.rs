@@ -82,6 +82,26 @@ pub(super) fn generate(
     range: Range<u32>,
     out: &mut Vec<Point>,
 ) {
+    if profile.points == PointHash::Crc32Chain {
+        // Each point hashes the node string and the previous point (0 before the first).
+        let mut bytes = Vec::with_capacity(entry.node.len() + 4);
+        bytes.extend_from_slice(entry.node.as_bytes());
+        let base = bytes.len();
+        let mut prev = 0u32;
+        for i in 0..range.end {
+            bytes.truncate(base);
+            bytes.extend_from_slice(&prev.to_le_bytes());
+            prev = Hash::Crc32a.hash(&bytes);
+            if i >= range.start {
+                out.push(Point {
+                    value: prev,
+                    wide: 0,
+                    owner,
+                });
+            }
+        }
+        return;
+    }
     if profile.points == PointHash::Murmur3Chain {
         // Each point hashes the previous one: walk the chain from its start.
         let flip = if profile.search == Search::LowerBoundSigned {
@@ -134,7 +154,7 @@ pub(super) fn generate(
                     owner,
                 });
             }
-            PointHash::Murmur3Chain => {}
+            PointHash::Murmur3Chain | PointHash::Crc32Chain => {}
             PointHash::Sha1Word => out.push(Point {
                 value: sha1::first_word_be(bytes),
                 wide: 0,
