@@ -27,6 +27,7 @@
 //! | `memjs` | npm memjs 1.3.2 | - | - | String.hashCode | abs % n |
 //! | `whalin-consistent(-sanitized)` | whalin Java client 3.0.2 | `host:port` | floor((int)(40nw)/W) x 4 md5 | md5 (URL-encoded key) | >=, later |
 //! | `whalin-native`, `-old-compat`, `-new-compat` | whalin Java client 3.0.2 | - | weight slots | hashCode / 33h+u / crc >> 16 | abs % slots |
+//! | `mcrouter-ch3`, `mcrouter-wch3` | mcrouter (9d7f434) | - | - | the key itself | furc_hash (+ spooky32 weight draws) |
 //! | `modula`, `gomemcache` | `hash % n` | - | - | one_at_a_time / crc32a | modulo |
 //! | `jump`, `rendezvous`, `maglev` | beyond the ring | - | - | md5 | - |
 
@@ -118,6 +119,12 @@ pub enum Search {
         /// whalin OLD_COMPAT_HASH: `h = 33 h + u` over the key's UTF-16 units in 64 bits
         /// (the ring's hash is not used).
         old_compat: bool,
+    },
+    /// mcrouter CH3: `furc_hash(key, n)` over the servers in order (the key itself, not a key
+    /// hash); weighted: WeightedCh3 with each weight divided by the largest.
+    Furc {
+        /// WeightedCh3 (SpookyHash draws against the weights, up to 32 salted tries).
+        weighted: bool,
     },
     /// Lamping & Veach jump consistent hash over the servers in order.
     Jump,
@@ -1111,6 +1118,54 @@ pub static NGINX: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
+/// `mcrouter-ch3`: mcrouter CH3 (Ch3HashFunc): furc_hash(routing key, n) over the servers in order; weights ignored, at most 2^23 servers
+pub static MCROUTER_CH3: Profile = Profile {
+    name: "mcrouter-ch3",
+    aliases: &[],
+    description: "mcrouter CH3 (Ch3HashFunc): furc_hash(routing key, n) over the servers in order; weights ignored, at most 2^23 servers",
+    default_hash: Hash::Spooky32,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::Furc { weighted: false },
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `mcrouter-wch3`: mcrouter WeightedCh3HashFunc: furc_hash + SpookyHash32 draws against weight / max weight, 32 salted tries
+pub static MCROUTER_WCH3: Profile = Profile {
+    name: "mcrouter-wch3",
+    aliases: &[],
+    description: "mcrouter WeightedCh3HashFunc: furc_hash + SpookyHash32 draws against weight / max weight, 32 salted tries",
+    default_hash: Hash::Spooky32,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::Furc { weighted: true },
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
 /// `modula`: hash % n over the servers in order (libmemcached MODULA, php-memcached default); weights ignored
 pub static MODULA: Profile = Profile {
     name: "modula",
@@ -1269,6 +1324,8 @@ pub static PROFILES: &[&Profile] = &[
     &WHALIN_NATIVE,
     &WHALIN_OLD_COMPAT,
     &WHALIN_NEW_COMPAT,
+    &MCROUTER_CH3,
+    &MCROUTER_WCH3,
     &MODULA,
     &GOMEMCACHE,
     &JUMP,
@@ -1314,6 +1371,7 @@ impl Profile {
             Search::Modula { .. }
                 | Search::JavaAbsModulo { .. }
                 | Search::Jump
+                | Search::Furc { .. }
                 | Search::Rendezvous
                 | Search::Maglev
         )
@@ -1324,6 +1382,7 @@ impl Profile {
         match self.search {
             Search::Modula { weighted, .. } | Search::JavaAbsModulo { weighted, .. } => weighted,
             Search::Rendezvous => true,
+            Search::Furc { weighted } => weighted,
             Search::Jump | Search::Maglev => false,
             _ => !matches!(self.count, Count::Fixed(_)),
         }
@@ -1401,6 +1460,10 @@ impl fmt::Display for Search {
                 high15: true,
             } => f.write_str("((hash >> 16) & 0x7fff) % total weight"),
             Search::Jump => f.write_str("jump consistent hash"),
+            Search::Furc { weighted: false } => f.write_str("mcrouter furc_hash (CH3)"),
+            Search::Furc { weighted: true } => {
+                f.write_str("mcrouter WeightedCh3 (furc_hash + spooky draws, weights / max)")
+            }
             Search::Rendezvous => f.write_str("rendezvous hashing"),
             Search::Maglev => f.write_str("a Maglev table"),
         }

@@ -11,7 +11,7 @@ use super::points::Point;
 use super::Ring;
 use crate::alt::{jump, maglev, rendezvous};
 use crate::error::Error;
-use crate::hash::{md5, whalin};
+use crate::hash::{furc, md5, whalin};
 use crate::profile::{Failover, Search, Ties};
 use crate::server::Server;
 
@@ -195,6 +195,7 @@ impl Ring {
             Search::Modula { .. }
             | Search::JavaAbsModulo { .. }
             | Search::Jump
+            | Search::Furc { .. }
             | Search::Rendezvous
             | Search::Maglev => return Err(Error::Unsupported),
         })
@@ -265,6 +266,8 @@ impl Ring {
                 };
                 ordered.get(at).map(|&i| i as usize).ok_or(Error::NoServer)
             }
+            // Placed from the key itself in `locate_index`; a hash alone cannot place it.
+            Layout::Furc(_) => Err(Error::Unsupported),
             Layout::Jump => {
                 Ok(jump::jump(u64::from(narrow(k)), self.entries.len() as u32) as usize)
             }
@@ -309,6 +312,9 @@ impl Ring {
         let key = prepare(self.profile, self.hash, key, &mut buf)?;
         if self.profile.single_shortcut && self.entries.len() == 1 {
             return Ok(0);
+        }
+        if let Layout::Furc(weights) = &self.layout {
+            return furc_locate(key, self.entries.len(), weights);
         }
         self.locate_point_of(self.key_point(key))
     }
@@ -448,6 +454,18 @@ impl Ring {
         }
         best.map(|(_, i)| i).ok_or(Error::NoServer)
     }
+}
+
+/// mcrouter: CH3 (`furc_hash(key, n)`) when `weights` is empty, else WeightedCh3. mcrouter
+/// throws for more than 2^23 servers: [`Error::Unsupported`].
+fn furc_locate(key: &[u8], n: usize, weights: &[f64]) -> Result<usize, Error> {
+    if n > furc::FURC_MAX_POOL as usize {
+        return Err(Error::Unsupported);
+    }
+    if weights.is_empty() {
+        return Ok(furc::furc_hash(key, n as u32) as usize);
+    }
+    furc::weighted_ch3(key, weights).ok_or(Error::NoServer)
 }
 
 /// Appends `t` in decimal (no allocation beyond `out`).

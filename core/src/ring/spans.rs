@@ -134,7 +134,11 @@ impl Ring {
                     approximate: wide,
                 })
             }
-            Layout::Slots { .. } | Layout::Jump | Layout::Rendezvous | Layout::Maglev(_) => None,
+            Layout::Slots { .. }
+            | Layout::Jump
+            | Layout::Furc(_)
+            | Layout::Rendezvous
+            | Layout::Maglev(_) => None,
         }
     }
 }
