@@ -229,13 +229,13 @@ pub struct KeyLimits {
 pub const ANY_KEY: KeyLimits = KeyLimits {
     empty: false,
     max_len: None,
-blanks: false,
+    blanks: false,
 };
 /// memcached's text protocol limit as libmemcached and twemproxy enforce it: 1..=250 bytes.
 pub const MEMCACHED_KEY: KeyLimits = KeyLimits {
     empty: true,
     max_len: Some(250),
-blanks: false,
+    blanks: false,
 };
 
 /// One client family, as data. See the module docs for the table.
@@ -942,7 +942,8 @@ pub static FOLSOM: Profile = Profile {
 pub static MEMJS: Profile = Profile {
     name: "memjs",
     aliases: &[],
-    description: "npm memjs 1.3.2: |String hashCode| % n over the servers in order; weights ignored",
+    description:
+        "npm memjs 1.3.2: |String hashCode| % n over the servers in order; weights ignored",
     default_hash: Hash::Native,
     crc32: None,
     node: NodeForm::Label,
@@ -1412,7 +1413,9 @@ impl fmt::Display for PointHash {
             PointHash::KeyHash => f.write_str("the key hash, 1 point per string"),
             PointHash::JavaKetama => f.write_str("md5 x 4 with KETAMA_HASH, else the key hash"),
             PointHash::Md5Wide => f.write_str("md5 as a 128-bit number"),
-            PointHash::Crc32Chain => f.write_str("crc32 chain, each point over S and the previous one"),
+            PointHash::Crc32Chain => {
+                f.write_str("crc32 chain, each point over S and the previous one")
+            }
             PointHash::Murmur3Chain => {
                 f.write_str("murmur3_32 chain, each point hashing the previous one")
             }
