@@ -76,6 +76,11 @@ pub fn node_note(an: &str, a: &str, bn: &str, b: &str, s: &Server) -> String {
                 "{n} spells the host name as Java's unresolved address"
             ));
         }
+        if x.contains('\0') {
+            notes.push(format!(
+                "{n} hashes host and port joined by a NUL byte (nginx `hash consistent`)"
+            ));
+        }
         if s.name.as_deref() == Some(x) {
             notes.push(format!("{n} hashes the server's name"));
         }
@@ -168,10 +173,12 @@ pub fn differences(a: &Ring, b: &Ring, an: &str, bn: &str) -> Vec<Difference> {
             );
             let s = a.server(i).cloned();
             let note = s.map_or(String::new(), |s| node_note(&an, x, &bn, y, &s));
+            // A NUL byte (nginx) is shown escaped.
+            let shown = |v: &str| v.replace('\0', "\\0");
             add(
                 "node string",
-                x.to_string(),
-                y.to_string(),
+                shown(x),
+                shown(y),
                 format!(
                     "{note} ({} of {} servers; first: line {})",
                     differing.len(),
@@ -263,10 +270,18 @@ pub fn differences(a: &Ring, b: &Ring, an: &str, bn: &str) -> Vec<Difference> {
         let zero = [search, pb.search];
         let only_zero =
             zero.contains(&Search::LowerBound) && zero.contains(&Search::LowerBoundZeroLast);
+        let backwards = zero.contains(&Search::FloorWrap);
         let (note, effective) = if only_zero {
             (
                 "only a key hash of exactly 0 is placed differently".to_string(),
                 false,
+            )
+        } else if backwards {
+            (
+                "opposite search directions (dalli takes the largest point <= hash, wrapping to \
+                 the largest): a key goes to the point before the one the other picks"
+                    .to_string(),
+                true,
             )
         } else {
             (

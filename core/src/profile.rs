@@ -20,6 +20,14 @@
 //! | `groupcache` | golang/groupcache consistenthash | `i` + label | 50 x crc32a | crc32a | >=, later |
 //! | `flexihash` | pda/flexihash 3.0.0 | label + `i` | 64w x crc32a | crc32a | >, later |
 //! | `flexihash-seed` | the seed PHP class | label | 1 x toHash | seed_tohash | <= (floor) |
+//! | `dalli` | Ruby Dalli 3.0.6 | `host:port` (no brackets) | floor(160 n w / W) x sha1 | crc32a | <= (wrap to the largest) |
+//! | `xmemcached-gwhalin` | xmemcached 2.4.9 gwhalin mode | `getHostName():port` | 40w x 4 md5 | KETAMA_HASH | >=, sorted list |
+//! | `nginx` | nginx 1.22.1 hash consistent | `host\0port` | 160w x crc32 chain | crc32a | >=, earlier |
+//! | `folsom` | Spotify folsom 1.21.0 | `host:port` | 100 x murmur3_32 chain | murmur3_32 | >= signed, later |
+//! | `memjs` | npm memjs 1.3.2 | - | - | String.hashCode | abs % n |
+//! | `whalin-consistent(-sanitized)` | whalin Java client 3.0.2 | `host:port` | floor((int)(40nw)/W) x 4 md5 | md5 (URL-encoded key) | >=, later |
+//! | `whalin-native`, `-old-compat`, `-new-compat` | whalin Java client 3.0.2 | - | weight slots | hashCode / 33h+u / crc >> 16 | abs % slots |
+//! | `mcrouter-ch3`, `mcrouter-wch3` | mcrouter (9d7f434) | - | - | the key itself | furc_hash (+ spooky32 weight draws) |
 //! | `modula`, `gomemcache` | `hash % n` | - | - | one_at_a_time / crc32a | modulo |
 //! | `jump`, `rendezvous`, `maglev` | beyond the ring | - | - | md5 | - |
 
@@ -41,6 +49,8 @@ pub enum StringForm {
     Concat,
     /// `S` alone (one point per server).
     Bare,
+    /// `S:i` (dalli: `"#{name}:#{i}"`).
+    Colon,
 }
 
 /// How point strings become ring positions.
@@ -58,6 +68,15 @@ pub enum PointHash {
     JavaKetama,
     /// The whole MD5 digest as a 128-bit integer (uhashring's default ring).
     Md5Wide,
+    /// CRC-32 chain (nginx): point i = crc32(S || le32(point i - 1)), with 0 before point 0;
+    /// one point per string.
+    Crc32Chain,
+    /// murmur3_32 chain (folsom): point 0 = murmur3_32(S), point i = murmur3_32 of the
+    /// little-endian bytes of point i - 1; one point per string.
+    Murmur3Chain,
+    /// SHA-1 of each string, the big-endian first word of the digest, one point per string
+    /// (dalli: the first 8 hex digits).
+    Sha1Word,
 }
 
 /// How a key's hash picks a server.
@@ -73,6 +92,14 @@ pub enum Search {
     /// The largest point <= h; below the smallest point PHP reads `list[count - 1]`, which is
     /// a server only if some point equals `count - 1`, else null (the seed class).
     Floor,
+    /// The largest point <= h; below the smallest point, the largest point (dalli:
+    /// `bsearch_index { |e| e.value > h }` minus one, index -1 wrapping to the last point).
+    FloorWrap,
+    /// First point >= h in **signed** 32-bit order, else the first (most negative) point
+    /// (folsom's `TreeMap<Integer, _>.ceilingEntry`). Positions are stored with the sign bit
+    /// flipped (`p ^ 2^31`), so the continuum's unsigned order is the signed order; the key
+    /// hash is flipped the same way before the search.
+    LowerBoundSigned,
     /// pecl memcache: a 1024-entry table, `bucket[b]` = owner of lower_bound(b * 4194303);
     /// key -> `bucket[h % 1024]`.
     Buckets1024,
@@ -82,6 +109,22 @@ pub enum Search {
         weighted: bool,
         /// pecl memcache standard: `h = (h >> 16) & 0x7fff`, 0 becomes 1.
         high15: bool,
+    },
+    /// The whalin Java client's bucket lists and memjs: the key hash as a signed Java
+    /// `long` (the 32-bit hash sign-extended, or whalin's 64-bit old-compat hash),
+    /// `|h| mod slots` over the servers in order (each repeated `w` times when weighted).
+    JavaAbsModulo {
+        /// Each server fills `weight` consecutive slots.
+        weighted: bool,
+        /// whalin OLD_COMPAT_HASH: `h = 33 h + u` over the key's UTF-16 units in 64 bits
+        /// (the ring's hash is not used).
+        old_compat: bool,
+    },
+    /// mcrouter CH3: `furc_hash(key, n)` over the servers in order (the key itself, not a key
+    /// hash); weighted: WeightedCh3 with each weight divided by the largest.
+    Furc {
+        /// WeightedCh3 (SpookyHash draws against the weights, up to 32 salted tries).
+        weighted: bool,
     },
     /// Lamping & Veach jump consistent hash over the servers in order.
     Jump,
@@ -125,6 +168,13 @@ pub enum KeyRewrite {
     PeclSanitize,
     /// Hash at most the first N bytes (gomemcache: 256).
     Truncate(usize),
+    /// dalli: a key longer than 250 characters (code points; bytes that are not UTF-8 count
+    /// one each) becomes its first 212 characters + `:md5:` + the lowercase hex MD5 of the
+    /// whole key.
+    DalliDigest,
+    /// whalin's `sanitizeKeys` (on by default): `URLEncoder.encode(key, "UTF-8")`:
+    /// `a-zA-Z0-9.-*_` kept, space to `+`, every other byte `%XX` (`~` too).
+    UrlEncode,
 }
 
 /// The order a client keeps its servers in (it decides ties and modulo slots).
@@ -171,17 +221,21 @@ pub struct KeyLimits {
     pub empty: bool,
     /// Keys longer than this many bytes are refused.
     pub max_len: Option<usize>,
+    /// Keys holding a byte 0x00..=0x20 (control bytes, space) are refused (folsom).
+    pub blanks: bool,
 }
 
 /// No key is refused.
 pub const ANY_KEY: KeyLimits = KeyLimits {
     empty: false,
     max_len: None,
+    blanks: false,
 };
 /// memcached's text protocol limit as libmemcached and twemproxy enforce it: 1..=250 bytes.
 pub const MEMCACHED_KEY: KeyLimits = KeyLimits {
     empty: true,
     max_len: Some(250),
+    blanks: false,
 };
 
 /// One client family, as data. See the module docs for the table.
@@ -416,7 +470,7 @@ pub static PECL_MEMCACHE: Profile = Profile {
     key: KeyRewrite::PeclSanitize,
     single_shortcut: true,
     empty_key_rejected: &[],
-    key_limits: KeyLimits { empty: true, max_len: None },
+    key_limits: KeyLimits { empty: true, max_len: None, blanks: false, },
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
@@ -440,7 +494,7 @@ pub static PECL_MEMCACHE_STANDARD: Profile = Profile {
     key: KeyRewrite::PeclSanitize,
     single_shortcut: true,
     empty_key_rejected: &[],
-    key_limits: KeyLimits { empty: true, max_len: None },
+    key_limits: KeyLimits { empty: true, max_len: None, blanks: false, },
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
@@ -598,6 +652,65 @@ pub static XMEMCACHED_NGINX: Profile = Profile {
     key_limits: ANY_KEY,
     order: Order::Given,
     failover: Failover::Rehash { first_tag: 1, bounded_by_servers: true },
+    removal: Removal::OwnPoints,
+};
+
+/// `dalli`: Ruby Dalli 3.0.6: floor(160 n w / W) sha1 points of host:port:i, crc32 keys, largest point <= hash
+pub static DALLI: Profile = Profile {
+    name: "dalli",
+    aliases: &[],
+    description: "Ruby Dalli 3.0.6: floor(160 n w / W) sha1 points of host:port:i, crc32 keys, largest point <= hash (wrapping to the largest)",
+    default_hash: Hash::Crc32a,
+    crc32: Some(Hash::Crc32a),
+    node: NodeForm::HostPort,
+    names: false,
+    strings: StringForm::Colon,
+    count: Count::Relative(Formula::Dalli),
+    points: PointHash::Sha1Word,
+    search: Search::FloorWrap,
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::DalliDigest,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: KeyLimits {
+        empty: true,
+        max_len: None,
+    blanks: false,
+    },
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `xmemcached-gwhalin`: xmemcached 2.4.9 KetamaMemcachedSessionLocator(alg, false, true): getHostName():port-i, 160w points, KETAMA_HASH whatever alg
+pub static XMEMCACHED_GWHALIN: Profile = Profile {
+    name: "xmemcached-gwhalin",
+    aliases: &[],
+    description: "xmemcached 2.4.9 KetamaMemcachedSessionLocator(alg, false, true) (gwhalin compatible): getHostName():port-i, 160w points, KETAMA_HASH whatever alg",
+    default_hash: Hash::Md5,
+    crc32: None,
+    node: NodeForm::JavaHostNamePort,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::PerWeight(160),
+    points: PointHash::JavaKetama,
+    search: Search::LowerBound,
+    ties: Ties::SortedList,
+    zero_weight: ZeroWeight::Reject,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: KeyLimits {
+        empty: true,
+        max_len: None,
+    blanks: false,
+    },
+    order: Order::Given,
+    failover: Failover::Rehash {
+        first_tag: 1,
+        bounded_by_servers: true,
+    },
     removal: Removal::OwnPoints,
 };
 
@@ -797,6 +910,263 @@ pub static FLEXIHASH_SEED: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
+/// `folsom`: Spotify folsom 1.21.0 ketama: 100 murmur3_32 chain points of host:port, signed order, murmur3_32 keys of 1..=250 bytes without blanks; weights ignored
+pub static FOLSOM: Profile = Profile {
+    name: "folsom",
+    aliases: &[],
+    description: "Spotify folsom 1.21.0 ketama: 100 murmur3_32 chain points of host:port, signed order, murmur3_32 keys of 1..=250 bytes without blanks; weights ignored",
+    default_hash: Hash::Murmur3_32,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(100),
+    points: PointHash::Murmur3Chain,
+    search: Search::LowerBoundSigned,
+    ties: Ties::LaterWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: KeyLimits {
+        empty: true,
+        max_len: Some(250),
+        blanks: true,
+    },
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `memjs`: npm memjs 1.3.2: |String hashCode| % n over the servers in order; weights ignored
+pub static MEMJS: Profile = Profile {
+    name: "memjs",
+    aliases: &[],
+    description:
+        "npm memjs 1.3.2: |String hashCode| % n over the servers in order; weights ignored",
+    default_hash: Hash::Native,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::JavaAbsModulo {
+        weighted: false,
+        old_compat: false,
+    },
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `whalin-native`: whalin Memcached-Java-Client 3.0.2 NATIVE_HASH (the pool default): |(long) key.hashCode()| % buckets, each server weight times
+pub static WHALIN_NATIVE: Profile = Profile {
+    name: "whalin-native",
+    aliases: &[],
+    description: "whalin Memcached-Java-Client 3.0.2 NATIVE_HASH (the pool default): |(long) key.hashCode()| % buckets, each server weight times",
+    default_hash: Hash::Native,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::JavaAbsModulo {
+        weighted: true,
+        old_compat: false,
+    },
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `whalin-old-compat`: whalin Memcached-Java-Client 3.0.2 OLD_COMPAT_HASH: |h = 33 h + u (64-bit)| % buckets, each server weight times
+pub static WHALIN_OLD_COMPAT: Profile = Profile {
+    name: "whalin-old-compat",
+    aliases: &[],
+    description: "whalin Memcached-Java-Client 3.0.2 OLD_COMPAT_HASH: |h = 33 h + u (64-bit)| % buckets, each server weight times",
+    default_hash: Hash::Native,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::JavaAbsModulo {
+        weighted: true,
+        old_compat: true,
+    },
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `whalin-new-compat`: whalin Memcached-Java-Client 3.0.2 NEW_COMPAT_HASH: ((crc32 >> 16) & 0x7fff) % buckets, each server weight times
+pub static WHALIN_NEW_COMPAT: Profile = Profile {
+    name: "whalin-new-compat",
+    aliases: &[],
+    description: "whalin Memcached-Java-Client 3.0.2 NEW_COMPAT_HASH: ((crc32 >> 16) & 0x7fff) % buckets, each server weight times",
+    default_hash: Hash::Crc,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::JavaAbsModulo {
+        weighted: true,
+        old_compat: false,
+    },
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `whalin-consistent`: whalin Memcached-Java-Client 3.0.2 CONSISTENT_HASH, sanitizeKeys off: floor((int)(40 n w) / W) md5 digests x 4 of host:port-j, md5 keys
+pub static WHALIN_CONSISTENT: Profile = Profile {
+    name: "whalin-consistent",
+    aliases: &[],
+    description: "whalin Memcached-Java-Client 3.0.2 CONSISTENT_HASH, sanitizeKeys off: floor((int)(40 n w) / W) md5 digests x 4 of host:port-j, md5 keys",
+    default_hash: Hash::Md5,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Relative(Formula::Whalin),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::LowerBound,
+    ties: Ties::LaterWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `whalin-consistent-sanitized`: whalin Memcached-Java-Client 3.0.2 CONSISTENT_HASH with the default sanitizeKeys: keys URL-encoded, then as whalin-consistent
+pub static WHALIN_CONSISTENT_SANITIZED: Profile = Profile {
+    name: "whalin-consistent-sanitized",
+    aliases: &[],
+    description: "whalin Memcached-Java-Client 3.0.2 CONSISTENT_HASH with the default sanitizeKeys: keys URL-encoded, then as whalin-consistent",
+    default_hash: Hash::Md5,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Relative(Formula::Whalin),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::LowerBound,
+    ties: Ties::LaterWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::UrlEncode,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `nginx`: nginx 1.22.1 upstream hash $key consistent: 160w crc32 chain points of host NUL port, crc32 keys, >=, earlier wins
+pub static NGINX: Profile = Profile {
+    name: "nginx",
+    aliases: &[],
+    description: "nginx 1.22.1 upstream hash $key consistent: 160w crc32 chain points of host NUL port, crc32 keys, >=, earlier wins",
+    default_hash: Hash::Crc32a,
+    crc32: Some(Hash::Crc32a),
+    node: NodeForm::NginxHostNulPort,
+    names: false,
+    strings: StringForm::Bare,
+    count: Count::PerWeight(160),
+    points: PointHash::Crc32Chain,
+    search: Search::LowerBound,
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::Reject,
+    key: KeyRewrite::None,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `mcrouter-ch3`: mcrouter CH3 (Ch3HashFunc): furc_hash(routing key, n) over the servers in order; weights ignored, at most 2^23 servers
+pub static MCROUTER_CH3: Profile = Profile {
+    name: "mcrouter-ch3",
+    aliases: &[],
+    description: "mcrouter CH3 (Ch3HashFunc): furc_hash(routing key, n) over the servers in order; weights ignored, at most 2^23 servers",
+    default_hash: Hash::Spooky32,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::Furc { weighted: false },
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `mcrouter-wch3`: mcrouter WeightedCh3HashFunc: furc_hash + SpookyHash32 draws against weight / max weight, 32 salted tries
+pub static MCROUTER_WCH3: Profile = Profile {
+    name: "mcrouter-wch3",
+    aliases: &[],
+    description: "mcrouter WeightedCh3HashFunc: furc_hash + SpookyHash32 draws against weight / max weight, 32 salted tries",
+    default_hash: Hash::Spooky32,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::Furc { weighted: true },
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
 /// `modula`: hash % n over the servers in order (libmemcached MODULA, php-memcached default); weights ignored
 pub static MODULA: Profile = Profile {
     name: "modula",
@@ -937,6 +1307,7 @@ pub static PROFILES: &[&Profile] = &[
     &SPYMEMCACHED_WEIGHTED_LIBMEMCACHED_FORMAT,
     &XMEMCACHED,
     &XMEMCACHED_NGINX,
+    &XMEMCACHED_GWHALIN,
     &UHASHRING,
     &UHASHRING_KETAMA,
     &HASH_RING,
@@ -945,6 +1316,17 @@ pub static PROFILES: &[&Profile] = &[
     &GROUPCACHE,
     &FLEXIHASH,
     &FLEXIHASH_SEED,
+    &DALLI,
+    &NGINX,
+    &FOLSOM,
+    &MEMJS,
+    &WHALIN_CONSISTENT,
+    &WHALIN_CONSISTENT_SANITIZED,
+    &WHALIN_NATIVE,
+    &WHALIN_OLD_COMPAT,
+    &WHALIN_NEW_COMPAT,
+    &MCROUTER_CH3,
+    &MCROUTER_WCH3,
     &MODULA,
     &GOMEMCACHE,
     &JUMP,
@@ -987,15 +1369,21 @@ impl Profile {
     pub fn is_ring(&self) -> bool {
         !matches!(
             self.search,
-            Search::Modula { .. } | Search::Jump | Search::Rendezvous | Search::Maglev
+            Search::Modula { .. }
+                | Search::JavaAbsModulo { .. }
+                | Search::Jump
+                | Search::Furc { .. }
+                | Search::Rendezvous
+                | Search::Maglev
         )
     }
 
     /// Whether a server's weight changes where keys go.
     pub fn uses_weights(&self) -> bool {
         match self.search {
-            Search::Modula { weighted, .. } => weighted,
+            Search::Modula { weighted, .. } | Search::JavaAbsModulo { weighted, .. } => weighted,
             Search::Rendezvous => true,
+            Search::Furc { weighted } => weighted,
             Search::Jump | Search::Maglev => false,
             _ => !matches!(self.count, Count::Fixed(_)),
         }
@@ -1013,6 +1401,7 @@ impl fmt::Display for StringForm {
             StringForm::Prefix => "iS",
             StringForm::Concat => "Si",
             StringForm::Bare => "S",
+            StringForm::Colon => "S:i",
         })
     }
 }
@@ -1024,6 +1413,13 @@ impl fmt::Display for PointHash {
             PointHash::KeyHash => f.write_str("the key hash, 1 point per string"),
             PointHash::JavaKetama => f.write_str("md5 x 4 with KETAMA_HASH, else the key hash"),
             PointHash::Md5Wide => f.write_str("md5 as a 128-bit number"),
+            PointHash::Crc32Chain => {
+                f.write_str("crc32 chain, each point over S and the previous one")
+            }
+            PointHash::Murmur3Chain => {
+                f.write_str("murmur3_32 chain, each point hashing the previous one")
+            }
+            PointHash::Sha1Word => f.write_str("sha1, first word big-endian, 1 point per string"),
         }
     }
 }
@@ -1037,6 +1433,23 @@ impl fmt::Display for Search {
                 f.write_str("first point >= hash (hash 0 to the last point)")
             }
             Search::Floor => f.write_str("largest point <= hash"),
+            Search::FloorWrap => {
+                f.write_str("largest point <= hash, else the largest point (backwards)")
+            }
+            Search::LowerBoundSigned => f.write_str("first point >= hash in signed order"),
+            Search::JavaAbsModulo {
+                weighted,
+                old_compat,
+            } => write!(
+                f,
+                "|{}| % {}",
+                if *old_compat {
+                    "64-bit old-compat hash"
+                } else {
+                    "signed hash"
+                },
+                if *weighted { "total weight" } else { "n" }
+            ),
             Search::Buckets1024 => f.write_str("1024-bucket table"),
             Search::Modula {
                 weighted: false, ..
@@ -1050,6 +1463,10 @@ impl fmt::Display for Search {
                 high15: true,
             } => f.write_str("((hash >> 16) & 0x7fff) % total weight"),
             Search::Jump => f.write_str("jump consistent hash"),
+            Search::Furc { weighted: false } => f.write_str("mcrouter furc_hash (CH3)"),
+            Search::Furc { weighted: true } => {
+                f.write_str("mcrouter WeightedCh3 (furc_hash + spooky draws, weights / max)")
+            }
             Search::Rendezvous => f.write_str("rendezvous hashing"),
             Search::Maglev => f.write_str("a Maglev table"),
         }
@@ -1082,6 +1499,10 @@ impl fmt::Display for KeyRewrite {
             KeyRewrite::None => f.write_str("bytes as given"),
             KeyRewrite::PeclSanitize => f.write_str("bytes <= 0x20 become '_', 250 bytes max"),
             KeyRewrite::Truncate(n) => write!(f, "first {n} bytes"),
+            KeyRewrite::UrlEncode => f.write_str("URL-encoded (java.net.URLEncoder)"),
+            KeyRewrite::DalliDigest => {
+                f.write_str("over 250 characters: first 212 + ':md5:' + md5 hex")
+            }
         }
     }
 }
@@ -1131,6 +1552,10 @@ impl fmt::Display for KeyLimits {
             (true, None) => f.write_str("non-empty keys"),
             (false, Some(m)) => write!(f, "keys of at most {m} bytes"),
             (true, Some(m)) => write!(f, "keys of 1..={m} bytes"),
+        }?;
+        if self.blanks {
+            f.write_str(", no byte 0x00..=0x20")?;
         }
+        Ok(())
     }
 }

@@ -140,6 +140,16 @@ pub enum NodeForm {
     /// spymemcached LIBMEMCACHED format: `getHostName()` (IP text, IPv6 uncompressed without
     /// brackets, or the host name as written) plus `:port` unless 11211.
     JavaHostName,
+    /// `host:port` with the host as written and IPv6 brackets dropped (dalli's
+    /// `"#{hostname}:#{port}"`: `2001:db8::1:11211`).
+    HostPort,
+    /// xmemcached gwhalin mode: `getHostName() + ":" + port` with no PTR records: IP text
+    /// (IPv6 uncompressed, no brackets) or the host name as written, port always.
+    JavaHostNamePort,
+    /// nginx `hash ... consistent`: the label as written split into host and port (the
+    /// trailing digits after the last `:`, IPv6 brackets kept), joined by a NUL byte:
+    /// `10.0.0.1\011211`, `[2001:db8::1]\011211`.
+    NginxHostNulPort,
 }
 
 impl NodeForm {
@@ -154,6 +164,16 @@ impl NodeForm {
             NodeForm::OmitDefaultPort if s.port == DEFAULT_PORT => s.host.clone(),
             NodeForm::OmitDefaultPort => host_port(&s.host),
             NodeForm::SlashLabel => format!("/{}", host_port(&s.host)),
+            NodeForm::HostPort => host_port(&s.host),
+            NodeForm::NginxHostNulPort => {
+                let l = s.label.as_str();
+                let digits = l.len() - l.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+                let cut = l.len() - digits;
+                match l[..cut].strip_suffix(':') {
+                    Some(host) => format!("{host}\0{}", &l[cut..]),
+                    None => format!("{l}\0"),
+                }
+            }
             NodeForm::JavaSpy | NodeForm::JavaXmc => {
                 let slash = if self == NodeForm::JavaXmc { "/" } else { "" };
                 match s.kind {
@@ -162,6 +182,11 @@ impl NodeForm {
                     HostKind::Name => format!("{}/<unresolved>:{}", s.host, s.port),
                 }
             }
+            NodeForm::JavaHostNamePort => match s.kind {
+                HostKind::Ipv4(ip) => format!("{ip}:{}", s.port),
+                HostKind::Ipv6(ip) => format!("{}:{}", java_ipv6(&ip), s.port),
+                HostKind::Name => host_port(&s.host),
+            },
             NodeForm::JavaNginx | NodeForm::JavaHostName => {
                 let ip = match s.kind {
                     HostKind::Ipv4(ip) => ip.to_string(),

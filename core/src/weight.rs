@@ -24,6 +24,12 @@ pub enum Formula {
     Nd,
     /// uhashring ketama mode, hash_ring: `(40 * n * w) div W` in integers.
     Int,
+    /// dalli: `floor(f64(n * 160 * w) / f64(W))` (exact integer product, double division);
+    /// strings, not digests (one point each).
+    Dalli,
+    /// whalin Java client: `floor((double)(int)(w * 40 * n) / (double)(int)W)`, the
+    /// product and the total wrapping as Java `int`s (a negative product gives 0).
+    Whalin,
 }
 
 impl Formula {
@@ -56,6 +62,18 @@ impl Formula {
             Formula::Int => {
                 let d = 40u128 * n as u128 * u128::from(w) / u128::from(total);
                 d.min(u128::from(u32::MAX)) as u32
+            }
+            Formula::Whalin => {
+                let p = (w as i32).wrapping_mul((40 * n as u64) as i32);
+                let t = total as i32;
+                if t == 0 {
+                    return 0;
+                }
+                clamp(libm_floor(f64::from(p) / f64::from(t)))
+            }
+            Formula::Dalli => {
+                let p = 160u128 * n as u128 * u128::from(w);
+                clamp(libm_floor(p as f64 / total as f64))
             }
         }
     }
@@ -116,6 +134,8 @@ impl Formula {
             Formula::Lm => "libmemcached float formula",
             Formula::Nd => "node-hashring double formula",
             Formula::Int => "integer formula",
+            Formula::Whalin => "whalin Java int formula (40 n w / W)",
+            Formula::Dalli => "dalli double formula (160 n w / W)",
         }
     }
 }

@@ -107,6 +107,12 @@ fn naive(ring: &Ring, key: &[u8]) -> Result<usize, Error> {
                 }
             }
         },
+        // Positions are stored sign-flipped; the key hash is flipped the same way.
+        Search::LowerBoundSigned => owner(first_ge(h ^ 0x8000_0000)),
+        Search::FloorWrap => match pts.iter().rposition(|q| q.0 <= h) {
+            Some(i) => owner(first_of(pts[i].0)),
+            None => owner(first_of(pts[pts.len() - 1].0)),
+        },
         Search::Buckets1024 => {
             let at = (h % 1024).wrapping_mul(0xFFFF_FFFF / 1024);
             pts[first_ge(at)].1

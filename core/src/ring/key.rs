@@ -1,11 +1,125 @@
 //! What a client does to a key before hashing it: refusals and rewriting.
 
+use alloc::vec::Vec;
+
 use crate::error::Error;
-use crate::hash::Hash;
+use crate::hash::{md5, Hash};
 use crate::profile::{KeyRewrite, Profile};
 
-/// Longest key rewrite buffer (pecl memcache truncates to 250 bytes, gomemcache to 256).
-pub(super) const KEY_BUF: usize = 256;
+/// Longest key rewrite buffer: dalli's digest form, 212 characters of up to 4 bytes plus
+/// `:md5:` and 32 hex digits (pecl memcache truncates to 250 bytes, gomemcache to 256).
+pub(super) const KEY_BUF: usize = 212 * 4 + 5 + 32;
+
+/// Scratch space for a rewritten key: a stack buffer, and a heap one only for rewrites that
+/// may outgrow it (URL encoding a long key).
+pub(super) struct KeyBuf {
+    inline: [u8; KEY_BUF],
+    heap: Vec<u8>,
+}
+
+impl KeyBuf {
+    /// An empty buffer (allocates nothing).
+    pub(super) fn new() -> KeyBuf {
+        KeyBuf {
+            inline: [0; KEY_BUF],
+            heap: Vec::new(),
+        }
+    }
+}
+
+/// `URLEncoder.encode(key, "UTF-8")` over the key's bytes: `a-zA-Z0-9.-*_` kept, space to
+/// `+`, every other byte `%XX` (uppercase hex).
+fn url_encode<'k>(key: &[u8], buf: &'k mut KeyBuf) -> &'k [u8] {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let put = |out: &mut dyn FnMut(u8)| {
+        for &b in key {
+            match b {
+                b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'.' | b'-' | b'*' | b'_' => out(b),
+                b' ' => out(b'+'),
+                _ => {
+                    out(b'%');
+                    out(HEX[usize::from(b >> 4)]);
+                    out(HEX[usize::from(b & 15)]);
+                }
+            }
+        }
+    };
+    if key.len() * 3 <= KEY_BUF {
+        let mut n = 0;
+        let inline = &mut buf.inline;
+        put(&mut |b| {
+            inline[n] = b;
+            n += 1;
+        });
+        &buf.inline[..n]
+    } else {
+        buf.heap.clear();
+        let heap = &mut buf.heap;
+        put(&mut |b| heap.push(b));
+        &buf.heap
+    }
+}
+
+/// dalli's longest key, in characters, before it is shortened.
+const DALLI_MAX_CHARS: usize = 250;
+/// The characters dalli keeps of a longer key (249 - `:md5:` - 32 hex digits).
+const DALLI_KEEP_CHARS: usize = 212;
+
+/// Byte length of each character of `key` as Ruby counts characters: UTF-8 sequences, and
+/// every byte that is not part of one counts as one character.
+fn char_ends(key: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    let mut at = 0usize;
+    core::iter::from_fn(move || {
+        if at >= key.len() {
+            return None;
+        }
+        let b = key[at];
+        let want = match b {
+            0x00..=0x7f => 1,
+            0xc2..=0xdf => 2,
+            0xe0..=0xef => 3,
+            0xf0..=0xf4 => 4,
+            _ => 1,
+        };
+        let len = if want > 1
+            && at + want <= key.len()
+            && core::str::from_utf8(&key[at..at + want]).is_ok()
+        {
+            want
+        } else {
+            1
+        };
+        at += len;
+        Some(at)
+    })
+}
+
+/// dalli's long-key rewrite into `buf`, or `None` when the key is kept as it is.
+fn dalli_digest<'k>(key: &[u8], buf: &'k mut [u8; KEY_BUF]) -> Option<&'k [u8]> {
+    let mut keep = 0usize;
+    let mut chars = 0usize;
+    for end in char_ends(key) {
+        chars += 1;
+        if chars == DALLI_KEEP_CHARS {
+            keep = end;
+        }
+        if chars > DALLI_MAX_CHARS {
+            break;
+        }
+    }
+    if chars <= DALLI_MAX_CHARS {
+        return None;
+    }
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    buf[..keep].copy_from_slice(&key[..keep]);
+    buf[keep..keep + 5].copy_from_slice(b":md5:");
+    let d = md5::digest(key);
+    for (i, b) in d.iter().enumerate() {
+        buf[keep + 5 + 2 * i] = HEX[usize::from(b >> 4)];
+        buf[keep + 6 + 2 * i] = HEX[usize::from(b & 15)];
+    }
+    Some(&buf[..keep + 37])
+}
 
 /// The bytes the client hashes for `key`, or [`Error::KeyRejected`]. Rewritten keys are built
 /// in `buf` (no allocation).
@@ -13,11 +127,12 @@ pub(super) fn prepare<'k>(
     profile: &Profile,
     hash: Hash,
     key: &'k [u8],
-    buf: &'k mut [u8; KEY_BUF],
+    buf: &'k mut KeyBuf,
 ) -> Result<&'k [u8], Error> {
     let limits = profile.key_limits;
     let refused = (key.is_empty() && (limits.empty || profile.empty_key_rejected.contains(&hash)))
-        || limits.max_len.is_some_and(|m| key.len() > m);
+        || limits.max_len.is_some_and(|m| key.len() > m)
+        || (limits.blanks && key.iter().any(|&b| b <= 0x20));
     if refused {
         return Err(Error::KeyRejected);
     }
@@ -26,10 +141,15 @@ pub(super) fn prepare<'k>(
         KeyRewrite::Truncate(n) => &key[..key.len().min(n)],
         KeyRewrite::PeclSanitize => {
             let n = key.len().min(250);
-            for (dst, &b) in buf.iter_mut().zip(&key[..n]) {
+            for (dst, &b) in buf.inline.iter_mut().zip(&key[..n]) {
                 *dst = if b <= 0x20 { b'_' } else { b };
             }
-            &buf[..n]
+            &buf.inline[..n]
         }
+        KeyRewrite::DalliDigest => match dalli_digest(key, &mut buf.inline) {
+            Some(k) => k,
+            None => key,
+        },
+        KeyRewrite::UrlEncode => url_encode(key, buf),
     })
 }

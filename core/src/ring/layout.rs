@@ -86,6 +86,9 @@ pub(super) enum Layout {
     },
     /// Jump consistent hash: nothing stored.
     Jump,
+    /// mcrouter CH3 / WeightedCh3 (`furc_hash` of the key itself): for WeightedCh3 each
+    /// server's weight divided by the largest (empty for CH3).
+    Furc(Vec<f64>),
     /// Rendezvous: nothing stored beyond each entry's seed.
     Rendezvous,
     /// Maglev lookup table (entry indexes).
@@ -108,7 +111,7 @@ impl Layout {
     /// Builds the layout from the entries and the sorted points (in canonical order).
     pub(super) fn derive(profile: &Profile, entries: &[Entry], cols: Columns) -> Layout {
         match profile.search {
-            Search::Modula { weighted, .. } => {
+            Search::Modula { weighted, .. } | Search::JavaAbsModulo { weighted, .. } => {
                 let mut ordered: Vec<u32> = (0..entries.len() as u32).collect();
                 ordered.sort_by_key(|&i| entries[i as usize].rank);
                 let mut sum = 0u64;
@@ -129,6 +132,23 @@ impl Layout {
                 }
             }
             Search::Jump => Layout::Jump,
+            Search::Furc { weighted } => {
+                let max = entries.iter().map(|e| e.server.weight).max().unwrap_or(0);
+                Layout::Furc(if weighted {
+                    entries
+                        .iter()
+                        .map(|e| {
+                            if max == 0 {
+                                0.0
+                            } else {
+                                f64::from(e.server.weight) / f64::from(max)
+                            }
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                })
+            }
             Search::Rendezvous => Layout::Rendezvous,
             Search::Maglev => {
                 let seeds: Vec<u64> = entries.iter().map(|e| e.seed).collect();
@@ -158,7 +178,11 @@ impl Layout {
             | Layout::Wide(c, _)
             | Layout::TieRuns(c, _)
             | Layout::Buckets(c, _) => Some(c),
-            Layout::Slots { .. } | Layout::Jump | Layout::Rendezvous | Layout::Maglev(_) => None,
+            Layout::Slots { .. }
+            | Layout::Jump
+            | Layout::Furc(_)
+            | Layout::Rendezvous
+            | Layout::Maglev(_) => None,
         }
     }
 

@@ -8,8 +8,8 @@ use core::ops::Range;
 
 use super::entry::Entry;
 use crate::error::Error;
-use crate::hash::{md5, Hash};
-use crate::profile::{PointHash, Profile, StringForm, ZeroWeight};
+use crate::hash::{md5, sha1, Hash};
+use crate::profile::{PointHash, Profile, Search, StringForm, ZeroWeight};
 use crate::weight::Count;
 
 /// The most points one continuum may hold: 2^23 = 8,388,608 (e.g. 52,428 equal servers on a
@@ -82,6 +82,48 @@ pub(super) fn generate(
     range: Range<u32>,
     out: &mut Vec<Point>,
 ) {
+    if profile.points == PointHash::Crc32Chain {
+        // Each point hashes the node string and the previous point (0 before the first).
+        let mut bytes = Vec::with_capacity(entry.node.len() + 4);
+        bytes.extend_from_slice(entry.node.as_bytes());
+        let base = bytes.len();
+        let mut prev = 0u32;
+        for i in 0..range.end {
+            bytes.truncate(base);
+            bytes.extend_from_slice(&prev.to_le_bytes());
+            prev = Hash::Crc32a.hash(&bytes);
+            if i >= range.start {
+                out.push(Point {
+                    value: prev,
+                    wide: 0,
+                    owner,
+                });
+            }
+        }
+        return;
+    }
+    if profile.points == PointHash::Murmur3Chain {
+        // Each point hashes the previous one: walk the chain from its start.
+        let flip = if profile.search == Search::LowerBoundSigned {
+            0x8000_0000
+        } else {
+            0
+        };
+        let mut p = Hash::Murmur3_32.hash(entry.node.as_bytes());
+        for i in 0..range.end {
+            if i > 0 {
+                p = Hash::Murmur3_32.hash(&p.to_le_bytes());
+            }
+            if i >= range.start {
+                out.push(Point {
+                    value: p ^ flip,
+                    wide: 0,
+                    owner,
+                });
+            }
+        }
+        return;
+    }
     // The Java clients hash `KETAMA_HASH` rings 4 strings per digest: string i is word i % 4 of
     // digest i / 4 (their point count is a multiple of 4 for every weight they accept).
     let (strings, per) = match profile.points {
@@ -100,6 +142,7 @@ pub(super) fn generate(
             StringForm::Prefix => write!(s, "{}{}", i, entry.node),
             StringForm::Concat => write!(s, "{}{}", entry.node, i),
             StringForm::Bare => write!(s, "{}", entry.node),
+            StringForm::Colon => write!(s, "{}:{}", entry.node, i),
         };
         let bytes = s.as_bytes();
         match profile.points {
@@ -111,6 +154,12 @@ pub(super) fn generate(
                     owner,
                 });
             }
+            PointHash::Murmur3Chain | PointHash::Crc32Chain => {}
+            PointHash::Sha1Word => out.push(Point {
+                value: sha1::first_word_be(bytes),
+                wide: 0,
+                owner,
+            }),
             PointHash::KeyHash => out.push(Point {
                 value: hash.hash(bytes),
                 wide: 0,

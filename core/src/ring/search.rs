@@ -5,13 +5,13 @@ use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 use super::entry::Entry;
-use super::key::{prepare, KEY_BUF};
+use super::key::{prepare, KeyBuf};
 use super::layout::{Continuum, Layout};
 use super::points::Point;
 use super::Ring;
 use crate::alt::{jump, maglev, rendezvous};
 use crate::error::Error;
-use crate::hash::md5;
+use crate::hash::{furc, md5, whalin};
 use crate::profile::{Failover, Search, Ties};
 use crate::server::Server;
 
@@ -122,13 +122,15 @@ fn distinct_positions(c: &Continuum) -> usize {
 #[derive(Clone, Copy, Debug)]
 pub(super) enum KeyPoint {
     Narrow(u32),
+    /// A signed 64-bit key hash (the whalin Java client's `long`).
+    Long(i64),
     Wide(u128),
 }
 
 impl Ring {
     /// The key hash as this ring computes it (after the client's key rewriting).
     pub fn key_hash(&self, key: &[u8]) -> Result<u32, Error> {
-        let mut buf = [0u8; KEY_BUF];
+        let mut buf = KeyBuf::new();
         Ok(self
             .hash
             .hash(prepare(self.profile, self.hash, key, &mut buf)?))
@@ -138,6 +140,16 @@ impl Ring {
     fn key_point(&self, key: &[u8]) -> KeyPoint {
         match self.layout {
             Layout::Wide(..) => KeyPoint::Wide(md5::wide(key)),
+            _ if matches!(
+                self.profile.search,
+                Search::JavaAbsModulo {
+                    old_compat: true,
+                    ..
+                }
+            ) =>
+            {
+                KeyPoint::Long(whalin::old_compat(key))
+            }
             _ => KeyPoint::Narrow(self.hash.hash(key)),
         }
     }
@@ -152,8 +164,10 @@ impl Ring {
         let h = match k {
             KeyPoint::Wide(w) => return Ok(wrap(upper_bound_wide(c, self.layout.wide(), w))),
             KeyPoint::Narrow(h) => h,
+            KeyPoint::Long(h) => h as u32,
         };
         Ok(match self.profile.search {
+            Search::LowerBoundSigned => wrap(lower_bound(c, h ^ 0x8000_0000)),
             Search::UpperBound => wrap(upper_bound(c, h)),
             Search::LowerBoundZeroLast => match h {
                 0 => first_of_run(c, len - 1),
@@ -173,10 +187,17 @@ impl Ring {
                 }
                 p => first_of_run(c, p - 1),
             },
+            Search::FloorWrap => match upper_bound(c, h) {
+                0 => first_of_run(c, len - 1),
+                p => first_of_run(c, p - 1),
+            },
             Search::LowerBound | Search::Buckets1024 => wrap(lower_bound(c, h)),
-            Search::Modula { .. } | Search::Jump | Search::Rendezvous | Search::Maglev => {
-                return Err(Error::Unsupported)
-            }
+            Search::Modula { .. }
+            | Search::JavaAbsModulo { .. }
+            | Search::Jump
+            | Search::Furc { .. }
+            | Search::Rendezvous
+            | Search::Maglev => return Err(Error::Unsupported),
         })
     }
 
@@ -199,6 +220,7 @@ impl Ring {
         let narrow = |k: KeyPoint| match k {
             KeyPoint::Narrow(h) => h,
             KeyPoint::Wide(w) => (w >> 96) as u32,
+            KeyPoint::Long(h) => h as u32,
         };
         match &self.layout {
             Layout::Sorted(c) | Layout::Wide(c, _) | Layout::TieRuns(c, _) => {
@@ -213,11 +235,19 @@ impl Ring {
                 ordered,
                 cumulative,
             } => {
-                let mut h = narrow(k);
-                let (weighted, high15) = match self.profile.search {
-                    Search::Modula { weighted, high15 } => (weighted, high15),
-                    _ => (false, false),
+                let (weighted, high15, java) = match self.profile.search {
+                    Search::Modula { weighted, high15 } => (weighted, high15, false),
+                    Search::JavaAbsModulo { weighted, .. } => (weighted, false, true),
+                    _ => (false, false, false),
                 };
+                // The value reduced modulo the slots: the 32-bit hash, or for the Java
+                // clients |h| of the hash as a signed long.
+                let v: u64 = match k {
+                    KeyPoint::Long(h) => h.unsigned_abs(),
+                    _ if java => i64::from(narrow(k) as i32).unsigned_abs(),
+                    _ => u64::from(narrow(k)),
+                };
+                let mut h = v;
                 if high15 {
                     h = (h >> 16) & 0x7fff;
                     if h == 0 {
@@ -229,13 +259,15 @@ impl Ring {
                     if total == 0 {
                         return Err(Error::NoServer);
                     }
-                    let slot = u64::from(h) % total;
+                    let slot = h % total;
                     cumulative.partition_point(|&c| c <= slot)
                 } else {
-                    (h as usize) % ordered.len().max(1)
+                    (h % ordered.len().max(1) as u64) as usize
                 };
                 ordered.get(at).map(|&i| i as usize).ok_or(Error::NoServer)
             }
+            // Placed from the key itself in `locate_index`; a hash alone cannot place it.
+            Layout::Furc(_) => Err(Error::Unsupported),
             Layout::Jump => {
                 Ok(jump::jump(u64::from(narrow(k)), self.entries.len() as u32) as usize)
             }
@@ -258,7 +290,7 @@ impl Ring {
             Layout::Sorted(c) | Layout::Wide(c, _) | Layout::TieRuns(c, _) => c,
             _ => return Err(Error::Unsupported),
         };
-        let mut buf = [0u8; KEY_BUF];
+        let mut buf = KeyBuf::new();
         let key = prepare(self.profile, self.hash, key, &mut buf)?;
         let p = self.ring_position(c, self.key_point(key))?;
         Ok((c.values[p], self.owner_at(c, p)))
@@ -276,10 +308,13 @@ impl Ring {
         if self.entries.is_empty() {
             return Err(Error::EmptyRing);
         }
-        let mut buf = [0u8; KEY_BUF];
+        let mut buf = KeyBuf::new();
         let key = prepare(self.profile, self.hash, key, &mut buf)?;
         if self.profile.single_shortcut && self.entries.len() == 1 {
             return Ok(0);
+        }
+        if let Layout::Furc(weights) = &self.layout {
+            return furc_locate(key, self.entries.len(), weights);
         }
         self.locate_point_of(self.key_point(key))
     }
@@ -307,7 +342,7 @@ impl Ring {
                 out.push(i);
             }
         };
-        let mut buf = [0u8; KEY_BUF];
+        let mut buf = KeyBuf::new();
         let key = prepare(self.profile, self.hash, key, &mut buf)?;
         match &self.layout {
             Layout::Sorted(c)
@@ -324,7 +359,7 @@ impl Ring {
                     _ => self.ring_position(c, self.key_point(key)).unwrap_or(0),
                 };
                 let len = c.values.len();
-                let backwards = self.profile.search == Search::Floor;
+                let backwards = matches!(self.profile.search, Search::Floor | Search::FloorWrap);
                 for step in 0..len {
                     if out.len() >= want {
                         break;
@@ -388,7 +423,7 @@ impl Ring {
             return Ok(out);
         }
         out.push(first);
-        let mut buf = [0u8; KEY_BUF];
+        let mut buf = KeyBuf::new();
         let key = prepare(self.profile, self.hash, key, &mut buf)?;
         let mut hv = self.hash.hash(key);
         let mut tagged = Vec::with_capacity(key.len() + 20);
@@ -419,6 +454,18 @@ impl Ring {
         }
         best.map(|(_, i)| i).ok_or(Error::NoServer)
     }
+}
+
+/// mcrouter: CH3 (`furc_hash(key, n)`) when `weights` is empty, else WeightedCh3. mcrouter
+/// throws for more than 2^23 servers: [`Error::Unsupported`].
+fn furc_locate(key: &[u8], n: usize, weights: &[f64]) -> Result<usize, Error> {
+    if n > furc::FURC_MAX_POOL as usize {
+        return Err(Error::Unsupported);
+    }
+    if weights.is_empty() {
+        return Ok(furc::furc_hash(key, n as u32) as usize);
+    }
+    furc::weighted_ch3(key, weights).ok_or(Error::NoServer)
 }
 
 /// Appends `t` in decimal (no allocation beyond `out`).

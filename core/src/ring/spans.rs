@@ -9,6 +9,7 @@ use super::layout::Layout;
 use super::search::{KeyPoint, PECL_BUCKETS};
 use super::Ring;
 use crate::hash::Hash;
+use crate::profile::Search;
 
 /// What the numbers of a [`Spans`] count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,9 +104,17 @@ impl Ring {
                 let mut cuts: Vec<u64> = Vec::with_capacity(2 * c.values.len() + 1);
                 // 0 and 1: go-ketama sends a key hash of exactly 0 to the last point.
                 cuts.extend([0, 1]);
+                // Signed rings store positions sign-flipped: their steps sit at the flipped
+                // values, and the order wraps at 2^31.
+                let flip = if self.profile.search == Search::LowerBoundSigned {
+                    cuts.push(1 << 31);
+                    0x8000_0000
+                } else {
+                    0
+                };
                 for &v in &c.values {
-                    cuts.push(u64::from(v));
-                    cuts.push(u64::from(v) + 1);
+                    cuts.push(u64::from(v ^ flip));
+                    cuts.push(u64::from(v ^ flip) + 1);
                 }
                 cuts.retain(|&x| x < space);
                 cuts.sort_unstable();
@@ -134,7 +143,11 @@ impl Ring {
                     approximate: wide,
                 })
             }
-            Layout::Slots { .. } | Layout::Jump | Layout::Rendezvous | Layout::Maglev(_) => None,
+            Layout::Slots { .. }
+            | Layout::Jump
+            | Layout::Furc(_)
+            | Layout::Rendezvous
+            | Layout::Maglev(_) => None,
         }
     }
 }
