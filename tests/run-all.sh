@@ -32,4 +32,7 @@ bash python/test.sh
 step "Mixed-language fleet on live memcached: PHP and Java write, Python, C and PHP read, ketama audit"
 bash tests/e2e/test.sh
 
+step "Fuzzing: every cargo-fuzz target for a few seconds (fuzz/README.md for longer runs)"
+bash fuzz/run.sh "${KETAMA_FUZZ_SECONDS:-10}"
+
 printf '\nall suites passed\n'
