@@ -478,7 +478,7 @@ pub unsafe extern "C" fn ketama_get_server(key: *mut c_char, cont: ketama_contin
         if inner.last_check.elapsed().as_secs() >= 1 {
             inner.last_check = Instant::now();
             let stale = match (inner.generations.last(), inner.stamp) {
-                (Some(_), Some(old)) => stamp(&inner.path).map_or(true, |now| now != old),
+                (Some(_), Some(old)) => stamp(&inner.path) != Ok(old),
                 _ => true,
             };
             if stale {
