@@ -35,4 +35,7 @@ bash tests/e2e/test.sh
 step "Packaging: wheel on every CPython without Rust, sdist, Debian packages + pkg-config/CMake/PHP, composer"
 bash tests/packaging.sh
 
+step "Fuzzing: every cargo-fuzz target for a few seconds (fuzz/README.md for longer runs)"
+bash fuzz/run.sh "${KETAMA_FUZZ_SECONDS:-5}"
+
 printf '\nall suites passed\n'

@@ -6,6 +6,12 @@
 //! `[addr]:port`. A server's label is `host:port` exactly as written; `name` becomes
 //! [`Server::with_name`] (twemproxy's server name, the Java clients' node string). Every
 //! error names the file and the line.
+//!
+//! A UTF-8 byte-order mark is refused, not stripped (`file:1: the file starts with a UTF-8
+//! byte-order mark ...`): stripping it would make the file mean something other than what a
+//! client reading the same file sees (libketama would hash the mark into the first label).
+//! Nothing else is stripped from a label: only `\r` before the newline, comments and the
+//! blanks between fields.
 
 use ketama_core::{Error, Hash, Profile, Ring, Server};
 
@@ -67,6 +73,16 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Fleet, Fail> {
         let n = i + 1;
         let at = |msg: String| Fail::new(format!("{path}:{n}: {msg}"));
         let text = std::str::from_utf8(raw).map_err(|_| at("not valid UTF-8".into()))?;
+        if text.contains('\u{feff}') {
+            let where_ = if n == 1 && text.starts_with('\u{feff}') {
+                "the file starts with"
+            } else {
+                "the line contains"
+            };
+            return Err(at(format!(
+                "{where_} a UTF-8 byte-order mark (U+FEFF); save the file without it"
+            )));
+        }
         let text = strip_comment(text.strip_suffix('\r').unwrap_or(text));
         let fields: Vec<&str> = text.split([' ', '\t']).filter(|f| !f.is_empty()).collect();
         let (label, weight, name) = match fields.as_slice() {
@@ -160,6 +176,40 @@ fn explain(e: Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 11: a BOM is refused with file:line, never kept in the first label; bad ports
+    /// are refused with the line.
+    #[test]
+    fn bom_and_bad_ports_refused_with_line() {
+        let e = parse("s.txt", "\u{feff}10.0.0.1:11211\n".as_bytes()).unwrap_err();
+        assert!(
+            e.0.starts_with("s.txt:1: the file starts with a UTF-8 byte-order mark"),
+            "{}",
+            e.0
+        );
+        let e = parse("s.txt", "a:1\nb:2\u{feff}\n".as_bytes()).unwrap_err();
+        assert!(
+            e.0.starts_with("s.txt:2: the line contains a UTF-8 byte-order mark"),
+            "{}",
+            e.0
+        );
+        for (text, line) in [
+            ("a:1\nb:0\n", 2),
+            ("a:+80\n", 1),
+            ("a:1\n\na:01\n", 3),
+            ("[x]:1\n", 1),
+        ] {
+            let e = parse("s.txt", text.as_bytes()).unwrap_err();
+            assert!(
+                e.0.starts_with(&format!("s.txt:{line}: bad server")),
+                "{text:?}: {}",
+                e.0
+            );
+        }
+        // labels come back exactly as written (nothing stripped but \r, comments, blanks)
+        let f = parse("s.txt", b"a.b-c_d:1 2 n\r\n").unwrap();
+        assert_eq!(f.lines[0].server.label, "a.b-c_d:1");
+    }
 
     #[test]
     fn formats() {

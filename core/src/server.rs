@@ -43,14 +43,23 @@ pub struct Server {
 impl Server {
     /// Parses `host:port`, `[ipv6]:port`, `host` or a bare IPv6 address, with a weight.
     ///
+    /// Refused with [`Error::BadLabel`]: an empty label, whitespace, control characters or a
+    /// byte-order mark (U+FEFF) anywhere; a port that is not 1 to 65535 written in plain
+    /// decimal digits (no sign, no leading zero: `:011211` is refused so that one endpoint
+    /// cannot be spelt two ways); brackets around anything but an IPv6 literal (`[x]:1`).
+    /// Two spellings of one IPv6 address (`[::1]` and `[0:0::1]`) remain two labels: labels
+    /// are compared as written.
+    ///
     /// ```
     /// use ketama_core::Server;
     /// let s = Server::parse("[::1]:11212", 1).unwrap();
     /// assert_eq!((s.host.as_str(), s.port), ("::1", 11212));
     /// ```
     pub fn parse(label: &str, weight: u32) -> Result<Server, Error> {
-        let label_ok =
-            !label.is_empty() && !label.chars().any(|c| c.is_whitespace() || c.is_control());
+        let label_ok = !label.is_empty()
+            && !label
+                .chars()
+                .any(|c| c.is_whitespace() || c.is_control() || c == '\u{feff}');
         if !label_ok {
             return Err(Error::BadLabel);
         }
@@ -84,9 +93,18 @@ impl Server {
 }
 
 fn split_host_port(label: &str) -> Result<(&str, Option<u16>), Error> {
-    let parse_port = |p: &str| p.parse::<u16>().map_err(|_| Error::BadLabel);
+    let parse_port = |p: &str| {
+        let digits = !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
+        if !digits || p.starts_with('0') {
+            return Err(Error::BadLabel); // sign, junk, leading zero or port 0
+        }
+        p.parse::<u16>().map_err(|_| Error::BadLabel)
+    };
     if let Some(rest) = label.strip_prefix('[') {
         let (host, after) = rest.split_once(']').ok_or(Error::BadLabel)?;
+        if host.parse::<Ipv6Addr>().is_err() {
+            return Err(Error::BadLabel);
+        }
         return match after {
             "" => Ok((host, None)),
             _ => Ok((

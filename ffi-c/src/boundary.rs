@@ -67,11 +67,18 @@ pub(crate) trait Opaque: Sized {
 
 /// `(ptr, len)` as bytes; NULL is allowed when `len` is 0.
 ///
+/// A length above `isize::MAX` (e.g. `SIZE_MAX`, or `-1` passed as a length) can describe no
+/// object in memory: it is refused with `KETAMA_STATUS_KEY_REJECTED` before any byte is read
+/// (a key can be that long for no client), never turned into a slice.
+///
 /// # Safety
-/// When `len > 0`, `ptr` points to `len` readable bytes that outlive `'a`.
+/// When `0 < len <= isize::MAX`, `ptr` points to `len` readable bytes that outlive `'a`.
 pub(crate) unsafe fn bytes<'a>(ptr: *const c_char, len: usize) -> FfiResult<&'a [u8]> {
     if len == 0 {
         return Ok(&[]);
+    }
+    if len > isize::MAX as usize {
+        return Err(ketama_status::KeyRejected);
     }
     if ptr.is_null() {
         return Err(ketama_status::NullArgument);
@@ -80,11 +87,15 @@ pub(crate) unsafe fn bytes<'a>(ptr: *const c_char, len: usize) -> FfiResult<&'a 
     Ok(unsafe { core::slice::from_raw_parts(ptr.cast::<u8>(), len) })
 }
 
-/// `(ptr, len)` as UTF-8 text.
+/// `(ptr, len)` as UTF-8 text (a label or a name): a length above `isize::MAX` is refused
+/// with `KETAMA_STATUS_BAD_LABEL` before any byte is read.
 ///
 /// # Safety
 /// As [`bytes`].
 pub(crate) unsafe fn text<'a>(ptr: *const c_char, len: usize) -> FfiResult<&'a str> {
+    if len > isize::MAX as usize {
+        return Err(ketama_status::BadLabel);
+    }
     // SAFETY: forwarded contract.
     let b = unsafe { bytes(ptr, len) }?;
     core::str::from_utf8(b).map_err(|_| ketama_status::InvalidUtf8)
@@ -117,6 +128,11 @@ pub(crate) unsafe fn out<'a, T>(ptr: *mut T) -> FfiResult<&'a mut T> {
 /// # Safety
 /// When `len > 0`, `ptr` is valid for writes of `len` elements during `'a`.
 pub(crate) unsafe fn out_slice<'a, T>(ptr: *mut T, len: usize) -> FfiResult<&'a mut [T]> {
+    // More elements than any array can hold (e.g. a count of SIZE_MAX): refused, never
+    // turned into a slice.
+    if len > isize::MAX as usize / core::mem::size_of::<T>().max(1) {
+        return Err(ketama_status::IndexOutOfRange);
+    }
     if len == 0 {
         return Ok(&mut []);
     }
@@ -132,6 +148,11 @@ pub(crate) unsafe fn out_slice<'a, T>(ptr: *mut T, len: usize) -> FfiResult<&'a 
 /// # Safety
 /// When `len > 0`, `ptr` points to `len` readable elements that outlive `'a`.
 pub(crate) unsafe fn in_slice<'a, T>(ptr: *const T, len: usize) -> FfiResult<&'a [T]> {
+    // More elements than any array can hold (e.g. a count of SIZE_MAX): refused, never
+    // turned into a slice.
+    if len > isize::MAX as usize / core::mem::size_of::<T>().max(1) {
+        return Err(ketama_status::IndexOutOfRange);
+    }
     if len == 0 {
         return Ok(&[]);
     }

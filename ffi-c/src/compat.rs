@@ -3,9 +3,22 @@
 //!
 //! Same continuum as libketama for the same server file (docs/client-notes.md 3.5), without its System V
 //! shared memory: each process parses the file itself, shares one parsed copy per path among
-//! its live continua (so `ketama_roll` again while one is alive does not re-read the file), and
-//! reloads when the file's modification time changes: at `ketama_roll`, and from
-//! `ketama_get_server` at most once a second. No segment, no semaphore, no 512 KiB limit.
+//! its live continua (so `ketama_roll` again while one is alive does not re-parse the file),
+//! and reloads when the file changes: at `ketama_roll`, and from `ketama_get_server` at most
+//! once a second. No segment, no semaphore, no 512 KiB limit.
+//!
+//! Reload rule (issue 11): a change is seen when the file's device, inode, size, modification
+//! time or status-change time (`ctime`, which every write moves, even one that puts the mtime
+//! back) differ from the last check; the file is then read and rebuilt only when its content
+//! (MD5 of the bytes) differs, so `touch` alone costs one read and no new continuum.
+//! The path must name a regular file of at most [`MAX_FILE_BYTES`]: a directory, a FIFO, a
+//! device (`/dev/zero`) or a larger file is refused at once, without reading, with a message
+//! saying which.
+//!
+//! Memory bound: an `mcs *` from `ketama_get_server` stays valid until `ketama_smoke`, or until
+//! [`KEPT_GENERATIONS`] later reloads that changed the content (each reload check is at least a
+//! second apart), whichever comes first; a continuum holds at most that many parsed copies
+//! (libketama itself rewrote its shared segment in place on reload).
 //!
 //! File-format quirks (docs/client-notes.md 3.5) are reproduced or rejected explicitly:
 //! - reproduced: lines are read `fgets`-style in pieces of at most 126 bytes (a longer line
@@ -31,7 +44,7 @@ use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 
 use ketama_core::hash::md5;
 use ketama_core::weight::Formula;
@@ -85,11 +98,29 @@ pub type ketama_continuum = *mut continuum;
 
 const _: () = assert!(core::mem::size_of::<mcs>() == 28);
 
+/// Largest server file accepted (bytes): 64 MiB, about 2.5 million lines.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// How many parsed copies of its file one continuum keeps (the current one and the ones
+/// before it, so recent `mcs *` pointers stay valid).
+pub const KEPT_GENERATIONS: usize = 8;
+
 /// One parse of one server file.
 #[derive(Debug)]
 struct Generation {
-    mtime: SystemTime,
+    /// MD5 of the file's bytes.
+    digest: [u8; 16],
     points: Box<[mcs]>,
+}
+
+/// What a reload check compares: any difference means "read the file again".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    dev: u64,
+    ino: u64,
+    size: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
 }
 
 /// What `ketama_roll` allocates; `c` first so a `continuum *` is a `Continuum *`.
@@ -103,9 +134,11 @@ struct Continuum {
 
 struct Inner {
     path: PathBuf,
-    /// Every generation handed out through `c.array` (kept until `ketama_smoke`, so `mcs *`
-    /// pointers never dangle after a reload).
+    /// The last [`KEPT_GENERATIONS`] generations handed out through `c.array`, oldest first
+    /// (so recent `mcs *` pointers stay valid after a reload; see the module docs).
     generations: Vec<Arc<Generation>>,
+    /// The file as of the last check.
+    stamp: Option<Stamp>,
     /// Storage `c.modtime` points to.
     modtime: Box<i64>,
     last_check: Instant,
@@ -132,15 +165,57 @@ fn set_error(msg: &str) {
     });
 }
 
-fn mtime(path: &Path) -> Option<SystemTime> {
-    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+/// The file's stamp, or why it cannot be a server file (missing, not a regular file, too big).
+fn stamp(path: &Path) -> Result<Stamp, String> {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let file = path.display();
+    let m = std::fs::metadata(path).map_err(|_| format!("Invalid filename specified: {file}"))?;
+    let t = m.file_type();
+    if t.is_dir() {
+        return Err(format!("Invalid filename specified: {file} is a directory"));
+    }
+    if !t.is_file() {
+        let what = if t.is_fifo() {
+            "a FIFO"
+        } else if t.is_char_device() || t.is_block_device() {
+            "a device"
+        } else if t.is_socket() {
+            "a socket"
+        } else {
+            "not a regular file"
+        };
+        return Err(format!(
+            "Invalid filename specified: {file} is {what}, not a regular file"
+        ));
+    }
+    if m.len() > MAX_FILE_BYTES {
+        return Err(format!(
+            "File {file} is larger than {MAX_FILE_BYTES} bytes ({} bytes)",
+            m.len()
+        ));
+    }
+    Ok(Stamp {
+        dev: m.dev(),
+        ino: m.ino(),
+        size: m.len(),
+        mtime: (m.mtime(), m.mtime_nsec()),
+        ctime: (m.ctime(), m.ctime_nsec()),
+    })
 }
 
-fn unix_seconds(t: SystemTime) -> i64 {
-    match t.duration_since(UNIX_EPOCH) {
-        Ok(d) => d.as_secs() as i64,
-        Err(e) => -(e.duration().as_secs() as i64),
+/// Reads at most [`MAX_FILE_BYTES`] of a file [`stamp`] accepted (it may have grown since).
+fn read_capped(path: &Path) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let file = path.display();
+    let f = std::fs::File::open(path).map_err(|_| format!("File {file} doesn't exist!"))?;
+    let mut data = Vec::new();
+    f.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut data)
+        .map_err(|e| format!("File {file} could not be read: {e}"))?;
+    if data.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!("File {file} is larger than {MAX_FILE_BYTES} bytes"));
     }
+    Ok(data)
 }
 
 /// `strtol(s, &end, 10)` as an `Option` (None: no digits, or out of `long` range).
@@ -248,30 +323,30 @@ fn build(servers: &[(Vec<u8>, u32)]) -> Box<[mcs]> {
     points.into_boxed_slice()
 }
 
-/// Loads `path` through the cache: reparsed only when its modification time changed.
-fn load(path: &Path) -> Result<Arc<Generation>, String> {
+/// Loads `path` through the cache: read, and reparsed only when its content changed. Returns
+/// the generation and the stamp the file had before it was read.
+fn load(path: &Path) -> Result<(Arc<Generation>, Stamp), String> {
     let file = path.display().to_string();
-    let Some(now) = mtime(path) else {
-        return Err(format!("Invalid filename specified: {file}"));
-    };
+    let before = stamp(path)?;
+    let data = read_capped(path)?;
+    let digest = md5::digest(&data);
     let mut cache = CACHE.lock().unwrap_or_else(PoisonError::into_inner);
     let cache = cache.get_or_insert_with(HashMap::new);
     if let Some(g) = cache.get(path).and_then(Weak::upgrade) {
-        if g.mtime == now {
-            return Ok(g);
+        if g.digest == digest {
+            return Ok((g, before));
         }
     }
-    let data = std::fs::read(path).map_err(|_| format!("File {file} doesn't exist!"))?;
     let servers = read_servers(&data, &file)?;
     if servers.is_empty() {
         return Err(format!("No valid server definitions in file {file}"));
     }
     let g = Arc::new(Generation {
-        mtime: now,
+        digest,
         points: build(&servers),
     });
     cache.insert(path.to_path_buf(), Arc::downgrade(&g));
-    Ok(g)
+    Ok((g, before))
 }
 
 /// Forgets cache entries no continuum uses any more (after a `ketama_smoke`).
@@ -287,22 +362,33 @@ fn prune_cache() {
 
 impl Continuum {
     /// Makes `g` the current generation and points the C fields at it.
-    fn install(&mut self, g: Arc<Generation>) {
+    fn install(&mut self, g: Arc<Generation>, stamp: Stamp) {
         let inner = self.inner.get_mut().unwrap_or_else(PoisonError::into_inner);
-        Continuum::publish(&self.c, inner, g);
+        Continuum::publish(&self.c, inner, g, stamp);
     }
 
     /// Points C at generation `g`. Callers hold `inner`'s lock (or own the continuum
     /// outright), which serialises every write to `c`.
-    fn publish(c: &UnsafeCell<continuum>, inner: &mut Inner, g: Arc<Generation>) {
+    fn publish(c: &UnsafeCell<continuum>, inner: &mut Inner, g: Arc<Generation>, stamp: Stamp) {
         // SAFETY: writes to `c` happen only here, serialised by the lock our caller holds;
         // no Rust reference to the `continuum` exists besides this one.
         let c = unsafe { &mut *c.get() };
-        *inner.modtime = unix_seconds(g.mtime);
+        *inner.modtime = stamp.mtime.0;
+        inner.stamp = Some(stamp);
         c.numpoints = c_int::try_from(g.points.len()).unwrap_or(c_int::MAX);
         c.array = g.points.as_ptr().cast_mut().cast();
         c.modtime = core::ptr::from_mut::<i64>(&mut inner.modtime).cast();
-        inner.generations.push(g);
+        // Same content (only touched): nothing new to keep.
+        if !inner
+            .generations
+            .last()
+            .is_some_and(|last| Arc::ptr_eq(last, &g))
+        {
+            inner.generations.push(g);
+            if inner.generations.len() > KEPT_GENERATIONS {
+                inner.generations.remove(0);
+            }
+        }
     }
 }
 
@@ -326,8 +412,8 @@ pub unsafe extern "C" fn ketama_roll(
         }
         // SAFETY: NUL-terminated by the caller's contract.
         let path = PathBuf::from(OsStr::from_bytes(unsafe { CStr::from_ptr(filename) }.to_bytes()));
-        if mtime(&path).is_none() {
-            set_error(&format!("Invalid filename specified: {}", path.display()));
+        if let Err(msg) = stamp(&path) {
+            set_error(&msg);
             return 0;
         }
         let mut cont = Box::new(Continuum {
@@ -335,14 +421,15 @@ pub unsafe extern "C" fn ketama_roll(
             inner: Mutex::new(Inner {
                 path: path.clone(),
                 generations: Vec::new(),
+                stamp: None,
                 modtime: Box::new(0),
                 last_check: Instant::now(),
             }),
         });
         let result = load(&path);
         let ok = match result {
-            Ok(g) => {
-                cont.install(g);
+            Ok((g, st)) => {
+                cont.install(g, st);
                 1
             }
             Err(msg) => {
@@ -390,14 +477,14 @@ pub unsafe extern "C" fn ketama_get_server(key: *mut c_char, cont: ketama_contin
         let mut inner = this.inner.lock().unwrap_or_else(PoisonError::into_inner);
         if inner.last_check.elapsed().as_secs() >= 1 {
             inner.last_check = Instant::now();
-            let stale = match inner.generations.last() {
-                Some(g) => mtime(&inner.path).is_some_and(|m| m != g.mtime),
-                None => true,
+            let stale = match (inner.generations.last(), inner.stamp) {
+                (Some(_), Some(old)) => stamp(&inner.path) != Ok(old),
+                _ => true,
             };
             if stale {
                 let path = inner.path.clone();
                 match load(&path) {
-                    Ok(g) => Continuum::publish(&this.c, &mut inner, g),
+                    Ok((g, st)) => Continuum::publish(&this.c, &mut inner, g, st),
                     Err(msg) => set_error(&msg), // keep serving the last good continuum
                 }
             }
@@ -412,7 +499,7 @@ pub unsafe extern "C" fn ketama_get_server(key: *mut c_char, cont: ketama_contin
         let h = md5::ketama(unsafe { CStr::from_ptr(key) }.to_bytes());
         let i = g.points.partition_point(|m| m.point < h);
         let i = if i == g.points.len() { 0 } else { i };
-        // The generation lives until ketama_smoke (kept in `generations`).
+        // The generation lives until ketama_smoke or KEPT_GENERATIONS content changes.
         g.points[i..].as_ptr().cast_mut()
     })
 }

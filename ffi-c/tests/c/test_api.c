@@ -2,6 +2,8 @@
 #include <ketama.h>
 
 #include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,6 +254,41 @@ static void test_profile_errors(void) {
     ketama_ring_free(r);
 }
 
+/* Issue 11: a length whose byte range cannot exist (SIZE_MAX, or any length above PTRDIFF_MAX)
+ * is refused with a status before a byte is read, never a segfault; the ring is unchanged. */
+static void test_impossible_lengths(void) {
+    const char *profiles[] = {"libketama", "jump", "modula", "spymemcached"};
+    size_t i;
+    uint32_t h = 7;
+    EXPECT(ketama_hash("md5", "k", SIZE_MAX, &h), KETAMA_STATUS_KEY_REJECTED);
+    EXPECT(ketama_hash("md5", "k", (size_t)PTRDIFF_MAX + 1, &h), KETAMA_STATUS_KEY_REJECTED);
+    CHECK(h == 7);
+    for (i = 0; i < sizeof profiles / sizeof *profiles; i++) {
+        ketama_ring *r = make(profiles[i], NULL);
+        const char *label = NULL;
+        size_t len = 0, count = 0, n = 0;
+        const char *labels[2];
+        size_t lens[2];
+        EXPECT(ketama_ring_add(r, S("10.0.0.1:11211"), 1), KETAMA_STATUS_OK);
+        EXPECT(ketama_ring_lookup(r, "k", SIZE_MAX, &label, &len), KETAMA_STATUS_KEY_REJECTED);
+        CHECK(label == NULL);
+        EXPECT(ketama_ring_lookup_n(r, "k", SIZE_MAX, 2, labels, lens, &n), KETAMA_STATUS_KEY_REJECTED);
+        EXPECT(ketama_ring_key_hash(r, "k", SIZE_MAX, &h), KETAMA_STATUS_KEY_REJECTED);
+        EXPECT(ketama_ring_add(r, "10.0.0.2:11211", SIZE_MAX, 1), KETAMA_STATUS_BAD_LABEL);
+        EXPECT(ketama_ring_remove(r, "10.0.0.1:11211", SIZE_MAX), KETAMA_STATUS_BAD_LABEL);
+        EXPECT(ketama_ring_set_weight(r, "10.0.0.1:11211", SIZE_MAX, 2), KETAMA_STATUS_BAD_LABEL);
+        EXPECT(ketama_ring_server_count(r, &count), KETAMA_STATUS_OK);
+        EXPECT(count, 1);
+        EXPECT(ketama_ring_lookup(r, S("k"), &label, &len), KETAMA_STATUS_OK);
+        CHECK(len == strlen("10.0.0.1:11211") && memcmp(label, "10.0.0.1:11211", len) == 0);
+        {
+            uint32_t pos[1], srv[1];
+            EXPECT(ketama_ring_points(r, pos, srv, SIZE_MAX, &count), KETAMA_STATUS_INDEX_OUT_OF_RANGE);
+        }
+        ketama_ring_free(r);
+    }
+}
+
 static void test_panic(void) {
     EXPECT(ketama_test_force_panic(0), KETAMA_STATUS_OK);
     EXPECT(ketama_test_force_panic(1), KETAMA_STATUS_PANIC);
@@ -314,6 +351,7 @@ int main(void) {
     test_ring();
     test_add_many();
     test_profile_errors();
+    test_impossible_lengths();
     test_panic();
     test_threads();
     printf("api checks: %d, failures: %d\n", checks, failures);

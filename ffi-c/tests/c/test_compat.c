@@ -166,6 +166,70 @@ static void test_reload(void) {
     ketama_smoke(c);
 }
 
+/* Issue 11: a rewrite that keeps the mtime is seen (ctime/size/content); touching the file
+ * alone adds no copy; many content changes keep memory bounded (valgrind sees no leak). */
+static void test_reload_content(void) {
+    int ok, i;
+    ketama_continuum c = roll("10.0.0.1:11211\t100\n", -500, &ok);
+    mcs *m;
+    CHECK(ok == 1 && c->numpoints == 160);
+    /* same size, same mtime, other content */
+    write_file("10.0.0.2:11211\t100\n", -500);
+    pause_ms(1100);
+    m = ketama_get_server("key", c);
+    CHECK(m != NULL && strcmp(m->ip, "10.0.0.2:11211") == 0);
+    /* touched only: same continuum (same array) */
+    {
+        void *array = c->array;
+        write_file("10.0.0.2:11211\t100\n", -100);
+        pause_ms(1100);
+        (void)ketama_get_server("key", c);
+        CHECK(c->array == array);
+        CHECK(*(long long *)c->modtime == (long long)(time(NULL) - 100) ||
+              *(long long *)c->modtime == (long long)(time(NULL) - 101));
+    }
+    /* ketama_roll with the same mtime but new content gets the new content */
+    {
+        ketama_continuum d = roll("10.0.0.3:11211\t100\n", -100, &ok);
+        CHECK(ok == 1);
+        m = ketama_get_server("key", d);
+        CHECK(m != NULL && strcmp(m->ip, "10.0.0.3:11211") == 0);
+        ketama_smoke(d);
+    }
+    /* more content changes than KEPT_GENERATIONS: still serves the newest, no crash */
+    for (i = 0; i < 10; i++) {
+        char text[64];
+        sprintf(text, "10.0.1.%d:11211\t100\n", i);
+        write_file(text, -50);
+        pause_ms(1010);
+        m = ketama_get_server("key", c);
+        CHECK(m != NULL && strncmp(m->ip, "10.0.1.", 7) == 0);
+    }
+    CHECK(m != NULL && strcmp(m->ip, "10.0.1.9:11211") == 0);
+    ketama_smoke(c);
+}
+
+/* Issue 11: not a regular file: refused at once with a message saying what it is. */
+static void test_not_regular(void) {
+    ketama_continuum c = NULL;
+    char fifo[64] = "/tmp/ketama-fifo-XXXXXX", dir[64] = "/tmp/ketama-dir-XXXXXX";
+    int fd = mkstemp(fifo);
+    close(fd);
+    unlink(fifo);
+    CHECK(mkfifo(fifo, 0600) == 0);
+    CHECK(ketama_roll(&c, fifo) == 0);
+    CHECK(strstr(ketama_error(), "is a FIFO") != NULL);
+    unlink(fifo);
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK(ketama_roll(&c, dir) == 0);
+    CHECK(strstr(ketama_error(), "is a directory") != NULL);
+    rmdir(dir);
+    CHECK(ketama_roll(&c, "/dev/zero") == 0);
+    CHECK(strstr(ketama_error(), "is a device") != NULL);
+    CHECK(ketama_roll(&c, "/nonexistent/servers") == 0);
+    CHECK(strncmp(ketama_error(), "Invalid filename specified", 26) == 0);
+}
+
 /* Runs ketama_print_continuum(c) with stdout captured; returns the malloc'd output. */
 static char *capture_print(ketama_continuum c) {
     char out_path[64] = "/tmp/ketama-print-XXXXXX";
@@ -264,6 +328,8 @@ int main(int argc, char **argv) {
     test_functions();
     test_quirks();
     test_reload();
+    test_reload_content();
+    test_not_regular();
     test_print();
     for (i = 1; i < argc; i++) {
         bad_files += replay(argv[i]);

@@ -1,0 +1,60 @@
+//! Label parsing refusals (issue 11, defect 8): a byte-order mark, port 0, a signed port, a
+//! port with a leading zero and brackets around a non-IPv6 host are refused; accepted labels
+//! keep parsing as before.
+
+use ketama_core::{Error, Profile, Ring, Server};
+
+#[test]
+fn refused_labels() {
+    for l in [
+        "\u{feff}10.0.0.1:11211",
+        "10.0.0.1:11211\u{feff}",
+        "cache\u{feff}a:11211",
+        "host:0",
+        "host:00",
+        "host:+80",
+        "host:-80",
+        "host:011211",
+        "host:0080",
+        "host:65536",
+        "host:",
+        "[x]:1",
+        "[x]",
+        "[cache-a]:11211",
+        "[10.0.0.1]:11211",
+        "[::1]:0",
+        "[::1]:+1",
+        "[::1]:011211",
+    ] {
+        assert_eq!(Server::parse(l, 1), Err(Error::BadLabel), "{l:?} accepted");
+    }
+}
+
+#[test]
+fn accepted_labels() {
+    for (l, host, port) in [
+        ("10.0.0.1:11211", "10.0.0.1", 11211),
+        ("host:1", "host", 1),
+        ("host:65535", "host", 65535),
+        ("host", "host", 11211),
+        ("[::1]:11212", "::1", 11212),
+        ("[::1]", "::1", 11211),
+        ("[fe80::2]:10", "fe80::2", 10),
+        ("::1", "::1", 11211),
+    ] {
+        let s = Server::parse(l, 1).unwrap_or_else(|e| panic!("{l:?}: {e:?}"));
+        assert_eq!((s.host.as_str(), s.port), (host, port), "{l:?}");
+    }
+}
+
+/// `:11211` and `:011211` can no longer be two servers for one endpoint: the second spelling
+/// is refused outright.
+#[test]
+fn one_endpoint_one_spelling() {
+    let p = Profile::by_name("libketama").unwrap();
+    let mut ring = Ring::new(p, None);
+    ring.add(Server::parse("10.0.0.1:11211", 1).unwrap())
+        .unwrap();
+    assert_eq!(Server::parse("10.0.0.1:011211", 1), Err(Error::BadLabel));
+    assert_eq!(ring.len(), 1);
+}
