@@ -99,11 +99,11 @@ pub type ketama_continuum = *mut continuum;
 const _: () = assert!(core::mem::size_of::<mcs>() == 28);
 
 /// Largest server file accepted (bytes): 64 MiB, about 2.5 million lines.
-pub const MAX_FILE_BYTES: u64 = 64 << 20;
+const MAX_FILE_BYTES: u64 = 64 << 20;
 
 /// How many parsed copies of its file one continuum keeps (the current one and the ones
 /// before it, so recent `mcs *` pointers stay valid).
-pub const KEPT_GENERATIONS: usize = 8;
+const KEPT_GENERATIONS: usize = 8;
 
 /// One parse of one server file.
 #[derive(Debug)]

@@ -70,7 +70,15 @@ final class Client
     /** The label of the server a key goes to, or null when the client refuses the key. */
     public function serverFor(string $key): ?string
     {
-        return $this->ring->get($key);
+        try {
+            return $this->ring->get($key);
+        } catch (KetamaException $e) {
+            // The ring's refusal rule throws; here "nothing" means the client refuses the key.
+            if (in_array($e->getCode(), [KetamaException::KEY_REJECTED, KetamaException::NO_SERVER], true)) {
+                return null;
+            }
+            throw $e;
+        }
     }
 
     /**
