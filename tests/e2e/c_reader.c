@@ -5,7 +5,7 @@
  * Without DEAD_LABEL the key is read from ketama_ring_lookup()'s server; with it,
  * ketama_ring_failover(key, 7) is walked to the first server that is not DEAD_LABEL. A hit is
  * the value "w:" + key. Prints "hits=N total=M", then each missed key on its own line.
- * Connects to 127.0.0.1 only; every socket operation has a 5 s timeout. */
+ * Connects to loopback addresses (127.0.0.0/8) only; every socket operation has a 5 s timeout. */
 #define _POSIX_C_SOURCE 200809L
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -36,12 +36,16 @@ static void die(const char *what) {
 
 static FILE *connect_to(const char *label) {
     const char *colon = strrchr(label, ':');
-    if (colon == NULL || strncmp(label, "127.0.0.1:", 10) != 0) die("loopback servers only");
+    char host[64];
+    size_t hl = colon == NULL ? 0 : (size_t)(colon - label);
+    if (colon == NULL || hl >= sizeof host || strncmp(label, "127.", 4) != 0) die("loopback servers only");
+    memcpy(host, label, hl);
+    host[hl] = '\0';
     struct sockaddr_in a;
     memset(&a, 0, sizeof a);
     a.sin_family = AF_INET;
     a.sin_port = htons((unsigned short)atoi(colon + 1));
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (inet_pton(AF_INET, host, &a.sin_addr) != 1 || (ntohl(a.sin_addr.s_addr) >> 24) != 127) die("loopback servers only");
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     if (fd < 0) die("socket");
     struct timeval tv = {5, 0};

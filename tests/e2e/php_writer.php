@@ -11,7 +11,7 @@ $m->setOption(Memcached::OPT_LIBKETAMA_COMPATIBLE, true);
 $m->setOption(Memcached::OPT_CONNECT_TIMEOUT, 2000);
 foreach (file($serversFile, FILE_IGNORE_NEW_LINES | FILE_SKIP_EMPTY_LINES) as $label) {
     [$host, $port] = explode(':', trim($label));
-    if ($host !== '127.0.0.1') {
+    if (strncmp($host, '127.', 4) !== 0) { // loopback (127.0.0.0/8) only
         fwrite(STDERR, "loopback only: $label\n");
         exit(2);
     }

@@ -21,10 +21,10 @@ def main() -> int:
     dead = sys.argv[4] if len(sys.argv) > 4 else None
     labels = [line.strip() for line in open(servers_file, encoding="utf-8") if line.strip()]
     for label in labels:
-        if not label.startswith("127.0.0.1:"):
+        if not label.startswith("127."):  # loopback (127.0.0.0/8) only
             raise SystemExit(f"loopback only: {label}")
     keys = [line.rstrip("\n") for line in open(keys_file, encoding="utf-8") if line.strip()]
-    addrs = [("127.0.0.1", int(label.rsplit(":", 1)[1])) for label in labels]
+    addrs = [(label.rsplit(":", 1)[0], int(label.rsplit(":", 1)[1])) for label in labels]
     found: dict[str, bytes] = {}
     if dead is None:
         client = HashClient(addrs, hasher=ketama.hasher(profile), connect_timeout=2, timeout=2, ignore_exc=True, retry_attempts=1)
