@@ -106,7 +106,7 @@ final class Client
         foreach ($keys as $key) {
             $key = (string) $key;
             $order[] = $key;
-            $label = $this->ring->get($key);
+            $label = $this->serverFor($key);
             if ($label !== null) {
                 $byServer[$label][] = $key;
             }
@@ -135,7 +135,7 @@ final class Client
      */
     public function set(string $key, $value, int $ttl = 0): bool
     {
-        $label = $this->ring->get($key);
+        $label = $this->serverFor($key);
         if ($label === null) {
             return false;
         }
@@ -146,7 +146,7 @@ final class Client
     /** Deletes the key from its server; false when it was not there (or is refused). */
     public function delete(string $key): bool
     {
-        $label = $this->ring->get($key);
+        $label = $this->serverFor($key);
         if ($label === null) {
             return false;
         }
