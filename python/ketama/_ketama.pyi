@@ -9,6 +9,7 @@ __all__ = [
     "DETACH_THRESHOLD",
     "Ring",
     "__version__",
+    "_error_classes",
     "bucket",
     "bucket_algorithms",
     "hash",
