@@ -3,30 +3,15 @@
 //! formats, and one-line exit-2 errors.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_ketama");
+mod common;
 
 fn ketama(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run ketama");
-    if let Some(text) = stdin {
-        let _ = child.stdin.take().unwrap().write_all(text.as_bytes());
-    }
-    child.wait_with_output().unwrap()
+    common::ketama_stdin(args, stdin.map(str::as_bytes))
 }
 
 fn ok(args: &[&str], stdin: Option<&str>) -> String {

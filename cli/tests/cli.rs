@@ -1,35 +1,16 @@
 //! Runs the real `ketama` binary: every command, every format, error exits, and the
 //! simulate numbers the done-when asks for.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_ketama");
+mod common;
+use common::ketama_stdin;
 
 fn ketama(args: &[&str]) -> Output {
     ketama_stdin(args, None)
-}
-
-fn ketama_stdin(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run ketama");
-    if let Some(bytes) = stdin {
-        // The command may exit before reading everything (e.g. on a bad servers file).
-        let _ = child.stdin.take().unwrap().write_all(bytes);
-    }
-    child.wait_with_output().unwrap()
 }
 
 /// Runs and expects success; returns stdout.
