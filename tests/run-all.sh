@@ -7,7 +7,19 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
-step() { printf '\n==== %s\n' "$*"; }
+# Each stage prints its wall time when the next one starts (and at the end), so a slow
+# stage is visible in CI's log.
+start=$SECONDS
+stage_start=$SECONDS
+stage_name=""
+step() {
+    if [[ -n "$stage_name" ]]; then
+        printf '==== %ds: %s\n' "$((SECONDS - stage_start))" "$stage_name"
+    fi
+    stage_name=$*
+    stage_start=$SECONDS
+    printf '\n==== %s (at %ds)\n' "$*" "$((SECONDS - start))"
+}
 
 step "toolchain and system packages"
 bash tests/setup.sh
@@ -38,4 +50,5 @@ bash tests/packaging.sh
 step "Fuzzing: every cargo-fuzz target for a few seconds (fuzz/README.md for longer runs)"
 bash fuzz/run.sh "${KETAMA_FUZZ_SECONDS:-5}"
 
-printf '\nall suites passed\n'
+step "done"
+printf '\nall suites passed in %ds\n' "$((SECONDS - start))"
