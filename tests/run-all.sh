@@ -12,12 +12,19 @@ cd "$root"
 start=$SECONDS
 stage_start=$SECONDS
 stage_name=""
+# CPU seconds (user + sys) used by finished child processes so far: unlike wall time, it does
+# not depend on what else the machine runs.
+cpu_used() { times | awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); t += a[1] * 60 + a[2] } printf "%.0f", t }'; }
+stage_cpu=0
 step() {
+    local cpu
+    cpu=$(cpu_used)
     if [[ -n "$stage_name" ]]; then
-        printf '==== %ds: %s\n' "$((SECONDS - stage_start))" "$stage_name"
+        printf '==== %ds wall, %ds CPU: %s\n' "$((SECONDS - stage_start))" "$((cpu - stage_cpu))" "$stage_name"
     fi
     stage_name=$*
     stage_start=$SECONDS
+    stage_cpu=$cpu
     printf '\n==== %s (at %ds)\n' "$*" "$((SECONDS - start))"
 }
 
