@@ -28,10 +28,8 @@ prefix="$tmp/prefix"
 failed=()
 
 # --- build + Rust unit tests + header ---------------------------------------------------
-step "cargo build/test -p ketama-ffi"
-cargo build -q -p ketama-ffi
-cargo test -q -p ketama-ffi
-
+# The crate's Rust tests (cargo test -p ketama-ffi) run in tests/run-all.sh's workspace stage;
+# `make install` below builds the library this script tests.
 step "header freshness (ffi-c/gen-header.sh --check)"
 "$here/gen-header.sh" --check || failed+=("header")
 

@@ -1,61 +1,70 @@
 #!/usr/bin/env bash
 # Every test of the project, as CI runs it: lints, the Rust suites (core, CLI, C ABI), the
-# no_std proofs, the C/valgrind/install/PHP suite, the Python suite and the mixed-language
-# fleet on live memcached (tests/e2e). Installs what is
-# missing (Debian packages, a Python venv, PHP) first, so it works on a fresh machine.
+# no_std proofs, the C/valgrind/install/PHP suite, the Python suite, the mixed-language fleet
+# on live memcached (tests/e2e), packaging and a short fuzz run. Installs what is missing
+# (Debian packages, a Python venv, PHP) first, so it works on a fresh machine.
+#
+# Each stage runs under a time limit (minutes, the second argument of `stage`): a stage that
+# hangs fails with its name instead of silently eating CI's budget. Each stage prints its wall
+# time and the CPU seconds its processes used (the CPU figure does not depend on what else the
+# machine runs). KETAMA_STAGE_LIMIT_SCALE multiplies every limit (e.g. 3 on a loaded machine).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
-# Each stage prints its wall time when the next one starts (and at the end), so a slow
-# stage is visible in CI's log.
 start=$SECONDS
-stage_start=$SECONDS
-stage_name=""
-# CPU seconds (user + sys) used by finished child processes so far: unlike wall time, it does
-# not depend on what else the machine runs.
+scale=${KETAMA_STAGE_LIMIT_SCALE:-1}
+summary=()
+
+# CPU seconds (user + sys) of the finished child processes so far.
 cpu_used() { times | awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); t += a[1] * 60 + a[2] } printf "%.0f", t }'; }
-stage_cpu=0
-step() {
-    local cpu
-    cpu=$(cpu_used)
-    if [[ -n "$stage_name" ]]; then
-        printf '==== %ds wall, %ds CPU: %s\n' "$((SECONDS - stage_start))" "$((cpu - stage_cpu))" "$stage_name"
+
+# stage NAME LIMIT_MINUTES COMMAND...: runs COMMAND (in its own process group, so a timeout
+# stops everything it started), prints its times, stops the whole run if it fails.
+stage() {
+    local name=$1 limit=$(($2 * scale)) rc=0 t0=$SECONDS cpu0
+    shift 2
+    cpu0=$(cpu_used)
+    printf '\n==== %s (at %ds, limit %d min)\n' "$name" "$((SECONDS - start))" "$limit"
+    timeout --kill-after=20 "${limit}m" "$@" || rc=$?
+    local line
+    line=$(printf '%5ds wall %5ds CPU  %s' "$((SECONDS - t0))" "$(($(cpu_used) - cpu0))" "$name")
+    summary+=("$line")
+    printf '==== %s\n' "$line"
+    if ((rc == 124 || rc == 137)); then
+        printf '\nFAILED: stage "%s" did not finish within %d minutes\n' "$name" "$limit"
+        exit 1
+    elif ((rc != 0)); then
+        printf '\nFAILED: stage "%s" (exit %d)\n' "$name" "$rc"
+        exit "$rc"
     fi
-    stage_name=$*
-    stage_start=$SECONDS
-    stage_cpu=$cpu
-    printf '\n==== %s (at %ds)\n' "$*" "$((SECONDS - start))"
 }
 
-step "toolchain and system packages"
-bash tests/setup.sh
+stage "toolchain and system packages" 15 bash tests/setup.sh
 
-step "format and lints"
-cargo fmt --all --check
-cargo clippy --workspace --all-targets --locked -- -D warnings
+stage "format" 2 cargo fmt --all --check
+stage "lints (clippy)" 15 cargo clippy --workspace --all-targets --locked -- -D warnings
 
-step "Rust tests: core (vectors from the real clients), CLI, C ABI"
 # KETAMA_REQUIRE_MEMCACHED: the live tests (simulate --live, audit) fail instead of skipping
-KETAMA_REQUIRE_MEMCACHED=1 cargo test --workspace --exclude ketama-py --locked
+stage "Rust tests: core (vectors from the real clients), CLI, C ABI" 25 \
+    env KETAMA_REQUIRE_MEMCACHED=1 cargo test --workspace --exclude ketama-py --locked
 
-step "no_std builds"
-bash tests/no_std/check.sh
+stage "no_std builds" 10 bash tests/no_std/check.sh
 
-step "C ABI: header freshness, C tests under valgrind, make install + pkg-config, libketama drop-in, PHP FFI"
-bash ffi-c/test.sh
+stage "C ABI: header freshness, C tests under valgrind/ASan, install + pkg-config, libketama drop-in, PHP FFI" 25 \
+    bash ffi-c/test.sh
 
-step "Python package"
-bash python/test.sh
+stage "Python package" 20 bash python/test.sh
 
-step "Mixed-language fleet on live memcached: PHP and Java write, Python, C and PHP read, ketama audit"
-bash tests/e2e/test.sh
+stage "Mixed-language fleet on live memcached: PHP and Java write, Python, C and PHP read, ketama audit" 15 \
+    bash tests/e2e/test.sh
 
-step "Packaging: wheel on every CPython without Rust, sdist, Debian packages + pkg-config/CMake/PHP, composer"
-bash tests/packaging.sh
+stage "Packaging: wheel on every CPython without Rust, sdist, Debian packages + pkg-config/CMake/PHP, composer" 30 \
+    bash tests/packaging.sh
 
-step "Fuzzing: every cargo-fuzz target for a few seconds (fuzz/README.md for longer runs)"
-bash fuzz/run.sh "${KETAMA_FUZZ_SECONDS:-5}"
+stage "Fuzzing: every cargo-fuzz target for a few seconds (fuzz/README.md for longer runs)" 15 \
+    bash fuzz/run.sh "${KETAMA_FUZZ_SECONDS:-5}"
 
-step "done"
+printf '\n==== stage times\n'
+printf '%s\n' "${summary[@]}"
 printf '\nall suites passed in %ds\n' "$((SECONDS - start))"

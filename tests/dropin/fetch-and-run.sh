@@ -84,8 +84,13 @@ run_uhashring() {
         local path="" col=1
         if [[ $run == ours ]]; then path="$here/uhashring-shim"; else col=2; fi
         echo "== uhashring's own suite ($UHASHRING_PIN) against the $run"
-        (cd "$tmp/uhashring" && PYTHONPATH="$path" "$venv/bin/python" -m pytest -q -p no:cacheprovider -rfE tests) \
-            >"$tmp/uh-$run.log" 2>&1 || true
+        # bounded: its test_monkey talks to memcached on 127.0.0.1:11211 (python-memcached)
+        (cd "$tmp/uhashring" && PYTHONPATH="$path" timeout 300 "$venv/bin/python" -m pytest -q -p no:cacheprovider -rfE \
+            -o faulthandler_timeout=120 tests) >"$tmp/uh-$run.log" 2>&1 || true
+        if ! grep -qE "passed|failed" "$tmp/uh-$run.log"; then
+            echo "dropin: uhashring suite vs $run did not finish; its log:"
+            tail -40 "$tmp/uh-$run.log"
+        fi
         grep -E "passed|failed" "$tmp/uh-$run.log" | tail -1 || true
         grep -E '^(FAILED|ERROR) ' "$tmp/uh-$run.log" | sed -E 's/^(FAILED|ERROR) ([^ ]+).*/\2/' >"$tmp/uh-$run.failed" || true
         if [[ $run == ours ]] && ! (cd "$tmp" && "$venv/bin/python" -c 'import sys; sys.path.insert(0, sys.argv[1]); import uhashring, ketama.uhashring; assert uhashring.HashRing is ketama.uhashring.HashRing' "$here/uhashring-shim"); then
@@ -130,7 +135,7 @@ PHP
         local boot="$here/flexihash-shim.php" col=1
         if [[ $run == original ]]; then boot="$tmp/flexihash/original.php"; col=2; fi
         echo "== flexihash's own suite ($FLEXIHASH_PIN, its phpunit.xml.dist) against the $run"
-        (cd "$tmp/flexihash" && FLEXIHASH_TESTS="$tmp/flexihash/tests" phpunit -d ffi.enable=1 --do-not-cache-result \
+        (cd "$tmp/flexihash" && FLEXIHASH_TESTS="$tmp/flexihash/tests" timeout 300 phpunit -d ffi.enable=1 --do-not-cache-result \
             -c phpunit.xml.dist --bootstrap "$boot" --log-junit "$tmp/fh-$run.xml") >"$tmp/fh-$run.log" 2>&1 || true
         grep -E "^(OK|Tests:)" "$tmp/fh-$run.log" | tail -1 || true
         "${PYTHON:-python3}" - "$tmp/fh-$run.xml" >"$tmp/fh-$run.failed" <<'PY'
