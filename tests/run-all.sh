@@ -16,19 +16,27 @@ start=$SECONDS
 scale=${KETAMA_STAGE_LIMIT_SCALE:-1}
 summary=()
 
-# CPU seconds (user + sys) of the finished child processes so far.
-cpu_used() { times | awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); t += a[1] * 60 + a[2] } printf "%.0f", t }'; }
+# CPU seconds (user + sys) of the finished child processes so far, into $cpu. `times` runs in
+# this shell (a $(...) subshell would report its own, empty, children).
+times_file=$(mktemp)
+trap 'rm -f "$times_file"' EXIT
+cpu_used() {
+    times >"$times_file"
+    cpu=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); t += a[1] * 60 + a[2] } printf "%.0f", t }' "$times_file")
+}
 
 # stage NAME LIMIT_MINUTES COMMAND...: runs COMMAND (in its own process group, so a timeout
 # stops everything it started), prints its times, stops the whole run if it fails.
 stage() {
-    local name=$1 limit=$(($2 * scale)) rc=0 t0=$SECONDS cpu0
+    local name=$1 limit=$(($2 * scale)) rc=0 t0=$SECONDS cpu cpu0
     shift 2
-    cpu0=$(cpu_used)
+    cpu_used
+    cpu0=$cpu
     printf '\n==== %s (at %ds, limit %d min)\n' "$name" "$((SECONDS - start))" "$limit"
     timeout --kill-after=20 "${limit}m" "$@" || rc=$?
     local line
-    line=$(printf '%5ds wall %5ds CPU  %s' "$((SECONDS - t0))" "$(($(cpu_used) - cpu0))" "$name")
+    cpu_used
+    line=$(printf '%5ds wall %5ds CPU  %s' "$((SECONDS - t0))" "$((cpu - cpu0))" "$name")
     summary+=("$line")
     printf '==== %s\n' "$line"
     if ((rc == 124 || rc == 137)); then
