@@ -233,6 +233,24 @@ enum ketama_status ketama_ring_set_weight(struct ketama_ring *ring, const char *
 enum ketama_status ketama_ring_lookup(const struct ketama_ring *ring, const char *key, size_t key_len, const char **label_out, size_t *label_len_out);
 
 /**
+ * The index of the server a key goes to (0-based, in the order servers were added; see
+ * `ketama_ring_server()`), or a failure as a negative status: `-KETAMA_STATUS_EMPTY_RING`,
+ * `-KETAMA_STATUS_NO_SERVER`, `-KETAMA_STATUS_KEY_REJECTED`, `-KETAMA_STATUS_NULL_ARGUMENT`
+ * (`ring` NULL, or `key` NULL with `key_len` > 0), ... (`ketama_status_str(-result)` names
+ * it).
+ *
+ * The same answer as `ketama_ring_lookup()` without output pointers: the fast path for
+ * bindings that pay for every argument and every out-parameter (PHP FFI keeps the labels on
+ * its side and indexes them). An index stays meaningful until the next change of the ring;
+ * a program that changes the ring from other threads should use `ketama_ring_lookup()`,
+ * whose label pointers stay valid.
+ *
+ * # Safety
+ * `ring` is NULL or a live ring; `key` points to `key_len` bytes (NULL allowed when 0).
+ */
+int64_t ketama_ring_lookup_index(const struct ketama_ring *ring, const char *key, size_t key_len);
+
+/**
  * Looks up `count` keys under one lock.
  *
  * `keys[i]` / `key_lens[i]`: the keys. `labels_out` / `label_lens_out`: arrays of `count`

@@ -368,6 +368,42 @@ pub unsafe extern "C" fn ketama_ring_lookup(
     }
 }
 
+/// The index of the server a key goes to (0-based, in the order servers were added; see
+/// `ketama_ring_server()`), or a failure as a negative status: `-KETAMA_STATUS_EMPTY_RING`,
+/// `-KETAMA_STATUS_NO_SERVER`, `-KETAMA_STATUS_KEY_REJECTED`, `-KETAMA_STATUS_NULL_ARGUMENT`
+/// (`ring` NULL, or `key` NULL with `key_len` > 0), ... (`ketama_status_str(-result)` names
+/// it).
+///
+/// The same answer as `ketama_ring_lookup()` without output pointers: the fast path for
+/// bindings that pay for every argument and every out-parameter (PHP FFI keeps the labels on
+/// its side and indexes them). An index stays meaningful until the next change of the ring;
+/// a program that changes the ring from other threads should use `ketama_ring_lookup()`,
+/// whose label pointers stay valid.
+///
+/// # Safety
+/// `ring` is NULL or a live ring; `key` points to `key_len` bytes (NULL allowed when 0).
+#[no_mangle]
+pub unsafe extern "C" fn ketama_ring_lookup_index(
+    ring: *const ketama_ring,
+    key: *const c_char,
+    key_len: usize,
+) -> i64 {
+    ffi_boundary!(-(ketama_status::Panic as i64) => {
+        let run = || -> FfiResult<i64> {
+            // SAFETY: caller's contract.
+            let handle = unsafe { Handle::borrow(ring) }?;
+            // SAFETY: caller's contract.
+            let key = unsafe { bytes(key, key_len) }?;
+            let i = handle.read().ring.locate_index(key)?;
+            i64::try_from(i).map_err(|_| ketama_status::Internal)
+        };
+        match run() {
+            Ok(i) => i,
+            Err(status) => -(status as i64),
+        }
+    })
+}
+
 /// Looks up `count` keys under one lock.
 ///
 /// `keys[i]` / `key_lens[i]`: the keys. `labels_out` / `label_lens_out`: arrays of `count`

@@ -91,6 +91,7 @@ static void test_ring(void) {
     /* empty ring */
     EXPECT(ketama_ring_lookup(r, S("k"), &label, &len), KETAMA_STATUS_EMPTY_RING);
     CHECK(label == NULL && len == 99);
+    EXPECT(ketama_ring_lookup_index(r, S("k")), -(int64_t)KETAMA_STATUS_EMPTY_RING);
     EXPECT(ketama_ring_lookup_n(r, S("k"), 2, labels, lens, &count), KETAMA_STATUS_EMPTY_RING);
     EXPECT(ketama_ring_lookup_many(r, keys, key_lens, 3, labels, lens), KETAMA_STATUS_EMPTY_RING);
     {
@@ -124,6 +125,24 @@ static void test_ring(void) {
     EXPECT(ketama_ring_lookup(r, S("k"), NULL, &len), KETAMA_STATUS_NULL_ARGUMENT);
     EXPECT(ketama_ring_lookup(r, S("k"), &label, NULL), KETAMA_STATUS_NULL_ARGUMENT);
     EXPECT(ketama_ring_lookup(NULL, S("k"), &label, &len), KETAMA_STATUS_NULL_ARGUMENT);
+
+    /* lookup by index: the server ketama_ring_lookup names, or minus a status */
+    for (i = 0; i < 200; i++) {
+        char key[32];
+        const char *l2;
+        size_t n2;
+        int64_t at;
+        snprintf(key, sizeof key, "user:%u:profile", (unsigned)i);
+        EXPECT(ketama_ring_lookup(r, S(key), &label, &len), KETAMA_STATUS_OK);
+        at = ketama_ring_lookup_index(r, S(key));
+        CHECK(at >= 0 && at < 3);
+        EXPECT(ketama_ring_server(r, (size_t)at, &l2, &n2, NULL), KETAMA_STATUS_OK);
+        CHECK(l2 == label && n2 == len);
+    }
+    CHECK(ketama_ring_lookup_index(r, NULL, 0) >= 0); /* empty key */
+    EXPECT(ketama_ring_lookup_index(r, NULL, 1), -(int64_t)KETAMA_STATUS_NULL_ARGUMENT);
+    EXPECT(ketama_ring_lookup_index(NULL, S("k")), -(int64_t)KETAMA_STATUS_NULL_ARGUMENT);
+    EXPECT(ketama_ring_lookup_index(r, "k", SIZE_MAX), -(int64_t)KETAMA_STATUS_KEY_REJECTED);
 
     EXPECT(ketama_ring_lookup_n(r, S("user:1"), 4, labels, lens, &count), KETAMA_STATUS_OK);
     EXPECT(count, 3u);
@@ -241,6 +260,7 @@ static void test_profile_errors(void) {
     EXPECT(ketama_ring_add(r, S("10.0.0.1:11211"), 1), KETAMA_STATUS_OK);
     EXPECT(ketama_ring_add(r, S("10.0.0.2:11211"), 1), KETAMA_STATUS_OK);
     EXPECT(ketama_ring_lookup(r, "", 0, &label, &len), KETAMA_STATUS_KEY_REJECTED);
+    EXPECT(ketama_ring_lookup_index(r, "", 0), -(int64_t)KETAMA_STATUS_KEY_REJECTED);
     ketama_ring_free(r);
 
     r = make("xmemcached-nginx", NULL);
@@ -251,6 +271,7 @@ static void test_profile_errors(void) {
     r = make("flexihash-seed", NULL);
     EXPECT(ketama_ring_add(r, S("10.0.0.1:11211"), 1), KETAMA_STATUS_OK);
     EXPECT(ketama_ring_lookup(r, S("apple"), &label, &len), KETAMA_STATUS_NO_SERVER);
+    EXPECT(ketama_ring_lookup_index(r, S("apple")), -(int64_t)KETAMA_STATUS_NO_SERVER);
     ketama_ring_free(r);
 }
 

@@ -178,6 +178,20 @@ static int run_locate(const json *v, const json *keys, const json *expect, tally
             many_lens[i] != (st == KETAMA_STATUS_OK ? len : 0)) {
             miss(t, k, "lookup_many == lookup", "a different answer");
         }
+        {
+            /* ketama_ring_lookup_index: the same server by index, or minus the same status */
+            int64_t at = ketama_ring_lookup_index(ring, k->str, k->len);
+            const char *by_index = NULL;
+            size_t by_index_len = 0;
+            if (st == KETAMA_STATUS_OK) {
+                if (at < 0 || ketama_ring_server(ring, (size_t)at, &by_index, &by_index_len, NULL) !=
+                                  KETAMA_STATUS_OK || by_index != label) {
+                    miss(t, k, "lookup_index == lookup", "a different server");
+                }
+            } else if (at != -(int64_t)st) {
+                miss(t, k, "lookup_index == -status", "a different answer");
+            }
+        }
     }
     free(ks);
     free(klens);
