@@ -3,7 +3,8 @@
 #   C      libketama (release build)  vs  libmemcached 1.1.4 memcached_generate_hash   bench/c/compare.c
 #   Python ketama.Ring                vs  uhashring 2.5 get_node(hash_fn="ketama")     bench/py/compare.py
 #   PHP    Ketama\Ring (FFI)          vs  php-memcached 3.2 getServerByKey             bench/php/compare.php
-#   build and one-server changes of 1,000 and 10,000 servers (our C API)
+#   build and one-server changes of 1,000 and 10,000 servers (our C API), and the Rust
+#   core's own lookup under the C one (ffi-c/examples/core_floor.rs)
 # Same keys (user:N:profile), equal servers (10, 100, 1,000, 10,000; the table is the
 # 100-server column), same placement checked first. Installs what it needs when missing
 # (tests/setup.sh for the Debian packages, a venv with the package and uhashring).
@@ -41,6 +42,8 @@ export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig"
 # shellcheck disable=SC2046
 cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -o "$tmp/compare" "$here/c/compare.c" \
     $(pkg-config --cflags --libs ketama) -lmemcached -Wl,-rpath,"$(pkg-config --variable=libdir ketama)"
+say "the Rust core floor (ffi-c/examples/core_floor.rs)"
+(cd "$root" && cargo build -q --release -p ketama-ffi --example core_floor >&2)
 venv="${KETAMA_VENV:-$root/python/.venv}"
 if [[ ! -x "$venv/bin/python" ]]; then
     say "python venv $venv"
@@ -67,6 +70,8 @@ for n in "${sizes[@]}"; do
     say "C: $n servers"
     "$tmp/compare" lookup "$n" 20000 >>"$rows"
 done
+say "Rust core floor: ${sizes[*]} servers"
+"$root/target/release/examples/core_floor" "${sizes[@]}" >>"$rows"
 for n in 1000 10000; do
     say "C: build and change, $n servers"
     "$tmp/compare" build "$n" >>"$rows"

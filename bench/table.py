@@ -41,6 +41,13 @@ ABSOLUTE: List[Tuple[str, int, str, float]] = [
 ]
 
 
+# What the C boundary adds: (C row, the core row under it, what)
+FLOOR: List[Tuple[str, str, str]] = [
+    ("c_lookup_oaat", "rust_locate_index_oaat", "unweighted one_at_a_time"),
+    ("c_lookup_md5", "rust_shared_locate_index_md5", "weighted md5"),
+]
+
+
 def load(path: str) -> Tuple[Dict[str, str], Dict[Tuple[str, int], Tuple[Optional[float], float]]]:
     facts: Dict[str, str] = {}
     rows: Dict[Tuple[str, int], Tuple[Optional[float], float]] = {}
@@ -93,6 +100,15 @@ def main() -> int:
             continue
         o_ms = r[1] / 1e6
         print(f"| {what} | {o_ms:,.2f} ms | <= {goal_ms:g} ms | {'yes' if o_ms <= goal_ms else 'no'} |")
+    print()
+    print("| C boundary, 100 servers | Rust core (same ring, keys) | C `ketama_ring_lookup` | `ketama_ring_lookup_index` |")
+    print("|---|---:|---:|---:|")
+    for c_row, core_row, what in FLOOR:
+        core, c = rows.get((core_row, 100)), rows.get((c_row, 100))
+        idx = rows.get(("c_lookup_index_md5", 100)) if "md5" in c_row else None
+        if core is None or c is None:
+            continue
+        print(f"| {what} | {ns(core[1])} | {ns(c[1])} | {ns(idx[1]) if idx else '-'} |")
     return 0
 
 
