@@ -6,7 +6,8 @@ hand (standard library only).
 One line per implementation of a weighted md5 lookup (the php-memcached ring; uhashring's
 ketama ring for Python): ours solid, the anchors dashed. libmemcached and php-memcached stop
 at 100 servers: Debian's libmemcached 1.1.4 aborts on the 101st server of a consistent ring
-(COMPAT trap T5).
+(COMPAT trap T5); uhashring too (bench/py/compare.py --anchor-max): its ring build is
+quadratic.
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ SERIES: List[Tuple[str, str, bool, str, bool]] = [
     ("PHP Ketama\\Ring::getMany (FFI)", "php_get_many", False, "#e377c2", False),
 ]
 
-W, H = 860, 520
-LEFT, RIGHT, TOP, BOTTOM = 70, 300, 50, 60
+W, H = 940, 520
+LEFT, RIGHT, TOP, BOTTOM = 70, 360, 50, 60
 
 
 def load(path: str) -> Tuple[Dict[str, str], Dict[Tuple[str, int], Tuple[str, str]]]:
@@ -123,9 +124,10 @@ def main() -> int:
         out.append(f'<text x="{lx + 34}" y="{ly + 4}">{esc(label)}</text>')
     note_y = TOP + 10 + len(lines) * 20 + 14
     for j, t in enumerate(["dashed: the anchors; solid: ketama",
-                           "libmemcached / php-memcached: 100 servers",
-                           "at most (Debian's build aborts on the",
-                           "101st, COMPAT trap T5)"]):
+                           "libmemcached, php-memcached: 100 servers at most",
+                           "(Debian's build aborts on the 101st, COMPAT T5)",
+                           "uhashring: 100 servers at most (its ring build",
+                           "is quadratic: about 20 s for 1,000 servers)"]):
         out.append(f'<text x="{LEFT + pw + 15}" y="{note_y + j * 16}" fill="#555">{esc(t)}</text>')
     out.append("</svg>")
     with open(sys.argv[2], "w", encoding="utf-8") as f:
