@@ -30,6 +30,8 @@ final class Ring implements \Countable
      *      lookup converts no string); null after a change
      */
     private ?array $labels = null;
+    /** the longest label's length, set with $labels (room for getMany()'s answer) */
+    private int $labelMax = 0;
 
     /**
      * @param array<int|string, int|string|array{weight?: int, name?: string}> $servers
@@ -150,15 +152,37 @@ final class Ring implements \Countable
         if ($n === 0) {
             return [];
         }
-        // One native call: the keys back to back in one string, their lengths copied in with
-        // one memcpy, the server indexes copied out with one FFI::string (no per-key FFI call,
-        // CData access or pointer array).
+        $labels = $this->labels ??= $this->labelList();
+        // One native call and no per-key PHP work but PHP's own bulk functions: the keys
+        // joined with NUL bytes in, the labels joined with NUL bytes out (labels never hold
+        // control characters), split by explode() and paired with the keys by array_combine().
+        $joined = implode("\0", $list);
+        if ($joined !== '' && substr_count($joined, "\0") === $n - 1) {
+            $cap = $n * ($this->labelMax + 1);
+            $out = $this->ffi->new("char[$cap]");
+            $len = $this->ffi->new('size_t');
+            $refused = $this->ffi->new('size_t');
+            Library::check($this->ffi->ketama_ring_lookup_joined(
+                $this->ring, $joined, strlen($joined), 0, $out, $cap, FFI::addr($len), FFI::addr($refused)
+            ));
+            $found = explode("\0", FFI::string($out, $len->cdata));
+            if ($refused->cdata > 0) {
+                foreach ($found as $i => $label) {
+                    if ($label === '') {
+                        $found[$i] = null;
+                    }
+                }
+            }
+            return array_combine($list, $found);
+        }
+        // Keys holding NUL bytes (or one empty key): the keys back to back in one string, their
+        // lengths copied in with one memcpy, the server indexes copied out with one
+        // FFI::string (no per-key FFI call, CData access or pointer array).
         $lens = $this->ffi->new("size_t[$n]");
         FFI::memcpy($lens, pack(self::SIZE_T_PACK, ...array_map('strlen', $list)), $n * PHP_INT_SIZE);
         $idx = $this->ffi->new("uint32_t[$n]");
         Library::check($this->ffi->ketama_ring_lookup_packed($this->ring, implode('', $list), $lens, $n, $idx));
         $found = unpack('L*', FFI::string($idx, 4 * $n));
-        $labels = $this->labels ??= $this->labelList();
         $out = [];
         foreach ($list as $i => $key) {
             // UINT32_MAX (a refused key) is no index: null
@@ -167,10 +191,12 @@ final class Ring implements \Countable
         return $out;
     }
 
-    /** @return list<string> the labels by server index */
+    /** @return list<string> the labels by server index (and sets the longest's length) */
     private function labelList(): array
     {
-        return array_map('strval', array_keys($this->servers()));
+        $labels = array_map('strval', array_keys($this->servers()));
+        $this->labelMax = $labels === [] ? 0 : max(array_map('strlen', $labels));
+        return $labels;
     }
 
     /**

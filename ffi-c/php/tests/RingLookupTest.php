@@ -57,6 +57,17 @@ final class RingLookupTest extends TestCase
         $this->assertContains($ring->get('user:1:profile'), array_keys($ring->servers()));
     }
 
+    public function testBatchesLargerThanTheRing(): void
+    {
+        // the answer buffer holds every key's label: long labels, many keys, one server
+        $ring = new Ring(['a-very-long-host-name.cache.internal.example.com:11211'], 'libketama');
+        $keys = self::keys(3000);
+        $many = $ring->getMany($keys);
+        $this->assertSame(array_fill_keys($keys, 'a-very-long-host-name.cache.internal.example.com:11211'), $many);
+        $ring->add('b:1');
+        $this->assertAgrees($ring, $keys);
+    }
+
     public function testOddKeys(): void
     {
         $ring = new Ring(['10.0.0.1:11211', '10.0.0.2:11211', '10.0.0.3:11211'], 'libketama');
@@ -94,8 +105,13 @@ final class RingLookupTest extends TestCase
             $this->assertSame(KetamaException::KEY_REJECTED, $e->getCode());
         }
         // the batch reports the refused key as null and still answers the others
-        $many = $x->getMany(['', 'k']);
+        $many = $x->getMany(['', 'k']); // NUL-joined batch
         $this->assertNull($many['']);
+        $this->assertSame($x->get('k'), $many['k']);
+        $this->assertSame(['' => null], $x->getMany([''])); // one empty key: the packed batch
+        $many = $x->getMany(['', "k\0", 'k']); // a key with a NUL byte: the packed batch
+        $this->assertNull($many['']);
+        $this->assertSame($x->get("k\0"), $many["k\0"]);
         $this->assertSame($x->get('k'), $many['k']);
         $seed = new Ring(['10.0.0.1:11211'], 'flexihash-seed');
         try {
