@@ -130,6 +130,12 @@ final class Ring implements \Countable
         // refusal rule: a single lookup throws for a refused key (KEY_REJECTED), a key no
         // server owns (NO_SERVER) and an empty ring; getMany() gives null per refused key.
         $i = $this->ffi->ketama_ring_lookup_index($this->ring, $key, strlen($key));
+        return $this->labels[$i] ?? $this->labelAt($i);
+    }
+
+    /** get()'s slow path: a failure status (negative) or the label array to fill. */
+    private function labelAt(int $i): string
+    {
         if ($i < 0) {
             Library::check(-$i);
         }
