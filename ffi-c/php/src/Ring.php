@@ -150,9 +150,15 @@ final class Ring implements \Countable
      */
     public function getMany(iterable $keys): array
     {
-        $list = [];
-        foreach ($keys as $key) {
-            $list[] = (string) $key;
+        if (is_array($keys)) {
+            // implode() and array_combine() turn each value into a string the way a
+            // (string) cast does, so an array needs no copy here
+            $list = array_values($keys);
+        } else {
+            $list = [];
+            foreach ($keys as $key) {
+                $list[] = (string) $key;
+            }
         }
         $n = count($list);
         if ($n === 0) {
@@ -184,6 +190,7 @@ final class Ring implements \Countable
         // Keys holding NUL bytes (or one empty key): the keys back to back in one string, their
         // lengths copied in with one memcpy, the server indexes copied out with one
         // FFI::string (no per-key FFI call, CData access or pointer array).
+        $list = array_map('strval', $list);
         $lens = $this->ffi->new("size_t[$n]");
         FFI::memcpy($lens, pack(self::SIZE_T_PACK, ...array_map('strlen', $list)), $n * PHP_INT_SIZE);
         $idx = $this->ffi->new("uint32_t[$n]");

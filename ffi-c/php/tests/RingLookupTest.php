@@ -86,6 +86,24 @@ final class RingLookupTest extends TestCase
         $this->assertSame($ring->getMany($keys), $ring->getMany(new \ArrayIterator($keys)));
         $this->assertSame([], $ring->getMany([]));
         $this->assertSame(['7' => $ring->get('7')], $ring->getMany([7]));
+        // any value a (string) cast accepts, in an array (no copy) and through an iterator
+        $obj = new class () {
+            public function __toString(): string
+            {
+                return 'user:obj';
+            }
+        };
+        $mixed = [7, 1.5, true, $obj, 'user:1', "x\0y"];
+        $want = [];
+        foreach ($mixed as $v) {
+            $want[(string) $v] = $ring->get((string) $v);
+        }
+        $this->assertSame($want, $ring->getMany($mixed));
+        $this->assertSame($want, $ring->getMany(new \ArrayIterator($mixed)));
+        array_pop($mixed); // without the NUL key: the joined batch
+        array_pop($want);
+        $this->assertSame($want, $ring->getMany($mixed));
+        $this->assertSame($want, $ring->getMany(['a' => 7, 'b' => 1.5, 'c' => true, 'd' => $obj, 'e' => 'user:1']));
     }
 
     public function testRefusalsThroughTheIndexCall(): void
