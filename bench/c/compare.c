@@ -196,10 +196,14 @@ static int lookups(int weighted, int servers, int nkeys) {
     race(&b, with_anchor ? run_libmemcached : NULL, run_lookup, budget, &a, &o);
     snprintf(path, sizeof path, "c_lookup_%s", tag);
     row(path, servers, a, o);
-    if (weighted) {
+    {
         double a2;
         race(&b, NULL, run_lookup_index, budget / 2, &a2, &o);
-        row("c_lookup_index_md5", servers, a, o);
+        snprintf(path, sizeof path, "c_lookup_index_%s", tag);
+        row(path, servers, a, o);
+    }
+    if (weighted) {
+        double a2;
         race(&b, NULL, run_lookup_many, budget / 2, &a2, &o);
         row("c_lookup_many_md5", servers, a, o);
         race(&b, NULL, run_lookup_packed, budget / 2, &a2, &o);

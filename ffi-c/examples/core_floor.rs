@@ -47,13 +47,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let ring = Ring::with_servers(Profile::by_name(profile)?, None, servers)?;
             let ns = best(&keys, 0.2, |k| ring.locate_index(k).unwrap_or(usize::MAX));
             println!("rust_locate_index_{tag}\t{n}\t-\t{ns:.1}");
-            if tag == "md5" {
-                let shared = SharedRing::new(ring, ());
-                let ns = best(&keys, 0.2, |k| {
-                    shared.load().ring.locate_index(k).unwrap_or(usize::MAX)
-                });
-                println!("rust_shared_locate_index_{tag}\t{n}\t-\t{ns:.1}");
-            }
+            let shared = SharedRing::new(ring, ());
+            let ns = best(&keys, 0.2, |k| {
+                shared.load().ring.locate_index(k).unwrap_or(usize::MAX)
+            });
+            println!("rust_shared_locate_index_{tag}\t{n}\t-\t{ns:.1}");
         }
     }
     Ok(())
