@@ -62,9 +62,9 @@ def main() -> int:
             r = rows.get((name, n))
             if r is None:
                 continue
-            v = r[0] if anchor else r[1]
-            if v != "-":
-                pts.append((n, float(v)))
+            cell = r[0] if anchor else r[1]
+            if cell != "-":
+                pts.append((n, float(cell)))
         if pts:
             lines.append((label, colour, dashed, pts))
     values = [v for *_, pts in lines for _, v in pts]

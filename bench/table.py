@@ -80,10 +80,11 @@ def main() -> int:
     print("|---|---|---:|---:|---:|---|---|")
     for name, servers, what, anchor, goal, goal_text in TABLE:
         r = rows.get((name, servers))
-        if r is None or r[0] is None:
+        a_ns = None if r is None else r[0]
+        if r is None or a_ns is None:
             print(f"| {what} | {anchor} | - | - | - | {goal_text} | not measured |")
             continue
-        a, o = r
+        a, o = a_ns, r[1]
         ratio = a / o
         met = "-" if goal is None else ("yes" if ratio >= goal else "no")
         print(f"| {what} | {anchor} | {ns(a)} | {ns(o)} | {ratio:.2f}x | {goal_text} | {met} |")

@@ -23,7 +23,7 @@ from typing import Callable, List
 import ketama
 
 try:
-    import uhashring
+    import uhashring  # type: ignore[import-untyped]
 except ImportError:  # pragma: no cover - bench/compare.sh installs it
     raise SystemExit("pip install uhashring==2.5 first") from None
 
