@@ -553,7 +553,7 @@ pub unsafe extern "C" fn ketama_ring_lookup_joined(
         }
         let mut need = found.len() - 1;
         for i in found.iter().flatten() {
-            need += state.extra.label(*i)?.1;
+            need = need.saturating_add(state.extra.label(*i)?.1);
         }
         if need > room.len() {
             return Err(ketama_status::IndexOutOfRange);
