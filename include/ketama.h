@@ -233,6 +233,24 @@ enum ketama_status ketama_ring_set_weight(struct ketama_ring *ring, const char *
 enum ketama_status ketama_ring_lookup(const struct ketama_ring *ring, const char *key, size_t key_len, const char **label_out, size_t *label_len_out);
 
 /**
+ * The index of the server a key goes to (0-based, in the order servers were added; see
+ * `ketama_ring_server()`), or a failure as a negative status: `-KETAMA_STATUS_EMPTY_RING`,
+ * `-KETAMA_STATUS_NO_SERVER`, `-KETAMA_STATUS_KEY_REJECTED`, `-KETAMA_STATUS_NULL_ARGUMENT`
+ * (`ring` NULL, or `key` NULL with `key_len` > 0), ... (`ketama_status_str(-result)` names
+ * it).
+ *
+ * The same answer as `ketama_ring_lookup()` without output pointers: the fast path for
+ * bindings that pay for every argument and every out-parameter (PHP FFI keeps the labels on
+ * its side and indexes them). An index stays meaningful until the next change of the ring;
+ * a program that changes the ring from other threads should use `ketama_ring_lookup()`,
+ * whose label pointers stay valid.
+ *
+ * # Safety
+ * `ring` is NULL or a live ring; `key` points to `key_len` bytes (NULL allowed when 0).
+ */
+int64_t ketama_ring_lookup_index(const struct ketama_ring *ring, const char *key, size_t key_len);
+
+/**
  * Looks up `count` keys under one lock.
  *
  * `keys[i]` / `key_lens[i]`: the keys. `labels_out` / `label_lens_out`: arrays of `count`
@@ -255,6 +273,30 @@ enum ketama_status ketama_ring_lookup_many(const struct ketama_ring *ring, const
  * is 0); `key_lens` and `servers_out` hold `count` elements.
  */
 enum ketama_status ketama_ring_lookup_packed(const struct ketama_ring *ring, const char *keys, const size_t *key_lens, size_t count, uint32_t *servers_out);
+
+/**
+ * Looks up the keys of one buffer split at a separator byte and writes their servers'
+ * labels joined by the same byte: the batch form for bindings whose strings are cheap to join
+ * and split in bulk but dear to handle one by one (PHP: `implode`, then `explode` and
+ * `array_combine` on the answer, with no per-key call or array element access).
+ *
+ * `keys`: `keys_len` bytes, the keys separated by `separator` (`"a\0b\0c"` with separator 0
+ * is 3 keys; `keys_len` 0 is no key at all, so an empty key alone is asked with
+ * `ketama_ring_lookup()`). Keys cannot contain the separator: pick a byte they never hold.
+ * `labels_out` receives, in key order, the label of each key's server, separated by
+ * `separator` (none after the last), and `*labels_len_out` its length. Labels never contain
+ * whitespace or control characters, so a control byte (`\0`, `\n`) as separator never
+ * appears inside one. A key the client refuses or that no server owns gets an empty label
+ * and is counted in `*refused_out` (the call still succeeds). Room for (number of keys) x
+ * (longest label + 1) bytes always suffices; too little gives
+ * `KETAMA_STATUS_INDEX_OUT_OF_RANGE`.
+ * An empty ring fails the whole call. Nothing is written on failure.
+ *
+ * # Safety
+ * `ring` is a live ring; `keys` holds `keys_len` bytes (NULL allowed when 0); `labels_out`
+ * has room for `labels_capacity` bytes (NULL allowed when 0); the other outputs are writable.
+ */
+enum ketama_status ketama_ring_lookup_joined(const struct ketama_ring *ring, const char *keys, size_t keys_len, uint8_t separator, char *labels_out, size_t labels_capacity, size_t *labels_len_out, size_t *refused_out);
 
 /**
  * Up to `n` distinct servers for a key, primary first, in the order the client's structure

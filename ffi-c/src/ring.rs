@@ -57,6 +57,12 @@ impl Labels {
         Ok((l.as_ptr().cast(), l.len() - 1))
     }
 
+    /// Server `i`'s label bytes (without the NUL).
+    fn text(&self, i: usize) -> FfiResult<&[u8]> {
+        let l = self.0.get(i).ok_or(ketama_status::Internal)?;
+        Ok(&l[..l.len() - 1])
+    }
+
     /// The labels of `ring`, reusing `old`'s where the server is the same (changes add at
     /// the end, remove one or keep the order, so one pass finds them) and the store's for
     /// labels seen before.
@@ -368,6 +374,42 @@ pub unsafe extern "C" fn ketama_ring_lookup(
     }
 }
 
+/// The index of the server a key goes to (0-based, in the order servers were added; see
+/// `ketama_ring_server()`), or a failure as a negative status: `-KETAMA_STATUS_EMPTY_RING`,
+/// `-KETAMA_STATUS_NO_SERVER`, `-KETAMA_STATUS_KEY_REJECTED`, `-KETAMA_STATUS_NULL_ARGUMENT`
+/// (`ring` NULL, or `key` NULL with `key_len` > 0), ... (`ketama_status_str(-result)` names
+/// it).
+///
+/// The same answer as `ketama_ring_lookup()` without output pointers: the fast path for
+/// bindings that pay for every argument and every out-parameter (PHP FFI keeps the labels on
+/// its side and indexes them). An index stays meaningful until the next change of the ring;
+/// a program that changes the ring from other threads should use `ketama_ring_lookup()`,
+/// whose label pointers stay valid.
+///
+/// # Safety
+/// `ring` is NULL or a live ring; `key` points to `key_len` bytes (NULL allowed when 0).
+#[no_mangle]
+pub unsafe extern "C" fn ketama_ring_lookup_index(
+    ring: *const ketama_ring,
+    key: *const c_char,
+    key_len: usize,
+) -> i64 {
+    ffi_boundary!(-(ketama_status::Panic as i64) => {
+        let run = || -> FfiResult<i64> {
+            // SAFETY: caller's contract.
+            let handle = unsafe { Handle::borrow(ring) }?;
+            // SAFETY: caller's contract.
+            let key = unsafe { bytes(key, key_len) }?;
+            let i = handle.read().ring.locate_index(key)?;
+            i64::try_from(i).map_err(|_| ketama_status::Internal)
+        };
+        match run() {
+            Ok(i) => i,
+            Err(status) => -(status as i64),
+        }
+    })
+}
+
 /// Looks up `count` keys under one lock.
 ///
 /// `keys[i]` / `key_lens[i]`: the keys. `labels_out` / `label_lens_out`: arrays of `count`
@@ -450,6 +492,90 @@ pub unsafe extern "C" fn ketama_ring_lookup_packed(
                 None => u32::MAX,
             };
         }
+        Ok(())
+    }
+}
+
+/// Looks up the keys of one buffer split at a separator byte and writes their servers'
+/// labels joined by the same byte: the batch form for bindings whose strings are cheap to join
+/// and split in bulk but dear to handle one by one (PHP: `implode`, then `explode` and
+/// `array_combine` on the answer, with no per-key call or array element access).
+///
+/// `keys`: `keys_len` bytes, the keys separated by `separator` (`"a\0b\0c"` with separator 0
+/// is 3 keys; `keys_len` 0 is no key at all, so an empty key alone is asked with
+/// `ketama_ring_lookup()`). Keys cannot contain the separator: pick a byte they never hold.
+/// `labels_out` receives, in key order, the label of each key's server, separated by
+/// `separator` (none after the last), and `*labels_len_out` its length. Labels never contain
+/// whitespace or control characters, so a control byte (`\0`, `\n`) as separator never
+/// appears inside one. A key the client refuses or that no server owns gets an empty label
+/// and is counted in `*refused_out` (the call still succeeds). Room for (number of keys) x
+/// (longest label + 1) bytes always suffices; too little gives
+/// `KETAMA_STATUS_INDEX_OUT_OF_RANGE`.
+/// An empty ring fails the whole call. Nothing is written on failure.
+///
+/// # Safety
+/// `ring` is a live ring; `keys` holds `keys_len` bytes (NULL allowed when 0); `labels_out`
+/// has room for `labels_capacity` bytes (NULL allowed when 0); the other outputs are writable.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn ketama_ring_lookup_joined(
+    ring: *const ketama_ring,
+    keys: *const c_char,
+    keys_len: usize,
+    separator: u8,
+    labels_out: *mut c_char,
+    labels_capacity: usize,
+    labels_len_out: *mut usize,
+    refused_out: *mut usize,
+) -> ketama_status {
+    ffi_boundary! {
+        // SAFETY: caller's contract.
+        let handle = unsafe { Handle::borrow(ring) }?;
+        // SAFETY: caller's contract.
+        let (labels_len_out, refused_out) = unsafe { (out(labels_len_out)?, out(refused_out)?) };
+        // SAFETY: caller's contract: `keys` holds `keys_len` bytes.
+        let buf = unsafe { bytes(keys, keys_len) }?;
+        // SAFETY: caller's contract: `labels_out` has room for `labels_capacity` bytes.
+        let room = unsafe { out_slice(labels_out.cast::<u8>(), labels_capacity) }?;
+        let state = handle.read();
+        if state.ring.is_empty() {
+            return Err(ketama_core::Error::EmptyRing.into());
+        }
+        if buf.is_empty() {
+            *labels_len_out = 0;
+            *refused_out = 0;
+            return Ok(());
+        }
+        // Every answer first (nothing is written unless all of them fit).
+        let mut found = Vec::new();
+        for key in buf.split(|&b| b == separator) {
+            found.push(locate_opt(&state, key)?);
+        }
+        let mut need = found.len() - 1;
+        for i in found.iter().flatten() {
+            need = need.saturating_add(state.extra.label(*i)?.1);
+        }
+        if need > room.len() {
+            return Err(ketama_status::IndexOutOfRange);
+        }
+        let mut at = 0;
+        let mut refused = 0;
+        for (n, i) in found.iter().enumerate() {
+            if n > 0 {
+                room[at] = separator;
+                at += 1;
+            }
+            match i {
+                Some(i) => {
+                    let label = state.extra.text(*i)?;
+                    room[at..at + label.len()].copy_from_slice(label);
+                    at += label.len();
+                }
+                None => refused += 1,
+            }
+        }
+        *labels_len_out = at;
+        *refused_out = refused;
         Ok(())
     }
 }

@@ -16,9 +16,10 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
 use crate::convert::{hash_of, key_bytes, profile_of, quoted, servers_of, weight_of};
 use crate::errors::to_py;
 
-/// Batches of more keys than this release the GIL (or detach from the interpreter) while
-/// they are located; below it the release costs more than it saves.
-pub(crate) const DETACH_THRESHOLD: usize = 256;
+/// Batches of this many keys or more release the GIL (detach from the interpreter) while
+/// they are located (their keys copied to one Rust buffer first); below it the release costs
+/// more than it saves (a release and re-acquire is about as dear as hashing a key or two).
+pub(crate) const DETACH_THRESHOLD: usize = 64;
 
 /// One server's label: its text (to match labels without the interpreter) and the ready
 /// Python `str` every lookup returns (one object per server, only its count changes).
@@ -118,6 +119,20 @@ struct Batch {
 }
 
 impl Batch {
+    /// Room for `n` keys of a typical length.
+    fn reserve(&mut self, n: usize) {
+        self.ends.reserve(n);
+        self.buf.reserve(n.saturating_mul(24));
+    }
+
+    /// Appends one key's bytes (`str` as UTF-8, `bytes`, ...; anything else a `TypeError`).
+    fn push(&mut self, key: &Bound<'_, PyAny>) -> PyResult<()> {
+        let k = key_bytes(key)?;
+        self.buf.extend_from_slice(k.as_bytes());
+        self.ends.push(self.buf.len());
+        Ok(())
+    }
+
     fn key(&self, n: usize) -> &[u8] {
         let start = if n == 0 { 0 } else { self.ends[n - 1] };
         &self.buf[start..self.ends[n]]
@@ -223,26 +238,39 @@ impl Ring {
             buf: Vec::new(),
             ends: Vec::new(),
         };
-        for key in keys.try_iter()? {
-            let key = key?;
-            let k = key_bytes(&key)?;
-            batch.buf.extend_from_slice(k.as_bytes());
-            batch.ends.push(batch.buf.len());
+        // Lists and tuples (the usual batches) are read in place with their size known; any
+        // other iterable is walked.
+        if let Ok(list) = keys.cast::<PyList>() {
+            batch.reserve(list.len());
+            for key in list.iter() {
+                batch.push(&key)?;
+            }
+        } else if let Ok(tuple) = keys.cast::<PyTuple>() {
+            batch.reserve(tuple.len());
+            for key in tuple.iter() {
+                batch.push(&key)?;
+            }
+        } else {
+            for key in keys.try_iter()? {
+                batch.push(&key?)?;
+            }
         }
         // Indexes and labels come from one snapshot, whatever changes meanwhile.
         let snap = self.shared.load_full();
-        let indexes = if batch.ends.len() > DETACH_THRESHOLD {
+        let indexes = if batch.ends.len() >= DETACH_THRESHOLD {
             let (b, ring) = (&batch, &snap.ring);
             py.detach(|| b.search(ring))
         } else {
             batch.search(&snap.ring)
         };
         let indexes = indexes.map_err(|(n, e)| key_error(e, batch.key(n)))?;
-        let labels: Vec<Option<Py<PyString>>> = indexes
-            .iter()
-            .map(|&i| snap.extra.get(i as usize).map(|l| l.obj.clone_ref(py)))
-            .collect();
-        PyList::new(py, labels)
+        // One list filled in one pass: each slot takes a reference to its server's one `str`.
+        PyList::new(
+            py,
+            indexes
+                .iter()
+                .map(|&i| snap.extra.get(i as usize).map(|l| l.obj.bind(py))),
+        )
     }
 
     /// Up to `n` distinct servers for `key`, primary first (replica / failover order, as the

@@ -79,10 +79,28 @@ def test_get_str_and_bytes_agree() -> None:
 
 def test_get_many_matches_get_on_both_sides_of_the_threshold() -> None:
     ring = ketama.Ring(SERVERS, "libmemcached")
-    for count in (0, 1, ketama._ketama.DETACH_THRESHOLD, ketama._ketama.DETACH_THRESHOLD + 1, 5000):
+    t = ketama._ketama.DETACH_THRESHOLD
+    for count in (0, 1, t - 1, t, t + 1, 5000):
         keys = [f"k{i}" for i in range(count)]
-        assert ring.get_many(keys) == [ring.get(k) for k in keys]
-        assert ring.get_many(iter(keys)) == [ring.get(k) for k in keys]
+        want = [ring.get(k) for k in keys]
+        assert ring.get_many(keys) == want
+        assert ring.get_many(iter(keys)) == want
+        assert ring.get_many(tuple(keys)) == want
+        assert ring.get_many(k for k in keys) == want
+        assert ring.get_many(dict.fromkeys(keys)) == want  # any iterable: a dict's keys
+        assert ring.get_many([k.encode() for k in keys]) == want  # bytes keys too
+
+
+def test_every_lookup_returns_the_one_str_of_its_server() -> None:
+    """No new string per key: get, get_node and get_many hand out each server's own str."""
+    ring = ketama.Ring(SERVERS, "php-memcached")
+    keys = [f"user:{i}:profile" for i in range(300)]
+    labels = {id(s): s for s in ring.servers}
+    for batch in (keys[:10], keys):  # below and above the detach threshold
+        for k, label in zip(batch, ring.get_many(batch)):
+            assert label is not None and id(label) in labels
+            assert ring.get(k) is label
+            assert ring.get_node(k) is label
 
 
 def test_get_n_and_failover() -> None:

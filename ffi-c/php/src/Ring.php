@@ -18,19 +18,20 @@ use FFI;
  */
 final class Ring implements \Countable
 {
+    /** pack() format of a size_t (the lengths getMany() hands to the library) */
+    private const SIZE_T_PACK = PHP_INT_SIZE === 8 ? 'Q*' : 'L*';
+
     private FFI $ffi;
     /** @var FFI\CData ketama_ring* */
     private $ring;
-    /** @var FFI\CData const char** reused by get() */
-    private $labelOut;
-    /** @var FFI\CData size_t* reused by get() */
-    private $lenOut;
-    /** @var FFI\CData|null the const char* get() writes through $labelOut */
-    private $label;
-    /** @var FFI\CData|null the size_t get() writes through $lenOut */
-    private $len;
-    /** @var list<string>|null labels by server index, for getMany(); null after a change */
+    /**
+     * @var list<string>|null labels by server index, filled on the first lookup after a change
+     *      (get() and getMany() index it with the server index the library returns, so a
+     *      lookup converts no string); null after a change
+     */
     private ?array $labels = null;
+    /** the longest label's length, set with $labels (room for getMany()'s answer) */
+    private int $labelMax = 0;
 
     /**
      * @param array<int|string, int|string|array{weight?: int, name?: string}> $servers
@@ -44,11 +45,8 @@ final class Ring implements \Countable
         $out = $this->ffi->new('ketama_ring*');
         Library::check($this->ffi->ketama_ring_create($profile, $hash, FFI::addr($out)));
         $this->ring = $out;
-        $this->label = $this->ffi->new('const char*');
-        $this->len = $this->ffi->new('size_t');
-        $this->labelOut = FFI::addr($this->label);
-        $this->lenOut = FFI::addr($this->len);
         $this->addMany($servers);
+        $this->labels = $this->labelList();
     }
 
     public function __destruct()
@@ -128,11 +126,22 @@ final class Ring implements \Countable
      */
     public function get(string $key): string
     {
-        // The refusal rule: a single lookup throws for a refused key (KEY_REJECTED), a key no
+        // One native call returning a plain int: the server index, or minus a status. The
+        // refusal rule: a single lookup throws for a refused key (KEY_REJECTED), a key no
         // server owns (NO_SERVER) and an empty ring; getMany() gives null per refused key.
-        Library::check($this->ffi->ketama_ring_lookup($this->ring, $key, strlen($key), $this->labelOut, $this->lenOut));
-        return FFI::string($this->label, $this->len->cdata);
+        $i = $this->ffi->ketama_ring_lookup_index($this->ring, $key, strlen($key));
+        return $this->labels[$i] ?? $this->labelAt($i);
     }
+
+    /** get()'s slow path: a failure status (negative) or the label array to fill. */
+    private function labelAt(int $i): string
+    {
+        if ($i < 0) {
+            Library::check(-$i);
+        }
+        return ($this->labels ??= $this->labelList())[$i];
+    }
+
     /**
      * `get()` for each key, keyed by the key.
      *
@@ -141,29 +150,68 @@ final class Ring implements \Countable
      */
     public function getMany(iterable $keys): array
     {
-        $list = [];
-        foreach ($keys as $key) {
-            $list[] = (string) $key;
+        if (is_array($keys)) {
+            // implode() and array_combine() turn each value into a string the way a
+            // (string) cast does, so an array needs no copy here
+            $list = array_values($keys);
+        } else {
+            $list = [];
+            foreach ($keys as $key) {
+                $list[] = (string) $key;
+            }
         }
         $n = count($list);
         if ($n === 0) {
             return [];
         }
-        // One native call: the keys back to back in one string, their lengths, and server
-        // indexes out (no per-key FFI call or pointer array).
-        $lens = $this->ffi->new("size_t[$n]");
-        foreach ($list as $i => $key) {
-            $lens[$i] = strlen($key);
+        $labels = $this->labels ??= $this->labelList();
+        // One native call and no per-key PHP work but PHP's own bulk functions: the keys
+        // joined with NUL bytes in, the labels joined with NUL bytes out (labels never hold
+        // control characters), split by explode() and paired with the keys by array_combine().
+        $joined = implode("\0", $list);
+        if ($joined !== '' && substr_count($joined, "\0") === $n - 1) {
+            $cap = $n * ($this->labelMax + 1);
+            $out = $this->ffi->new("char[$cap]");
+            $len = $this->ffi->new('size_t');
+            $refused = $this->ffi->new('size_t');
+            Library::check($this->ffi->ketama_ring_lookup_joined(
+                $this->ring, $joined, strlen($joined), 0, $out, $cap, FFI::addr($len), FFI::addr($refused)
+            ));
+            $found = explode("\0", FFI::string($out, $len->cdata));
+            if ($refused->cdata > 0) {
+                foreach ($found as $i => $label) {
+                    if ($label === '') {
+                        $found[$i] = null;
+                    }
+                }
+            }
+            return array_combine($list, $found);
         }
+        // Keys holding NUL bytes (or one empty key): the keys back to back in one string, their
+        // lengths copied in with one memcpy, the server indexes copied out with one
+        // FFI::string (no per-key FFI call, CData access or pointer array).
+        $list = array_map('strval', $list);
+        $lens = $this->ffi->new("size_t[$n]");
+        FFI::memcpy($lens, pack(self::SIZE_T_PACK, ...array_map('strlen', $list)), $n * PHP_INT_SIZE);
         $idx = $this->ffi->new("uint32_t[$n]");
         Library::check($this->ffi->ketama_ring_lookup_packed($this->ring, implode('', $list), $lens, $n, $idx));
-        $labels = $this->labels ??= array_map('strval', array_keys($this->servers()));
+        $found = unpack('L*', FFI::string($idx, 4 * $n));
         $out = [];
         foreach ($list as $i => $key) {
-            $out[$key] = $labels[$idx[$i]] ?? null;
+            // UINT32_MAX (a refused key) is no index: null
+            $out[$key] = $labels[$found[$i + 1]] ?? null;
         }
         return $out;
     }
+
+    /** @return list<string> the labels by server index (and sets the longest's length) */
+    private function labelList(): array
+    {
+        $labels = array_map('strval', array_keys($this->servers()));
+        $this->labelMax = $labels === [] ? 0 : max(array_map('strlen', $labels));
+        return $labels;
+    }
+
     /**
      * Up to `$n` distinct servers for `$key`, primary first (replicas / failover order).
      *

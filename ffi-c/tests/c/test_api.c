@@ -91,6 +91,14 @@ static void test_ring(void) {
     /* empty ring */
     EXPECT(ketama_ring_lookup(r, S("k"), &label, &len), KETAMA_STATUS_EMPTY_RING);
     CHECK(label == NULL && len == 99);
+    EXPECT(ketama_ring_lookup_index(r, S("k")), -(int64_t)KETAMA_STATUS_EMPTY_RING);
+    {
+        char out[10];
+        size_t out_len = 7, refused = 7;
+        EXPECT(ketama_ring_lookup_joined(r, S("a\nb"), '\n', out, sizeof out, &out_len, &refused),
+               KETAMA_STATUS_EMPTY_RING);
+        CHECK(out_len == 7 && refused == 7);
+    }
     EXPECT(ketama_ring_lookup_n(r, S("k"), 2, labels, lens, &count), KETAMA_STATUS_EMPTY_RING);
     EXPECT(ketama_ring_lookup_many(r, keys, key_lens, 3, labels, lens), KETAMA_STATUS_EMPTY_RING);
     {
@@ -124,6 +132,24 @@ static void test_ring(void) {
     EXPECT(ketama_ring_lookup(r, S("k"), NULL, &len), KETAMA_STATUS_NULL_ARGUMENT);
     EXPECT(ketama_ring_lookup(r, S("k"), &label, NULL), KETAMA_STATUS_NULL_ARGUMENT);
     EXPECT(ketama_ring_lookup(NULL, S("k"), &label, &len), KETAMA_STATUS_NULL_ARGUMENT);
+
+    /* lookup by index: the server ketama_ring_lookup names, or minus a status */
+    for (i = 0; i < 200; i++) {
+        char key[32];
+        const char *l2;
+        size_t n2;
+        int64_t at;
+        snprintf(key, sizeof key, "user:%u:profile", (unsigned)i);
+        EXPECT(ketama_ring_lookup(r, S(key), &label, &len), KETAMA_STATUS_OK);
+        at = ketama_ring_lookup_index(r, S(key));
+        CHECK(at >= 0 && at < 3);
+        EXPECT(ketama_ring_server(r, (size_t)at, &l2, &n2, NULL), KETAMA_STATUS_OK);
+        CHECK(l2 == label && n2 == len);
+    }
+    CHECK(ketama_ring_lookup_index(r, NULL, 0) >= 0); /* empty key */
+    EXPECT(ketama_ring_lookup_index(r, NULL, 1), -(int64_t)KETAMA_STATUS_NULL_ARGUMENT);
+    EXPECT(ketama_ring_lookup_index(NULL, S("k")), -(int64_t)KETAMA_STATUS_NULL_ARGUMENT);
+    EXPECT(ketama_ring_lookup_index(r, "k", SIZE_MAX), -(int64_t)KETAMA_STATUS_KEY_REJECTED);
 
     EXPECT(ketama_ring_lookup_n(r, S("user:1"), 4, labels, lens, &count), KETAMA_STATUS_OK);
     EXPECT(count, 3u);
@@ -161,6 +187,41 @@ static void test_ring(void) {
         EXPECT(ketama_ring_lookup_packed(r, "abc", packed_lens, 3, NULL), KETAMA_STATUS_NULL_ARGUMENT);
         EXPECT(ketama_ring_lookup_packed(NULL, "abc", packed_lens, 3, idx), KETAMA_STATUS_NULL_ARGUMENT);
         EXPECT(ketama_ring_lookup_packed(r, NULL, NULL, 0, NULL), KETAMA_STATUS_OK);
+    }
+
+    /* joined lookups: keys split at a separator byte in, labels joined by it out */
+    {
+        char out[200];
+        size_t out_len = 77, refused = 77;
+        const char *l0, *l1, *l2;
+        size_t n0, n1, n2;
+        char want[200];
+        EXPECT(ketama_ring_lookup(r, S("user:1"), &l0, &n0), KETAMA_STATUS_OK);
+        EXPECT(ketama_ring_lookup(r, S("b"), &l1, &n1), KETAMA_STATUS_OK);
+        EXPECT(ketama_ring_lookup(r, NULL, 0, &l2, &n2), KETAMA_STATUS_OK); /* the empty key */
+        snprintf(want, sizeof want, "%.*s\n%.*s\n%.*s", (int)n0, l0, (int)n1, l1, (int)n2, l2);
+        EXPECT(ketama_ring_lookup_joined(r, S("user:1\nb\n"), '\n', out, sizeof out, &out_len, &refused),
+               KETAMA_STATUS_OK);
+        CHECK(out_len == strlen(want) && memcmp(out, want, out_len) == 0 && refused == 0);
+        EXPECT(ketama_ring_lookup_joined(r, "user:1\0b", 8, 0, out, sizeof out, &out_len, &refused),
+               KETAMA_STATUS_OK);
+        CHECK(out_len == n0 + 1 + n1 && memcmp(out, l0, n0) == 0 && out[n0] == 0 && memcmp(out + n0 + 1, l1, n1) == 0);
+        /* no key at all; too little room (nothing written); bad pointers */
+        EXPECT(ketama_ring_lookup_joined(r, NULL, 0, 0, NULL, 0, &out_len, &refused), KETAMA_STATUS_OK);
+        CHECK(out_len == 0 && refused == 0);
+        out_len = 77;
+        EXPECT(ketama_ring_lookup_joined(r, "user:1\0b", 8, 0, out, n0 + n1, &out_len, &refused),
+               KETAMA_STATUS_INDEX_OUT_OF_RANGE);
+        CHECK(out_len == 77);
+        EXPECT(ketama_ring_lookup_joined(r, "user:1\0b", 8, 0, out, n0 + n1 + 1, &out_len, &refused),
+               KETAMA_STATUS_OK);
+        EXPECT(ketama_ring_lookup_joined(r, NULL, 3, 0, out, sizeof out, &out_len, &refused),
+               KETAMA_STATUS_NULL_ARGUMENT);
+        EXPECT(ketama_ring_lookup_joined(r, S("k"), 0, NULL, 10, &out_len, &refused), KETAMA_STATUS_NULL_ARGUMENT);
+        EXPECT(ketama_ring_lookup_joined(r, S("k"), 0, out, sizeof out, NULL, &refused), KETAMA_STATUS_NULL_ARGUMENT);
+        EXPECT(ketama_ring_lookup_joined(r, S("k"), 0, out, sizeof out, &out_len, NULL), KETAMA_STATUS_NULL_ARGUMENT);
+        EXPECT(ketama_ring_lookup_joined(NULL, S("k"), 0, out, sizeof out, &out_len, &refused),
+               KETAMA_STATUS_NULL_ARGUMENT);
     }
 
     /* key hash, servers, points */
@@ -241,6 +302,15 @@ static void test_profile_errors(void) {
     EXPECT(ketama_ring_add(r, S("10.0.0.1:11211"), 1), KETAMA_STATUS_OK);
     EXPECT(ketama_ring_add(r, S("10.0.0.2:11211"), 1), KETAMA_STATUS_OK);
     EXPECT(ketama_ring_lookup(r, "", 0, &label, &len), KETAMA_STATUS_KEY_REJECTED);
+    EXPECT(ketama_ring_lookup_index(r, "", 0), -(int64_t)KETAMA_STATUS_KEY_REJECTED);
+    {
+        /* a refused key in a joined batch: an empty label, counted */
+        char out[100];
+        size_t out_len = 0, refused = 0;
+        EXPECT(ketama_ring_lookup(r, S("k"), &label, &len), KETAMA_STATUS_OK);
+        EXPECT(ketama_ring_lookup_joined(r, "\0k", 2, 0, out, sizeof out, &out_len, &refused), KETAMA_STATUS_OK);
+        CHECK(refused == 1 && out_len == 1 + len && out[0] == 0 && memcmp(out + 1, label, len) == 0);
+    }
     ketama_ring_free(r);
 
     r = make("xmemcached-nginx", NULL);
@@ -251,6 +321,7 @@ static void test_profile_errors(void) {
     r = make("flexihash-seed", NULL);
     EXPECT(ketama_ring_add(r, S("10.0.0.1:11211"), 1), KETAMA_STATUS_OK);
     EXPECT(ketama_ring_lookup(r, S("apple"), &label, &len), KETAMA_STATUS_NO_SERVER);
+    EXPECT(ketama_ring_lookup_index(r, S("apple")), -(int64_t)KETAMA_STATUS_NO_SERVER);
     ketama_ring_free(r);
 }
 

@@ -178,6 +178,65 @@ static int run_locate(const json *v, const json *keys, const json *expect, tally
             many_lens[i] != (st == KETAMA_STATUS_OK ? len : 0)) {
             miss(t, k, "lookup_many == lookup", "a different answer");
         }
+        {
+            /* ketama_ring_lookup_index: the same server by index, or minus the same status */
+            int64_t at = ketama_ring_lookup_index(ring, k->str, k->len);
+            const char *by_index = NULL;
+            size_t by_index_len = 0;
+            if (st == KETAMA_STATUS_OK) {
+                if (at < 0 || ketama_ring_server(ring, (size_t)at, &by_index, &by_index_len, NULL) !=
+                                  KETAMA_STATUS_OK || by_index != label) {
+                    miss(t, k, "lookup_index == lookup", "a different server");
+                }
+            } else if (at != -(int64_t)st) {
+                miss(t, k, "lookup_index == -status", "a different answer");
+            }
+        }
+    }
+    {
+        /* ketama_ring_lookup_joined: the keys joined by NUL (when none holds one), the labels
+         * joined by NUL out, empty for the refused keys */
+        size_t total = 0, cap = 0, out_len = 0, refused = 0, at = 0, nul_free = keys->count > 0;
+        char *joined, *out;
+        for (i = 0; i < keys->count; i++) {
+            total += keys->items[i].len + 1;
+            cap += 300;
+            if (memchr(keys->items[i].str, 0, keys->items[i].len) != NULL) nul_free = 0;
+        }
+        joined = (char *)malloc(total + 1);
+        out = (char *)malloc(cap + 1);
+        for (i = 0; nul_free && i < keys->count; i++) {
+            if (i > 0) joined[at++] = 0;
+            memcpy(joined + at, keys->items[i].str, keys->items[i].len);
+            at += keys->items[i].len;
+        }
+        /* one empty key alone is no key for the joined form */
+        if (nul_free && at > 0) {
+            size_t want_refused = 0, pos = 0;
+            ketama_status st = ketama_ring_lookup_joined(ring, joined, at, 0, out, cap, &out_len, &refused);
+            if (st != KETAMA_STATUS_OK) {
+                miss(t, &keys->items[0], "lookup_joined ok", ketama_status_str((int)st));
+            }
+            for (i = 0; st == KETAMA_STATUS_OK && i < keys->count; i++) {
+                const char *label = NULL;
+                size_t len = 0, end = pos;
+                ketama_status one = ketama_ring_lookup(ring, keys->items[i].str, keys->items[i].len, &label, &len);
+                while (end < out_len && out[end] != 0) end++;
+                if (one != KETAMA_STATUS_OK) {
+                    want_refused++;
+                    len = 0;
+                }
+                if (end - pos != len || (len > 0 && memcmp(out + pos, label, len) != 0)) {
+                    miss(t, &keys->items[i], "lookup_joined == lookup", "a different label");
+                }
+                pos = end + 1;
+            }
+            if (st == KETAMA_STATUS_OK && (refused != want_refused || pos != out_len + 1)) {
+                miss(t, &keys->items[0], "lookup_joined: every key, refusals counted", "a different count");
+            }
+        }
+        free(joined);
+        free(out);
     }
     free(ks);
     free(klens);
