@@ -46,7 +46,7 @@ def test_callable_hash_searches_by_the_profiles_rule() -> None:
     with pytest.raises(OverflowError):
         ring.get("-1")
     with pytest.raises(TypeError):
-        Ring.from_points([(1, "a:1")], hash=lambda k: "x").get("k")
+        Ring.from_points([(1, "a:1")], hash=lambda k: "x").get("k")  # type: ignore[arg-type, return-value]
     # the same points with a named hash: crc32a is zlib's crc32
     named = Ring.from_points([(p, s) for p, s in ring.points()], hash="crc32a", profile="flexihash")
     by_fn = Ring.from_points([(p, s) for p, s in ring.points()], hash=crc, profile="flexihash")
@@ -81,15 +81,18 @@ def test_bad_input_and_changes_are_refused() -> None:
     with pytest.raises(ValueError):
         Ring.from_points([(2**32, "a:1")])
     with pytest.raises(TypeError):
-        Ring.from_points([(1, 2)])
+        Ring.from_points([(1, 2)])  # type: ignore[list-item]
     with pytest.raises(TypeError):
-        Ring.from_points([(1, "a:1")], hash=3)
+        Ring.from_points([(1, "a:1")], hash=3)  # type: ignore[arg-type]
     with pytest.raises(ketama.DuplicateServerError):
         Ring.from_points([(1, "a:1")], servers=["a:1", "a:1"])
     with pytest.raises(ketama.BadLabelError):
         Ring.from_points([(1, "a:1:2:x")])
     ring = Ring.from_points([(1, "a:1"), (2, "b:1")])
-    for change in (lambda: ring.add("c:1"), lambda: ring.remove("a:1"), lambda: ring.set_weight("a:1", 2)):
-        with pytest.raises(ketama.UnsupportedError):
-            change()
+    with pytest.raises(ketama.UnsupportedError):
+        ring.add("c:1")
+    with pytest.raises(ketama.UnsupportedError):
+        ring.remove("a:1")
+    with pytest.raises(ketama.UnsupportedError):
+        ring.set_weight("a:1", 2)
     assert ring.points() == [(1, "a:1"), (2, "b:1")]
