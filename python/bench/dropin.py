@@ -1,6 +1,8 @@
 """The drop-in ``ketama.uhashring.HashRing`` beside the real uhashring 2.5, same machine, one
 run: ring construction and per-key ``get_node`` / ``get`` / ``range`` (first node), in both
-uhashring modes. Placement is checked equal first. Also ``ketama.Continuum`` (libketama's
+uhashring modes and with a callable ``hash_fn`` (``zlib.crc32``, searched natively through
+``Ring.from_points``). Placement is checked equal first. Prints the load average: the
+ratios are only comparable within one run. Also ``ketama.Continuum`` (libketama's
 binding API) per-key ``get_server``, which has no installable original to compare with.
 
     python python/bench/dropin.py [--servers 10] [--keys 20000] [--repeat 5]
@@ -14,6 +16,7 @@ import platform
 import random
 import tempfile
 import time
+import zlib
 from typing import Any, Callable
 
 import ketama
@@ -49,10 +52,19 @@ def main() -> None:
     rng = random.Random(1)
     nodes = {f"10.0.{i // 250}.{i % 250 + 1}:11211": rng.choice([1, 1, 2, 3]) for i in range(args.servers)}
     keys = [f"user:{rng.randrange(10**9)}" for _ in range(args.keys)]
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"{platform.python_implementation()} {platform.python_version()}, {platform.machine()}, "
-          f"{args.servers} weighted nodes, {args.keys} keys, best of {args.repeat}")
+          f"{args.servers} weighted nodes, {args.keys} keys, best of {args.repeat}, load average {load}")
     print(f"{'ns per key (construction: ns per ring)':<42} {'uhashring':>12} {'ketama':>12} {'speed-up':>9}")
-    for mode, kwargs in (("default", {}), ("hash_fn='ketama'", {"hash_fn": "ketama"})):
+    def crc(key: Any) -> int:
+        return zlib.crc32(str(key).encode())
+
+    modes: list[tuple[str, dict[str, Any]]] = [
+        ("default", {}),
+        ("hash_fn='ketama'", {"hash_fn": "ketama"}),
+        ("hash_fn=crc32 callable", {"hash_fn": crc}),
+    ]
+    for mode, kwargs in modes:
         theirs: Any = uhashring.HashRing(nodes, **kwargs)
         ours = DropIn(nodes, **kwargs)
         assert [theirs.get_node(k) for k in keys] == [ours.get_node(k) for k in keys], "placement differs"
