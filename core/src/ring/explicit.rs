@@ -56,7 +56,7 @@ impl Ring {
     /// assert_eq!(ring.locate_hash(5)?, 0); // first point >= 5
     /// assert_eq!(ring.locate_hash(2_000_000_000)?, 1);
     /// assert_eq!(ring.locate_hash(4_000_000_000)?, 0); // wraps
-    /// # Ok::<(), ketama_core::BuildError>(())
+    /// # Ok::<(), ketama_core::Error>(())
     /// ```
     pub fn from_points(
         profile: &'static Profile,
