@@ -6,7 +6,9 @@ path alike."""
 from __future__ import annotations
 
 import contextlib
+import copy
 import io
+import pickle
 import random
 import zlib
 from pathlib import Path
@@ -293,6 +295,28 @@ def test_get_node_is_the_native_lookup_unless_overridden() -> None:
             return ("mine", super().get_node(key))
 
     assert Mine(["a:1"]).get_node("x") == ("mine", "a:1")
+
+
+def crc_hash(key: Any) -> int:
+    return zlib.crc32(str(key).encode())
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"hash_fn": "ketama"}, {"hash_fn": crc_hash}], ids=["default", "ketama", "callable"])
+def test_copy_and_pickle_keep_the_native_lookup(kwargs: dict[str, Any]) -> None:
+    ring = HashRing({"a:1": 1, "b:1": 2, "c:1": 1}, **kwargs)
+    keys = [f"k{i}" for i in range(200)]
+    want = [ring.get_node(k) for k in keys]
+    for other in (copy.deepcopy(ring), pickle.loads(pickle.dumps(ring))):
+        assert "get_node" in other.__dict__
+        assert [other.get_node(k) for k in keys] == want
+        other.remove_node("a:1")
+        assert [other.get_node(k) for k in keys] != want
+    assert [ring.get_node(k) for k in keys] == want
+    # a shallow copy shares the ring, as in uhashring: a change shows through both
+    shallow = copy.copy(ring)
+    shallow.remove_node("a:1")
+    assert [ring.get_node(k) for k in keys] == [shallow.get_node(k) for k in keys] != want
+    assert "a:1" not in {ring.get_node(k) for k in keys}
 
 
 def test_callable_hash_fn_slow_path() -> None:

@@ -81,7 +81,7 @@ class HashRing:
             self.runtime = MetaRuntime(hash_fn)
         self._default_vnodes = vnodes
         self.hashi: Callable[..., Any] = self.runtime.hashi
-        self.runtime._publish = self._install_lookup
+        self.runtime._publish.append(self._install_lookup)
         if weight_fn and not callable(weight_fn):
             raise TypeError("weight_fn should be a callable function")
         self._weight_fn: Optional[Callable[..., Any]] = weight_fn
@@ -136,6 +136,17 @@ class HashRing:
             self.__dict__.pop("get_node", None)
         else:
             self.__dict__["get_node"] = lookup.get
+
+    def __getstate__(self) -> Dict[str, Any]:
+        """Pickling and ``copy``: the instance without its installed lookup."""
+        state = self.__dict__.copy()
+        state.pop("get_node", None)
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.runtime._publish.append(self._install_lookup)
+        self._install_lookup(self.runtime._lookup)
 
     # -- node changes -----------------------------------------------------------------------
 

@@ -71,10 +71,22 @@ class Runtime:
         self._by_label: Dict[str, Any] = {}
         self._tables: Optional[Tables] = Tables()
         # The per-key lookup over the current ring (native or from the tables' points), and
-        # where to publish it (HashRing installs it as its get_node).
+        # who to publish it to (each HashRing on this runtime installs it as its get_node; a
+        # shallow copy shares the runtime).
         self._lookup: Optional[_NodeLookup] = None
         self._explicit: Optional[_NodeLookup] = None
-        self._publish: Optional[Callable[[Optional[_NodeLookup]], None]] = None
+        self._publish: List[Callable[[Optional[_NodeLookup]], None]] = []
+
+    def __getstate__(self) -> Dict[str, Any]:
+        """Pickling and ``copy``: without the published lookup (rebuilt on unpickling)."""
+        state = self.__dict__.copy()
+        state["_lookup"] = state["_explicit"] = None
+        state["_publish"] = []
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._refresh_lookup()
 
     # -- hashing ----------------------------------------------------------------------------
 
@@ -166,8 +178,8 @@ class Runtime:
                 lookup = self._points_lookup(hash_fn, tables)
                 self._explicit = lookup
         self._lookup = lookup
-        if self._publish is not None:
-            self._publish(lookup)
+        for publish in self._publish:
+            publish(lookup)
 
     def _points_lookup(self, hash_fn: Callable[[Any], Any], tables: Tables) -> Optional[_NodeLookup]:
         """A lookup over a ring from the tables' own points, searched as uhashring searches
