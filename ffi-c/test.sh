@@ -47,6 +47,7 @@ c="$here/tests/c"
 {
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_api" "$c/test_api.c" $(pkg-config --libs ketama) $rpath -lpthread
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_stepwise" "$c/test_stepwise.c" $(pkg-config --libs ketama) $rpath
+    cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_points" "$c/test_points.c" $(pkg-config --libs ketama) $rpath
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_vectors" "$c/test_vectors.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_buckets" "$c/test_buckets.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_compat" "$c/test_compat.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
@@ -67,6 +68,9 @@ RUST_BACKTRACE=0 "$tmp/test_api_static" || failed+=("test_api_static")
 
 step "C: stepwise changes equal fresh builds, every profile"
 "$tmp/test_stepwise" || failed+=("test_stepwise")
+
+step "C: rings from explicit points (ketama_ring_create_points)"
+"$tmp/test_points" || failed+=("test_points")
 
 step "C: every tests/vectors/*.json"
 "$tmp/test_vectors" tests/vectors/*.json >"$tmp/vectors.out" || true

@@ -162,6 +162,34 @@ enum ketama_status ketama_bucket(const char *algorithm, size_t algorithm_len, ui
 enum ketama_status ketama_ring_create(const char *profile, const char *hash, struct ketama_ring **ring_out);
 
 /**
+ * Creates a ring whose continuum is exactly the given points, for a client whose point
+ * strings ketama does not generate (a custom hasher, a client not shipped yet).
+ *
+ * `profile` (NUL-terminated) gives the rules: the search (first point >= / > the key hash,
+ * floor, ...), the tie rule among equal positions, the key rewriting. `hash`: the key hash
+ * by name, or NULL for the profile's default. `labels[i]` / `label_lens[i]`: the
+ * `server_count` servers, in order. `positions[j]` / `owners[j]`: the `point_count` points,
+ * each a 32-bit position and the index (into `labels`) of the server owning it, in any
+ * order; equal positions are ordered by the profile's tie rule.
+ *
+ * The ring looks up, walks and lists its points like any other; it refuses changes
+ * (`ketama_ring_add`, `_add_many`, `_remove`, `_set_weight` return
+ * `KETAMA_STATUS_UNSUPPORTED`): build a new one. Errors: `KETAMA_STATUS_EMPTY_RING` (no
+ * server or no point), `KETAMA_STATUS_INDEX_OUT_OF_RANGE` (an owner index
+ * `>= server_count`), `KETAMA_STATUS_TOO_MANY_POINTS` (more than 2^23 points),
+ * `KETAMA_STATUS_UNSUPPORTED` (a profile that is not a 32-bit continuum: modulo, jump,
+ * rendezvous, maglev, uhashring), `KETAMA_STATUS_DUPLICATE_SERVER`, `KETAMA_STATUS_BAD_LABEL`.
+ * On success `*ring_out` receives a ring to free with `ketama_ring_free()`; on failure it is
+ * not written.
+ *
+ * # Safety
+ * `profile` and `hash` are NULL or NUL-terminated; `labels` and `label_lens` hold
+ * `server_count` elements and each label its length in bytes; `positions` and `owners` hold
+ * `point_count` elements; `ring_out` is NULL or writable.
+ */
+enum ketama_status ketama_ring_create_points(const char *profile, const char *hash, const char *const *labels, const size_t *label_lens, size_t server_count, const uint32_t *positions, const uint32_t *owners, size_t point_count, struct ketama_ring **ring_out);
+
+/**
  * Frees a ring (and every label it returned). NULL is a no-op.
  *
  * # Safety
@@ -297,6 +325,20 @@ enum ketama_status ketama_ring_lookup_packed(const struct ketama_ring *ring, con
  * has room for `labels_capacity` bytes (NULL allowed when 0); the other outputs are writable.
  */
 enum ketama_status ketama_ring_lookup_joined(const struct ketama_ring *ring, const char *keys, size_t keys_len, uint8_t separator, char *labels_out, size_t labels_capacity, size_t *labels_len_out, size_t *refused_out);
+
+/**
+ * Where a key hash computed by the caller goes (for a ring from
+ * `ketama_ring_create_points()` whose client hashes keys with a function of its own): up to
+ * `n` distinct servers, primary first, by the ring's search and tie rules, walking on in
+ * ring order. `servers_out[i]` receives server indexes (see `ketama_ring_server()`);
+ * `*count_out` how many were written. Works on any ring with a 32-bit continuum (the hash
+ * is compared as its points are). Errors: `KETAMA_STATUS_EMPTY_RING`,
+ * `KETAMA_STATUS_NO_SERVER`, `KETAMA_STATUS_UNSUPPORTED` (uhashring's 128-bit ring, mcrouter).
+ *
+ * # Safety
+ * `ring` is a live ring; `servers_out` holds `n` elements; `count_out` is writable.
+ */
+enum ketama_status ketama_ring_lookup_hash(const struct ketama_ring *ring, uint32_t hash, size_t n, uint32_t *servers_out, size_t *count_out);
 
 /**
  * Up to `n` distinct servers for a key, primary first, in the order the client's structure

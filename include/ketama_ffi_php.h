@@ -23,6 +23,7 @@ typedef enum ketama_status {
 typedef struct ketama_ring ketama_ring;
 enum ketama_status ketama_bucket(const char *algorithm, size_t algorithm_len, uint64_t input, uint32_t buckets, uint32_t *bucket_out);
 enum ketama_status ketama_ring_create(const char *profile, const char *hash, struct ketama_ring **ring_out);
+enum ketama_status ketama_ring_create_points(const char *profile, const char *hash, const char *const *labels, const size_t *label_lens, size_t server_count, const uint32_t *positions, const uint32_t *owners, size_t point_count, struct ketama_ring **ring_out);
 void ketama_ring_free(struct ketama_ring *ring);
 enum ketama_status ketama_ring_add(struct ketama_ring *ring, const char *label, size_t label_len, uint32_t weight);
 enum ketama_status ketama_ring_add_named(struct ketama_ring *ring, const char *label, size_t label_len, uint32_t weight, const char *name, size_t name_len);
@@ -34,6 +35,7 @@ int64_t ketama_ring_lookup_index(const struct ketama_ring *ring, const char *key
 enum ketama_status ketama_ring_lookup_many(const struct ketama_ring *ring, const char *const *keys, const size_t *key_lens, size_t count, const char **labels_out, size_t *label_lens_out);
 enum ketama_status ketama_ring_lookup_packed(const struct ketama_ring *ring, const char *keys, const size_t *key_lens, size_t count, uint32_t *servers_out);
 enum ketama_status ketama_ring_lookup_joined(const struct ketama_ring *ring, const char *keys, size_t keys_len, uint8_t separator, char *labels_out, size_t labels_capacity, size_t *labels_len_out, size_t *refused_out);
+enum ketama_status ketama_ring_lookup_hash(const struct ketama_ring *ring, uint32_t hash, size_t n, uint32_t *servers_out, size_t *count_out);
 enum ketama_status ketama_ring_lookup_n(const struct ketama_ring *ring, const char *key, size_t key_len, size_t n, const char **labels_out, size_t *label_lens_out, size_t *count_out);
 enum ketama_status ketama_ring_failover(const struct ketama_ring *ring, const char *key, size_t key_len, size_t n, const char **labels_out, size_t *label_lens_out, size_t *count_out);
 enum ketama_status ketama_ring_key_hash(const struct ketama_ring *ring, const char *key, size_t key_len, uint32_t *hash_out);

@@ -199,6 +199,76 @@ pub unsafe extern "C" fn ketama_ring_create(
     }
 }
 
+/// Creates a ring whose continuum is exactly the given points, for a client whose point
+/// strings ketama does not generate (a custom hasher, a client not shipped yet).
+///
+/// `profile` (NUL-terminated) gives the rules: the search (first point >= / > the key hash,
+/// floor, ...), the tie rule among equal positions, the key rewriting. `hash`: the key hash
+/// by name, or NULL for the profile's default. `labels[i]` / `label_lens[i]`: the
+/// `server_count` servers, in order. `positions[j]` / `owners[j]`: the `point_count` points,
+/// each a 32-bit position and the index (into `labels`) of the server owning it, in any
+/// order; equal positions are ordered by the profile's tie rule.
+///
+/// The ring looks up, walks and lists its points like any other; it refuses changes
+/// (`ketama_ring_add`, `_add_many`, `_remove`, `_set_weight` return
+/// `KETAMA_STATUS_UNSUPPORTED`): build a new one. Errors: `KETAMA_STATUS_EMPTY_RING` (no
+/// server or no point), `KETAMA_STATUS_INDEX_OUT_OF_RANGE` (an owner index
+/// `>= server_count`), `KETAMA_STATUS_TOO_MANY_POINTS` (more than 2^23 points),
+/// `KETAMA_STATUS_UNSUPPORTED` (a profile that is not a 32-bit continuum: modulo, jump,
+/// rendezvous, maglev, uhashring), `KETAMA_STATUS_DUPLICATE_SERVER`, `KETAMA_STATUS_BAD_LABEL`.
+/// On success `*ring_out` receives a ring to free with `ketama_ring_free()`; on failure it is
+/// not written.
+///
+/// # Safety
+/// `profile` and `hash` are NULL or NUL-terminated; `labels` and `label_lens` hold
+/// `server_count` elements and each label its length in bytes; `positions` and `owners` hold
+/// `point_count` elements; `ring_out` is NULL or writable.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn ketama_ring_create_points(
+    profile: *const c_char,
+    hash: *const c_char,
+    labels: *const *const c_char,
+    label_lens: *const usize,
+    server_count: usize,
+    positions: *const u32,
+    owners: *const u32,
+    point_count: usize,
+    ring_out: *mut *mut ketama_ring,
+) -> ketama_status {
+    ffi_boundary! {
+        // SAFETY: caller's contract.
+        let ring_out = unsafe { out(ring_out) }?;
+        // SAFETY: caller's contract.
+        let profile = Profile::by_name(unsafe { c_text(profile) }?)?;
+        let hash = if hash.is_null() {
+            None
+        } else {
+            // SAFETY: caller's contract.
+            Some(profile.hash_from_name(unsafe { c_text(hash) }?)?)
+        };
+        // SAFETY: caller's contract (each array holds its count of elements).
+        let (labels, label_lens) = unsafe { (in_slice(labels, server_count)?, in_slice(label_lens, server_count)?) };
+        // SAFETY: as above.
+        let (positions, owners) = unsafe { (in_slice(positions, point_count)?, in_slice(owners, point_count)?) };
+        let mut servers = Vec::with_capacity(server_count);
+        for i in 0..server_count {
+            // SAFETY: caller's contract.
+            servers.push(unsafe { server(labels[i], label_lens[i], 1, core::ptr::null(), 0) }?);
+        }
+        let mut points = Vec::with_capacity(point_count);
+        for (&p, &o) in positions.iter().zip(owners) {
+            if o as usize >= server_count {
+                return Err(ketama_status::IndexOutOfRange);
+            }
+            points.push((p, o as usize));
+        }
+        let ring = Ring::from_points(profile, hash, servers, &points).map_err(|e| e.error)?;
+        *ring_out = Handle::new(ring).into_raw();
+        Ok(())
+    }
+}
+
 /// Frees a ring (and every label it returned). NULL is a no-op.
 ///
 /// # Safety
@@ -576,6 +646,41 @@ pub unsafe extern "C" fn ketama_ring_lookup_joined(
         }
         *labels_len_out = at;
         *refused_out = refused;
+        Ok(())
+    }
+}
+
+/// Where a key hash computed by the caller goes (for a ring from
+/// `ketama_ring_create_points()` whose client hashes keys with a function of its own): up to
+/// `n` distinct servers, primary first, by the ring's search and tie rules, walking on in
+/// ring order. `servers_out[i]` receives server indexes (see `ketama_ring_server()`);
+/// `*count_out` how many were written. Works on any ring with a 32-bit continuum (the hash
+/// is compared as its points are). Errors: `KETAMA_STATUS_EMPTY_RING`,
+/// `KETAMA_STATUS_NO_SERVER`, `KETAMA_STATUS_UNSUPPORTED` (uhashring's 128-bit ring, mcrouter).
+///
+/// # Safety
+/// `ring` is a live ring; `servers_out` holds `n` elements; `count_out` is writable.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_ring_lookup_hash(
+    ring: *const ketama_ring,
+    hash: u32,
+    n: usize,
+    servers_out: *mut u32,
+    count_out: *mut usize,
+) -> ketama_status {
+    ffi_boundary! {
+        // SAFETY: caller's contract.
+        let handle = unsafe { Handle::borrow(ring) }?;
+        // SAFETY: caller's contract.
+        let count_out = unsafe { out(count_out) }?;
+        // SAFETY: caller's contract.
+        let servers_out = unsafe { out_slice(servers_out, n) }?;
+        let mut idx = Vec::new();
+        handle.read().ring.locate_n_hash(hash, n, &mut idx)?;
+        for (slot, &i) in servers_out.iter_mut().zip(&idx) {
+            *slot = u32::try_from(i).map_err(|_| ketama_status::Internal)?;
+        }
+        *count_out = idx.len().min(n);
         Ok(())
     }
 }

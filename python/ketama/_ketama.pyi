@@ -1,6 +1,6 @@
 """Type stubs for the native module ``ketama._ketama`` (Rust, PyO3)."""
 
-from typing import Any, Iterable, Iterator, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Tuple, Union, final
 
 from typing_extensions import Self, disjoint_base
 
@@ -8,6 +8,7 @@ __all__ = [
     "CORE_VERSION",
     "DETACH_THRESHOLD",
     "Ring",
+    "_NodeLookup",
     "__version__",
     "_error_classes",
     "bucket",
@@ -38,6 +39,19 @@ class Ring:
         """Builds a ring of ``servers`` (labels, ``(label, weight[, name])`` tuples or a
         ``{label: weight}`` dict) placed like ``profile``'s client, with ``hash`` as key hash
         (``None``: the client's default). A refused server raises with its label."""
+    @staticmethod
+    def from_points(
+        points: Iterable[Tuple[int, str]],
+        hash: Union[str, Callable[[Any], int], None] = None,
+        profile: str = "libketama",
+        servers: Optional[Iterable[str]] = None,
+    ) -> Ring:
+        """A ring whose continuum is exactly ``points`` (``(position, label)``, positions in
+        0..2**32-1), searched by ``profile``'s rules; ``hash`` a hash name, ``None`` (the
+        profile's) or a callable ``key -> int`` (keys hashed in Python, searched natively).
+        ``servers``: the labels in order (default: first appearance). Refuses changes."""
+    def _node_lookup(self, values: list[Any], fallback: Optional[Callable[[Any], Any]] = None) -> _NodeLookup:
+        """A per-key lookup over this ring as it is now, returning ``values[server index]``."""
     def get(self, key: _Key) -> str:
         """The label of the server ``key`` goes to; raises ``KeyRejectedError``,
         ``NoServerError`` or ``EmptyRingError`` (the refusal rule)."""
@@ -77,11 +91,26 @@ class Ring:
         """The profile's name."""
     @property
     def hash(self) -> str:
-        """The key hash's name."""
+        """The key hash's name (``"callable"`` for a ring from points hashed by a callable)."""
+    @property
+    def hash_fn(self) -> Optional[Callable[[Any], int]]:
+        """The callable that hashes keys (a ring from points given one), else ``None``."""
+    @property
+    def explicit(self) -> bool:
+        """Whether the ring was built by ``from_points`` (and so refuses changes)."""
     def __len__(self) -> int: ...
     def __contains__(self, key: object, /) -> bool: ...
     def __iter__(self) -> Iterator[str]: ...
     def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]: ...
+
+@final
+class _NodeLookup:
+    """``lookup(key)``: the value of the server ``key`` goes to on a fixed ring snapshot, or
+    ``None`` (drop-ins install it as their per-key method)."""
+
+    def __call__(self, key: object) -> Any: ...
+    def get(self, key: object) -> Any:
+        """The same as calling the lookup (a bound method: called without an argument tuple)."""
 
 def hash(key: _Key, algorithm: str) -> int:
     """The hash ``algorithm`` computes for ``key`` (snake_case libhashkit names or a client's

@@ -8,6 +8,7 @@
 mod bucket;
 mod convert;
 mod errors;
+mod lookup;
 mod ring;
 
 use ketama_core::{Hash, Profile};
@@ -70,6 +71,7 @@ fn _ketama(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CORE_VERSION", ketama_core::VERSION)?;
     m.add("DETACH_THRESHOLD", ring::DETACH_THRESHOLD)?;
     m.add_class::<ring::Ring>()?;
+    m.add_class::<lookup::NodeLookup>()?;
     m.add_function(wrap_pyfunction!(errors::_error_classes, m)?)?;
     m.add_function(wrap_pyfunction!(hash_key, m)?)?;
     m.add_function(wrap_pyfunction!(profiles, m)?)?;

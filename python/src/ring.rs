@@ -11,7 +11,7 @@ use std::sync::Arc;
 use ketama_core::{Error, Server, SharedRing};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use crate::convert::{hash_of, key_bytes, profile_of, quoted, servers_of, weight_of};
 use crate::errors::to_py;
@@ -23,13 +23,13 @@ pub(crate) const DETACH_THRESHOLD: usize = 64;
 
 /// One server's label: its text (to match labels without the interpreter) and the ready
 /// Python `str` every lookup returns (one object per server, only its count changes).
-struct Label {
+pub(crate) struct Label {
     text: Box<str>,
     obj: Py<PyString>,
 }
 
 /// The labels of one snapshot, in server order.
-type Labels = Vec<Arc<Label>>;
+pub(crate) type Labels = Vec<Arc<Label>>;
 
 /// The labels for `ring`, reusing `old`'s where the server is the same (a change adds at the
 /// end, removes one or keeps the order) and `fresh` for a label added now.
@@ -55,6 +55,9 @@ fn follow(ring: &ketama_core::Ring, old: &Labels, fresh: Option<&Arc<Label>>) ->
 #[pyclass(module = "ketama", name = "Ring", frozen, subclass)]
 pub(crate) struct Ring {
     shared: SharedRing<Labels>,
+    /// The caller's key hash, for a ring from [`Ring::from_points`] given a callable: keys are
+    /// hashed by calling it (as they are, not converted), the search is ours.
+    key_fn: Option<Py<PyAny>>,
 }
 
 impl Ring {
@@ -68,13 +71,42 @@ impl Ring {
             .ok_or(Error::NoServer)
     }
 
+    /// The current snapshot, kept whole (a `_NodeLookup` holds it).
+    pub(crate) fn snapshot(&self) -> Arc<ketama_core::Snapshot<Labels>> {
+        self.shared.load_full()
+    }
+
+    /// The label of the server for a key hash the caller's callable computed.
+    fn locate_hashed(&self, py: Python<'_>, h: u32) -> Result<Py<PyString>, Error> {
+        let snap = self.shared.load();
+        let i = snap.ring.locate_hash(h)?;
+        snap.extra
+            .get(i)
+            .map(|l| l.obj.clone_ref(py))
+            .ok_or(Error::NoServer)
+    }
+
     /// The labels of the servers `walk` picks for `key` (`get_n`, `failover`).
     fn walk(
         &self,
         py: Python<'_>,
         key: &Bound<'_, PyAny>,
         walk: impl FnOnce(&ketama_core::Ring, &[u8]) -> Result<Vec<usize>, Error>,
+        n: usize,
     ) -> PyResult<Vec<Py<PyString>>> {
+        if let Some(f) = &self.key_fn {
+            let h = call_hash(f, key)?;
+            let snap = self.shared.load();
+            let mut out = Vec::new();
+            snap.ring
+                .locate_n_hash(h, n, &mut out)
+                .map_err(|e| to_py(e, &format!("key hash {h}")))?;
+            return Ok(out
+                .iter()
+                .filter_map(|&i| snap.extra.get(i))
+                .map(|l| l.obj.clone_ref(py))
+                .collect());
+        }
         let k = key_bytes(key)?;
         let snap = self.shared.load();
         match walk(&snap.ring, k.as_bytes()) {
@@ -104,6 +136,26 @@ impl Ring {
         });
         r.map_err(|e| to_py(e, &quoted(label)))
     }
+}
+
+/// The caller's hash of `key`: an `int` in 0..=2**32-1 (else `TypeError` / `OverflowError`).
+fn call_hash(f: &Py<PyAny>, key: &Bound<'_, PyAny>) -> PyResult<u32> {
+    let h = f.bind(key.py()).call1((key,))?;
+    h.extract::<u32>().map_err(|e| {
+        let kind = if h.is_instance_of::<pyo3::types::PyInt>() {
+            "an int out of range"
+        } else {
+            "not an int"
+        };
+        let msg =
+            format!("the ring's hash callable must return an int in 0..=4294967295, got {kind}");
+        if h.is_instance_of::<pyo3::types::PyInt>() {
+            pyo3::exceptions::PyOverflowError::new_err(msg)
+        } else {
+            let _ = e;
+            PyTypeError::new_err(msg)
+        }
+    })
 }
 
 fn key_error(e: Error, key: &[u8]) -> PyErr {
@@ -193,11 +245,124 @@ impl Ring {
         })?;
         Ok(Ring {
             shared: SharedRing::new(ring, labels),
+            key_fn: None,
+        })
+    }
+
+    /// A ring whose continuum is exactly `points`, `(position, label)` pairs (positions
+    /// ints in 0..=2**32-1), for a client whose points ketama does not generate. `hash`: a hash
+    /// name, `None` for the profile's, or a callable taking the key as given and returning an
+    /// int in 0..=2**32-1 (the key is hashed in Python, the search is ours). `profile` gives
+    /// the search, tie and key rules. `servers`: the labels in server order (default: in
+    /// order of first appearance in `points`); a label in `points` must be among them.
+    /// The ring refuses changes (`add`, `remove`, `set_weight`: `UnsupportedError`).
+    #[staticmethod]
+    #[pyo3(signature = (points, hash = None, profile = "libketama", servers = None))]
+    fn from_points(
+        py: Python<'_>,
+        points: &Bound<'_, PyAny>,
+        hash: Option<&Bound<'_, PyAny>>,
+        profile: &str,
+        servers: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let p = profile_of(profile)?;
+        let (h, key_fn) = match hash {
+            None => (None, None),
+            Some(x) if x.is_none() => (None, None),
+            Some(x) => match x.cast::<PyString>() {
+                Ok(name) => (Some(hash_of(Some(p), &name.to_cow()?)?), None),
+                Err(_) if x.is_callable() => (None, Some(x.clone().unbind())),
+                Err(_) => {
+                    return Err(PyTypeError::new_err(
+                        "hash must be a hash name, a callable or None",
+                    ))
+                }
+            },
+        };
+        let mut order: Vec<String> = Vec::new();
+        let mut index: std::collections::HashMap<String, usize> = Default::default();
+        let fixed = match servers {
+            Some(s) if !s.is_none() => {
+                if s.is_instance_of::<PyString>() {
+                    return Err(PyTypeError::new_err(
+                        "servers must be an iterable of labels, not a single string",
+                    ));
+                }
+                for label in s.try_iter()? {
+                    let label: String = label?
+                        .extract()
+                        .map_err(|_| PyTypeError::new_err("a server label must be a str"))?;
+                    if index.insert(label.clone(), order.len()).is_some() {
+                        return Err(to_py(Error::DuplicateServer, &quoted(&label)));
+                    }
+                    order.push(label);
+                }
+                true
+            }
+            _ => false,
+        };
+        let mut pairs: Vec<(u32, usize)> = Vec::new();
+        for item in points.try_iter()? {
+            let item = item?;
+            let (pos, label): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item
+                .extract()
+                .map_err(|_| PyTypeError::new_err("a point is a (position, label) pair"))?;
+            let pos: u32 = pos.extract().map_err(|_| {
+                pyo3::exceptions::PyValueError::new_err(
+                    "a point's position must be an int in 0..=4294967295",
+                )
+            })?;
+            let label = label
+                .cast::<PyString>()
+                .map_err(|_| PyTypeError::new_err("a point's label must be a str"))?
+                .to_cow()?;
+            let owner = match index.get(label.as_ref()) {
+                Some(&i) => i,
+                None if fixed => {
+                    return Err(to_py(Error::MissingServer, &quoted(&label)));
+                }
+                None => {
+                    index.insert(label.to_string(), order.len());
+                    order.push(label.into_owned());
+                    order.len() - 1
+                }
+            };
+            pairs.push((pos, owner));
+        }
+        let mut list = Vec::with_capacity(order.len());
+        for label in &order {
+            list.push(Server::parse(label, 1).map_err(|e| to_py(e, &quoted(label)))?);
+        }
+        let labels: Labels = order
+            .iter()
+            .map(|l| {
+                Arc::new(Label {
+                    text: l.as_str().into(),
+                    obj: PyString::new(py, l).unbind(),
+                })
+            })
+            .collect();
+        let ring = ketama_core::Ring::from_points(p, h, list, &pairs).map_err(|e| {
+            let detail = e
+                .server
+                .and_then(|i| order.get(i))
+                .map_or(String::new(), |l| quoted(l));
+            to_py(e.error, &detail)
+        })?;
+        Ok(Ring {
+            shared: SharedRing::new(ring, labels),
+            key_fn,
         })
     }
 
     /// The label of the server that owns `key` (`str` keys are hashed as UTF-8).
     fn get(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyString>> {
+        if let Some(f) = &self.key_fn {
+            let h = call_hash(f, key)?;
+            return self
+                .locate_hashed(py, h)
+                .map_err(|e| to_py(e, &format!("key hash {h}")));
+        }
         let k = key_bytes(key)?;
         self.locate(py, k.as_bytes())
             .map_err(|e| key_error(e, k.as_bytes()))
@@ -207,6 +372,14 @@ impl Ring {
     /// (empty ring); keys that are neither `str` nor `bytes` are hashed as `str(key)`, as
     /// uhashring does.
     fn get_node(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Option<Py<PyString>>> {
+        if let Some(f) = &self.key_fn {
+            let h = call_hash(f, key)?;
+            return match self.locate_hashed(py, h) {
+                Ok(label) => Ok(Some(label)),
+                Err(Error::EmptyRing | Error::NoServer) => Ok(None),
+                Err(e) => Err(to_py(e, &format!("key hash {h}"))),
+            };
+        }
         let owned;
         let key = if key.is_instance_of::<PyString>() || key.is_instance_of::<PyBytes>() {
             key
@@ -233,6 +406,23 @@ impl Ring {
             return Err(PyTypeError::new_err(
                 "get_many takes an iterable of keys, not a single key",
             ));
+        }
+        if self.key_fn.is_some() {
+            let mut out = Vec::new();
+            for key in keys.try_iter()? {
+                let key = key?;
+                out.push(match self.get(py, &key) {
+                    Ok(label) => Some(label),
+                    Err(e) if e.is_instance_of::<pyo3::exceptions::PyLookupError>(py) => {
+                        if self.shared.load().ring.is_empty() {
+                            return Err(e);
+                        }
+                        None
+                    }
+                    Err(e) => return Err(e),
+                });
+            }
+            return PyList::new(py, out);
         }
         let mut batch = Batch {
             buf: Vec::new(),
@@ -281,10 +471,15 @@ impl Ring {
         key: &Bound<'_, PyAny>,
         n: usize,
     ) -> PyResult<Vec<Py<PyString>>> {
-        self.walk(py, key, |ring, k| {
-            let mut out = Vec::new();
-            ring.locate_n_into(k, n, &mut out).map(|()| out)
-        })
+        self.walk(
+            py,
+            key,
+            |ring, k| {
+                let mut out = Vec::new();
+                ring.locate_n_into(k, n, &mut out).map(|()| out)
+            },
+            n,
+        )
     }
 
     /// The client's own failover sequence for `key`, primary first: spymemcached's rehash
@@ -296,11 +491,14 @@ impl Ring {
         key: &Bound<'_, PyAny>,
         n: usize,
     ) -> PyResult<Vec<Py<PyString>>> {
-        self.walk(py, key, |ring, k| ring.failover(k, n))
+        self.walk(py, key, |ring, k| ring.failover(k, n), n)
     }
 
     /// The key hash this ring computes for `key` (after the client's key rewriting).
     fn key_hash(&self, key: &Bound<'_, PyAny>) -> PyResult<u32> {
+        if let Some(f) = &self.key_fn {
+            return call_hash(f, key);
+        }
         let k = key_bytes(key)?;
         let r = self.shared.load().ring.key_hash(k.as_bytes());
         r.map_err(|e| key_error(e, k.as_bytes()))
@@ -411,10 +609,39 @@ impl Ring {
         self.shared.load().ring.profile().name
     }
 
-    /// The key hash's name.
+    /// The key hash's name (`"callable"` for a ring from points hashed by a callable).
     #[getter]
     fn hash(&self) -> &'static str {
+        if self.key_fn.is_some() {
+            return "callable";
+        }
         self.shared.load().ring.hash().name()
+    }
+
+    /// A `_NodeLookup` over this ring as it is now (for drop-ins): `values[i]` is what a key
+    /// on server `i` returns (one value per server); `fallback(key)` answers when the hash
+    /// callable returns something the search cannot compare.
+    #[pyo3(signature = (values, fallback = None))]
+    fn _node_lookup(
+        &self,
+        py: Python<'_>,
+        values: Vec<Py<PyAny>>,
+        fallback: Option<Py<PyAny>>,
+    ) -> PyResult<crate::lookup::NodeLookup> {
+        let key_fn = self.key_fn.as_ref().map(|f| f.clone_ref(py));
+        crate::lookup::NodeLookup::new(self.snapshot(), values, key_fn, fallback)
+    }
+
+    /// The callable that hashes keys (a ring from points given one), else `None`.
+    #[getter]
+    fn hash_fn(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.key_fn.as_ref().map(|f| f.clone_ref(py))
+    }
+
+    /// Whether the ring was built by `from_points` (and so refuses changes).
+    #[getter]
+    fn explicit(&self) -> bool {
+        self.shared.load().ring.is_explicit()
     }
 
     fn __len__(&self) -> usize {
@@ -448,7 +675,7 @@ impl Ring {
         Ok(format!(
             "<{class} profile={} hash={} servers={} [{}]>",
             quoted(ring.profile().name),
-            quoted(ring.hash().name()),
+            quoted(slf.get().hash()),
             ring.len(),
             shown.join(", ")
         ))
@@ -458,8 +685,11 @@ impl Ring {
     /// and hash (an equal, independent ring).
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyType>, Bound<'py, PyTuple>)> {
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let py = slf.py();
+        if slf.get().shared.load().ring.is_explicit() {
+            return Self::reduce_points(slf);
+        }
         let (servers, profile, hash) = {
             let snap = slf.get().shared.load();
             let servers: Vec<(String, u32, Option<String>)> = snap
@@ -477,6 +707,44 @@ impl Ring {
                 hash.into_pyobject(py)?.into_any(),
             ],
         )?;
-        Ok((slf.get_type(), args))
+        Ok((slf.get_type().into_any(), args))
+    }
+}
+
+impl Ring {
+    /// `__reduce__` of a ring from points: `Ring.from_points(points, hash, profile, servers)`.
+    fn reduce_points<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        let me = slf.get();
+        let snap = me.shared.load();
+        let ring = &snap.ring;
+        // Signed rings store positions sign-flipped: give back what the caller gave.
+        let flip = if ring.profile().search == ketama_core::profile::Search::LowerBoundSigned {
+            0x8000_0000u32
+        } else {
+            0
+        };
+        let labels: Vec<String> = ring.servers().map(|s| s.label.clone()).collect();
+        let points: Vec<(u32, String)> = ring
+            .points()
+            .map(|(p, i)| (p ^ flip, labels[i].clone()))
+            .collect();
+        let hash = match &me.key_fn {
+            Some(f) => f.clone_ref(py).into_bound(py),
+            None => ring.hash().name().into_pyobject(py)?.into_any(),
+        };
+        let ctor = slf.get_type().getattr("from_points")?;
+        let args = PyTuple::new(
+            py,
+            [
+                points.into_pyobject(py)?.into_any(),
+                hash,
+                ring.profile().name.into_pyobject(py)?.into_any(),
+                labels.into_pyobject(py)?.into_any(),
+            ],
+        )?;
+        Ok((ctor, args))
     }
 }

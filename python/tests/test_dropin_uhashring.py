@@ -6,8 +6,11 @@ path alike."""
 from __future__ import annotations
 
 import contextlib
+import copy
 import io
+import pickle
 import random
+import zlib
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -121,6 +124,10 @@ MODES: list[tuple[str, dict[str, Any], list[int]]] = [
     ("ketama-replicas3", {"hash_fn": "ketama", "replicas": 3}, [40]),
     ("ketama-replicas2", {"hash_fn": "ketama", "replicas": 2}, [40]),
     ("default-hash_fn", {"hash_fn": lambda k: hash(str(k)) & 0xFFFFFFFF}, [160, 10]),
+    # points fit 32 bits, some keys' hashes do not: those keys take uhashring's bisection
+    ("hash_fn-wide-keys", {"hash_fn": lambda k: zlib.crc32(str(k).encode()) * (1 if "-" in str(k) else 3)}, [160, 10]),
+    # some points do not fit 32 bits: the whole ring stays in Python
+    ("hash_fn-wide-points", {"hash_fn": lambda k: hash(str(k)) & 0x1FFFFFFFF}, [160, 10]),
 ]
 
 
@@ -253,6 +260,63 @@ def test_empty_rings_like_uhashring() -> None:
         assert_same(ours, theirs, ["a", "b"])
         ours, theirs = HashRing({"x:1": 0}), uhashring.HashRing({"x:1": 0})
         assert_same(ours, theirs, ["a", "b"])
+
+
+def test_callable_hash_fn_searches_natively() -> None:
+    def crc(key: Any) -> int:
+        return zlib.crc32(str(key).encode())
+
+    ring = HashRing(["a:1", "b:1", "node 3"], hash_fn=crc)
+    assert ring.runtime._explicit is not None and "get_node" in ring.__dict__
+    theirs = uhashring.HashRing(["a:1", "b:1", "node 3"], hash_fn=crc)
+    keys = [f"k{i}" for i in range(500)] + [1, 2.5, b"x", None]
+    assert [ring.get_node(k) for k in keys] == [theirs.get_node(k) for k in keys]
+    assert [ring.get(k) for k in keys] == [theirs.get(k) for k in keys]
+    ring.remove_node("a:1")
+    theirs.remove_node("a:1")
+    assert [ring.get_node(k) for k in keys] == [theirs.get_node(k) for k in keys]
+    # a hash that does not fit: the whole ring in Python, get_node the method again
+    wide = HashRing(["a:1"], hash_fn=lambda k: crc(k) << 32)
+    assert wide.runtime._explicit is None and "get_node" not in wide.__dict__
+    assert wide.get_node("x") == "a:1"
+
+
+def test_get_node_is_the_native_lookup_unless_overridden() -> None:
+    ring = HashRing(["a:1", "b:1"])
+    assert type(ring.__dict__["get_node"].__self__).__name__ == "_NodeLookup"
+    ring.remove_node("a:1")
+    ring.remove_node("b:1")
+    assert ring.get_node("x") is None
+    ring.add_node("node 1")  # not a label the native ring takes: Python path
+    assert "get_node" not in ring.__dict__ and ring.get_node("x") == "node 1"
+
+    class Mine(HashRing):
+        def get_node(self, key: Any) -> Any:
+            return ("mine", super().get_node(key))
+
+    assert Mine(["a:1"]).get_node("x") == ("mine", "a:1")
+
+
+def crc_hash(key: Any) -> int:
+    return zlib.crc32(str(key).encode())
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"hash_fn": "ketama"}, {"hash_fn": crc_hash}], ids=["default", "ketama", "callable"])
+def test_copy_and_pickle_keep_the_native_lookup(kwargs: dict[str, Any]) -> None:
+    ring = HashRing({"a:1": 1, "b:1": 2, "c:1": 1}, **kwargs)
+    keys = [f"k{i}" for i in range(200)]
+    want = [ring.get_node(k) for k in keys]
+    for other in (copy.deepcopy(ring), pickle.loads(pickle.dumps(ring))):
+        assert "get_node" in other.__dict__
+        assert [other.get_node(k) for k in keys] == want
+        other.remove_node("a:1")
+        assert [other.get_node(k) for k in keys] != want
+    assert [ring.get_node(k) for k in keys] == want
+    # a shallow copy shares the ring, as in uhashring: a change shows through both
+    shallow = copy.copy(ring)
+    shallow.remove_node("a:1")
+    assert [ring.get_node(k) for k in keys] == [shallow.get_node(k) for k in keys] != want
+    assert "a:1" not in {ring.get_node(k) for k in keys}
 
 
 def test_callable_hash_fn_slow_path() -> None:

@@ -114,8 +114,17 @@ pub(super) fn fresh(
     Ok(ring)
 }
 
+/// A ring from explicit points does not know which points a change would bring.
+fn refuse_explicit(ring: &Ring) -> Result<(), Error> {
+    if ring.explicit {
+        return Err(Error::Unsupported);
+    }
+    Ok(())
+}
+
 /// `ring` plus `server` at the end of the server order.
 pub(super) fn with_added(ring: &Ring, server: Server) -> Result<Ring, Error> {
+    refuse_explicit(ring)?;
     check_weight(ring, server.weight)?;
     if ring.position(&server.label).is_some() {
         return Err(Error::DuplicateServer);
@@ -127,6 +136,7 @@ pub(super) fn with_added(ring: &Ring, server: Server) -> Result<Ring, Error> {
 
 /// `ring` without the server labelled `label`, and that server.
 pub(super) fn with_removed(ring: &Ring, label: &str) -> Result<(Ring, Server), Error> {
+    refuse_explicit(ring)?;
     let at = ring.position(label).ok_or(Error::MissingServer)?;
     let mut entries = ring.entries.clone();
     let gone = entries.remove(at);
@@ -135,6 +145,7 @@ pub(super) fn with_removed(ring: &Ring, label: &str) -> Result<(Ring, Server), E
 
 /// `ring` with the weight of the server labelled `label` changed in place.
 pub(super) fn with_weight(ring: &Ring, label: &str, weight: u32) -> Result<Ring, Error> {
+    refuse_explicit(ring)?;
     let at = ring.position(label).ok_or(Error::MissingServer)?;
     check_weight(ring, weight)?;
     let mut entries = ring.entries.clone();
@@ -232,5 +243,6 @@ fn change(old: &Ring, mut entries: Vec<Entry>, removed: Option<usize>) -> Result
         hash: old.hash,
         entries,
         layout,
+        explicit: false,
     })
 }

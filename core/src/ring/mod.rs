@@ -13,6 +13,8 @@
 //! - `layout`: the data shape a profile's lookups read ([`Layout`]: sorted points, 128-bit
 //!   points, tie runs, a bucket table, modulo slots, jump / rendezvous / maglev);
 //! - `build`: fresh builds and the merge that applies a change;
+//! - `explicit`: a ring from the caller's own (position, server) points, and searches by a
+//!   key hash the caller computed;
 //! - `search`: every search and tie rule, exactly once;
 //! - `spans`: each server's owned arcs of the hash space, derived from `search`;
 //! - `shared` (feature `std`): a handle whose readers never wait for a writer.
@@ -26,6 +28,7 @@ use crate::server::Server;
 
 mod build;
 mod entry;
+mod explicit;
 mod key;
 mod layout;
 mod points;
@@ -59,6 +62,8 @@ pub struct Ring {
     hash: Hash,
     entries: Vec<Entry>,
     layout: Layout,
+    /// Built by [`Ring::from_points`]: the points are the caller's, so changes are refused.
+    explicit: bool,
 }
 
 impl Ring {
@@ -70,6 +75,7 @@ impl Ring {
             hash,
             entries: Vec::new(),
             layout: Layout::empty(profile),
+            explicit: false,
         }
     }
 
@@ -173,7 +179,8 @@ impl Ring {
         build::with_weight(self, label, weight)
     }
 
-    /// Adds a server at the end of the server order. Only this server's points are hashed,
+    /// Adds a server at the end of the server order (a ring from [`Ring::from_points`]
+    /// refuses every change with [`Error::Unsupported`]). Only this server's points are hashed,
     /// plus the few strings other servers gain or lose when relative weights shift; they are
     /// merged into the sorted continuum. On error the ring is unchanged.
     pub fn add(&mut self, server: Server) -> Result<(), Error> {

@@ -358,19 +358,7 @@ impl Ring {
                     }
                     _ => self.ring_position(c, self.key_point(key)).unwrap_or(0),
                 };
-                let len = c.values.len();
-                let backwards = matches!(self.profile.search, Search::Floor | Search::FloorWrap);
-                for step in 0..len {
-                    if out.len() >= want {
-                        break;
-                    }
-                    let p = if backwards {
-                        (start + len - step % len) % len
-                    } else {
-                        (start + step) % len
-                    };
-                    push(c.owners[p] as usize, out);
-                }
+                self.walk_continuum(c, start, want, out);
             }
             Layout::Rendezvous => {
                 let h = self.hash.hash(key);
@@ -391,6 +379,33 @@ impl Ring {
             }
         }
         Ok(())
+    }
+
+    /// Appends the distinct owners met walking the continuum from position `start` (forwards,
+    /// or backwards for the floor searches) until `out` holds `want` servers.
+    pub(super) fn walk_continuum(
+        &self,
+        c: &Continuum,
+        start: usize,
+        want: usize,
+        out: &mut Vec<usize>,
+    ) {
+        let len = c.values.len();
+        let backwards = matches!(self.profile.search, Search::Floor | Search::FloorWrap);
+        for step in 0..len {
+            if out.len() >= want {
+                break;
+            }
+            let p = if backwards {
+                (start + len - step % len) % len
+            } else {
+                (start + step) % len
+            };
+            let owner = c.owners[p] as usize;
+            if !out.contains(&owner) {
+                out.push(owner);
+            }
+        }
     }
 
     /// The client's own failover sequence for a key, primary first: for spymemcached and

@@ -61,7 +61,8 @@ $keys = [];
 for ($i = 0; $i < $nKeys; $i++) {
     $keys[] = 'user:' . mt_rand();
 }
-printf("PHP %s, %s, %d targets, %d keys, best of %d\n", PHP_VERSION, php_uname('m'), $targets, $nKeys, $repeat);
+printf("PHP %s, %s, %d targets, %d keys, best of %d, load average %s\n", PHP_VERSION, php_uname('m'), $targets, $nKeys, $repeat,
+    implode(', ', array_map(fn ($x) => sprintf('%.2f', $x), sys_getloadavg() ?: [])));
 printf("%-44s %12s %12s %9s\n", 'ns per key (construction: ns per ring)', 'original', 'ketama', 'speed-up');
 
 if (original()) {
@@ -93,6 +94,30 @@ if (original()) {
     }, $nKeys, $repeat), best_ns(function () use ($ours, $keys) {
         foreach ($keys as $k) {
             $ours->lookupList($k, 2);
+        }
+    }, $nKeys, $repeat));
+    // A hasher of the caller's (not one of flexihash's own): ours searches a ring built from
+    // its positions (Ring::fromPoints), the hasher still runs in PHP for every key.
+    $sha = new class implements Ketama\Flexihash\Hasher\HasherInterface, Flexihash\Hasher\HasherInterface {
+        public function hash($string)
+        {
+            return hexdec(substr(sha1((string) $string), 0, 7));
+        }
+    };
+    $theirs = (new Flexihash\Flexihash($sha))->addTargets($names);
+    $ours = (new Ketama\Flexihash\Flexihash($sha))->addTargets($names);
+    foreach ($keys as $k) {
+        if ($theirs->lookup($k) !== $ours->lookup($k)) {
+            throw new RuntimeException("placement differs for $k (custom hasher)");
+        }
+    }
+    row('flexihash, custom hasher: lookup(key)', best_ns(function () use ($theirs, $keys) {
+        foreach ($keys as $k) {
+            $theirs->lookup($k);
+        }
+    }, $nKeys, $repeat), best_ns(function () use ($ours, $keys) {
+        foreach ($keys as $k) {
+            $ours->lookup($k);
         }
     }, $nKeys, $repeat));
 } else {

@@ -32,6 +32,12 @@ final class Ring implements \Countable
     private ?array $labels = null;
     /** the longest label's length, set with $labels (room for getMany()'s answer) */
     private int $labelMax = 0;
+    /** @var ?callable the caller's key hash (a ring from fromPoints() given a callable) */
+    private $hashFn = null;
+    /** @var FFI\CData|null uint32_t[1] and size_t reused by getByHash() with n = 1 */
+    private $hashIdx = null;
+    /** @var FFI\CData|null */
+    private $hashCount = null;
 
     /**
      * @param array<int|string, int|string|array{weight?: int, name?: string}> $servers
@@ -47,6 +53,87 @@ final class Ring implements \Countable
         $this->ring = $out;
         $this->addMany($servers);
         $this->labels = $this->labelList();
+    }
+
+    /**
+     * A ring whose continuum is exactly `$points`, for a client whose points ketama does not
+     * generate (a custom hasher, a client not shipped yet): `$points` is a list of
+     * `[position, label]` pairs, positions ints in 0..2^32-1, in any order. `$hash`: a hash
+     * name, null for the profile's, or a PHP callable `fn(string $key): int` returning
+     * 0..2^32-1 (the key is hashed in PHP, the search is ours). `$profile` gives the search,
+     * tie and key rules; `$servers` the labels in server order (default: in order of first
+     * appearance in `$points`). The ring refuses changes (UNSUPPORTED); build a new one.
+     *
+     * @param iterable<array{0: int, 1: string}> $points
+     * @param string|callable|null $hash
+     * @param ?list<string> $servers
+     * @throws KetamaException EMPTY_RING (no point), INDEX_OUT_OF_RANGE (a label not in
+     *         `$servers`), TOO_MANY_POINTS, UNSUPPORTED (a profile without a 32-bit continuum),
+     *         UNKNOWN_PROFILE, UNKNOWN_HASH, DUPLICATE_SERVER, BAD_LABEL
+     */
+    public static function fromPoints(iterable $points, $hash = null, string $profile = 'libketama', ?array $servers = null): self
+    {
+        $ffi = Library::ffi();
+        $name = null;
+        $hashFn = null;
+        if (is_string($hash)) {
+            $name = $hash;
+        } elseif (is_callable($hash)) {
+            $hashFn = $hash;
+        } elseif ($hash !== null) {
+            throw new \InvalidArgumentException('hash: a hash name, a callable or null');
+        }
+        $index = [];
+        $fixed = $servers !== null;
+        foreach ($servers ?? [] as $label) {
+            $label = (string) $label;
+            $index[$label] ??= count($index);
+        }
+        $pos = [];
+        $own = [];
+        foreach ($points as $point) {
+            [$p, $label] = $point;
+            if (!is_int($p) || $p < 0 || $p > 0xFFFFFFFF) {
+                throw new \InvalidArgumentException('a point position must be an int in 0..4294967295');
+            }
+            $label = (string) $label;
+            if (!isset($index[$label])) {
+                if ($fixed) {
+                    throw new KetamaException(Library::message(KetamaException::INDEX_OUT_OF_RANGE) . ": '$label' is not in \$servers", KetamaException::INDEX_OUT_OF_RANGE);
+                }
+                $index[$label] = count($index);
+            }
+            $pos[] = $p;
+            $own[] = $index[$label];
+        }
+        $labels = array_keys($index);
+        $ns = count($labels);
+        $np = count($pos);
+        $cLabels = $ffi->new('const char*[' . max(1, $ns) . ']');
+        $cLens = $ffi->new('size_t[' . max(1, $ns) . ']');
+        $keep = [];
+        foreach ($labels as $i => $label) {
+            $label = (string) $label;
+            $n = strlen($label);
+            $keep[] = $c = $ffi->new('char[' . ($n + 1) . ']');
+            FFI::memcpy($c, $label, $n);
+            $cLabels[$i] = FFI::cast('const char*', $c);
+            $cLens[$i] = $n;
+        }
+        $cPos = $ffi->new('uint32_t[' . max(1, $np) . ']');
+        $cOwn = $ffi->new('uint32_t[' . max(1, $np) . ']');
+        foreach ($pos as $i => $p) {
+            $cPos[$i] = $p;
+            $cOwn[$i] = $own[$i];
+        }
+        $out = $ffi->new('ketama_ring*');
+        Library::check($ffi->ketama_ring_create_points($profile, $name, $cLabels, $cLens, $ns, $cPos, $cOwn, $np, FFI::addr($out)));
+        $ring = (new \ReflectionClass(self::class))->newInstanceWithoutConstructor();
+        $ring->ffi = $ffi;
+        $ring->ring = $out;
+        $ring->hashFn = $hashFn;
+        $ring->labels = $ring->labelList();
+        return $ring;
     }
 
     public function __destruct()
@@ -126,6 +213,9 @@ final class Ring implements \Countable
      */
     public function get(string $key): string
     {
+        if ($this->hashFn !== null) {
+            return $this->getByHash($this->callHash($key), 1)[0];
+        }
         // One native call returning a plain int: the server index, or minus a status. The
         // refusal rule: a single lookup throws for a refused key (KEY_REJECTED), a key no
         // server owns (NO_SERVER) and an empty ring; getMany() gives null per refused key.
@@ -159,6 +249,22 @@ final class Ring implements \Countable
             foreach ($keys as $key) {
                 $list[] = (string) $key;
             }
+        }
+        if ($this->hashFn !== null) {
+            // the caller's hash runs in PHP, key by key
+            $out = [];
+            foreach ($list as $key) {
+                $key = (string) $key;
+                try {
+                    $out[$key] = $this->get($key);
+                } catch (KetamaException $e) {
+                    if ($e->getCode() !== KetamaException::NO_SERVER) {
+                        throw $e;
+                    }
+                    $out[$key] = null;
+                }
+            }
+            return $out;
         }
         $n = count($list);
         if ($n === 0) {
@@ -219,6 +325,9 @@ final class Ring implements \Countable
      */
     public function getN(string $key, int $n): array
     {
+        if ($this->hashFn !== null) {
+            return $n <= 0 ? [] : $this->getByHash($this->callHash($key), $n);
+        }
         return $this->walk('ketama_ring_lookup_n', $key, $n);
     }
 
@@ -230,6 +339,9 @@ final class Ring implements \Countable
      */
     public function failover(string $key, int $n): array
     {
+        if ($this->hashFn !== null) {
+            return $this->getN($key, $n);
+        }
         return $this->walk('ketama_ring_failover', $key, $n);
     }
 
@@ -250,9 +362,68 @@ final class Ring implements \Countable
         return $out;
     }
 
-    /** The ring's key hash of `$key`. */
+    /**
+     * Up to `$n` distinct servers for a key hash the caller computed (a hasher of its own),
+     * primary first, by the ring's search and tie rules (see fromPoints()).
+     *
+     * @return list<string>
+     * @throws KetamaException EMPTY_RING, NO_SERVER, UNSUPPORTED (uhashring's 128-bit ring)
+     */
+    public function getByHash(int $hash, int $n = 1): array
+    {
+        $labels = $this->labels ??= $this->labelList();
+        $out = [];
+        foreach ($this->indexesByHash($hash, $n) as $i) {
+            $out[] = $labels[$i];
+        }
+        return $out;
+    }
+
+    /**
+     * Server indexes (see servers()) for a caller's key hash: getByHash() without building
+     * label strings, for wrappers that keep their own per-server values.
+     *
+     * @return list<int>
+     */
+    public function indexesByHash(int $hash, int $n = 1): array
+    {
+        if ($hash < 0 || $hash > 0xFFFFFFFF) {
+            throw new \InvalidArgumentException('a key hash is an int in 0..4294967295');
+        }
+        if ($n <= 0) {
+            return [];
+        }
+        if ($n === 1) {
+            $idx = $this->hashIdx ??= $this->ffi->new('uint32_t[1]');
+            $count = $this->hashCount ??= $this->ffi->new('size_t');
+        } else {
+            $idx = $this->ffi->new("uint32_t[$n]");
+            $count = $this->ffi->new('size_t');
+        }
+        Library::check($this->ffi->ketama_ring_lookup_hash($this->ring, $hash, $n, $idx, FFI::addr($count)));
+        $out = [];
+        for ($i = 0; $i < $count->cdata; $i++) {
+            $out[] = $idx[$i];
+        }
+        return $out;
+    }
+
+    /** The caller's hash of `$key` (rings from fromPoints() given a callable). */
+    private function callHash(string $key): int
+    {
+        $h = ($this->hashFn)($key);
+        if (!is_int($h) || $h < 0 || $h > 0xFFFFFFFF) {
+            throw new \UnexpectedValueException('the ring\'s hash callable must return an int in 0..4294967295');
+        }
+        return $h;
+    }
+
+    /** The ring's key hash of `$key` (the callable's, for a ring from fromPoints() given one). */
     public function keyHash(string $key): int
     {
+        if ($this->hashFn !== null) {
+            return $this->callHash($key);
+        }
         $h = $this->ffi->new('uint32_t');
         Library::check($this->ffi->ketama_ring_key_hash($this->ring, $key, strlen($key), FFI::addr($h)));
         return $h->cdata;

@@ -132,7 +132,7 @@ final class FlexihashDropinTest extends TestCase
         }
     }
 
-    public function testCustomHasherUsesTheSlowPath(): void
+    public function testCustomHasherSearchesARingFromItsPoints(): void
     {
         $hasher = new class implements HasherInterface {
             public ?int $value = null;
@@ -154,6 +154,32 @@ final class FlexihashDropinTest extends TestCase
         $this->assertSame(['t1', 't2'], $hash->lookupList('resource', 2));
         $hasher->value = 9;
         $this->assertSame('t1', $hash->lookup('resource'));
+        $ring = (new \ReflectionProperty(Flexihash::class, 'pointsRing'));
+        $ring->setAccessible(true);
+        $this->assertInstanceOf(\Ketama\Ring::class, $ring->getValue($hash));
+        $this->assertSame([[10, 't0'], [20, 't1'], [30, 't2'], [40, 't3'], [50, 't4']], $ring->getValue($hash)->points());
+        // a hash the native search cannot compare (not an int in 0..2^32-1): flexihash's scan
+        $hasher->value = -5;
+        $this->assertSame('t1', $hash->lookup('resource'));
+        $hasher->value = 1 << 40;
+        $this->assertSame(['t1', 't2'], $hash->lookupList('resource', 2));
+    }
+
+    public function testHasherWithStringPositionsStaysInPhp(): void
+    {
+        $hasher = new class implements HasherInterface {
+            public function hash($string)
+            {
+                return 'h' . md5((string) $string);
+            }
+        };
+        $hash = (new Flexihash($hasher))->addTargets(['a', 'b', 'c']);
+        $found = $hash->lookupList('resource', 3);
+        sort($found);
+        $this->assertSame(['a', 'b', 'c'], $found);
+        $ring = (new \ReflectionProperty(Flexihash::class, 'pointsRing'));
+        $ring->setAccessible(true);
+        $this->assertNull($ring->getValue($hash));
     }
 
     /** @return array<string, array{int}> */

@@ -19,9 +19,16 @@ Where the work happens:
   configuration is one it represents: string-like node names it accepts as labels, integer
   weights, and point counts it computes itself (default mode: ``vnodes * weight`` a
   multiple of 160; ketama mode: ``vnodes == 40`` for every node and ``replicas`` 3 or 4).
-- The slow path, used for every other configuration and always for a callable
-  ``hash_fn``: the ring is a Python dict of points plus a sorted list searched with
-  :func:`bisect.bisect`, as uhashring itself does (same speed as uhashring).
+- A callable ``hash_fn``: the points are hashed in Python by the callable (as uhashring
+  does); when every point is an int in 0..2**32-1 they go into a native ring from points
+  (:meth:`ketama.Ring.from_points`, uhashring's search: first point above the key's hash,
+  wrapping), and each key is hashed by the callable and searched natively (a key whose hash
+  is not such an int takes the slow path).
+- The slow path, used for every other configuration: the ring is a Python dict of points
+  plus a sorted list searched with :func:`bisect.bisect`, as uhashring itself does (same
+  speed as uhashring).
+- ``get_node`` is, on each instance, the native lookup itself (one call, no Python frame)
+  whenever one of the native rings above places the keys.
 - The views that expose every point (``ring``/``continuum``, ``get_points``, ``size``,
   ``distribution``, ``get_node_pos``, ``get_server``, the rest of a ``range`` walk) are
   built in Python on first use after a change, then cached.
@@ -52,7 +59,7 @@ class HashRing:
 
         :param nodes: a node name, a list of names, ``{name: weight}`` or ``{name: conf}``.
         :param hash_fn: ``"ketama"`` for the ketama-compatible ring, or a callable that
-            hashes keys and point names (slow path).
+            hashes keys and point names (searched natively when its points are 32-bit ints).
         :param replicas: ketama mode: points per md5 digest (default 4).
         :param vnodes: default vnodes per node (160, or 40 in ketama mode).
         :param weight_fn: ``weight_fn(**conf)`` gives each node's weight.
@@ -74,6 +81,7 @@ class HashRing:
             self.runtime = MetaRuntime(hash_fn)
         self._default_vnodes = vnodes
         self.hashi: Callable[..., Any] = self.runtime.hashi
+        self.runtime._publish.append(self._install_lookup)
         if weight_fn and not callable(weight_fn):
             raise TypeError("weight_fn should be a callable function")
         self._weight_fn: Optional[Callable[..., Any]] = weight_fn
@@ -119,6 +127,27 @@ class HashRing:
             known[node] = conf
         return changed
 
+    def _install_lookup(self, lookup: Any) -> None:
+        """Makes ``get_node`` the runtime's native lookup (one native call per key, no Python
+        frame) while there is one, unless a subclass overrides ``get_node``."""
+        if type(self).get_node is not HashRing.get_node:
+            return
+        if lookup is None:
+            self.__dict__.pop("get_node", None)
+        else:
+            self.__dict__["get_node"] = lookup.get
+
+    def __getstate__(self) -> Dict[str, Any]:
+        """Pickling and ``copy``: the instance without its installed lookup."""
+        state = self.__dict__.copy()
+        state.pop("get_node", None)
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.runtime._publish.append(self._install_lookup)
+        self._install_lookup(self.runtime._lookup)
+
     # -- node changes -----------------------------------------------------------------------
 
     def __setitem__(self, nodename: Any, conf: Any = {"weight": 1}) -> None:  # noqa: B006
@@ -148,6 +177,8 @@ class HashRing:
         rt = self.runtime
         if rt._native is not None:
             return rt.node_of(key)
+        if rt._explicit is not None:
+            return True, rt._explicit(key)
         tables = rt.tables()
         if not tables.ring:
             return False, None
@@ -199,7 +230,9 @@ class HashRing:
         return None if label is None else rt._nodes[rt._by_label[label]]
 
     def get_node(self, key: Any) -> Any:
-        """The name of the node for ``key`` (None on an empty ring)."""
+        """The name of the node for ``key`` (None on an empty ring). While the ring is native
+        (or a callable ``hash_fn``'s points fit 32 bits), each instance's ``get_node`` is the
+        runtime's native lookup instead, with the same result."""
         native = self.runtime._native
         if native is None:
             return self._get(key, "nodename")

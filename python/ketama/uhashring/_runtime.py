@@ -1,7 +1,13 @@
 """The rings behind :class:`ketama.uhashring.HashRing` (uhashring's ``runtime``): the
 default ring (``MetaRing``) and the ketama ring (``KetamaRing``), each placing keys in the
 native :class:`ketama.Ring` when it can represent the nodes, else in Python tables (a dict of
-points and a sorted list searched with :func:`bisect.bisect`, as uhashring does).
+points and a sorted list searched with :func:`bisect.bisect`, as uhashring does). With a
+callable ``hash_fn`` the tables are built in Python (the callable hashes every point, as in
+uhashring) and searched natively through :meth:`ketama.Ring.from_points` when every point is
+an int in 0..2**32-1.
+
+After every change the runtime publishes a :class:`ketama._ketama._NodeLookup` (one native
+call per key, no Python frame) that :class:`HashRing` installs as its ``get_node``.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from hashlib import md5
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 from ketama._errors import KetamaError
-from ketama._ketama import Ring
+from ketama._ketama import Ring, _NodeLookup
 
 DEFAULT_VNODES = 160
 KETAMA_VNODES = 40
@@ -64,6 +70,23 @@ class Runtime:
         self._native_plan: List[Tuple[str, int]] = []
         self._by_label: Dict[str, Any] = {}
         self._tables: Optional[Tables] = Tables()
+        # The per-key lookup over the current ring (native or from the tables' points), and
+        # who to publish it to (each HashRing on this runtime installs it as its get_node; a
+        # shallow copy shares the runtime).
+        self._lookup: Optional[_NodeLookup] = None
+        self._explicit: Optional[_NodeLookup] = None
+        self._publish: List[Callable[[Optional[_NodeLookup]], None]] = []
+
+    def __getstate__(self) -> Dict[str, Any]:
+        """Pickling and ``copy``: without the published lookup (rebuilt on unpickling)."""
+        state = self.__dict__.copy()
+        state["_lookup"] = state["_explicit"] = None
+        state["_publish"] = []
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._refresh_lookup()
 
     # -- hashing ----------------------------------------------------------------------------
 
@@ -132,7 +155,60 @@ class Runtime:
         return True
 
     def _sync(self, changed: Iterable[Tuple[Any, Dict[str, Any]]]) -> None:
-        """After ``_nodes`` changed: update whichever ring is authoritative."""
+        """After ``_nodes`` changed: update whichever ring is authoritative, then the lookup."""
+        self._sync_rings(changed)
+        self._refresh_lookup()
+
+    def _explicit_hash(self) -> Optional[Callable[[Any], Any]]:
+        """The callable that hashes keys and points, when the tables are the ring."""
+        return None
+
+    def _refresh_lookup(self) -> None:
+        """Publishes the per-key lookup over the ring as it is now (None: the Python path)."""
+        lookup: Optional[_NodeLookup] = None
+        self._explicit = None
+        native = self._native
+        if native is not None:
+            by_label = self._by_label
+            lookup = native._node_lookup([by_label[label] for label in native.servers])
+        else:
+            hash_fn = self._explicit_hash()
+            tables = self._tables
+            if hash_fn is not None and tables is not None and tables.ring:
+                lookup = self._points_lookup(hash_fn, tables)
+                self._explicit = lookup
+        self._lookup = lookup
+        for publish in self._publish:
+            publish(lookup)
+
+    def _points_lookup(self, hash_fn: Callable[[Any], Any], tables: Tables) -> Optional[_NodeLookup]:
+        """A lookup over a ring from the tables' own points, searched as uhashring searches
+        (first point above the key's hash, wrapping: the ``flexihash`` profile's rule; the
+        tables hold one owner per point), or None if a point is not an int in 0..2**32-1."""
+        labels: Dict[Any, str] = {}
+        names: List[Any] = []
+        points: List[Tuple[int, str]] = []
+        try:
+            for point, name in tables.ring.items():
+                if type(point) is not int or not 0 <= point <= 0xFFFFFFFF:
+                    return None
+                label = labels.get(name)
+                if label is None:
+                    label = labels[name] = f"n{len(names)}"
+                    names.append(name)
+                points.append((point, label))
+        except TypeError:  # an unhashable node name cannot be a dict key either
+            return None
+        ring = Ring.from_points(points, hash=hash_fn, profile="flexihash", servers=list(labels.values()))
+        return ring._node_lookup(names, fallback=self._slow_node)
+
+    def _slow_node(self, key: Any) -> Any:
+        """The node for a key whose hash the native search cannot compare (not an int in
+        0..2**32-1): uhashring's bisection over the tables."""
+        tables = self.tables()
+        return tables.ring[tables.keys[self.pos_of(key)]]
+
+    def _sync_rings(self, changed: Iterable[Tuple[Any, Dict[str, Any]]]) -> None:
         plan = self._plan()
         if plan is not None and self._apply_plan(plan):
             self._tables = None
@@ -221,6 +297,9 @@ class MetaRuntime(Runtime):
 
     def _profile(self) -> Optional[str]:
         return None if self._hash_fn is not None else "uhashring"
+
+    def _explicit_hash(self) -> Optional[Callable[[Any], Any]]:
+        return self._hash_fn
 
     def _native_weight(self, conf: Dict[str, Any]) -> Optional[int]:
         vnodes: Any = conf.get("vnodes")
@@ -340,7 +419,7 @@ class KetamaRuntime(Runtime):
         self._tables = None if self._native is not None else self._tables
         self._sync(())
 
-    def _sync(self, changed: Iterable[Tuple[Any, Dict[str, Any]]]) -> None:
+    def _sync_rings(self, changed: Iterable[Tuple[Any, Dict[str, Any]]]) -> None:
         # Whole rebuild in the slow path too (the ring depends on every node).
         plan = self._plan()
         if plan is not None and self._apply_plan(plan):

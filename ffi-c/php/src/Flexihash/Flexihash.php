@@ -27,10 +27,13 @@ use Ketama\Ring;
  *
  * With {@see Crc32Hasher} or {@see Md5Hasher} (exactly those classes) the native ring does the
  * work (our `flexihash` profile, hash `crc32a` or `md5_be`) whenever it can represent the
- * targets: labels it accepts and `round($replicas * $weight)` a multiple of 64. Anything else,
- * and any other {@see HasherInterface}, uses a PHP sorted array of positions searched by
- * bisection (flexihash's own speed). A ring that leaves the native path rebuilds its positions
- * from its current targets, in order.
+ * targets: labels it accepts and `round($replicas * $weight)` a multiple of 64. Any other
+ * {@see HasherInterface}, and those targets, keep flexihash's own position table (the hasher
+ * is called as flexihash calls it); lookups then search a ring built from those positions
+ * ({@see Ring::fromPoints()}, rebuilt at the first lookup after a change) when every position
+ * and the resource's hash are ints in 0..2^32-1, else a PHP sorted array searched by bisection
+ * (flexihash's own speed). A ring that leaves the native path rebuilds its positions from its
+ * current targets, in order.
  */
 class Flexihash
 {
@@ -63,6 +66,12 @@ class Flexihash
     private $sortedPositions = [];
     /** @var bool slow path: every position is an integer (bisection applies) */
     private $intPositions = true;
+    /** @var ?Ring any other hasher: a ring from the current positions (Ring::fromPoints) */
+    private $pointsRing = null;
+    /** @var bool $pointsRing reflects the current positions (or they cannot be one: null) */
+    private $pointsCurrent = false;
+    /** @var list<mixed> targets by server index of $pointsRing */
+    private $pointsTargets = [];
 
     /**
      * @param ?HasherInterface $hasher null for {@see Crc32Hasher}
@@ -151,6 +160,7 @@ class Flexihash
         }
         unset($this->targetToPositions[$target]);
         $this->sorted = false;
+        $this->pointsCurrent = false;
         return $this;
     }
 
@@ -218,12 +228,7 @@ class Flexihash
         if ($targetCount == 1) {
             return [reset($this->targets)[0]];
         }
-        // flexihash stops at `count == $requestedCount` or at the number of targets.
-        $limit = $targetCount;
-        if (is_numeric($requestedCount) && (float) $requestedCount == (int) $requestedCount
-            && (int) $requestedCount > 0 && (int) $requestedCount < $limit) {
-            $limit = (int) $requestedCount;
-        }
+        $limit = self::limit($requestedCount, $targetCount);
         if (!is_string($resource)) {
             $this->hasher->hash($resource); // flexihash's hashers take strings: same TypeError
         }
@@ -310,6 +315,7 @@ class Flexihash
             $this->targetToPositions[$key][] = $position;
         }
         $this->sorted = false;
+        $this->pointsCurrent = false;
     }
 
     /** @return list<mixed> */
@@ -323,6 +329,14 @@ class Flexihash
             return array_values(array_unique(array_values($this->positionToTarget)));
         }
         $h = $this->hasher->hash($resource);
+        $ring = $this->pointsRing();
+        if ($ring !== null && is_int($h) && $h >= 0 && $h <= 0xFFFFFFFF) {
+            $out = [];
+            foreach ($ring->indexesByHash($h, self::limit($requestedCount, $targetCount)) as $i) {
+                $out[] = $this->pointsTargets[$i];
+            }
+            return $out;
+        }
         if (!$this->sorted) {
             ksort($this->positionToTarget, SORT_REGULAR);
             $this->sortedPositions = array_keys($this->positionToTarget);
@@ -343,6 +357,52 @@ class Flexihash
             }
         }
         return $results;
+    }
+
+    /** How many targets flexihash's walk yields: it stops at `count == $requestedCount` or at the number of targets. */
+    private static function limit($requestedCount, int $targetCount): int
+    {
+        if (is_numeric($requestedCount) && (float) $requestedCount == (int) $requestedCount
+            && (int) $requestedCount > 0 && (int) $requestedCount < $targetCount) {
+            return (int) $requestedCount;
+        }
+        return $targetCount;
+    }
+
+    /**
+     * The native ring for a hasher of the caller's: every current position and its target
+     * given to {@see Ring::fromPoints()} (the `flexihash` profile's search: first position
+     * above the hash, wrapping), rebuilt after a change at the next lookup. Null when a
+     * position is not an int in 0..2^32-1 (the PHP bisection then does the work).
+     */
+    private function pointsRing(): ?Ring
+    {
+        if ($this->pointsCurrent) {
+            return $this->pointsRing;
+        }
+        $this->pointsCurrent = true;
+        $this->pointsRing = null;
+        $this->pointsTargets = [];
+        $labels = [];
+        $points = [];
+        foreach ($this->positionToTarget as $position => $target) {
+            if (!is_int($position) || $position < 0 || $position > 0xFFFFFFFF) {
+                $this->pointsTargets = [];
+                return null;
+            }
+            $key = (string) $target;
+            if (!isset($labels[$key])) {
+                // synthetic labels: any target string works, whatever a server label allows
+                $labels[$key] = 't' . count($labels);
+                $this->pointsTargets[] = $target;
+            }
+            $points[] = [$position, $labels[$key]];
+        }
+        if ($points === []) {
+            return null;
+        }
+        $this->pointsRing = Ring::fromPoints($points, null, 'flexihash', array_values($labels));
+        return $this->pointsRing;
     }
 
     /**
