@@ -72,12 +72,14 @@ fn loads(r: &Report, area: &Area<'_>) -> DrawResult {
             (FONT, 20),
         )
         .margin(12)
+        .margin_right(30)
         .x_label_area_size(40)
         .y_label_area_size(60)
         .build_cartesian_2d(1f64..r.servers.max(2) as f64, (bottom - pad)..(top + pad))?;
     chart
         .configure_mesh()
         .x_desc("server rank")
+        .x_label_formatter(&|v| format!("{v:.0}"))
         .y_desc("keys / mean")
         .label_style((FONT, 13))
         .draw()?;
