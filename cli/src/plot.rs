@@ -2,8 +2,9 @@
 //!
 //! Top: load per server, one line per algorithm: each server's keys over the mean, servers
 //! sorted from the most loaded (at most [`MAX_POINTS`] servers per line, evenly spaced ranks).
-//! Bottom: for each fleet change, the fraction of keys moved, one bar per algorithm in the
-//! same colour, and the ideal fraction as a black line across the group.
+//! Bottom: for each fleet change, the fraction of keys moved over the ideal fraction (so a
+//! change moving 0.02% and one moving 15% read on one scale), one bar per algorithm in the same
+//! colour, the ideal as a black line at 1; each group's label gives its ideal fraction.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -104,54 +105,58 @@ fn loads(r: &Report, area: &Area<'_>) -> DrawResult {
 
 fn moved(r: &Report, area: &Area<'_>) -> DrawResult {
     let groups = r.changes.len().max(1);
-    let m = r.results.len().max(1);
+    let count = r.results.len().max(1);
+    let ratio = |moved: f64, ideal: f64| if ideal > 0.0 { moved / ideal } else { 0.0 };
     let top = r
         .results
         .iter()
-        .flat_map(|x| x.changes.iter().map(|c| c.moved))
-        .chain(r.changes.iter().map(|c| c.ideal))
-        .fold(0.0, f64::max)
-        * 100.0;
+        .flat_map(|x| {
+            x.changes
+                .iter()
+                .zip(&r.changes)
+                .map(|(m, c)| ratio(m.moved, c.ideal))
+        })
+        .fold(1.0, f64::max);
     let mut chart = ChartBuilder::on(area)
         .caption(
-            "Keys moved per fleet change (black line: the ideal minimum)",
+            "Keys moved per fleet change, over the ideal minimum (black line)",
             (FONT, 20),
         )
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(60)
-        .build_cartesian_2d(0f64..groups as f64, 0f64..(top * 1.1).max(1.0))?;
+        .build_cartesian_2d(0f64..groups as f64, 0f64..top * 1.1)?;
     chart
         .configure_mesh()
         .disable_x_mesh()
         .x_labels(0)
-        .y_desc("% of keys moved")
+        .y_desc("keys moved / ideal")
         .label_style((FONT, 13))
         .draw()?;
     for (i, x) in r.results.iter().enumerate() {
         let fill = color(i).filled();
-        chart.draw_series(x.changes.iter().enumerate().map(|(j, c)| {
-            let x0 = j as f64 + 0.1 + 0.8 * i as f64 / m as f64;
-            let x1 = x0 + 0.8 / m as f64;
-            Rectangle::new([(x0, 0.0), (x1, c.moved * 100.0)], fill)
-        }))?;
+        chart.draw_series(
+            x.changes
+                .iter()
+                .zip(&r.changes)
+                .enumerate()
+                .map(|(j, (m, c))| {
+                    let x0 = j as f64 + 0.1 + 0.8 * i as f64 / count as f64;
+                    let x1 = x0 + 0.8 / count as f64;
+                    Rectangle::new([(x0, 0.0), (x1, ratio(m.moved, c.ideal))], fill)
+                }),
+        )?;
     }
-    chart.draw_series(r.changes.iter().enumerate().map(|(j, c)| {
+    chart.draw_series((0..r.changes.len()).map(|j| {
         PathElement::new(
-            vec![
-                (j as f64 + 0.05, c.ideal * 100.0),
-                (j as f64 + 0.95, c.ideal * 100.0),
-            ],
+            vec![(j as f64 + 0.05, 1.0), (j as f64 + 0.95, 1.0)],
             BLACK.stroke_width(2),
         )
     }))?;
     chart.draw_series(r.changes.iter().enumerate().map(|(j, c)| {
-        EmptyElement::at((j as f64 + 0.5, 0.0))
-            + Text::new(
-                c.name.clone(),
-                (-(c.name.len() as i32) * 4, 8),
-                (FONT, 15).into_font(),
-            )
+        let label = format!("{}: ideal {}", c.name, crate::output::pct(c.ideal));
+        let shift = -(label.len() as i32) * 7 / 2;
+        EmptyElement::at((j as f64 + 0.5, 0.0)) + Text::new(label, (shift, 8), (FONT, 15))
     }))?;
     Ok(())
 }

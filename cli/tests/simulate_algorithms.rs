@@ -263,7 +263,11 @@ fn every_algorithm_compared_and_plotted() {
         assert!(labels.iter().any(|t| t == n), "no legend entry {n}");
     }
     for c in &changes {
-        assert!(labels.iter().any(|t| t == c), "no group label {c}");
+        let label = format!("{c}: ideal ");
+        assert!(
+            labels.iter().any(|t| t.starts_with(&label)),
+            "no group label {c}"
+        );
     }
     let strokes = series_strokes(&svg);
     assert_eq!(strokes.len(), names.len(), "one load line per algorithm");
