@@ -476,7 +476,6 @@ fn to_json(r: &Report) -> Value {
         })).collect::<Vec<_>>(),
         "results": r.results.iter().map(|x| json!({
             "algorithm": x.shown,
-            "weighted": x.algorithm.weighted(),
             "peak_to_mean": x.peak_to_mean,
             "sd_over_mean": x.sd,
             "ns_per_key": x.ns_per_key,

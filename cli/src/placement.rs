@@ -56,11 +56,6 @@ impl Algorithm {
             }),
         }
     }
-
-    /// Whether the algorithm places keys by server weight.
-    pub fn weighted(self) -> bool {
-        matches!(self, Algorithm::Profile(_))
-    }
 }
 
 /// The key's 64-bit input for the bucket functions, anchor and memento: MD5 digest bytes 0..8,

@@ -45,7 +45,8 @@ pub struct SimulateArgs {
     /// memento. E.g. jump,guava,jumpback,fliphash,maglev,rendezvous,anchor,memento,libketama.
     #[arg(long, short = 'p', default_value = "xmemcached")]
     pub profile: String,
-    /// Comparing algorithms: use the generated keys `key:0` .. `key:<N-1>` [default: 100000].
+    /// Use the generated keys `key:0` .. `key:<N-1>` (when comparing algorithms, the default
+    /// is 100000 of them).
     #[arg(long, value_name = "N", conflicts_with_all = ["text", "keys"])]
     pub key_count: Option<usize>,
     /// Compare the --profile list as algorithms and draw load per server and keys moved per
@@ -59,10 +60,11 @@ pub struct SimulateArgs {
     /// Nodes before the change: 192.168.0.100:12000 and up.
     #[arg(long, default_value_t = 10, conflicts_with = "servers")]
     pub nodes: usize,
-    /// Nodes to add (default 2, or 0 when --remove is given).
+    /// Nodes to add (default 2, or 0 when --remove is given; comparing algorithms: default 2).
     #[arg(long)]
     pub add: Option<usize>,
-    /// Nodes to remove (the last ones of the original fleet).
+    /// Nodes to remove (the last ones of the original fleet; comparing algorithms, 0 means as
+    /// many as added).
     #[arg(long, default_value_t = 0)]
     pub remove: usize,
     /// Servers file for the original fleet instead of --nodes; added nodes take the next
@@ -331,7 +333,15 @@ fn run_algorithms(a: &SimulateArgs, names: &[String], f: Format) -> Result<Strin
             KeySet::generated(n),
         )
     };
-    let fleet = fleet(a)?.servers();
+    // The comparison's base fleet is unweighted (its `weighted` change sets the weights).
+    let fleet: Vec<Server> = fleet(a)?
+        .servers()
+        .into_iter()
+        .map(|mut s| {
+            s.weight = 1;
+            s
+        })
+        .collect();
     let n = fleet.len();
     let add = a.add.unwrap_or(2);
     let remove = if a.remove > 0 {
