@@ -1,22 +1,23 @@
 //! One interface over every placement algorithm `simulate --profile A,B,...` compares: the
-//! ring profiles ([`Ring`]), the bucket functions ([`Bucketer`]) and the stateful AnchorHash
-//! and MementoHash ([`Anchor`], [`Memento`]), so they run on the same keys and the same fleet
-//! changes.
+//! ring profiles ([`Ring`]), the bucket functions ([`Bucketer`]) and the stateful AnchorHash,
+//! MementoHash and JumpBackAnchorHash ([`Anchor`], [`Memento`], [`JumpBackAnchor`]), so they
+//! run on the same keys and the same fleet changes.
 //!
 //! Servers are named by a global id (their place in the list of every server the simulation
 //! uses, original and added); [`Placer::locate`] answers with that id.
 //!
-//! The algorithms that take a 64-bit input (bucket functions, anchor, memento) get the key's
-//! [`digest`]: the first 8 bytes of the key's MD5 digest, read little-endian (its low 32 bits
-//! are libketama's key hash). A bucket function maps bucket `b` to the `b`-th server of the
-//! list; it can only grow or shrink at the end, so a server failing in the middle is replaced
-//! by the last server (swap-remove: the last server takes the failed one's bucket), the least
-//! disruptive thing a list-based user can do.
+//! The algorithms that take a 64-bit input (bucket functions, anchor, memento,
+//! jumpback-anchor) get the key's [`digest`]: the first 8 bytes of the key's MD5 digest, read
+//! little-endian (its low 32 bits are libketama's key hash). A bucket function maps bucket `b`
+//! to the `b`-th server of the list; it can only grow or shrink at the end, so a server failing
+//! in the middle is replaced by the last server (swap-remove: the last server takes the failed
+//! one's bucket), the least disruptive thing a list-based user can do.
 
 use std::collections::HashMap;
 
 use ketama_core::alt::anchor::Anchor;
 use ketama_core::alt::bucket::{Bucket, Bucketer};
+use ketama_core::alt::jumpback_anchor::JumpBackAnchor;
 use ketama_core::alt::memento::Memento;
 use ketama_core::hash::md5;
 use ketama_core::{Profile, Ring, Server};
@@ -34,6 +35,8 @@ pub enum Algorithm {
     Anchor,
     /// MementoHash over the server list, fed the key's [`digest`].
     Memento,
+    /// hash4j's JumpBackAnchorHash over the server list, fed the key's [`digest`].
+    JumpBackAnchor,
 }
 
 impl Algorithm {
@@ -47,10 +50,11 @@ impl Algorithm {
         match name {
             "anchor" => Ok(Algorithm::Anchor),
             "memento" => Ok(Algorithm::Memento),
+            "jumpback-anchor" => Ok(Algorithm::JumpBackAnchor),
             _ => Profile::by_name(name).map(Algorithm::Profile).map_err(|_| {
                 Fail::new(format!(
                     "unknown algorithm '{name}': expected a profile (see `ketama profiles`), a bucket \
-                     function ({}), anchor or memento",
+                     function ({}), anchor, memento or jumpback-anchor",
                     Bucket::ALL.map(Bucket::name).join(", ")
                 ))
             }),
@@ -96,6 +100,13 @@ pub enum Placer {
     Memento {
         /// The memento.
         m: Memento,
+        /// Bucket -> id.
+        ids: Vec<u32>,
+    },
+    /// JumpBackAnchorHash; bucket `b` is server `ids[b]` (`u32::MAX`: no server).
+    JumpBackAnchor {
+        /// The bucket set.
+        j: JumpBackAnchor,
         /// Bucket -> id.
         ids: Vec<u32>,
     },
@@ -159,6 +170,13 @@ impl Placer {
                     ids: bucket_ids(servers, ids)?,
                 }
             }
+            Algorithm::JumpBackAnchor => {
+                let n = u32::try_from(servers.len()).map_err(|e| err("jumpback-anchor", e))?;
+                Placer::JumpBackAnchor {
+                    j: JumpBackAnchor::with_buckets(n).map_err(|e| err("jumpback-anchor", e))?,
+                    ids: bucket_ids(servers, ids)?,
+                }
+            }
         })
     }
 
@@ -170,6 +188,9 @@ impl Placer {
             Placer::Bucket { f, ids } => f.get(digest(key)).ok().map(|b| ids[b as usize]),
             Placer::Anchor { a, ids } => a.bucket(digest(key)).ok().map(|b| ids[b as usize]),
             Placer::Memento { m, ids } => m.bucket(digest(key)).ok().map(|b| ids[b as usize]),
+            Placer::JumpBackAnchor { j, ids } => {
+                j.bucket(digest(key)).ok().map(|b| ids[b as usize])
+            }
         }
     }
 
@@ -204,6 +225,15 @@ impl Placer {
             Placer::Memento { m, ids: v } => {
                 for s in added {
                     let b = m.add(s.label.clone()).map_err(|e| err("memento add", e))? as usize;
+                    if v.len() <= b {
+                        v.resize(b + 1, u32::MAX);
+                    }
+                    v[b] = id_of(ids, &s.label)?;
+                }
+            }
+            Placer::JumpBackAnchor { j, ids: v } => {
+                for s in added {
+                    let b = j.add_bucket().map_err(|e| err("jumpback-anchor add", e))? as usize;
                     if v.len() <= b {
                         v.resize(b + 1, u32::MAX);
                     }
@@ -246,6 +276,17 @@ impl Placer {
                 for label in gone {
                     let b = m.remove(label).map_err(|e| err("memento remove", e))?;
                     v[b as usize] = u32::MAX;
+                }
+            }
+            Placer::JumpBackAnchor { j, ids: v } => {
+                for label in gone {
+                    let id = id_of(ids, label)?;
+                    let b = v
+                        .iter()
+                        .position(|&x| x == id)
+                        .filter(|&b| j.remove_bucket(b as u32))
+                        .ok_or_else(|| Fail::new(format!("{label} is not in the fleet")))?;
+                    v[b] = u32::MAX;
                 }
             }
         }
@@ -307,6 +348,7 @@ mod tests {
         for alg in [
             Algorithm::Anchor,
             Algorithm::Memento,
+            Algorithm::JumpBackAnchor,
             Algorithm::Bucket(Bucket::Jump),
         ] {
             let p = Placer::build(alg, &servers, &ids, 20).unwrap();

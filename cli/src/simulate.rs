@@ -42,7 +42,8 @@ pub struct SimulateArgs {
     /// Client profile; or a comma-separated list of algorithms to compare on the same keys
     /// and fleet changes (add, remove, one server failing, a weighted fleet): profiles, the
     /// bucket functions (jump, guava, jumpback, fliphash, maglev-go, mpchash-go), anchor,
-    /// memento. E.g. jump,guava,jumpback,fliphash,maglev,rendezvous,anchor,memento,libketama.
+    /// memento, jumpback-anchor. E.g.
+    /// jump,guava,jumpback,fliphash,maglev,rendezvous,anchor,memento,libketama.
     #[arg(long, short = 'p', default_value = "xmemcached")]
     pub profile: String,
     /// Use the generated keys `key:0` .. `key:<N-1>` (when comparing algorithms, the default

@@ -10,7 +10,8 @@ use serde_json::Value;
 
 mod common;
 
-const ALL: &str = "jump,guava,jumpback,fliphash,maglev,rendezvous,anchor,memento,libketama";
+const ALL: &str =
+    "jump,guava,jumpback,fliphash,maglev,rendezvous,anchor,memento,jumpback-anchor,libketama";
 
 fn ketama(args: &[&str]) -> Output {
     common::ketama_stdin(args, None)
@@ -247,7 +248,9 @@ fn every_algorithm_compared_and_plotted() {
         let fail = r["changes"][2]["moved"].as_f64().unwrap();
         match name {
             // Exactly the failed server's keys (index 10) move.
-            "anchor" | "memento" => assert_eq!(fail, loads[10] as f64 / 20_000.0, "{name}"),
+            "anchor" | "memento" | "jumpback-anchor" => {
+                assert_eq!(fail, loads[10] as f64 / 20_000.0, "{name}")
+            }
             // Swap-remove: the failed server's keys and most of the last server's.
             "jump" | "guava" | "jumpback" | "fliphash" => {
                 assert!(fail > 1.6 * ideal_fail, "{name}: {fail}")
