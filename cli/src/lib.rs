@@ -11,6 +11,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use ketama_core::{Error, Hash, Profile, Ring};
 use serde_json::{json, Value};
 
+pub mod algos;
+pub mod alloc_count;
 pub mod audit;
 pub mod bucket;
 pub mod compare;
@@ -19,6 +21,8 @@ pub mod keys;
 pub mod live;
 pub mod memcache;
 pub mod output;
+pub mod placement;
+pub mod plot;
 pub mod progress;
 pub mod servers;
 pub mod simulate;
@@ -78,7 +82,8 @@ pub enum Command {
     Profiles,
     /// List the hash functions with their aliases and one-line descriptions.
     Hashes,
-    /// The 10 -> 12 nodes experiment: hit rate and distribution per hash after adding nodes.
+    /// The 10 -> 12 nodes experiment: hit rate and distribution per hash after adding nodes;
+    /// with `--profile A,B,...`, placement algorithms compared (and `--plot FILE.svg`).
     Simulate(simulate::SimulateArgs),
     /// What moves where when the fleet changes: fractions, flows and a migration plan.
     Diff(diff::DiffArgs),

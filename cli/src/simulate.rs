@@ -12,8 +12,11 @@ use clap::Args;
 use ketama_core::{Hash, Profile, Ring, Server};
 use serde_json::{json, Value};
 
+use crate::algos::{self, KeySet, Setup};
 use crate::live::Live;
 use crate::output::{pct, Table};
+use crate::placement::Algorithm;
+use crate::plot;
 use crate::progress::{Progress, Unit};
 use crate::servers::{self, Fleet};
 use crate::{keys, Fail, Format};
@@ -36,9 +39,21 @@ pub struct SimulateArgs {
     /// Keys file, one key per line (distinct non-empty lines are used).
     #[arg(long)]
     pub keys: Option<String>,
-    /// Client profile.
+    /// Client profile; or a comma-separated list of algorithms to compare on the same keys
+    /// and fleet changes (add, remove, one server failing, a weighted fleet): profiles, the
+    /// bucket functions (jump, guava, jumpback, fliphash, maglev-go, mpchash-go), anchor,
+    /// memento, jumpback-anchor. E.g.
+    /// jump,guava,jumpback,fliphash,maglev,rendezvous,anchor,memento,libketama.
     #[arg(long, short = 'p', default_value = "xmemcached")]
     pub profile: String,
+    /// Use the generated keys `key:0` .. `key:<N-1>` (when comparing algorithms, the default
+    /// is 100000 of them).
+    #[arg(long, value_name = "N", conflicts_with_all = ["text", "keys"])]
+    pub key_count: Option<usize>,
+    /// Compare the --profile list as algorithms and draw load per server and keys moved per
+    /// change into this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<String>,
     /// Hashes to compare: a comma-separated list, or `all` for every hash
     /// [default: CRC32_HASH,KETAMA_HASH,FNV1_32_HASH,NATIVE_HASH,MYSQL_HASH].
     #[arg(long = "hash", short = 'H')]
@@ -46,10 +61,11 @@ pub struct SimulateArgs {
     /// Nodes before the change: 192.168.0.100:12000 and up.
     #[arg(long, default_value_t = 10, conflicts_with = "servers")]
     pub nodes: usize,
-    /// Nodes to add (default 2, or 0 when --remove is given).
+    /// Nodes to add (default 2, or 0 when --remove is given; comparing algorithms: default 2).
     #[arg(long)]
     pub add: Option<usize>,
-    /// Nodes to remove (the last ones of the original fleet).
+    /// Nodes to remove (the last ones of the original fleet; comparing algorithms, 0 means as
+    /// many as added).
     #[arg(long, default_value_t = 0)]
     pub remove: usize,
     /// Servers file for the original fleet instead of --nodes; added nodes take the next
@@ -114,6 +130,9 @@ pub struct Report {
 
 /// Runs `ketama simulate`.
 pub fn run(a: &SimulateArgs, f: Format) -> Result<String, Fail> {
+    if let Some(names) = algorithm_list(a) {
+        return run_algorithms(a, &names, f);
+    }
     let report = simulate(a)?;
     let live = if a.live {
         let (_, keys) = load_keys(a)?;
@@ -137,22 +156,7 @@ pub fn simulate(a: &SimulateArgs) -> Result<Report, Fail> {
     if keys.is_empty() {
         return Err(Fail::new(format!("{source}: no keys")));
     }
-    let old_fleet = match &a.servers {
-        Some(path) => servers::load(path)?,
-        None => {
-            if a.nodes == 0 || a.nodes > 50_000 {
-                return Err(Fail::new(format!(
-                    "--nodes {}: expected 1 to 50000",
-                    a.nodes
-                )));
-            }
-            let servers = (0..a.nodes)
-                .map(|i| Server::parse(&format!("192.168.0.100:{}", 12000 + i), 1))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| Fail::new(format!("generated node: {e}")))?;
-            Fleet::from_servers("--nodes", servers)
-        }
-    };
+    let old_fleet = fleet(a)?;
     let old = old_fleet.servers();
     let n = old.len();
     let add = a.add.unwrap_or(if a.remove > 0 { 0 } else { 2 });
@@ -256,6 +260,111 @@ pub fn simulate(a: &SimulateArgs) -> Result<Report, Fail> {
     })
 }
 
+/// The fleet before the change: `--servers`, or `--nodes` generated labels.
+fn fleet(a: &SimulateArgs) -> Result<Fleet, Fail> {
+    Ok(match &a.servers {
+        Some(path) => servers::load(path)?,
+        None => {
+            if a.nodes == 0 || a.nodes > 50_000 {
+                return Err(Fail::new(format!(
+                    "--nodes {}: expected 1 to 50000",
+                    a.nodes
+                )));
+            }
+            let servers = (0..a.nodes)
+                .map(|i| Server::parse(&format!("192.168.0.100:{}", 12000 + i), 1))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| Fail::new(format!("generated node: {e}")))?;
+            Fleet::from_servers("--nodes", servers)
+        }
+    })
+}
+
+/// The algorithm names when `simulate` compares algorithms: a list (a comma), `--plot`, or a
+/// single name that is an algorithm but not a profile (e.g. `anchor`).
+fn algorithm_list(a: &SimulateArgs) -> Option<Vec<String>> {
+    let names: Vec<String> = a
+        .profile
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect();
+    let single_algorithm = names.len() == 1
+        && Profile::by_name(&names[0]).is_err()
+        && Algorithm::from_name(&names[0]).is_ok();
+    (names.len() > 1 || a.plot.is_some() || single_algorithm || a.profile.contains(','))
+        .then_some(names)
+}
+
+/// `simulate --profile A,B,...`: see [`crate::algos`].
+fn run_algorithms(a: &SimulateArgs, names: &[String], f: Format) -> Result<String, Fail> {
+    if a.hash.is_some() {
+        return Err(Fail::new(
+            "--hash applies to one profile's hash comparison, not to a list of algorithms (each uses its own hash)",
+        ));
+    }
+    if a.live {
+        return Err(Fail::new(
+            "--live applies to one profile's hash comparison, not to a list of algorithms",
+        ));
+    }
+    if names.is_empty() {
+        return Err(Fail::new("--profile: empty list"));
+    }
+    let mut algorithms: Vec<(String, Algorithm)> = Vec::new();
+    for n in names {
+        let alg = Algorithm::from_name(n)?;
+        if !algorithms.iter().any(|(_, x)| *x == alg) {
+            algorithms.push((n.clone(), alg));
+        }
+    }
+    let (source, keys) = if a.keys.is_some() || a.text.is_some() {
+        let (source, keys) = load_keys(a)?;
+        (source, KeySet::from_keys(&keys))
+    } else {
+        let n = a.key_count.unwrap_or(keys::GENERATED_KEYS);
+        if n == 0 || n > u32::MAX as usize {
+            return Err(Fail::new(format!(
+                "--key-count {n}: expected 1 to {}",
+                u32::MAX
+            )));
+        }
+        (
+            format!("generated key:0 .. key:{}", n - 1),
+            KeySet::generated(n),
+        )
+    };
+    // The comparison's base fleet is unweighted (its `weighted` change sets the weights).
+    let fleet: Vec<Server> = fleet(a)?
+        .servers()
+        .into_iter()
+        .map(|mut s| {
+            s.weight = 1;
+            s
+        })
+        .collect();
+    let n = fleet.len();
+    let add = a.add.unwrap_or(2);
+    let remove = if a.remove > 0 {
+        a.remove
+    } else {
+        add.max(1).min(n.saturating_sub(1))
+    };
+    let added = new_nodes(&fleet, add)?;
+    let report = algos::compare(&Setup {
+        algorithms,
+        source,
+        keys,
+        fleet,
+        added,
+        remove,
+    })?;
+    if let Some(path) = &a.plot {
+        plot::write(&report, path)?;
+    }
+    Ok(algos::render(&report, f))
+}
+
 fn hash_list(spec: Option<&str>, profile: &Profile) -> Result<Vec<(String, Hash)>, Fail> {
     let names: Vec<String> = match spec {
         None => DEFAULT_HASHES.iter().map(|s| s.to_string()).collect(),
@@ -280,6 +389,13 @@ fn hash_list(spec: Option<&str>, profile: &Profile) -> Result<Vec<(String, Hash)
 }
 
 fn load_keys(a: &SimulateArgs) -> Result<(String, Vec<Vec<u8>>), Fail> {
+    if let Some(n) = a.key_count {
+        let keys = KeySet::generated(n);
+        return Ok((
+            format!("generated key:0 .. key:{}", n.saturating_sub(1)),
+            keys.iter().map(<[u8]>::to_vec).collect(),
+        ));
+    }
     if let Some(path) = &a.keys {
         let mut seen = std::collections::HashSet::new();
         let keys: Vec<Vec<u8>> = keys::file_keys(path)?

@@ -12,7 +12,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 families=("$@")
 if [ ${#families[@]} -eq 0 ]; then
-  families=(libmemcached java live python node go flexihash buckets
+  families=(libmemcached java live python node go flexihash buckets jumpback-anchor
             dalli nginx whalin folsom memjs mcrouter xmemcached-gwhalin)
 fi
 for f in "${families[@]}"; do

@@ -7,6 +7,7 @@ pub mod anchor;
 pub mod bounded;
 pub mod bucket;
 pub mod jump;
+pub mod jumpback_anchor;
 pub mod maglev;
 pub mod memento;
 pub mod rendezvous;

@@ -7,11 +7,13 @@
 //! only the top range, which may stick out past the bucket count, ever needs further draws.
 //! Expected constant time, no floating point.
 
-/// SplitMix64 as hash4j's `SplitMix64V1` steps it: add the golden gamma, then mix.
-struct SplitMix64(u64);
+/// SplitMix64 as hash4j's `SplitMix64V1` steps it: add the golden gamma, then mix. The state
+/// is the seed (`reset(seed)`).
+pub(crate) struct SplitMix64(pub(crate) u64);
 
 impl SplitMix64 {
-    fn next(&mut self) -> u64 {
+    /// hash4j's `nextLong()`.
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -26,7 +28,12 @@ pub fn jumpback(input: u64, buckets: u32) -> u32 {
     if buckets <= 1 {
         return 0;
     }
-    let mut rng = SplitMix64(input);
+    walk(&mut SplitMix64(input), buckets)
+}
+
+/// The walk itself on a generator already seeded, leaving it where hash4j's leaves it (its
+/// `ConsistentJumpBackBucketHasher.getBucket(int, PseudoRandomGenerator)`); `buckets >= 2`.
+pub(crate) fn walk(rng: &mut SplitMix64, buckets: u32) -> u32 {
     let r0 = rng.next();
     // One bit per power-of-two range below `buckets`: bit k set = range [2^k, 2^(k+1)) is hit.
     let mut active = ((r0 ^ (r0 >> 32)) as u32) & (u32::MAX >> (buckets - 1).leading_zeros());

@@ -31,7 +31,7 @@ use core::fmt;
 
 mod fliphash;
 mod guava;
-mod jumpback;
+pub(crate) mod jumpback;
 mod maglev_go;
 mod mpchash_go;
 mod siphash;
