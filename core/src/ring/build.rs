@@ -12,6 +12,7 @@ use super::points::{generate, targets, Point};
 use super::search::{order, sort_key};
 use super::Ring;
 use crate::error::Error;
+use crate::hash::md5::lanes::Lanes;
 use crate::profile::{Removal, ZeroWeight};
 use crate::server::Server;
 
@@ -82,10 +83,19 @@ pub(super) fn fresh(
         error,
         server: None,
     })?;
+    let lanes = Lanes::detect();
     let mut points = Vec::new();
     for (i, (e, &t)) in ring.entries.iter_mut().zip(&counts).enumerate() {
         e.strings = t;
-        generate(ring.profile, ring.hash, e, i as u32, 0..t, &mut points);
+        generate(
+            ring.profile,
+            ring.hash,
+            e,
+            i as u32,
+            0..t,
+            lanes,
+            &mut points,
+        );
     }
     let r = ranks(&ring.entries);
     let ties = ring.profile.ties;
@@ -153,6 +163,7 @@ fn change(old: &Ring, mut entries: Vec<Entry>, removed: Option<usize>) -> Result
     let old_ranks = ranks(&old.entries);
     let new_ranks = ranks(&entries);
     let ties = profile.ties;
+    let lanes = Lanes::detect();
     let mut add = Vec::new();
     let mut del = Vec::new();
     for (i, entry) in entries.iter_mut().enumerate() {
@@ -163,9 +174,25 @@ fn change(old: &Ring, mut entries: Vec<Entry>, removed: Option<usize>) -> Result
             _ => i,
         } as u32;
         if want > have {
-            generate(profile, old.hash, entry, i as u32, have..want, &mut add);
+            generate(
+                profile,
+                old.hash,
+                entry,
+                i as u32,
+                have..want,
+                lanes,
+                &mut add,
+            );
         } else if want < have {
-            generate(profile, old.hash, entry, old_index, want..have, &mut del);
+            generate(
+                profile,
+                old.hash,
+                entry,
+                old_index,
+                want..have,
+                lanes,
+                &mut del,
+            );
         }
         entry.strings = want;
     }

@@ -14,6 +14,7 @@
 //!   points, tie runs, a bucket table, modulo slots, jump / rendezvous / maglev);
 //! - `build`: fresh builds and the merge that applies a change;
 //! - `search`: every search and tie rule, exactly once;
+//! - `batch`: many keys at once, MD5 keys hashed in SIMD lanes;
 //! - `spans`: each server's owned arcs of the hash space, derived from `search`;
 //! - `shared` (feature `std`): a handle whose readers never wait for a writer.
 
@@ -24,6 +25,7 @@ use crate::hash::Hash;
 use crate::profile::Profile;
 use crate::server::Server;
 
+mod batch;
 mod build;
 mod entry;
 mod key;

@@ -8,7 +8,8 @@ use core::ops::Range;
 
 use super::entry::Entry;
 use crate::error::Error;
-use crate::hash::{md5, sha1, Hash};
+use crate::hash::md5::{self, lanes, lanes::Lanes};
+use crate::hash::{sha1, Hash};
 use crate::profile::{PointHash, Profile, Search, StringForm, ZeroWeight};
 use crate::weight::Count;
 
@@ -73,13 +74,15 @@ pub(super) fn targets(profile: &Profile, entries: &[Entry]) -> Result<Vec<u32>, 
     Ok(targets)
 }
 
-/// Appends the points of strings `range` of `entry` (owner index `owner`).
+/// Appends the points of strings `range` of `entry` (owner index `owner`); MD5 point strings
+/// are hashed with `lanes`.
 pub(super) fn generate(
     profile: &Profile,
     hash: Hash,
     entry: &Entry,
     owner: u32,
     range: Range<u32>,
+    lanes: Lanes,
     out: &mut Vec<Point>,
 ) {
     if profile.points == PointHash::Crc32Chain {
@@ -133,52 +136,113 @@ pub(super) fn generate(
         PointHash::Md5Words { per } => (range, per),
         _ => (range, 1),
     };
+    // Strings whose points come from their MD5 digest are hashed a chunk at a time in SIMD
+    // lanes; the others one by one.
+    let digest_per = match profile.points {
+        PointHash::Md5Wide => Some(None),
+        PointHash::Md5Words { per } => Some(Some(per)),
+        PointHash::JavaKetama if per == 4 => Some(Some(4)),
+        _ => None,
+    };
+    if let Some(words) = digest_per {
+        digest_points(entry, profile.strings, strings, words, owner, lanes, out);
+        return;
+    }
     let mut s = String::with_capacity(entry.node.len() + 12);
     for i in strings {
-        s.clear();
-        // Writing into a String cannot fail.
-        let _ = match profile.strings {
-            StringForm::Dash => write!(s, "{}-{}", entry.node, i),
-            StringForm::Prefix => write!(s, "{}{}", i, entry.node),
-            StringForm::Concat => write!(s, "{}{}", entry.node, i),
-            StringForm::Bare => write!(s, "{}", entry.node),
-            StringForm::Colon => write!(s, "{}:{}", entry.node, i),
-        };
+        spell(&mut s, profile.strings, &entry.node, i);
         let bytes = s.as_bytes();
-        match profile.points {
-            PointHash::Md5Wide => {
-                let wide = md5::wide(bytes);
+        let value = match profile.points {
+            PointHash::Sha1Word => sha1::first_word_be(bytes),
+            _ => hash.hash(bytes),
+        };
+        out.push(Point {
+            value,
+            wide: 0,
+            owner,
+        });
+    }
+}
+
+/// Point string `i` of the node string `node`, in `s` (cleared first).
+fn spell(s: &mut String, form: StringForm, node: &str, i: u32) {
+    s.clear();
+    // Writing into a String cannot fail.
+    let _ = match form {
+        StringForm::Dash => write!(s, "{node}-{i}"),
+        StringForm::Prefix => write!(s, "{i}{node}"),
+        StringForm::Concat => write!(s, "{node}{i}"),
+        StringForm::Bare => write!(s, "{node}"),
+        StringForm::Colon => write!(s, "{node}:{i}"),
+    };
+}
+
+/// Strings per lane chunk (the widest engine's lane count).
+const CHUNK: usize = 8;
+
+/// The points of strings `strings` whose positions are MD5 digest words: `words` little-endian
+/// words per digest, or with `None` the whole digest as a 128-bit position.
+fn digest_points(
+    entry: &Entry,
+    form: StringForm,
+    strings: Range<u32>,
+    words: Option<u8>,
+    owner: u32,
+    lanes: Lanes,
+    out: &mut Vec<Point>,
+) {
+    let mut bufs: [String; CHUNK] =
+        core::array::from_fn(|_| String::with_capacity(entry.node.len() + 12));
+    let mut digests = [[0u8; 16]; CHUNK];
+    let mut next = strings.start;
+    while next < strings.end {
+        let n = ((strings.end - next) as usize).min(CHUNK);
+        for (j, s) in bufs[..n].iter_mut().enumerate() {
+            spell(s, form, &entry.node, next + j as u32);
+        }
+        let msgs: [&[u8]; CHUNK] = core::array::from_fn(|j| bufs[j].as_bytes());
+        lanes::digest_many(lanes, &msgs[..n], &mut digests[..n]);
+        for d in &digests[..n] {
+            if let Some(words) = words {
+                for g in 0..usize::from(words) {
+                    out.push(Point {
+                        value: md5::word_le(d, g),
+                        wide: 0,
+                        owner,
+                    });
+                }
+            } else {
+                let wide = u128::from_be_bytes(*d);
                 out.push(Point {
                     value: (wide >> 96) as u32,
                     wide,
                     owner,
                 });
             }
-            PointHash::Murmur3Chain | PointHash::Crc32Chain => {}
-            PointHash::Sha1Word => out.push(Point {
-                value: sha1::first_word_be(bytes),
-                wide: 0,
-                owner,
-            }),
-            PointHash::KeyHash => out.push(Point {
-                value: hash.hash(bytes),
-                wide: 0,
-                owner,
-            }),
-            PointHash::JavaKetama if per == 1 => out.push(Point {
-                value: hash.hash(bytes),
-                wide: 0,
-                owner,
-            }),
-            _ => {
-                let d = md5::digest(bytes);
-                for g in 0..usize::from(per) {
-                    out.push(Point {
-                        value: md5::word_le(&d, g),
-                        wide: 0,
-                        owner,
-                    });
-                }
+        }
+        next += n as u32;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::Server;
+
+    /// Every profile's points are the same whichever MD5 engine hashes them, for string
+    /// ranges that start and end off the lane chunks.
+    #[test]
+    fn every_engine_generates_the_same_points() {
+        for profile in crate::profile::PROFILES.iter().filter(|p| p.is_ring()) {
+            let server = Server::parse("10.1.2.3:11211", 3).unwrap();
+            let entry = Entry::new(profile, server).unwrap();
+            let hash = profile.default_hash;
+            let mut want = Vec::new();
+            generate(profile, hash, &entry, 7, 3..61, Lanes::Scalar, &mut want);
+            for lanes in Lanes::ALL.into_iter().filter(|l| l.is_supported()) {
+                let mut got = Vec::new();
+                generate(profile, hash, &entry, 7, 3..61, lanes, &mut got);
+                assert_eq!(got, want, "{} {lanes:?}", profile.name);
             }
         }
     }
