@@ -1,5 +1,6 @@
 //! Lookup and build speed per profile and hash (criterion).
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use ketama_core::hash::md5::lanes::Lanes;
 use ketama_core::{Hash, Profile, Ring, Server};
 
 fn servers(n: usize) -> Vec<Server> {
@@ -34,6 +35,34 @@ fn bench(c: &mut Criterion) {
                 black_box(ring.locate_index(keys[i].as_bytes()).ok())
             })
         });
+    }
+    // Batches of 1,024 keys: key by key, and through `locate_batch` on each MD5 engine.
+    for name in ["libketama", "libmemcached-weighted", "uhashring"] {
+        let ring = Ring::with_servers(Profile::by_name(name).unwrap(), None, servers(100)).unwrap();
+        let refs: Vec<&[u8]> = keys.iter().map(|k| k.as_bytes()).collect();
+        let mut g = c.benchmark_group(format!("batch-1024/{name}/100"));
+        g.throughput(Throughput::Elements(refs.len() as u64));
+        g.bench_function("per-key", |b| {
+            b.iter(|| {
+                let mut acc = 0usize;
+                for k in &refs {
+                    acc ^= ring.locate_index(black_box(k)).unwrap_or(0);
+                }
+                acc
+            })
+        });
+        for lanes in Lanes::ALL.into_iter().filter(|l| l.is_supported()) {
+            g.bench_function(lanes.name(), |b| {
+                b.iter(|| {
+                    let mut acc = 0usize;
+                    ring.locate_batch_with(lanes, black_box(&refs).iter().copied(), |_, r| {
+                        acc ^= r.unwrap_or(0)
+                    });
+                    acc
+                })
+            });
+        }
+        g.finish();
     }
     for h in Hash::all() {
         c.bench_function(&format!("hash/{}", h.name()), |b| {

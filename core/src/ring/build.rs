@@ -7,13 +7,14 @@ use core::cmp::Ordering;
 use core::fmt;
 
 use super::entry::{rank, Entry};
-use super::layout::{Columns, Layout};
+use super::layout::{Columns, Continuum, Layout};
 use super::points::{generate, targets, Point};
-use super::search::{order, sort_key};
+use super::radix;
+use super::search::{lower_bound, order, rank_of_tie, sort_key};
 use super::Ring;
 use crate::error::Error;
 use crate::hash::md5::lanes::Lanes;
-use crate::profile::{Removal, ZeroWeight};
+use crate::profile::{Removal, Ties, ZeroWeight};
 use crate::server::Server;
 
 /// A failed build: the error, and which server (by its place in the input) caused it when
@@ -108,17 +109,21 @@ pub(super) fn fresh(
         }
     } else {
         // The canonical order as one integer per point (position, then the tie rule's rank):
-        // a plain integer sort, the same order as `order`.
-        let mut keyed: Vec<(u64, u32)> = points
-            .iter()
-            .map(|p| (sort_key(ties, &r, p), p.owner))
-            .collect();
+        // the same order as `order`, sorted by radix. The owner is read back from the rank.
+        let mut keys: Vec<u64> = points.iter().map(|p| sort_key(ties, &r, p)).collect();
         drop(points);
-        keyed.sort_unstable_by_key(|k| k.0);
-        for (k, owner) in keyed {
-            cols.values.push((k >> 32) as u32);
-            cols.owners.push(owner);
+        radix::sort(&mut keys);
+        let mut by_rank = alloc::vec![0u32; r.len()];
+        for (owner, &rank) in r.iter().enumerate() {
+            if let Some(slot) = by_rank.get_mut(rank as usize) {
+                *slot = owner as u32;
+            }
         }
+        cols.values.extend(keys.iter().map(|&k| (k >> 32) as u32));
+        cols.owners.extend(keys.iter().map(|&k| {
+            let rank = rank_of_tie(ties, k as u32);
+            by_rank.get(rank as usize).copied().unwrap_or(0)
+        }));
     }
     ring.layout = Layout::derive(ring.profile, &ring.entries, cols);
     Ok(ring)
@@ -216,6 +221,26 @@ fn change(old: &Ring, mut entries: Vec<Entry>, removed: Option<usize>) -> Result
             .collect();
         cleared.sort_unstable();
     }
+    if !wide && cleared.is_empty() {
+        let cols = merge_narrow(
+            old,
+            Change {
+                ties,
+                old_ranks: &old_ranks,
+                new_ranks: &new_ranks,
+                removed,
+            },
+            add,
+            del,
+        );
+        let layout = Layout::derive(profile, &entries, cols);
+        return Ok(Ring {
+            profile,
+            hash: old.hash,
+            entries,
+            layout,
+        });
+    }
     del.sort_unstable_by(|a, b| order(ties, &old_ranks, a, b));
     add.sort_unstable_by(|a, b| order(ties, &new_ranks, a, b));
     // One pass over the stored columns: drop what goes, renumber owners after a removed
@@ -260,4 +285,104 @@ fn change(old: &Ring, mut entries: Vec<Entry>, removed: Option<usize>) -> Result
         entries,
         layout,
     })
+}
+
+/// What [`merge_narrow`] needs to know about a change.
+struct Change<'a> {
+    ties: Ties,
+    old_ranks: &'a [u32],
+    new_ranks: &'a [u32],
+    removed: Option<usize>,
+}
+
+/// The change's merge for 32-bit rings, in bulk: the positions of the points that go and of
+/// the points that come are found by binary search, and the stored columns are copied in
+/// runs between them (a removed server's points dropped and later owners renumbered on the
+/// way). The same result as the point-by-point merge, in the same canonical order.
+fn merge_narrow(old: &Ring, ch: Change<'_>, mut add: Vec<Point>, mut del: Vec<Point>) -> Columns {
+    let empty = Continuum::default();
+    let c = old.layout.continuum().unwrap_or(&empty);
+    let (values, owners) = (&c.values[..], &c.owners[..]);
+    let renumber = |o: u32| match ch.removed {
+        Some(r) if o as usize > r => o - 1,
+        _ => o,
+    };
+    // Stored points that go: each `del` point's index (owners as stored, old order).
+    del.sort_unstable_by_key(|p| sort_key(ch.ties, ch.old_ranks, p));
+    let mut drops: Vec<usize> = Vec::with_capacity(del.len());
+    for p in &del {
+        let mut i = lower_bound(c, p.value);
+        if let Some(&last) = drops.last() {
+            if last >= i {
+                i = last + 1;
+            }
+        }
+        while i < values.len() && values[i] == p.value && owners[i] != p.owner {
+            i += 1;
+        }
+        if i < values.len() && values[i] == p.value {
+            drops.push(i);
+        }
+    }
+    // Where each new point goes: after every stored point that precedes it in the new order.
+    add.sort_unstable_by_key(|p| sort_key(ch.ties, ch.new_ranks, p));
+    // A stored point's key in the new order; a removed server's points (about to be
+    // dropped) sort before everything so they never stop the walk.
+    let new_key = |i: usize| {
+        if ch.removed == Some(owners[i] as usize) {
+            return 0;
+        }
+        let p = Point {
+            value: values[i],
+            wide: 0,
+            owner: renumber(owners[i]),
+        };
+        sort_key(ch.ties, ch.new_ranks, &p)
+    };
+    let mut cols = Columns::with_capacity(values.len() + add.len(), false);
+    let mut drops = drops.into_iter().peekable();
+    let copy = |cols: &mut Columns, from: usize, to: usize| {
+        if from >= to {
+            return;
+        }
+        match ch.removed {
+            None => {
+                cols.values.extend_from_slice(&values[from..to]);
+                cols.owners.extend_from_slice(&owners[from..to]);
+            }
+            Some(r) => {
+                for (&v, &o) in values[from..to].iter().zip(&owners[from..to]) {
+                    if o as usize != r {
+                        cols.values.push(v);
+                        cols.owners.push(renumber(o));
+                    }
+                }
+            }
+        }
+    };
+    let mut copy_keeping = |cols: &mut Columns, from: usize, to: usize| {
+        let mut start = from;
+        while let Some(&d) = drops.peek() {
+            if d >= to {
+                break;
+            }
+            copy(cols, start, d);
+            start = d + 1;
+            drops.next();
+        }
+        copy(cols, start, to);
+    };
+    let mut at = 0usize;
+    for p in &add {
+        let key = sort_key(ch.ties, ch.new_ranks, p);
+        let mut pos = lower_bound(c, p.value).max(at);
+        while pos < values.len() && values[pos] == p.value && new_key(pos) < key {
+            pos += 1;
+        }
+        copy_keeping(&mut cols, at, pos);
+        cols.push(p, false);
+        at = pos;
+    }
+    copy_keeping(&mut cols, at, values.len());
+    cols
 }

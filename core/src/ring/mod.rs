@@ -31,6 +31,7 @@ mod entry;
 mod key;
 mod layout;
 mod points;
+mod radix;
 mod search;
 #[cfg(feature = "std")]
 mod shared;
