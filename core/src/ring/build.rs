@@ -8,7 +8,7 @@ use core::fmt;
 
 use super::entry::{rank, Entry};
 use super::layout::{Columns, Continuum, Layout};
-use super::points::{generate, targets, Point};
+use super::points::{generate, point_total, targets, Point, Sink};
 use super::radix;
 use super::search::{lower_bound, order, rank_of_tie, sort_key};
 use super::Ring;
@@ -58,6 +58,20 @@ fn ranks(entries: &[Entry]) -> Vec<u32> {
     entries.iter().map(|e| e.rank).collect()
 }
 
+/// A [`Sink`] keeping each point's [`sort_key`] only.
+struct Keys<'a> {
+    keys: Vec<u64>,
+    ties: Ties,
+    ranks: &'a [u32],
+}
+
+impl Sink for Keys<'_> {
+    #[inline]
+    fn push(&mut self, p: Point) {
+        self.keys.push(sort_key(self.ties, self.ranks, &p));
+    }
+}
+
 /// Builds `base` (an empty ring) up from `servers` in one pass.
 pub(super) fn fresh(
     mut ring: Ring,
@@ -85,33 +99,43 @@ pub(super) fn fresh(
         server: None,
     })?;
     let lanes = Lanes::detect();
-    let mut points = Vec::new();
-    for (i, (e, &t)) in ring.entries.iter_mut().zip(&counts).enumerate() {
-        e.strings = t;
-        generate(
-            ring.profile,
-            ring.hash,
-            e,
-            i as u32,
-            0..t,
-            lanes,
-            &mut points,
-        );
-    }
+    let total = point_total(ring.profile, &counts);
     let r = ranks(&ring.entries);
     let ties = ring.profile.ties;
     let wide = Layout::is_wide(ring.profile);
-    let mut cols = Columns::with_capacity(points.len(), wide);
+    let mut cols = Columns::with_capacity(total, wide);
     if wide {
+        let mut points = Vec::with_capacity(total);
+        for (i, (e, &t)) in ring.entries.iter_mut().zip(&counts).enumerate() {
+            e.strings = t;
+            generate(
+                ring.profile,
+                ring.hash,
+                e,
+                i as u32,
+                0..t,
+                lanes,
+                &mut points,
+            );
+        }
         points.sort_unstable_by(|a, b| order(ties, &r, a, b));
         for p in &points {
             cols.push(p, true);
         }
     } else {
-        // The canonical order as one integer per point (position, then the tie rule's rank):
-        // the same order as `order`, sorted by radix. The owner is read back from the rank.
-        let mut keys: Vec<u64> = points.iter().map(|p| sort_key(ties, &r, p)).collect();
-        drop(points);
+        // The canonical order as one integer per point (position, then the tie rule's rank),
+        // made as the points are generated: the same order as `order`, sorted by radix. The
+        // owner is read back from the rank.
+        let mut keys = Keys {
+            keys: Vec::with_capacity(total),
+            ties,
+            ranks: &r,
+        };
+        for (i, (e, &t)) in ring.entries.iter_mut().zip(&counts).enumerate() {
+            e.strings = t;
+            generate(ring.profile, ring.hash, e, i as u32, 0..t, lanes, &mut keys);
+        }
+        let mut keys = keys.keys;
         radix::sort(&mut keys);
         let mut by_rank = alloc::vec![0u32; r.len()];
         for (owner, &rank) in r.iter().enumerate() {

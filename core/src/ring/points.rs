@@ -3,7 +3,6 @@
 
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt::Write;
 use core::ops::Range;
 
 use super::entry::Entry;
@@ -27,6 +26,20 @@ pub(super) struct Point {
     pub(super) owner: u32,
 }
 
+/// Where generated points go: a vector of points, or (fresh builds of 32-bit rings) their
+/// sort keys directly, so the large intermediate is 8 bytes per point rather than 32.
+pub(super) trait Sink {
+    /// Takes one point.
+    fn push(&mut self, p: Point);
+}
+
+impl Sink for Vec<Point> {
+    #[inline]
+    fn push(&mut self, p: Point) {
+        Vec::push(self, p);
+    }
+}
+
 /// The weight as the profile counts it.
 fn effective_weight(profile: &Profile, w: u32) -> u32 {
     if w == 0 && profile.zero_weight == ZeroWeight::AsOne {
@@ -43,6 +56,12 @@ fn per_string(profile: &Profile) -> u64 {
         PointHash::Md5Words { per } => u64::from(per),
         _ => 1,
     }
+}
+
+/// How many points `counts` strings make (to size the points vector once).
+pub(super) fn point_total(profile: &Profile, counts: &[u32]) -> usize {
+    let strings: u64 = counts.iter().map(|&c| u64::from(c)).sum();
+    usize::try_from(strings * per_string(profile)).unwrap_or(0)
 }
 
 /// How many strings each entry should have; refused when the points would exceed
@@ -83,7 +102,7 @@ pub(super) fn generate(
     owner: u32,
     range: Range<u32>,
     lanes: Lanes,
-    out: &mut Vec<Point>,
+    out: &mut impl Sink,
 ) {
     if profile.points == PointHash::Crc32Chain {
         // Each point hashes the node string and the previous point (0 before the first).
@@ -167,14 +186,44 @@ pub(super) fn generate(
 /// Point string `i` of the node string `node`, in `s` (cleared first).
 fn spell(s: &mut String, form: StringForm, node: &str, i: u32) {
     s.clear();
-    // Writing into a String cannot fail.
-    let _ = match form {
-        StringForm::Dash => write!(s, "{node}-{i}"),
-        StringForm::Prefix => write!(s, "{i}{node}"),
-        StringForm::Concat => write!(s, "{node}{i}"),
-        StringForm::Bare => write!(s, "{node}"),
-        StringForm::Colon => write!(s, "{node}:{i}"),
-    };
+    match form {
+        StringForm::Dash => {
+            s.push_str(node);
+            s.push('-');
+            push_decimal(s, i);
+        }
+        StringForm::Prefix => {
+            push_decimal(s, i);
+            s.push_str(node);
+        }
+        StringForm::Concat => {
+            s.push_str(node);
+            push_decimal(s, i);
+        }
+        StringForm::Bare => s.push_str(node),
+        StringForm::Colon => {
+            s.push_str(node);
+            s.push(':');
+            push_decimal(s, i);
+        }
+    }
+}
+
+/// Appends `i` in decimal (what `{}` writes for a `u32`, without the formatter).
+fn push_decimal(s: &mut String, mut i: u32) {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (i % 10) as u8;
+        i /= 10;
+        if i == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        s.push(char::from(d));
+    }
 }
 
 /// Strings per lane chunk (the widest engine's lane count).
@@ -189,7 +238,7 @@ fn digest_points(
     words: Option<u8>,
     owner: u32,
     lanes: Lanes,
-    out: &mut Vec<Point>,
+    out: &mut impl Sink,
 ) {
     let mut bufs: [String; CHUNK] =
         core::array::from_fn(|_| String::with_capacity(entry.node.len() + 12));
@@ -228,6 +277,26 @@ fn digest_points(
 mod tests {
     use super::*;
     use crate::server::Server;
+    use core::fmt::Write;
+
+    #[test]
+    fn spelling_equals_format() {
+        for i in [0u32, 1, 9, 10, 99, 100, 159, 4_294_967_295] {
+            let mut s = String::new();
+            spell(&mut s, StringForm::Dash, "h:1", i);
+            let mut w = String::new();
+            write!(w, "h:1-{i}").unwrap();
+            assert_eq!(s, w);
+            spell(&mut s, StringForm::Prefix, "h", i);
+            assert_eq!(s, alloc::format!("{i}h"));
+            spell(&mut s, StringForm::Concat, "h", i);
+            assert_eq!(s, alloc::format!("h{i}"));
+            spell(&mut s, StringForm::Colon, "h", i);
+            assert_eq!(s, alloc::format!("h:{i}"));
+            spell(&mut s, StringForm::Bare, "h", i);
+            assert_eq!(s, "h");
+        }
+    }
 
     /// Every profile's points are the same whichever MD5 engine hashes them, for string
     /// ranges that start and end off the lane chunks.
