@@ -246,6 +246,12 @@ fn change(old: &Ring, mut entries: Vec<Entry>, removed: Option<usize>) -> Result
         cleared.sort_unstable();
     }
     if !wide && cleared.is_empty() {
+        // The removed server's points are found like any other lost point (its strings
+        // hashed again), so the copy only renumbers owners and filters nothing.
+        if let Some(gone) = removed.and_then(|r| old.entries.get(r)) {
+            let r = removed.unwrap_or(0) as u32;
+            generate(profile, old.hash, gone, r, 0..gone.strings, lanes, &mut del);
+        }
         let cols = merge_narrow(
             old,
             Change {
@@ -375,12 +381,11 @@ fn merge_narrow(old: &Ring, ch: Change<'_>, mut add: Vec<Point>, mut del: Vec<Po
                 cols.owners.extend_from_slice(&owners[from..to]);
             }
             Some(r) => {
-                for (&v, &o) in values[from..to].iter().zip(&owners[from..to]) {
-                    if o as usize != r {
-                        cols.values.push(v);
-                        cols.owners.push(renumber(o));
-                    }
-                }
+                // The removed server's points are all in `drops`: only renumber.
+                let r = r as u32;
+                cols.values.extend_from_slice(&values[from..to]);
+                cols.owners
+                    .extend(owners[from..to].iter().map(|&o| o - u32::from(o > r)));
             }
         }
     };
