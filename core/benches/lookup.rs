@@ -9,6 +9,16 @@ fn servers(n: usize) -> Vec<Server> {
         .collect()
 }
 
+/// `n` servers with distinct addresses for any `n` up to 2^24.
+fn wide_servers(n: usize) -> Vec<Server> {
+    (0..n)
+        .map(|i| {
+            let label = format!("10.{}.{}.{}:11211", i >> 16 & 255, i >> 8 & 255, i & 255);
+            Server::parse(&label, 1).unwrap()
+        })
+        .collect()
+}
+
 fn keys() -> Vec<String> {
     (0..1024).map(|i| format!("user:{i}:profile")).collect()
 }
@@ -33,6 +43,22 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 i = (i + 1) & 1023;
                 black_box(ring.locate_index(keys[i].as_bytes()).ok())
+            })
+        });
+    }
+    // The search at 16,000 and 1,600,000 points (libketama, 100 and 10,000 servers), keyed
+    // with a cheap hash (fnv1a_32, a few ns) so the prefix-table search dominates; 64k keys
+    // so the big ring's lookups miss the cache as real traffic does.
+    let many: Vec<String> = (0..65_536).map(|i| format!("user:{i}:profile")).collect();
+    for n in [100usize, 10_000] {
+        let p = Profile::by_name("libketama").unwrap();
+        let ring = Ring::with_servers(p, Some(Hash::Fnv1a32), wide_servers(n)).unwrap();
+        let points = ring.point_count();
+        c.bench_function(&format!("search/fnv1a_32/{points}-points"), |b| {
+            let mut i = 0;
+            b.iter(|| {
+                i = (i + 1) & 65_535;
+                black_box(ring.locate_index(many[i].as_bytes()).ok())
             })
         });
     }
