@@ -8,7 +8,7 @@ use core::fmt;
 
 use super::entry::{rank, Entry};
 use super::layout::{Columns, Continuum, Layout};
-use super::points::{generate, point_total, targets, Point, Sink};
+use super::points::{generate, generate_jobs, point_total, targets, Job, Point, Sink};
 use super::radix;
 use super::search::{lower_bound, order, rank_of_tie, sort_key};
 use super::Ring;
@@ -193,38 +193,32 @@ fn change(old: &Ring, mut entries: Vec<Entry>, removed: Option<usize>) -> Result
     let new_ranks = ranks(&entries);
     let ties = profile.ties;
     let lanes = Lanes::detect();
-    let mut add = Vec::new();
-    let mut del = Vec::new();
+    // Which strings each server gains (owner: its new index) or loses (owner: its index as
+    // stored, the old one); then all of them hashed together, sharing the SIMD lanes.
+    let mut gains = Vec::new();
+    let mut losses = Vec::new();
     for (i, entry) in entries.iter_mut().enumerate() {
         let (have, want) = (entry.strings, counts[i]);
-        // Points as stored now carry the owner's *old* index.
         let old_index = match removed {
             Some(r) if i >= r => i + 1,
             _ => i,
         } as u32;
         if want > have {
-            generate(
-                profile,
-                old.hash,
-                entry,
-                i as u32,
-                have..want,
-                lanes,
-                &mut add,
-            );
+            gains.push((i, i as u32, have..want));
         } else if want < have {
-            generate(
-                profile,
-                old.hash,
-                entry,
-                old_index,
-                want..have,
-                lanes,
-                &mut del,
-            );
+            losses.push((i, old_index, want..have));
         }
         entry.strings = want;
     }
+    let jobs = |list: &[(usize, u32, core::ops::Range<u32>)]| -> Vec<Job<'_>> {
+        list.iter()
+            .map(|(i, owner, r)| (&entries[*i], *owner, r.clone()))
+            .collect()
+    };
+    let mut add = Vec::new();
+    let mut del = Vec::new();
+    generate_jobs(profile, old.hash, &jobs(&gains), lanes, &mut add);
+    generate_jobs(profile, old.hash, &jobs(&losses), lanes, &mut del);
     let wide = Layout::is_wide(profile);
     let (values, owners): (&[u32], &[u32]) = match old.layout.continuum() {
         Some(c) => (&c.values, &c.owners),
