@@ -20,15 +20,17 @@ impl SearchIndex {
         let bits = (usize::BITS - values.len().leading_zeros()).clamp(1, 20);
         let shift = 32 - bits;
         let buckets = 1usize << bits;
-        let mut starts = Vec::with_capacity(buckets + 1);
-        let mut i = 0usize;
-        for b in 0..buckets {
-            while i < values.len() && ((values[i] >> shift) as usize) < b {
-                i += 1;
-            }
-            starts.push(i as u32);
+        // Count the values per bucket (shifted by one), then prefix-sum: starts[b] = how many
+        // values lie in buckets below b. One pass, no branches per bucket.
+        let mut starts = alloc::vec![0u32; buckets + 1];
+        for &v in values {
+            starts[(v >> shift) as usize + 1] += 1;
         }
-        starts.push(values.len() as u32);
+        let mut sum = 0u32;
+        for s in starts.iter_mut() {
+            sum += *s;
+            *s = sum;
+        }
         SearchIndex { shift, starts }
     }
 

@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use ketama_core::hash::md5::lanes::Lanes;
 use ketama_core::{Error, Hash, Profile, Ring, Server};
 use serde_json::Value;
 
@@ -105,6 +106,26 @@ fn check_file(v: &Value) -> Result<(usize, Vec<String>), String> {
                     if &got != e {
                         bad.push(format!("{k:?}: got {got}, want {e}"));
                         break;
+                    }
+                }
+            }
+            // The batch path, on every MD5 engine this CPU has (scalar forced included).
+            if kind == "locate" {
+                for lanes in Lanes::ALL.into_iter().filter(|l| l.is_supported()) {
+                    let mut got = vec![Value::Null; keys.len()];
+                    fresh.locate_batch_with(lanes, keys.iter().map(|k| k.as_bytes()), |i, r| {
+                        if let Some(s) = r.ok().and_then(|i| fresh.server(i)) {
+                            got[i] = Value::from(s.label.clone());
+                        }
+                    });
+                    for ((k, e), g) in keys.iter().zip(expect).zip(&got) {
+                        if g != e {
+                            bad.push(format!(
+                                "{k:?} (batch, {}): got {g}, want {e}",
+                                lanes.name()
+                            ));
+                            break;
+                        }
                     }
                 }
             }

@@ -7,12 +7,14 @@ use core::cmp::Ordering;
 use core::fmt;
 
 use super::entry::{rank, Entry};
-use super::layout::{Columns, Layout};
-use super::points::{generate, targets, Point};
-use super::search::{order, sort_key};
+use super::layout::{Columns, Continuum, Layout};
+use super::points::{generate, generate_jobs, point_total, targets, Job, Point, Sink};
+use super::radix;
+use super::search::{lower_bound, order, rank_of_tie, sort_key};
 use super::Ring;
 use crate::error::Error;
-use crate::profile::{Removal, ZeroWeight};
+use crate::hash::md5::lanes::Lanes;
+use crate::profile::{Removal, Ties, ZeroWeight};
 use crate::server::Server;
 
 /// A failed build: the error, and which server (by its place in the input) caused it when
@@ -56,6 +58,20 @@ fn ranks(entries: &[Entry]) -> Vec<u32> {
     entries.iter().map(|e| e.rank).collect()
 }
 
+/// A [`Sink`] keeping each point's [`sort_key`] only.
+struct Keys<'a> {
+    keys: Vec<u64>,
+    ties: Ties,
+    ranks: &'a [u32],
+}
+
+impl Sink for Keys<'_> {
+    #[inline]
+    fn push(&mut self, p: Point) {
+        self.keys.push(sort_key(self.ties, self.ranks, &p));
+    }
+}
+
 /// Builds `base` (an empty ring) up from `servers` in one pass.
 pub(super) fn fresh(
     mut ring: Ring,
@@ -82,33 +98,56 @@ pub(super) fn fresh(
         error,
         server: None,
     })?;
-    let mut points = Vec::new();
-    for (i, (e, &t)) in ring.entries.iter_mut().zip(&counts).enumerate() {
-        e.strings = t;
-        generate(ring.profile, ring.hash, e, i as u32, 0..t, &mut points);
-    }
+    let lanes = Lanes::detect();
+    let total = point_total(ring.profile, &counts);
     let r = ranks(&ring.entries);
     let ties = ring.profile.ties;
     let wide = Layout::is_wide(ring.profile);
-    let mut cols = Columns::with_capacity(points.len(), wide);
+    let mut cols = Columns::with_capacity(total, wide);
     if wide {
+        let mut points = Vec::with_capacity(total);
+        for (i, (e, &t)) in ring.entries.iter_mut().zip(&counts).enumerate() {
+            e.strings = t;
+            generate(
+                ring.profile,
+                ring.hash,
+                e,
+                i as u32,
+                0..t,
+                lanes,
+                &mut points,
+            );
+        }
         points.sort_unstable_by(|a, b| order(ties, &r, a, b));
         for p in &points {
             cols.push(p, true);
         }
     } else {
-        // The canonical order as one integer per point (position, then the tie rule's rank):
-        // a plain integer sort, the same order as `order`.
-        let mut keyed: Vec<(u64, u32)> = points
-            .iter()
-            .map(|p| (sort_key(ties, &r, p), p.owner))
-            .collect();
-        drop(points);
-        keyed.sort_unstable_by_key(|k| k.0);
-        for (k, owner) in keyed {
-            cols.values.push((k >> 32) as u32);
-            cols.owners.push(owner);
+        // The canonical order as one integer per point (position, then the tie rule's rank),
+        // made as the points are generated: the same order as `order`, sorted by radix. The
+        // owner is read back from the rank.
+        let mut keys = Keys {
+            keys: Vec::with_capacity(total),
+            ties,
+            ranks: &r,
+        };
+        for (i, (e, &t)) in ring.entries.iter_mut().zip(&counts).enumerate() {
+            e.strings = t;
+            generate(ring.profile, ring.hash, e, i as u32, 0..t, lanes, &mut keys);
         }
+        let mut keys = keys.keys;
+        radix::sort(&mut keys);
+        let mut by_rank = alloc::vec![0u32; r.len()];
+        for (owner, &rank) in r.iter().enumerate() {
+            if let Some(slot) = by_rank.get_mut(rank as usize) {
+                *slot = owner as u32;
+            }
+        }
+        cols.values.extend(keys.iter().map(|&k| (k >> 32) as u32));
+        cols.owners.extend(keys.iter().map(|&k| {
+            let rank = rank_of_tie(ties, k as u32);
+            by_rank.get(rank as usize).copied().unwrap_or(0)
+        }));
     }
     ring.layout = Layout::derive(ring.profile, &ring.entries, cols);
     Ok(ring)
@@ -164,22 +203,33 @@ fn change(old: &Ring, mut entries: Vec<Entry>, removed: Option<usize>) -> Result
     let old_ranks = ranks(&old.entries);
     let new_ranks = ranks(&entries);
     let ties = profile.ties;
-    let mut add = Vec::new();
-    let mut del = Vec::new();
+    let lanes = Lanes::detect();
+    // Which strings each server gains (owner: its new index) or loses (owner: its index as
+    // stored, the old one); then all of them hashed together, sharing the SIMD lanes.
+    let mut gains = Vec::new();
+    let mut losses = Vec::new();
     for (i, entry) in entries.iter_mut().enumerate() {
         let (have, want) = (entry.strings, counts[i]);
-        // Points as stored now carry the owner's *old* index.
         let old_index = match removed {
             Some(r) if i >= r => i + 1,
             _ => i,
         } as u32;
         if want > have {
-            generate(profile, old.hash, entry, i as u32, have..want, &mut add);
+            gains.push((i, i as u32, have..want));
         } else if want < have {
-            generate(profile, old.hash, entry, old_index, want..have, &mut del);
+            losses.push((i, old_index, want..have));
         }
         entry.strings = want;
     }
+    let jobs = |list: &[(usize, u32, core::ops::Range<u32>)]| -> Vec<Job<'_>> {
+        list.iter()
+            .map(|(i, owner, r)| (&entries[*i], *owner, r.clone()))
+            .collect()
+    };
+    let mut add = Vec::new();
+    let mut del = Vec::new();
+    generate_jobs(profile, old.hash, &jobs(&gains), lanes, &mut add);
+    generate_jobs(profile, old.hash, &jobs(&losses), lanes, &mut del);
     let wide = Layout::is_wide(profile);
     let (values, owners): (&[u32], &[u32]) = match old.layout.continuum() {
         Some(c) => (&c.values, &c.owners),
@@ -199,6 +249,32 @@ fn change(old: &Ring, mut entries: Vec<Entry>, removed: Option<usize>) -> Result
             .map(|i| (values[i], stored(i).wide))
             .collect();
         cleared.sort_unstable();
+    }
+    if !wide && cleared.is_empty() {
+        // The removed server's points are found like any other lost point (its strings
+        // hashed again), so the copy only renumbers owners and filters nothing.
+        if let Some(gone) = removed.and_then(|r| old.entries.get(r)) {
+            let r = removed.unwrap_or(0) as u32;
+            generate(profile, old.hash, gone, r, 0..gone.strings, lanes, &mut del);
+        }
+        let cols = merge_narrow(
+            old,
+            Change {
+                ties,
+                old_ranks: &old_ranks,
+                new_ranks: &new_ranks,
+                removed,
+            },
+            add,
+            del,
+        );
+        let layout = Layout::derive(profile, &entries, cols);
+        return Ok(Ring {
+            profile,
+            hash: old.hash,
+            entries,
+            layout,
+        });
     }
     del.sort_unstable_by(|a, b| order(ties, &old_ranks, a, b));
     add.sort_unstable_by(|a, b| order(ties, &new_ranks, a, b));
@@ -245,4 +321,103 @@ fn change(old: &Ring, mut entries: Vec<Entry>, removed: Option<usize>) -> Result
         layout,
         explicit: false,
     })
+}
+
+/// What [`merge_narrow`] needs to know about a change.
+struct Change<'a> {
+    ties: Ties,
+    old_ranks: &'a [u32],
+    new_ranks: &'a [u32],
+    removed: Option<usize>,
+}
+
+/// The change's merge for 32-bit rings, in bulk: the positions of the points that go and of
+/// the points that come are found by binary search, and the stored columns are copied in
+/// runs between them (a removed server's points dropped and later owners renumbered on the
+/// way). The same result as the point-by-point merge, in the same canonical order.
+fn merge_narrow(old: &Ring, ch: Change<'_>, mut add: Vec<Point>, mut del: Vec<Point>) -> Columns {
+    let empty = Continuum::default();
+    let c = old.layout.continuum().unwrap_or(&empty);
+    let (values, owners) = (&c.values[..], &c.owners[..]);
+    let renumber = |o: u32| match ch.removed {
+        Some(r) if o as usize > r => o - 1,
+        _ => o,
+    };
+    // Stored points that go: each `del` point's index (owners as stored, old order).
+    del.sort_unstable_by_key(|p| sort_key(ch.ties, ch.old_ranks, p));
+    let mut drops: Vec<usize> = Vec::with_capacity(del.len());
+    for p in &del {
+        let mut i = lower_bound(c, p.value);
+        if let Some(&last) = drops.last() {
+            if last >= i {
+                i = last + 1;
+            }
+        }
+        while i < values.len() && values[i] == p.value && owners[i] != p.owner {
+            i += 1;
+        }
+        if i < values.len() && values[i] == p.value {
+            drops.push(i);
+        }
+    }
+    // Where each new point goes: after every stored point that precedes it in the new order.
+    add.sort_unstable_by_key(|p| sort_key(ch.ties, ch.new_ranks, p));
+    // A stored point's key in the new order; a removed server's points (about to be
+    // dropped) sort before everything so they never stop the walk.
+    let new_key = |i: usize| {
+        if ch.removed == Some(owners[i] as usize) {
+            return 0;
+        }
+        let p = Point {
+            value: values[i],
+            wide: 0,
+            owner: renumber(owners[i]),
+        };
+        sort_key(ch.ties, ch.new_ranks, &p)
+    };
+    let mut cols = Columns::with_capacity(values.len() + add.len(), false);
+    let mut drops = drops.into_iter().peekable();
+    let copy = |cols: &mut Columns, from: usize, to: usize| {
+        if from >= to {
+            return;
+        }
+        match ch.removed {
+            None => {
+                cols.values.extend_from_slice(&values[from..to]);
+                cols.owners.extend_from_slice(&owners[from..to]);
+            }
+            Some(r) => {
+                // The removed server's points are all in `drops`: only renumber.
+                let r = r as u32;
+                cols.values.extend_from_slice(&values[from..to]);
+                cols.owners
+                    .extend(owners[from..to].iter().map(|&o| o - u32::from(o > r)));
+            }
+        }
+    };
+    let mut copy_keeping = |cols: &mut Columns, from: usize, to: usize| {
+        let mut start = from;
+        while let Some(&d) = drops.peek() {
+            if d >= to {
+                break;
+            }
+            copy(cols, start, d);
+            start = d + 1;
+            drops.next();
+        }
+        copy(cols, start, to);
+    };
+    let mut at = 0usize;
+    for p in &add {
+        let key = sort_key(ch.ties, ch.new_ranks, p);
+        let mut pos = lower_bound(c, p.value).max(at);
+        while pos < values.len() && values[pos] == p.value && new_key(pos) < key {
+            pos += 1;
+        }
+        copy_keeping(&mut cols, at, pos);
+        cols.push(p, false);
+        at = pos;
+    }
+    copy_keeping(&mut cols, at, values.len());
+    cols
 }

@@ -13,7 +13,9 @@ pub(super) const KEY_BUF: usize = 212 * 4 + 5 + 32;
 /// Scratch space for a rewritten key: a stack buffer, and a heap one only for rewrites that
 /// may outgrow it (URL encoding a long key).
 pub(super) struct KeyBuf {
-    inline: [u8; KEY_BUF],
+    /// Made (zeroed) on first use: most profiles never rewrite a key, and zeroing the
+    /// buffer on every lookup costs more than the search.
+    inline: Option<[u8; KEY_BUF]>,
     heap: Vec<u8>,
 }
 
@@ -21,9 +23,16 @@ impl KeyBuf {
     /// An empty buffer (allocates nothing).
     pub(super) fn new() -> KeyBuf {
         KeyBuf {
-            inline: [0; KEY_BUF],
+            inline: None,
             heap: Vec::new(),
         }
+    }
+
+    /// The stack buffer, zeroed the first time.
+    // Lazy on purpose: an eager `[0; KEY_BUF]` argument may be built (zeroed) on every call.
+    #[allow(clippy::unnecessary_lazy_evaluations)]
+    fn inline(&mut self) -> &mut [u8; KEY_BUF] {
+        self.inline.get_or_insert_with(|| [0; KEY_BUF])
     }
 }
 
@@ -46,12 +55,12 @@ fn url_encode<'k>(key: &[u8], buf: &'k mut KeyBuf) -> &'k [u8] {
     };
     if key.len() * 3 <= KEY_BUF {
         let mut n = 0;
-        let inline = &mut buf.inline;
+        let inline = buf.inline();
         put(&mut |b| {
             inline[n] = b;
             n += 1;
         });
-        &buf.inline[..n]
+        &inline[..n]
     } else {
         buf.heap.clear();
         let heap = &mut buf.heap;
@@ -141,12 +150,13 @@ pub(super) fn prepare<'k>(
         KeyRewrite::Truncate(n) => &key[..key.len().min(n)],
         KeyRewrite::PeclSanitize => {
             let n = key.len().min(250);
-            for (dst, &b) in buf.inline.iter_mut().zip(&key[..n]) {
+            let inline = buf.inline();
+            for (dst, &b) in inline.iter_mut().zip(&key[..n]) {
                 *dst = if b <= 0x20 { b'_' } else { b };
             }
-            &buf.inline[..n]
+            &inline[..n]
         }
-        KeyRewrite::DalliDigest => match dalli_digest(key, &mut buf.inline) {
+        KeyRewrite::DalliDigest => match dalli_digest(key, buf.inline()) {
             Some(k) => k,
             None => key,
         },

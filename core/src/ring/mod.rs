@@ -16,6 +16,7 @@
 //! - `explicit`: a ring from the caller's own (position, server) points, and searches by a
 //!   key hash the caller computed;
 //! - `search`: every search and tie rule, exactly once;
+//! - `batch`: many keys at once, MD5 keys hashed in SIMD lanes;
 //! - `spans`: each server's owned arcs of the hash space, derived from `search`;
 //! - `shared` (feature `std`): a handle whose readers never wait for a writer.
 
@@ -26,12 +27,14 @@ use crate::hash::Hash;
 use crate::profile::Profile;
 use crate::server::Server;
 
+mod batch;
 mod build;
 mod entry;
 mod explicit;
 mod key;
 mod layout;
 mod points;
+mod radix;
 mod search;
 #[cfg(feature = "std")]
 mod shared;

@@ -48,6 +48,15 @@ pub(super) fn sort_key(ties: Ties, ranks: &[u32], p: &Point) -> u64 {
     (u64::from(p.value) << 32) | u64::from(tie)
 }
 
+/// The rank a [`sort_key`]'s low half encodes.
+#[inline]
+pub(super) fn rank_of_tie(ties: Ties, tie: u32) -> u32 {
+    match ties {
+        Ties::LaterWins => u32::MAX - tie,
+        Ties::EarlierWins | Ties::SortedList => tie,
+    }
+}
+
 /// xmemcached: for every run of equal positions, the owner is `list[position % len]` of the
 /// colliding sessions sorted by node string (Java `compareTo`, UTF-16 order).
 pub(super) fn tie_runs(c: &Continuum, entries: &[Entry]) -> Vec<(u32, u32)> {

@@ -1,0 +1,378 @@
+//! Multi-buffer MD5: several short messages hashed at once, one per SIMD lane (4 with SSE2,
+//! the x86_64 baseline; 8 with AVX2, detected at run time with the `std` feature), the same
+//! compression as the scalar path ([`super::block::compress`]) run over vectors. Elsewhere, and
+//! for messages longer than [`SHORT`], each message is hashed on its own. Every engine gives
+//! the same digests bit for bit (tested against the scalar path and the `md-5` crate).
+
+use super::block::{bytes_of, pad, SHORT};
+
+/// An implementation of [`digest_many`]: how many messages one compression hashes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Lanes {
+    /// One message at a time (every target).
+    Scalar,
+    /// 4 lanes of SSE2 (x86_64 only; always available there).
+    Sse2,
+    /// 8 lanes of AVX2 (x86_64 CPUs that have it).
+    Avx2,
+}
+
+impl Lanes {
+    /// Every engine, narrowest first.
+    pub const ALL: [Lanes; 3] = [Lanes::Scalar, Lanes::Sse2, Lanes::Avx2];
+
+    /// Messages per compression.
+    pub fn width(self) -> usize {
+        match self {
+            Lanes::Scalar => 1,
+            Lanes::Sse2 => 4,
+            Lanes::Avx2 => 8,
+        }
+    }
+
+    /// Our name for the engine (`scalar`, `sse2`, `avx2`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Lanes::Scalar => "scalar",
+            Lanes::Sse2 => "sse2",
+            Lanes::Avx2 => "avx2",
+        }
+    }
+
+    /// Whether this CPU and build can run the engine.
+    pub fn is_supported(self) -> bool {
+        match self {
+            Lanes::Scalar => true,
+            Lanes::Sse2 => cfg!(all(target_arch = "x86_64", target_feature = "sse2")),
+            Lanes::Avx2 => avx2_available(),
+        }
+    }
+
+    /// `self` if supported, else the widest supported engine narrower than it.
+    pub fn or_supported(self) -> Lanes {
+        Lanes::ALL
+            .into_iter()
+            .rev()
+            .find(|l| *l <= self && l.is_supported())
+            .unwrap_or(Lanes::Scalar)
+    }
+
+    /// The widest engine this CPU supports. With the `std` feature the environment variable
+    /// `KETAMA_MD5_LANES` (`scalar`, `sse2` or `avx2`) caps it, e.g. to run a test suite on the
+    /// scalar path; read once per process.
+    pub fn detect() -> Lanes {
+        detected()
+    }
+}
+
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+fn avx2_available() -> bool {
+    cfg!(target_feature = "sse2") && std::is_x86_feature_detected!("avx2")
+}
+
+#[cfg(not(all(feature = "std", target_arch = "x86_64")))]
+fn avx2_available() -> bool {
+    cfg!(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        target_feature = "avx2"
+    ))
+}
+
+#[cfg(feature = "std")]
+fn detected() -> Lanes {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    // 0: not yet detected; else 1 + index in `Lanes::ALL`.
+    static CACHE: AtomicU8 = AtomicU8::new(0);
+    match CACHE.load(Ordering::Relaxed) {
+        0 => {}
+        n => return Lanes::ALL[usize::from(n - 1).min(2)],
+    }
+    let cap = std::env::var("KETAMA_MD5_LANES")
+        .ok()
+        .and_then(|v| Lanes::ALL.into_iter().find(|l| l.name() == v.trim()))
+        .unwrap_or(Lanes::Avx2);
+    let best = cap.or_supported();
+    let at = Lanes::ALL.iter().position(|l| *l == best).unwrap_or(0);
+    CACHE.store(at as u8 + 1, Ordering::Relaxed);
+    best
+}
+
+#[cfg(not(feature = "std"))]
+fn detected() -> Lanes {
+    Lanes::Avx2.or_supported()
+}
+
+/// The MD5 digest of each message: `out[i]` for `msgs[i]` (over the shorter of the two),
+/// hashed with `lanes` (or the widest supported engine narrower than it).
+pub fn digest_many(lanes: Lanes, msgs: &[&[u8]], out: &mut [[u8; 16]]) {
+    let lanes = lanes.or_supported();
+    let w = lanes.width();
+    for (m, o) in msgs.chunks(w).zip(out.chunks_mut(w)) {
+        digest_chunk(lanes, m, o);
+    }
+}
+
+/// One chunk of at most `lanes.width()` messages; `lanes` must be supported.
+#[allow(unsafe_code)]
+fn digest_chunk(lanes: Lanes, msgs: &[&[u8]], out: &mut [[u8; 16]]) {
+    match lanes {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        Lanes::Sse2 => x86::chunk4(msgs, out),
+        // SAFETY: `lanes` is supported (the caller's contract), so the CPU has AVX2.
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        Lanes::Avx2 => unsafe { x86::chunk8(msgs, out) },
+        _ => {
+            for (m, o) in msgs.iter().zip(out.iter_mut()) {
+                *o = super::digest(m);
+            }
+        }
+    }
+}
+
+/// The padded blocks of up to `N` messages, word-major (`[word][lane]`), as the vector
+/// loads want them; a lane without a short message gets the empty message.
+#[cfg_attr(
+    not(all(target_arch = "x86_64", target_feature = "sse2")),
+    allow(dead_code)
+)]
+fn blocks<const N: usize>(msgs: &[&[u8]]) -> [[u32; N]; 16] {
+    let mut words = [[0u32; N]; 16];
+    for lane in 0..N {
+        let m = match msgs.get(lane) {
+            Some(m) if m.len() <= SHORT => pad(m),
+            _ => pad(b""),
+        };
+        for (row, w) in words.iter_mut().zip(m) {
+            row[lane] = w;
+        }
+    }
+    words
+}
+
+/// Digests from a lane-major final state (`[a, b, c, d][lane]`); long messages hashed alone.
+#[cfg_attr(
+    not(all(target_arch = "x86_64", target_feature = "sse2")),
+    allow(dead_code)
+)]
+fn finish<const N: usize>(state: [[u32; N]; 4], msgs: &[&[u8]], out: &mut [[u8; 16]]) {
+    for (lane, (m, o)) in msgs.iter().zip(out.iter_mut()).enumerate() {
+        *o = if m.len() <= SHORT {
+            bytes_of([
+                state[0][lane],
+                state[1][lane],
+                state[2][lane],
+                state[3][lane],
+            ])
+        } else {
+            super::digest(m)
+        };
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[allow(unsafe_code)]
+mod x86 {
+    use core::arch::x86_64::*;
+
+    use super::super::block::{compress, Word, INIT};
+    use super::{blocks, finish};
+
+    /// 4 lanes in an SSE2 register (SSE2 is part of every x86_64 CPU).
+    #[derive(Clone, Copy)]
+    struct V4(__m128i);
+
+    // SAFETY (every block in this impl): the intrinsics need SSE2, which this module is only
+    // compiled with (`target_feature = "sse2"`, part of every x86_64 target).
+    impl Word for V4 {
+        #[inline(always)]
+        fn splat(x: u32) -> V4 {
+            // SAFETY: see the impl.
+            V4(unsafe { _mm_set1_epi32(x as i32) })
+        }
+        #[inline(always)]
+        fn add(self, o: V4) -> V4 {
+            // SAFETY: see the impl.
+            V4(unsafe { _mm_add_epi32(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn and(self, o: V4) -> V4 {
+            // SAFETY: see the impl.
+            V4(unsafe { _mm_and_si128(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn or(self, o: V4) -> V4 {
+            // SAFETY: see the impl.
+            V4(unsafe { _mm_or_si128(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn xor(self, o: V4) -> V4 {
+            // SAFETY: see the impl.
+            V4(unsafe { _mm_xor_si128(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn not(self) -> V4 {
+            // SAFETY: see the impl.
+            V4(unsafe { _mm_xor_si128(self.0, _mm_set1_epi32(-1)) })
+        }
+        #[inline(always)]
+        fn rotl<const L: i32, const R: i32>(self) -> V4 {
+            // SAFETY: see the impl.
+            V4(unsafe { _mm_or_si128(_mm_slli_epi32::<L>(self.0), _mm_srli_epi32::<R>(self.0)) })
+        }
+    }
+
+    /// 8 lanes in an AVX2 register. Values of this type are made only inside
+    /// [`compress8`], which runs only once AVX2 has been detected.
+    #[derive(Clone, Copy)]
+    struct V8(__m256i);
+
+    // SAFETY (every block in this impl): the intrinsics need AVX2; a `V8` exists only inside
+    // `compress8` (private to this module), which is called only when `Lanes::Avx2` is
+    // supported (runtime detection, or a build that enables AVX2), and these always-inline
+    // methods are inlined into it.
+    impl Word for V8 {
+        #[inline(always)]
+        fn splat(x: u32) -> V8 {
+            // SAFETY: see the impl.
+            V8(unsafe { _mm256_set1_epi32(x as i32) })
+        }
+        #[inline(always)]
+        fn add(self, o: V8) -> V8 {
+            // SAFETY: see the impl.
+            V8(unsafe { _mm256_add_epi32(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn and(self, o: V8) -> V8 {
+            // SAFETY: see the impl.
+            V8(unsafe { _mm256_and_si256(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn or(self, o: V8) -> V8 {
+            // SAFETY: see the impl.
+            V8(unsafe { _mm256_or_si256(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn xor(self, o: V8) -> V8 {
+            // SAFETY: see the impl.
+            V8(unsafe { _mm256_xor_si256(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn not(self) -> V8 {
+            // SAFETY: see the impl.
+            V8(unsafe { _mm256_xor_si256(self.0, _mm256_set1_epi32(-1)) })
+        }
+        #[inline(always)]
+        fn rotl<const L: i32, const R: i32>(self) -> V8 {
+            // SAFETY: see the impl.
+            V8(unsafe {
+                _mm256_or_si256(
+                    _mm256_slli_epi32::<L>(self.0),
+                    _mm256_srli_epi32::<R>(self.0),
+                )
+            })
+        }
+    }
+
+    /// The 4-lane compression of one block per lane.
+    fn compress4(words: &[[u32; 4]; 16]) -> [[u32; 4]; 4] {
+        let m: [V4; 16] = core::array::from_fn(|k| {
+            // SAFETY: `words[k]` is 16 readable bytes; `loadu` has no alignment requirement.
+            V4(unsafe { _mm_loadu_si128(words[k].as_ptr().cast()) })
+        });
+        let init = INIT.map(V4::splat);
+        let s = compress(init, &m);
+        let mut out = [[0u32; 4]; 4];
+        for (o, v) in out.iter_mut().zip(s) {
+            // SAFETY: `o` is 16 writable bytes; `storeu` has no alignment requirement.
+            unsafe { _mm_storeu_si128(o.as_mut_ptr().cast(), v.0) };
+        }
+        out
+    }
+
+    /// The 8-lane compression of one block per lane.
+    ///
+    /// # Safety
+    /// The CPU supports AVX2.
+    #[target_feature(enable = "avx2")]
+    unsafe fn compress8(words: &[[u32; 8]; 16]) -> [[u32; 8]; 4] {
+        let m: [V8; 16] = core::array::from_fn(|k| {
+            // SAFETY: `words[k]` is 32 readable bytes; `loadu` has no alignment requirement.
+            V8(unsafe { _mm256_loadu_si256(words[k].as_ptr().cast()) })
+        });
+        let init = INIT.map(V8::splat);
+        let s = compress(init, &m);
+        let mut out = [[0u32; 8]; 4];
+        for (o, v) in out.iter_mut().zip(s) {
+            // SAFETY: `o` is 32 writable bytes; `storeu` has no alignment requirement.
+            unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), v.0) };
+        }
+        out
+    }
+
+    /// Up to 4 messages through the SSE2 engine.
+    pub(super) fn chunk4(msgs: &[&[u8]], out: &mut [[u8; 16]]) {
+        finish(compress4(&blocks::<4>(msgs)), msgs, out);
+    }
+
+    /// Up to 8 messages through the AVX2 engine.
+    ///
+    /// # Safety
+    /// The CPU supports AVX2.
+    pub(super) unsafe fn chunk8(msgs: &[&[u8]], out: &mut [[u8; 16]]) {
+        // SAFETY: the caller's contract.
+        let state = unsafe { compress8(&blocks::<8>(msgs)) };
+        finish(state, msgs, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::vec::Vec;
+
+    fn check(msgs: &[&[u8]]) {
+        let mut want = std::vec![[0u8; 16]; msgs.len()];
+        digest_many(Lanes::Scalar, msgs, &mut want);
+        for (m, w) in msgs.iter().zip(&want) {
+            assert_eq!(*w, super::super::digest(m));
+        }
+        for lanes in Lanes::ALL.into_iter().filter(|l| l.is_supported()) {
+            let mut got = std::vec![[0u8; 16]; msgs.len()];
+            digest_many(lanes, msgs, &mut got);
+            assert_eq!(got, want, "{lanes:?}");
+        }
+    }
+
+    /// Every length 0..=200 in every lane position, batches of every size up to 19.
+    #[test]
+    fn every_engine_equals_scalar_at_every_length() {
+        let data: Vec<u8> = (0..4096u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        for len in 0..=200usize {
+            let msgs: Vec<&[u8]> = (0..19).map(|i| &data[i * 7..i * 7 + len]).collect();
+            for n in 0..msgs.len() {
+                check(&msgs[..n]);
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn random_batches_equal_scalar(
+            msgs in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..80), 0..40)
+        ) {
+            let refs: Vec<&[u8]> = msgs.iter().map(|m| m.as_slice()).collect();
+            check(&refs);
+        }
+    }
+
+    #[test]
+    fn sse2_is_always_there_on_x86_64() {
+        assert_eq!(Lanes::Sse2.is_supported(), cfg!(target_arch = "x86_64"));
+        assert!(Lanes::detect().is_supported());
+    }
+}
