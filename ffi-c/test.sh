@@ -49,6 +49,7 @@ c="$here/tests/c"
 {
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_api" "$c/test_api.c" $(pkg-config --libs ketama) $rpath -lpthread
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_stepwise" "$c/test_stepwise.c" $(pkg-config --libs ketama) $rpath
+    cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_bad_input" "$c/test_bad_input.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_vectors" "$c/test_vectors.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_buckets" "$c/test_buckets.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_compat" "$c/test_compat.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
@@ -66,6 +67,9 @@ step "C API and error paths"
 RUST_BACKTRACE=0 "$tmp/test_api" || failed+=("test_api")
 RUST_BACKTRACE=0 "$tmp/test_api_static" || failed+=("test_api_static")
 "$tmp/header_cpp" || failed+=("header_cpp")
+
+step "C: the shared bad-input matrix (tests/bad-input.json)"
+RUST_BACKTRACE=0 "$tmp/test_bad_input" tests/bad-input.json || failed+=("test_bad_input")
 
 step "C: stepwise changes equal fresh builds, every profile"
 "$tmp/test_stepwise" || failed+=("test_stepwise")

@@ -15,6 +15,17 @@ use FFI;
  * Servers: `label => weight`, a list of labels (weight 1), or `label => ['weight' => w,
  * 'name' => n]` (the name is twemproxy's server name, or the node string a Java client
  * hashes). Labels are `host:port`, `[ipv6]:port` or `host`.
+ *
+ * Input rules (each refusal is a KetamaException naming the entry):
+ * - A weight is a PHP int from 0 to 2^32 - 1 (0 only where the profile's client accepts
+ *   it): `'abc'`, `'3'`, `2.9`, `-1`, `true` are refused with BAD_WEIGHT, never converted.
+ * - PHP turns numeric string keys into ints, so `[5 => 7]` (and the list `[5, 7]`) cannot
+ *   say whether 5 is a label: an int key with an int value is refused with BAD_LABEL. Write
+ *   numeric labels in the list form (`['5', '7']`, weight 1) or as `[['label' => '5',
+ *   'weight' => 7]]`. Labels come back as strings everywhere (servers(), points(), get()).
+ * - At most 8,388,608 = 2^23 points on one continuum (52,428 equal servers on libketama):
+ *   more is refused at once, before anything is hashed, with TOO_MANY_POINTS, whose message
+ *   states the limit.
  */
 final class Ring implements \Countable
 {
@@ -31,9 +42,12 @@ final class Ring implements \Countable
     private $len;
     /** @var list<string>|null labels by server index, for getMany(); null after a change */
     private ?array $labels = null;
+    /** The profile and hash names the ring was made with (for error messages). */
+    private string $profile;
+    private ?string $hash;
 
     /**
-     * @param array<int|string, int|string|array{weight?: int, name?: string}> $servers
+     * @param array<int|string, int|string|array{label?: string, weight?: int, name?: string}> $servers
      * @param string $profile our profile name (libketama, php-memcached, twemproxy, ...)
      * @param ?string $hash key hash name, null for the profile's default
      * @throws KetamaException
@@ -41,9 +55,21 @@ final class Ring implements \Countable
     public function __construct(array $servers = [], string $profile = 'libketama', ?string $hash = null)
     {
         $this->ffi = Library::ffi();
+        // A C string ends at the first NUL: "libketama\0x" must not pass as "libketama".
+        foreach ([[$profile, KetamaException::UNKNOWN_PROFILE], [$hash ?? '', KetamaException::UNKNOWN_HASH]] as [$text, $code]) {
+            if (str_contains($text, "\0")) {
+                throw new KetamaException(Library::message($code) . ": '" . self::show($text) . "'", $code);
+            }
+        }
         $out = $this->ffi->new('ketama_ring*');
-        Library::check($this->ffi->ketama_ring_create($profile, $hash, FFI::addr($out)));
+        $status = $this->ffi->ketama_ring_create($profile, $hash, FFI::addr($out));
+        if ($status !== 0) {
+            $what = $status === KetamaException::UNKNOWN_PROFILE ? $profile : (string) $hash;
+            throw new KetamaException(Library::message($status) . ": '" . self::show($what) . "'", $status);
+        }
         $this->ring = $out;
+        $this->profile = $profile;
+        $this->hash = $hash;
         $this->label = $this->ffi->new('const char*');
         $this->len = $this->ffi->new('size_t');
         $this->labelOut = FFI::addr($this->label);
@@ -64,9 +90,10 @@ final class Ring implements \Countable
     }
 
     /**
-     * Adds servers in one step (all or nothing).
+     * Adds servers in one step (all or nothing), in the forms and by the input rules of the
+     * class doc; a refusal names the entry.
      *
-     * @param array<int|string, int|string|array{weight?: int, name?: string}> $servers
+     * @param array<int|string, int|string|array{label?: string, weight?: int, name?: string}> $servers
      */
     public function addMany(array $servers): void
     {
@@ -75,49 +102,121 @@ final class Ring implements \Countable
         if ($n === 0) {
             return;
         }
+        $entries = [];
+        foreach ($servers as $key => $value) {
+            $entries[] = self::entry($key, $value);
+        }
         $labels = $this->ffi->new("const char*[$n]");
         $labelLens = $this->ffi->new("size_t[$n]");
         $weights = $this->ffi->new("uint32_t[$n]");
         $names = $this->ffi->new("const char*[$n]");
         $nameLens = $this->ffi->new("size_t[$n]");
         $keep = []; // owned C copies of the strings, alive until the call returns
-        $i = 0;
-        foreach ($servers as $key => $value) {
-            [$label, $weight, $name] = self::entry($key, $value);
+        foreach ($entries as $i => [$label, $weight, $name]) {
             $keep[] = $c = $this->cString($label);
             $labels[$i] = FFI::cast('const char*', $c);
             $labelLens[$i] = strlen($label);
-            $weights[$i] = self::weight($weight);
+            $weights[$i] = $weight;
             if ($name !== null) {
                 $keep[] = $c = $this->cString($name);
                 $names[$i] = FFI::cast('const char*', $c);
                 $nameLens[$i] = strlen($name);
             }
-            $i++;
         }
-        Library::check($this->ffi->ketama_ring_add_many($this->ring, $labels, $labelLens, $weights, $names, $nameLens, $n));
+        $status = $this->ffi->ketama_ring_add_many($this->ring, $labels, $labelLens, $weights, $names, $nameLens, $n);
+        if ($status !== 0) {
+            throw new KetamaException(Library::message($status) . $this->blame($status, $entries), $status);
+        }
     }
 
-    /** Adds one server at the end of the server order. */
-    public function add(string $label, int $weight = 1, ?string $name = null): void
+    /**
+     * Which entry a failed addMany() refused, for the message: a repeated label is found
+     * here; a label or weight the library refuses is found by trying each server alone on a
+     * scratch ring (one server each: linear, only on this error path).
+     *
+     * @param list<array{0: string, 1: int, 2: ?string}> $entries
+     */
+    private function blame(int $status, array $entries): string
+    {
+        $ffi = $this->ffi;
+        if ($status === KetamaException::DUPLICATE_SERVER) {
+            $existing = array_flip($this->labels());
+            foreach ($entries as $i => [$label]) {
+                if (isset($existing[$label])) {
+                    return sprintf(": server '%s' (entry %d) is already on the ring", self::show($label), $i);
+                }
+            }
+            $seen = [];
+            foreach ($entries as $i => [$label]) {
+                if (isset($seen[$label])) {
+                    return sprintf(": server '%s' (entry %d) repeats entry %d", self::show($label), $i, $seen[$label]);
+                }
+                $seen[$label] = $i;
+            }
+            return ' (two labels name one endpoint, e.g. [::1]:11211 and [0:0::1]:11211)';
+        }
+        if (!in_array($status, [KetamaException::BAD_LABEL, KetamaException::BAD_WEIGHT, KetamaException::INVALID_UTF8, KetamaException::UNSUPPORTED], true)) {
+            return '';
+        }
+        foreach ($entries as $i => [$label, $weight, $name]) {
+            $out = $ffi->new('ketama_ring*');
+            if ($ffi->ketama_ring_create($this->profile, $this->hash, FFI::addr($out)) !== 0) {
+                return '';
+            }
+            $st = $ffi->ketama_ring_add_named($out, $label, strlen($label), $weight, $name, $name === null ? 0 : strlen($name));
+            $ffi->ketama_ring_free($out);
+            if ($st === $status) {
+                return sprintf(": server '%s' weight %d (entry %d)", self::show($label), $weight, $i);
+            }
+        }
+        return '';
+    }
+
+    /**
+     * Adds one server at the end of the server order.
+     *
+     * @param int $weight an int from 0 to 2^32 - 1; anything else (`'abc'`, `2.9`) is refused
+     *        with BAD_WEIGHT, never converted
+     */
+    public function add(string $label, $weight = 1, ?string $name = null): void
     {
         $this->labels = null;
-        Library::check($this->ffi->ketama_ring_add_named(
-            $this->ring, $label, strlen($label), self::weight($weight), $name, $name === null ? 0 : strlen($name)
-        ));
+        self::checkFor($this->ffi->ketama_ring_add_named(
+            $this->ring, $label, strlen($label), self::weight($weight, $label), $name, $name === null ? 0 : strlen($name)
+        ), $label);
     }
 
     /** Removes the server with this label. */
     public function remove(string $label): void
     {
         $this->labels = null;
-        Library::check($this->ffi->ketama_ring_remove($this->ring, $label, strlen($label)));
+        self::checkFor($this->ffi->ketama_ring_remove($this->ring, $label, strlen($label)), $label);
     }
 
-    /** Changes a server's weight. */
-    public function setWeight(string $label, int $weight): void
+    /**
+     * Changes a server's weight.
+     *
+     * @param int $weight as for add()
+     */
+    public function setWeight(string $label, $weight): void
     {
-        Library::check($this->ffi->ketama_ring_set_weight($this->ring, $label, strlen($label), self::weight($weight)));
+        self::checkFor($this->ffi->ketama_ring_set_weight($this->ring, $label, strlen($label), self::weight($weight, $label)), $label);
+    }
+
+    /** Library::check(), with the server label in the message. */
+    private static function checkFor(int $status, string $label): void
+    {
+        if ($status !== 0) {
+            throw new KetamaException(Library::message($status) . ": server '" . self::show($label) . "'", $status);
+        }
+    }
+
+    /** A label or value for a message: at most 80 bytes, bytes outside printable ASCII as \xNN. */
+    private static function show(string $s): string
+    {
+        $len = strlen($s);
+        $shown = (string) preg_replace_callback('/[^\x20-\x7e]/', fn ($m) => sprintf('\\x%02x', ord($m[0])), substr($s, 0, 80));
+        return $len > 80 ? "$shown... ($len bytes)" : $shown;
     }
 
     /**
@@ -134,16 +233,21 @@ final class Ring implements \Countable
         return FFI::string($this->label, $this->len->cdata);
     }
     /**
-     * `get()` for each key, keyed by the key.
+     * `get()` for each key: a list aligned with the input (entry i is the server of the i-th
+     * key), null for a key the client refuses. Duplicate keys each get their entry; keys are
+     * never used as array keys, so "123" stays a string and nothing merges.
      *
      * @param iterable<string> $keys
-     * @return array<string, ?string>
+     * @return list<?string>
      */
     public function getMany(iterable $keys): array
     {
         $list = [];
         foreach ($keys as $key) {
-            $list[] = (string) $key;
+            if (!is_string($key)) {
+                throw new \TypeError(sprintf('getMany: keys must be strings, got %s', get_debug_type($key)));
+            }
+            $list[] = $key;
         }
         $n = count($list);
         if ($n === 0) {
@@ -157,10 +261,10 @@ final class Ring implements \Countable
         }
         $idx = $this->ffi->new("uint32_t[$n]");
         Library::check($this->ffi->ketama_ring_lookup_packed($this->ring, implode('', $list), $lens, $n, $idx));
-        $labels = $this->labels ??= array_map('strval', array_keys($this->servers()));
+        $labels = $this->labels ??= $this->labels();
         $out = [];
-        foreach ($list as $i => $key) {
-            $out[$key] = $labels[$idx[$i]] ?? null;
+        for ($i = 0; $i < $n; $i++) {
+            $out[] = $labels[$idx[$i]] ?? null;
         }
         return $out;
     }
@@ -171,7 +275,9 @@ final class Ring implements \Countable
      */
     public function getN(string $key, int $n): array
     {
-        return $this->walk('ketama_ring_lookup_n', $key, $n);
+        // Never more than the servers there are: nothing is allocated for a huge $n.
+        // (1 on an empty ring, so that the library reports EMPTY_RING.)
+        return $this->walk('ketama_ring_lookup_n', $key, min($n, max(1, $this->count())));
     }
 
     /**
@@ -182,8 +288,21 @@ final class Ring implements \Countable
      */
     public function failover(string $key, int $n): array
     {
+        // spymemcached's walk may repeat servers, so $n is not bounded by the server count;
+        // it is bounded so that no caller can make PHP allocate without limit.
+        if ($n > self::MAX_FAILOVER) {
+            throw new KetamaException(sprintf(
+                '%s: failover n = %d (at most %d)',
+                Library::message(KetamaException::INDEX_OUT_OF_RANGE),
+                $n,
+                self::MAX_FAILOVER
+            ), KetamaException::INDEX_OUT_OF_RANGE);
+        }
         return $this->walk('ketama_ring_failover', $key, $n);
     }
+
+    /** The largest `$n` failover() accepts. */
+    public const MAX_FAILOVER = 65536;
 
     /** @return list<string> */
     private function walk(string $function, string $key, int $n): array
@@ -219,9 +338,10 @@ final class Ring implements \Countable
     }
 
     /**
-     * The servers, `label => weight`, in order.
+     * The servers in order, as `[label, weight]` pairs (a list, not a `label => weight` map:
+     * PHP would turn a numeric label such as "5" into the int key 5).
      *
-     * @return array<string, int>
+     * @return list<array{0: string, 1: int}>
      */
     public function servers(): array
     {
@@ -231,9 +351,19 @@ final class Ring implements \Countable
         $w = $this->ffi->new('uint32_t');
         for ($i = 0, $c = $this->count(); $i < $c; $i++) {
             Library::check($this->ffi->ketama_ring_server($this->ring, $i, FFI::addr($p), FFI::addr($n), FFI::addr($w)));
-            $out[FFI::string($p, $n->cdata)] = $w->cdata;
+            $out[] = [FFI::string($p, $n->cdata), $w->cdata];
         }
         return $out;
+    }
+
+    /**
+     * The server labels in order (strings, numeric ones too).
+     *
+     * @return list<string>
+     */
+    public function labels(): array
+    {
+        return array_column($this->servers(), 0);
     }
 
     /**
@@ -252,7 +382,7 @@ final class Ring implements \Countable
         $pos = $this->ffi->new("uint32_t[$total]");
         $own = $this->ffi->new("uint32_t[$total]");
         Library::check($this->ffi->ketama_ring_points($this->ring, $pos, $own, $total, FFI::addr($n)));
-        $labels = array_keys($this->servers());
+        $labels = $this->labels();
         $out = [];
         for ($i = 0; $i < $n->cdata; $i++) {
             $out[] = [$pos[$i], $labels[$own[$i]]];
@@ -260,25 +390,68 @@ final class Ring implements \Countable
         return $out;
     }
 
-    /** @return array{0: string, 1: int, 2: ?string} */
+    /**
+     * One `$servers` entry as [label, weight, name], by the input rules in the class doc.
+     *
+     * @param int|string $key
+     * @param mixed $value
+     * @return array{0: string, 1: int, 2: ?string}
+     */
     private static function entry($key, $value): array
     {
         if (is_int($key) && is_string($value)) {
-            return [$value, 1, null];
+            return [$value, 1, null]; // a list of labels
         }
         if (is_array($value)) {
-            return [(string) $key, (int) ($value['weight'] ?? 1), isset($value['name']) ? (string) $value['name'] : null];
+            $label = $value['label'] ?? (is_string($key) ? $key : null);
+            if (!is_string($label)) {
+                throw self::badLabel($key, "the entry has no string 'label' (an int key is not a label)");
+            }
+            $name = $value['name'] ?? null;
+            if ($name !== null && !is_string($name)) {
+                throw new KetamaException(sprintf(
+                    "%s: server '%s' name must be a string, got %s",
+                    Library::message(KetamaException::BAD_LABEL),
+                    self::show($label),
+                    get_debug_type($name)
+                ), KetamaException::BAD_LABEL);
+            }
+            return [$label, self::weight($value['weight'] ?? 1, $label), $name];
         }
-        if (is_int($value)) {
-            return [(string) $key, $value, null];
+        if (is_string($key)) {
+            return [$key, self::weight($value, $key), null];
         }
-        throw new \InvalidArgumentException('servers: use label => weight, a list of labels, or label => [weight, name]');
+        throw self::badLabel($key, sprintf(
+            'PHP made a numeric label an int key, or a list holds a %s; write numeric labels as a list of strings or [\'label\' => \'%d\', \'weight\' => w]',
+            get_debug_type($value),
+            $key
+        ));
     }
 
-    private static function weight(int $w): int
+    /** @param int|string $key */
+    private static function badLabel($key, string $why): KetamaException
     {
-        if ($w < 0 || $w > 0xFFFFFFFF) {
-            throw new KetamaException(Library::message(KetamaException::BAD_WEIGHT), KetamaException::BAD_WEIGHT);
+        return new KetamaException(
+            sprintf('%s: servers entry [%s]: %s', Library::message(KetamaException::BAD_LABEL), var_export($key, true), $why),
+            KetamaException::BAD_LABEL
+        );
+    }
+
+    /**
+     * A weight as the library takes it: a PHP int from 0 to 2^32 - 1, nothing converted.
+     *
+     * @param mixed $w
+     */
+    private static function weight($w, string $label): int
+    {
+        if (!is_int($w) || $w < 0 || $w > 0xFFFFFFFF) {
+            $shown = is_string($w) ? "'" . self::show($w) . "'" : var_export($w, true);
+            throw new KetamaException(sprintf(
+                "%s: server '%s' weight %s (expected an int from 0 to 4294967295)",
+                Library::message(KetamaException::BAD_WEIGHT),
+                self::show($label),
+                is_scalar($w) || $w === null ? $shown : get_debug_type($w)
+            ), KetamaException::BAD_WEIGHT);
         }
         return $w;
     }
