@@ -72,8 +72,9 @@ def run(case: dict[str, Any]) -> None:
             ketama.Ring(initial + servers(case["add"]), profile, hash)
         else:
             raise AssertionError(f"unknown op {op}")
-    finally:
+    except BaseException:
         assert snapshot(ring) == before, f"{case['id']}: ring changed"
+        raise
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
