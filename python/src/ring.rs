@@ -265,6 +265,7 @@ impl Ring {
     /// `super().__init__(servers, profile, hash)`; one that only overrides `__new__` passes
     /// them to `super().__new__(cls, servers, profile, hash)`.
     #[new]
+    #[classmethod]
     #[pyo3(signature = (*args, **kwargs))]
     fn py_new(
         cls: &Bound<'_, PyType>,

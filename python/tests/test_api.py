@@ -354,7 +354,7 @@ def test_subclass_init_with_extra_argument() -> None:
     r = _Tagged(SERVERS, "blue")
     assert (r.tag, r.servers, r.profile) == ("blue", SERVERS, "libketama")
     assert r.get("k") == ketama.Ring(SERVERS).get("k")
-    assert _Tagged(SERVERS, "x", "php-memcached").profile == "php-memcached"
+    assert _Tagged(SERVERS, "x", "php-memcached").profile == ketama.Ring([], "php-memcached").profile
     with pytest.raises(ketama.UnknownProfileError, match="nope"):
         _Tagged(SERVERS, "x", "nope")
     with pytest.raises(TypeError):
