@@ -266,7 +266,10 @@ impl Ring {
     /// them to `super().__new__(cls, servers, profile, hash)`.
     #[new]
     #[classmethod]
-    #[pyo3(signature = (*args, **kwargs))]
+    #[pyo3(
+        signature = (*args, **kwargs),
+        text_signature = "(servers=None, profile='libketama', hash=None)"
+    )]
     fn py_new(
         cls: &Bound<'_, PyType>,
         args: &Bound<'_, PyTuple>,

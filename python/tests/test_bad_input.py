@@ -21,8 +21,8 @@ def raw(v: Any) -> bytes:
     if isinstance(v, str):
         return v.encode()
     if "hex" in v:
-        return bytes.fromhex(v["hex"])
-    return (v["repeat"] * v["times"] + v.get("then", "")).encode()
+        return bytes.fromhex(str(v["hex"]))
+    return str(v["repeat"] * v["times"] + v.get("then", "")).encode()
 
 
 def text(v: Any) -> str:
@@ -61,7 +61,7 @@ def run(case: dict[str, Any]) -> None:
     try:
         if op == "lookup":
             key = case["key"]
-            ring.get(key if isinstance(key, int) else raw(key))
+            ring.get(key if isinstance(key, int) else raw(key))  # type: ignore[arg-type]
         elif op == "add":
             ring.add(text(case["label"]), case["weight"])
         elif op == "remove":
