@@ -48,6 +48,7 @@ c="$here/tests/c"
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_api" "$c/test_api.c" $(pkg-config --libs ketama) $rpath -lpthread
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_stepwise" "$c/test_stepwise.c" $(pkg-config --libs ketama) $rpath
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_points" "$c/test_points.c" $(pkg-config --libs ketama) $rpath
+    cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_bad_input" "$c/test_bad_input.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_vectors" "$c/test_vectors.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_buckets" "$c/test_buckets.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_compat" "$c/test_compat.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
@@ -65,6 +66,9 @@ step "C API and error paths"
 RUST_BACKTRACE=0 "$tmp/test_api" || failed+=("test_api")
 RUST_BACKTRACE=0 "$tmp/test_api_static" || failed+=("test_api_static")
 "$tmp/header_cpp" || failed+=("header_cpp")
+
+step "C: the shared bad-input matrix (tests/bad-input.json)"
+RUST_BACKTRACE=0 "$tmp/test_bad_input" tests/bad-input.json || failed+=("test_bad_input")
 
 step "C: stepwise changes equal fresh builds, every profile"
 "$tmp/test_stepwise" || failed+=("test_stepwise")
@@ -87,9 +91,12 @@ step "AddressSanitizer + UBSan (C side): API test and every vector file"
         -o "$tmp/test_api_asan" "$c/test_api.c" $(pkg-config --libs ketama) $rpath -lpthread
     cc $cflags -fsanitize=address,undefined -fno-omit-frame-pointer $(pkg-config --cflags ketama) \
         -o "$tmp/test_vectors_asan" "$c/test_vectors.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
+    cc $cflags -fsanitize=address,undefined -fno-omit-frame-pointer $(pkg-config --cflags ketama) \
+        -o "$tmp/test_bad_input_asan" "$c/test_bad_input.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
 }
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 RUST_BACKTRACE=0 "$tmp/test_api_asan" >"$tmp/asan-api.out" 2>&1 || { tail -30 "$tmp/asan-api.out"; failed+=("asan test_api"); }
+RUST_BACKTRACE=0 "$tmp/test_bad_input_asan" tests/bad-input.json >"$tmp/asan-bad.out" 2>&1 || { tail -30 "$tmp/asan-bad.out"; failed+=("asan test_bad_input"); }
 "$tmp/test_vectors_asan" tests/vectors/*.json >"$tmp/asan-vectors.out" 2>&1 || true
 tail -1 "$tmp/asan-vectors.out" | grep -q ', 0 failed' && echo "asan: clean ($(tail -1 "$tmp/asan-vectors.out"))" \
     || { grep -v '^PASS' "$tmp/asan-vectors.out" | tail -30; failed+=("asan vectors"); }

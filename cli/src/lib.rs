@@ -19,6 +19,7 @@ pub mod compare;
 pub mod diff;
 pub mod keys;
 pub mod live;
+pub mod lookup;
 pub mod memcache;
 pub mod output;
 pub mod placement;
@@ -116,6 +117,15 @@ pub struct RingArgs {
 pub struct LookupArgs {
     #[command(flatten)]
     pub ring: RingArgs,
+    /// Keys file, one key per line (`-` for stdin); read as a stream, like stdin: memory does
+    /// not grow with the number of keys (except with `--format table`, which aligns columns).
+    #[arg(
+        long = "keys",
+        short = 'k',
+        value_name = "FILE",
+        conflicts_with = "keys"
+    )]
+    pub keys_file: Option<String>,
     /// Keys (default: read from stdin, one per line).
     pub keys: Vec<OsString>,
 }
@@ -174,6 +184,17 @@ where
     if let Command::Audit(a) = &cli.command {
         return audit::main(a, cli.format); // its own exit status for a partial audit
     }
+    if let Command::Lookup(a) = &cli.command {
+        // Streamed: each answer is written as its key is read.
+        let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+        return match lookup::stream(a, cli.format, &mut stdout) {
+            Ok(()) => 0,
+            Err(Fail(msg)) => {
+                eprintln!("ketama: {msg}");
+                2
+            }
+        };
+    }
     match run(&cli) {
         Ok(out) => emit(&out),
         Err(Fail(msg)) => {
@@ -203,7 +224,11 @@ pub(crate) fn emit(out: &str) -> i32 {
 pub fn run(cli: &Cli) -> Result<String, Fail> {
     let f = cli.format;
     match &cli.command {
-        Command::Lookup(a) => lookup(a, f),
+        Command::Lookup(a) => {
+            let mut out = Vec::new();
+            lookup::stream(a, f, &mut out)?;
+            Ok(String::from_utf8_lossy(&out).into_owned())
+        }
         Command::Hash(a) => hash_cmd(a, f),
         Command::Points(a) => points(a, f),
         Command::Profiles => Ok(profiles(f.unwrap_or(Format::Table))),
@@ -299,7 +324,7 @@ where
                 .zip(results)
                 .map(|(k, r)| {
                     let mut o = serde_json::Map::new();
-                    o.insert("key".into(), Value::from(key_text(k)));
+                    output::key_fields(&mut o, k);
                     match r {
                         Ok(v) => {
                             o.insert(field.into(), v.clone().into());
@@ -321,16 +346,6 @@ where
             render(&t, fmt)
         }
     }
-}
-
-fn lookup(a: &LookupArgs, f: Option<Format>) -> Result<String, Fail> {
-    let ring = ring_from(&a.ring)?;
-    let keys = keys_from(&a.keys)?;
-    let results: Vec<Result<&str, Error>> = keys
-        .iter()
-        .map(|k| ring.locate(k).map(|s| s.label.as_str()))
-        .collect();
-    Ok(per_key(&keys, &results, ("label", "label"), f))
 }
 
 fn hash_cmd(a: &HashArgs, f: Option<Format>) -> Result<String, Fail> {

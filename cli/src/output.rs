@@ -112,7 +112,58 @@ pub fn json(v: &serde_json::Value) -> String {
     s
 }
 
-/// A key for display: its UTF-8 text, invalid bytes replaced.
+/// A key for display (text, CSV, JSON `key`): a UTF-8 key as it is; a key that is not UTF-8
+/// with each invalid byte as `\xNN` and each backslash doubled, so two different keys never
+/// print the same (no U+FFFD replacement). JSON output also gives such a key's exact bytes
+/// as `key_hex` (see [`key_fields`]).
 pub fn key_text(key: &[u8]) -> String {
-    String::from_utf8_lossy(key).into_owned()
+    if let Ok(text) = core::str::from_utf8(key) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(key.len() + 8);
+    for chunk in key.utf8_chunks() {
+        out.push_str(&chunk.valid().replace('\\', "\\\\"));
+        for b in chunk.invalid() {
+            let _ = write!(out, "\\x{b:02x}");
+        }
+    }
+    out
+}
+
+/// Lowercase hex of `bytes`.
+pub fn hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+/// A key's JSON fields: `key` ([`key_text`]), and `key_hex` (its bytes in hex) when the key is
+/// not UTF-8.
+pub fn key_fields(o: &mut serde_json::Map<String, serde_json::Value>, key: &[u8]) {
+    o.insert("key".into(), key_text(key).into());
+    if core::str::from_utf8(key).is_err() {
+        o.insert("key_hex".into(), hex(key).into());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn non_utf8_keys_stay_distinct() {
+        assert_eq!(key_text(b"plain \\ key"), "plain \\ key");
+        assert_eq!(key_text(b"a\xff"), "a\\xff");
+        assert_eq!(key_text(b"a\xfe"), "a\\xfe");
+        assert_eq!(key_text(b"\\\xff"), "\\\\\\xff");
+        assert_ne!(key_text(b"\xff"), key_text(b"\xfe"));
+        let mut o = serde_json::Map::new();
+        key_fields(&mut o, b"k\xff");
+        assert_eq!(o["key_hex"], "6bff");
+        let mut o = serde_json::Map::new();
+        key_fields(&mut o, b"k");
+        assert!(!o.contains_key("key_hex"));
+    }
 }

@@ -67,7 +67,7 @@ pub fn load(path: &str) -> Result<Fleet, Fail> {
 /// Parses the text of a servers file; `path` only names it in messages.
 pub fn parse(path: &str, bytes: &[u8]) -> Result<Fleet, Fail> {
     let mut lines = Vec::new();
-    // label -> line, so duplicates are found in O(log n), not by a scan per server.
+    // endpoint -> line, so duplicates are found in O(log n), not by a scan per server.
     let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         let n = i + 1;
@@ -107,7 +107,8 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Fleet, Fail> {
         };
         let server =
             Server::parse(label, weight).map_err(|e| at(format!("bad server '{label}': {e}")))?;
-        if let Some(prev) = seen.insert(server.label.clone(), n) {
+        // By endpoint: `[::1]:11211` and `[0:0::1]:11211` are one server.
+        if let Some(prev) = seen.insert(server.endpoint(), n) {
             return Err(at(format!(
                 "duplicate server '{label}' (already on line {prev})"
             )));
@@ -251,6 +252,8 @@ mod tests {
         assert!(e(b"a:1 -3").starts_with("s.txt:1: bad weight '-3'"));
         assert!(e(b"a:1 1 n extra").starts_with("s.txt:1: unexpected field 'extra'"));
         assert!(e(b"a:1\na:1").starts_with("s.txt:2: duplicate server 'a:1'"));
+        assert!(e(b"[::1]:11211\n[0:0::1]:11211")
+            .starts_with("s.txt:2: duplicate server '[0:0::1]:11211' (already on line 1)"));
         assert_eq!(e(b"# none\n\n"), "s.txt: no servers in file");
         assert_eq!(e(b"a:1\n\xff:2\n"), "s.txt:2: not valid UTF-8");
     }

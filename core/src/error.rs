@@ -21,7 +21,8 @@ pub enum Error {
     AmbiguousHash,
     /// The weight is not allowed by this profile's client (e.g. 0 where the client rejects it).
     BadWeight,
-    /// A server with this label is already on the ring.
+    /// A server with this label (or this endpoint: IPv6 literals compare in canonical form,
+    /// `[::1]:11211` = `[0:0::1]:11211`) is already on the ring.
     DuplicateServer,
     /// No server with this label is on the ring.
     MissingServer,

@@ -47,8 +47,9 @@ impl Server {
     /// byte-order mark (U+FEFF) anywhere; a port that is not 1 to 65535 written in plain
     /// decimal digits (no sign, no leading zero: `:011211` is refused so that one endpoint
     /// cannot be spelt two ways); brackets around anything but an IPv6 literal (`[x]:1`).
-    /// Two spellings of one IPv6 address (`[::1]` and `[0:0::1]`) remain two labels: labels
-    /// are compared as written.
+    /// Two spellings of one IPv6 address (`[::1]:11211` and `[0:0::1]:11211`) are kept as
+    /// written (the label is what the client hashes) but name one endpoint: see
+    /// [`Server::endpoint`], which duplicate checks compare.
     ///
     /// ```
     /// use ketama_core::Server;
@@ -85,10 +86,42 @@ impl Server {
         })
     }
 
+    /// The endpoint this server names, for duplicate checks: the label as written, except
+    /// that an IPv6 literal is written in its canonical (RFC 5952) form, so `[::1]:11211`,
+    /// `[0:0::1]:11211` and `[0000:0:0:0:0:0:0:1]:11211` are one endpoint. The label itself
+    /// (what is hashed) never changes.
+    pub fn endpoint(&self) -> String {
+        match (self.kind, self.explicit_port) {
+            (HostKind::Ipv6(ip), true) => format!("[{ip}]:{}", self.port),
+            (HostKind::Ipv6(ip), false) => format!("[{ip}]"),
+            _ => self.label.clone(),
+        }
+    }
+
+    /// Whether `self` and `other` name one endpoint ([`Server::endpoint`] equal), without
+    /// allocating.
+    pub fn same_endpoint(&self, other: &Server) -> bool {
+        match (self.kind, other.kind) {
+            (HostKind::Ipv6(a), HostKind::Ipv6(b)) => {
+                a == b && self.explicit_port == other.explicit_port && self.port == other.port
+            }
+            _ => self.label == other.label,
+        }
+    }
+
     /// The same server with an explicit node name (see [`Server::name`]).
     pub fn with_name(mut self, name: Option<&str>) -> Server {
         self.name = name.filter(|n| !n.is_empty()).map(ToString::to_string);
         self
+    }
+}
+
+/// [`Server::endpoint`] of a label that parses, else the label itself (for the bucket
+/// algorithms, which take any string as a server name).
+pub fn endpoint_key(label: &str) -> String {
+    match Server::parse(label, 1) {
+        Ok(s) => s.endpoint(),
+        Err(_) => label.to_string(),
     }
 }
 
@@ -260,6 +293,25 @@ mod tests {
             "10.0.0.2:12000"
         );
         assert_eq!(node(NodeForm::JavaNginx, "10.0.0.1:11211"), "10.0.0.1");
+    }
+
+    #[test]
+    fn ipv6_spellings_are_one_endpoint() {
+        let e = |l: &str| Server::parse(l, 1).unwrap().endpoint();
+        assert_eq!(e("[::1]:11211"), e("[0:0::1]:11211"));
+        assert_eq!(e("[::1]:11211"), e("[0000:0:0:0:0:0:0:1]:11211"));
+        assert_eq!(e("[2001:DB8::1]:1"), e("[2001:db8:0::1]:1"));
+        assert_eq!(e("::1"), e("[::1]"));
+        assert_ne!(e("[::1]:11211"), e("[::1]:11212"));
+        assert_ne!(e("[::1]:11211"), e("[::1]"));
+        assert_eq!(e("Cache1:11211"), "Cache1:11211");
+        // The label (what is hashed) stays as written.
+        assert_eq!(
+            Server::parse("[0:0::1]:11211", 1).unwrap().label,
+            "[0:0::1]:11211"
+        );
+        assert_eq!(endpoint_key("not a label"), "not a label");
+        assert_eq!(endpoint_key("[0::1]:5"), "[::1]:5");
     }
 
     #[test]

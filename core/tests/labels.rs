@@ -58,3 +58,39 @@ fn one_endpoint_one_spelling() {
     assert_eq!(Server::parse("10.0.0.1:011211", 1), Err(Error::BadLabel));
     assert_eq!(ring.len(), 1);
 }
+
+/// Issue 11, defect 8: one IPv6 endpoint written two ways is one server (a duplicate), in a
+/// fresh build, in `add` and in the bucket algorithms; the label hashed stays as written.
+#[test]
+fn ipv6_spellings_are_one_server() {
+    use ketama_core::alt::{anchor::Anchor, memento::Memento};
+    let p = Profile::by_name("libketama").unwrap();
+    let s = |l: &str| Server::parse(l, 1).unwrap();
+    for (a, b) in [
+        ("[::1]:11211", "[0:0::1]:11211"),
+        (
+            "[::1]:11211",
+            "[0000:0000:0000:0000:0000:0000:0000:0001]:11211",
+        ),
+        ("[2001:db8::1]:1", "[2001:DB8:0:0::1]:1"),
+        ("::1", "[0::1]"),
+    ] {
+        let built = Ring::build(p, None, [s(a), s(b)]).unwrap_err();
+        assert_eq!(
+            (built.error, built.server),
+            (Error::DuplicateServer, Some(1)),
+            "{a} {b}"
+        );
+        let mut r = Ring::with_servers(p, None, [s(a)]).unwrap();
+        let before: Vec<(u32, usize)> = r.points().collect();
+        assert_eq!(r.add(s(b)), Err(Error::DuplicateServer), "{a} {b}");
+        assert_eq!(r.points().collect::<Vec<_>>(), before);
+        assert_eq!(r.servers().next().unwrap().label, a);
+        let mut anchor = Anchor::new(4, [a]).unwrap();
+        assert_eq!(anchor.add(b), Err(Error::DuplicateServer));
+        let mut m = Memento::new([a]).unwrap();
+        assert_eq!(m.add(b), Err(Error::DuplicateServer));
+    }
+    // Different ports, or one with and one without a port, stay two servers.
+    Ring::with_servers(p, None, [s("[::1]:1"), s("[::1]:2"), s("[::1]")]).unwrap();
+}

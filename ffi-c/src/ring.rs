@@ -325,7 +325,10 @@ pub unsafe extern "C" fn ketama_ring_add_named(
 }
 
 /// Adds `count` servers in one step (faster than one by one for big rings; the same result).
-/// All or nothing: if any server is refused, the ring is unchanged.
+/// All or nothing: if any server is refused, the ring is unchanged. Duplicates are one
+/// endpoint: IPv6 literals compare in canonical form (`[::1]:11211` = `[0:0::1]:11211`).
+/// A continuum holds at most 2^23 = 8,388,608 points (52,428 equal libketama servers): more
+/// is refused at once with `KETAMA_STATUS_TOO_MANY_POINTS`.
 ///
 /// `labels[i]` / `label_lens[i]`: the labels. `weights`: NULL for all 1. `names` /
 /// `name_lens`: NULL for no names; a NULL `names[i]` means no name for that server.

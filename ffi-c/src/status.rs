@@ -41,7 +41,8 @@ pub enum ketama_status {
     KeyRejected = 12,
     /// The profile cannot place this server (e.g. `xmemcached-nginx` with a host name).
     Unsupported = 13,
-    /// More points than one continuum can index.
+    /// More points than one continuum may hold: the limit is 2^23 = 8,388,608 points (52,428
+    /// equal servers on the libketama profiles), refused before anything is hashed.
     TooManyPoints = 14,
     /// An index argument is past the end.
     IndexOutOfRange = 15,

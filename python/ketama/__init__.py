@@ -157,11 +157,20 @@ class KetamaHasher(Ring):
             return self._nodes.get(label, label)
         return label
 
-    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]:
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...], Any]:
         # The class may come from hasher(), which pickle cannot find by name: rebuild it.
-        _, (servers, profile, hash) = super().__reduce__()
+        _, (_cls, servers, profile, hash), _state = super().__reduce__()
         cls = type(self)
-        return (_rebuild_hasher, ((cls.profile_name, cls.hash_name), profile, hash, servers, dict(self._nodes)))
+        state = {k: v for k, v in self.__dict__.items() if k != "_nodes"} or None
+        return (_rebuild_hasher, ((cls.profile_name, cls.hash_name), profile, hash, servers, dict(self._nodes)), state)
+
+
+def _restore_ring(
+    cls: Type[Ring], servers: list[Tuple[str, int, Optional[str]]], profile: str, hash: Optional[str]
+) -> Ring:
+    """Unpickling a :class:`Ring` or a subclass (see ``Ring.__reduce__``): an instance of
+    ``cls`` made without calling its own ``__new__`` or ``__init__``."""
+    return Ring._restore(cls, servers, profile, hash)
 
 
 def _rebuild_hasher(

@@ -1,6 +1,6 @@
 """Type stubs for the native module ``ketama._ketama`` (Rust, PyO3)."""
 
-from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Tuple, Union, final
+from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Tuple, TypeVar, Union, final
 
 from typing_extensions import Self, disjoint_base
 
@@ -23,12 +23,19 @@ __version__: str
 CORE_VERSION: str
 DETACH_THRESHOLD: int
 
+_R = TypeVar("_R", bound="Ring")
+
 _Key = Union[str, bytes, bytearray, memoryview]
 _ServerSpec = Union[str, Tuple[str, int], Tuple[str, int, Optional[str]]]
 
 @disjoint_base
 class Ring:
-    """A consistent-hashing ring that places keys exactly like the chosen client."""
+    """A consistent-hashing ring that places keys exactly like the chosen client.
+
+    Limits: a continuum holds at most 2^23 = 8,388,608 points (52,428 equal servers on the
+    libketama profiles); more raises ``TooManyPointsError`` at once, the limit in its message.
+    Duplicates are one endpoint: ``[::1]:11211`` and ``[0:0::1]:11211`` are the same server.
+    """
 
     def __new__(
         cls,
@@ -39,6 +46,15 @@ class Ring:
         """Builds a ring of ``servers`` (labels, ``(label, weight[, name])`` tuples or a
         ``{label: weight}`` dict) placed like ``profile``'s client, with ``hash`` as key hash
         (``None``: the client's default). A refused server raises with its label."""
+    def __init__(
+        self,
+        servers: Union[Iterable[_ServerSpec], Mapping[str, int], None] = None,
+        profile: str = "libketama",
+        hash: Optional[str] = None,
+    ) -> None:
+        """Builds the ring when a subclass defining ``__init__`` calls
+        ``super().__init__(servers, profile, hash)`` (its ``__new__`` then left it empty, so
+        the subclass's own arguments are never read as a profile); otherwise a no-op."""
     @staticmethod
     def from_points(
         points: Iterable[Tuple[int, str]],
@@ -101,7 +117,14 @@ class Ring:
     def __len__(self) -> int: ...
     def __contains__(self, key: object, /) -> bool: ...
     def __iter__(self) -> Iterator[str]: ...
-    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]: ...
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...], Any]:
+        """Pickling: ``(ketama._restore_ring, (cls, servers, profile, hash), __dict__ or None)``;
+        unpickling keeps a subclass's instance attributes and calls neither its ``__new__`` nor
+        its ``__init__``."""
+    @staticmethod
+    def _restore(
+        cls: type[_R], servers: Iterable[_ServerSpec], profile: str, hash: Optional[str]
+    ) -> _R: ...
 
 @final
 class _NodeLookup:

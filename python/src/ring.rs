@@ -11,7 +11,7 @@ use std::sync::Arc;
 use ketama_core::{Error, Server, SharedRing};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
 
 use crate::convert::{hash_of, key_bytes, profile_of, quoted, servers_of, weight_of};
 use crate::errors::to_py;
@@ -52,15 +52,129 @@ fn follow(ring: &ketama_core::Ring, old: &Labels, fresh: Option<&Arc<Label>>) ->
 }
 
 /// A consistent-hashing ring that places keys exactly like the chosen client.
+///
+/// Limits: a continuum holds at most 2^23 = 8,388,608 points (52,428 equal servers on the
+/// libketama profiles); more raises `TooManyPointsError` at once, the limit in its message.
+/// Duplicates are one endpoint: `[::1]:11211` and `[0:0::1]:11211` are the same server.
 #[pyclass(module = "ketama", name = "Ring", frozen, subclass)]
 pub(crate) struct Ring {
     shared: SharedRing<Labels>,
     /// The caller's key hash, for a ring from [`Ring::from_points`] given a callable: keys are
     /// hashed by calling it (as they are, not converted), the search is ours.
     key_fn: Option<Py<PyAny>>,
+    /// Set when `__new__` left the ring empty for a subclass `__init__` to fill (see
+    /// `py_new`); cleared by the `Ring.__init__` that builds it.
+    deferred: std::sync::atomic::AtomicBool,
+}
+
+/// A ring and its labels from `(servers, profile, hash)`, the constructor's arguments.
+fn build(
+    py: Python<'_>,
+    servers: Option<&Bound<'_, PyAny>>,
+    profile: &str,
+    hash: Option<&str>,
+) -> PyResult<(ketama_core::Ring, Labels)> {
+    let p = profile_of(profile)?;
+    let h = hash.map(|name| hash_of(Some(p), name)).transpose()?;
+    let servers = match servers {
+        Some(s) if !s.is_none() => servers_of(s)?,
+        _ => Vec::new(),
+    };
+    let labels: Labels = servers
+        .iter()
+        .map(|s| {
+            Arc::new(Label {
+                text: s.label.as_str().into(),
+                obj: PyString::new(py, &s.label).unbind(),
+            })
+        })
+        .collect();
+    // Core names the server to blame by its place in the list.
+    let blamed: Vec<String> = servers.iter().map(|s| s.label.clone()).collect();
+    let ring = ketama_core::Ring::build(p, h, servers).map_err(|e| {
+        let detail = e
+            .server
+            .and_then(|i| blamed.get(i))
+            .map_or(String::new(), |l| quoted(l));
+        to_py(e.error, &detail)
+    })?;
+    Ok((ring, labels))
+}
+
+/// The constructor's arguments `(servers=None, profile="libketama", hash=None)` from a call's
+/// `*args, **kwargs`, checked as a `def` with that signature would check them.
+type Args<'py> = (Option<Bound<'py, PyAny>>, String, Option<String>);
+
+fn constructor_args<'py>(
+    args: &Bound<'py, PyTuple>,
+    kwargs: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Args<'py>> {
+    const NAMES: [&str; 3] = ["servers", "profile", "hash"];
+    if args.len() > 3 {
+        return Err(PyTypeError::new_err(format!(
+            "Ring() takes at most 3 positional arguments ({} given)",
+            args.len()
+        )));
+    }
+    let mut slots: [Option<Bound<'py, PyAny>>; 3] = [None, None, None];
+    for (i, a) in args.iter().enumerate() {
+        slots[i] = Some(a);
+    }
+    if let Some(kw) = kwargs {
+        for (k, v) in kw.iter() {
+            let k: String = k.extract()?;
+            let Some(i) = NAMES.iter().position(|n| *n == k) else {
+                return Err(PyTypeError::new_err(format!(
+                    "Ring() got an unexpected keyword argument '{k}'"
+                )));
+            };
+            if slots[i].is_some() {
+                return Err(PyTypeError::new_err(format!(
+                    "Ring() got multiple values for argument '{k}'"
+                )));
+            }
+            slots[i] = Some(v);
+        }
+    }
+    let [servers, profile, hash] = slots;
+    let profile = match profile {
+        Some(p) if !p.is_none() => p.extract::<String>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "profile must be a str, not {}",
+                p.get_type().name().map_or("?".into(), |n| n.to_string())
+            ))
+        })?,
+        _ => "libketama".to_string(),
+    };
+    let hash = match hash {
+        Some(h) if !h.is_none() => Some(h.extract::<String>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "hash must be a str or None, not {}",
+                h.get_type().name().map_or("?".into(), |n| n.to_string())
+            ))
+        })?),
+        _ => None,
+    };
+    Ok((servers, profile, hash))
+}
+
+/// Whether `cls` (a subclass of Ring) defines its own `__init__`: then the constructor's
+/// arguments are that `__init__`'s, and `__new__` must not read them.
+fn overrides_init(cls: &Bound<'_, PyType>) -> PyResult<bool> {
+    let base = cls.py().get_type::<Ring>();
+    if cls.is(&base) {
+        return Ok(false);
+    }
+    Ok(!cls.getattr("__init__")?.is(&base.getattr("__init__")?))
 }
 
 impl Ring {
+    /// Publishes `next` in place of the current ring (construction and unpickling).
+    fn replace(&self, next: (ketama_core::Ring, Labels)) {
+        let r: Result<(), std::convert::Infallible> = self.shared.update(|_| Ok(next));
+        let Ok(()) = r;
+    }
+
     /// The label of the server for `key`, or the core error.
     fn locate(&self, py: Python<'_>, key: &[u8]) -> Result<Py<PyString>, Error> {
         let snap = self.shared.load();
@@ -211,41 +325,35 @@ impl Batch {
 
 #[pymethods]
 impl Ring {
+    /// `Ring(servers=None, profile="libketama", hash=None)`.
+    ///
+    /// Subclasses: one that defines `__init__` gets an empty ring from `__new__` (its own
+    /// arguments are not read as servers, profile and hash) and builds it by calling
+    /// `super().__init__(servers, profile, hash)`; one that only overrides `__new__` passes
+    /// them to `super().__new__(cls, servers, profile, hash)`.
     #[new]
-    #[pyo3(signature = (servers = None, profile = "libketama", hash = None))]
+    #[classmethod]
+    #[pyo3(
+        signature = (*args, **kwargs),
+        text_signature = "(servers=None, profile='libketama', hash=None)"
+    )]
     fn py_new(
-        py: Python<'_>,
-        servers: Option<&Bound<'_, PyAny>>,
-        profile: &str,
-        hash: Option<&str>,
+        cls: &Bound<'_, PyType>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        let p = profile_of(profile)?;
-        let h = hash.map(|name| hash_of(Some(p), name)).transpose()?;
-        let servers = match servers {
-            Some(s) if !s.is_none() => servers_of(s)?,
-            _ => Vec::new(),
+        let py = cls.py();
+        let deferred = overrides_init(cls)?;
+        let (ring, labels) = if deferred {
+            build(py, None, "libketama", None)?
+        } else {
+            let (servers, profile, hash) = constructor_args(args, kwargs)?;
+            build(py, servers.as_ref(), &profile, hash.as_deref())?
         };
-        let labels: Labels = servers
-            .iter()
-            .map(|s| {
-                Arc::new(Label {
-                    text: s.label.as_str().into(),
-                    obj: PyString::new(py, &s.label).unbind(),
-                })
-            })
-            .collect();
-        // Core names the server to blame by its place in the list.
-        let blamed: Vec<String> = servers.iter().map(|s| s.label.clone()).collect();
-        let ring = ketama_core::Ring::build(p, h, servers).map_err(|e| {
-            let detail = e
-                .server
-                .and_then(|i| blamed.get(i))
-                .map_or(String::new(), |l| quoted(l));
-            to_py(e.error, &detail)
-        })?;
         Ok(Ring {
             shared: SharedRing::new(ring, labels),
             key_fn: None,
+            deferred: deferred.into(),
         })
     }
 
@@ -352,7 +460,27 @@ impl Ring {
         Ok(Ring {
             shared: SharedRing::new(ring, labels),
             key_fn,
+            deferred: false.into(),
         })
+    }
+
+    /// Builds the ring when `__new__` left that to `__init__` (a subclass `__init__` calling
+    /// `super().__init__(...)`); otherwise `__new__` has already read these arguments.
+    #[pyo3(signature = (*args, **kwargs))]
+    fn __init__(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<()> {
+        use std::sync::atomic::Ordering;
+        if !self.deferred.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        let (servers, profile, hash) = constructor_args(args, kwargs)?;
+        self.replace(build(py, servers.as_ref(), &profile, hash.as_deref())?);
+        self.deferred.store(false, Ordering::Release);
+        Ok(())
     }
 
     /// The label of the server that owns `key` (`str` keys are hashed as UTF-8).
@@ -681,11 +809,12 @@ impl Ring {
         ))
     }
 
-    /// Pickling and `copy`: the class, then its servers as `(label, weight, name)`, profile
-    /// and hash (an equal, independent ring).
+    /// Pickling and `copy`: `ketama._restore_ring(class, servers, profile, hash)` (servers as `(label,
+    /// weight, name)`), then the instance `__dict__` of a subclass as the state. Unpickling
+    /// calls neither the subclass `__new__` nor its `__init__`, as for plain Python objects.
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>, Bound<'py, PyAny>)> {
         let py = slf.py();
         if slf.get().shared.load().ring.is_explicit() {
             return Self::reduce_points(slf);
@@ -702,12 +831,41 @@ impl Ring {
         let args = PyTuple::new(
             py,
             [
+                slf.get_type().into_any(),
                 servers.into_pyobject(py)?.into_any(),
                 profile.into_pyobject(py)?.into_any(),
                 hash.into_pyobject(py)?.into_any(),
             ],
         )?;
-        Ok((slf.get_type().into_any(), args))
+        let state = match slf.getattr("__dict__") {
+            Ok(d) if d.len()? > 0 => d,
+            _ => py.None().into_bound(py),
+        };
+        let restore = py.import("ketama")?.getattr("_restore_ring")?;
+        Ok((restore, args, state))
+    }
+
+    /// Unpickling: an instance of `cls` (a Ring or a subclass) holding this ring, made
+    /// without calling `cls`'s own `__new__` or `__init__`.
+    #[staticmethod]
+    fn _restore<'py>(
+        cls: &Bound<'py, PyType>,
+        servers: &Bound<'py, PyAny>,
+        profile: &str,
+        hash: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = cls.py();
+        let base = py.get_type::<Ring>();
+        if !cls.is_subclass(&base)? {
+            return Err(PyTypeError::new_err("_restore: not a Ring class"));
+        }
+        let next = build(py, Some(servers), profile, hash)?;
+        let obj = base.getattr("__new__")?.call1((cls,))?;
+        let ring = obj.cast::<Ring>()?.get();
+        ring.replace(next);
+        ring.deferred
+            .store(false, std::sync::atomic::Ordering::Release);
+        Ok(obj)
     }
 }
 
@@ -715,7 +873,7 @@ impl Ring {
     /// `__reduce__` of a ring from points: `Ring.from_points(points, hash, profile, servers)`.
     fn reduce_points<'py>(
         slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>, Bound<'py, PyAny>)> {
         let py = slf.py();
         let me = slf.get();
         let snap = me.shared.load();
@@ -745,6 +903,6 @@ impl Ring {
                 labels.into_pyobject(py)?.into_any(),
             ],
         )?;
-        Ok((ctor, args))
+        Ok((ctor, args, py.None().into_bound(py)))
     }
 }

@@ -348,3 +348,63 @@ def test_every_core_error_has_its_own_exception() -> None:
     for variant, cls in pairs:
         assert cls is not None and cls != "KetamaError", variant
         assert hasattr(ketama, cls), cls
+
+
+# ---- subclasses (issue 11, defect 10) -----------------------------------------------------
+
+
+class _Tagged(ketama.Ring):
+    """A subclass with instance attributes and an ``__init__`` taking an extra argument."""
+
+    def __init__(self, servers: list[str], tag: str, profile: str = "libketama") -> None:
+        super().__init__(servers, profile)
+        self.tag = tag
+
+
+class _CustomNew(ketama.Ring):
+    """A subclass whose ``__new__`` takes other arguments than ``Ring``'s."""
+
+    def __new__(cls, count: int) -> _CustomNew:
+        return super().__new__(cls, [f"10.0.0.{i}:11211" for i in range(1, count + 1)])
+
+
+def test_subclass_init_with_extra_argument() -> None:
+    r = _Tagged(SERVERS, "blue")
+    assert (r.tag, r.servers, r.profile) == ("blue", SERVERS, "libketama")
+    assert r.get("k") == ketama.Ring(SERVERS).get("k")
+    assert _Tagged(SERVERS, "x", "php-memcached").profile == ketama.Ring([], "php-memcached").profile
+    with pytest.raises(ketama.UnknownProfileError, match="nope"):
+        _Tagged(SERVERS, "x", "nope")
+    with pytest.raises(TypeError):
+        ketama.Ring(SERVERS, "libketama", None, "extra")  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        ketama.Ring(SERVERS, tag="x")  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize("protocol", range(2, pickle.HIGHEST_PROTOCOL + 1))
+def test_subclass_pickle_keeps_attributes(protocol: int) -> None:
+    r = _Tagged(SERVERS, "blue")
+    r.extra = [1, 2]  # type: ignore[attr-defined]
+    clone = pickle.loads(pickle.dumps(r, protocol=protocol))
+    assert type(clone) is _Tagged
+    assert (clone.tag, clone.extra, clone.servers) == ("blue", [1, 2], SERVERS)  # type: ignore[attr-defined]
+    assert clone.points() == r.points()
+    c = copy.deepcopy(r)
+    assert (c.tag, c.servers) == ("blue", SERVERS)
+    c.add("10.0.0.9:11211")
+    assert len(r) == 3  # independent
+
+
+@pytest.mark.parametrize("protocol", range(2, pickle.HIGHEST_PROTOCOL + 1))
+def test_subclass_with_custom_new_unpickles(protocol: int) -> None:
+    r = _CustomNew(4)
+    r.note = "n"  # type: ignore[attr-defined]
+    clone = pickle.loads(pickle.dumps(r, protocol=protocol))
+    assert type(clone) is _CustomNew
+    assert (clone.servers, clone.note) == (r.servers, "n")  # type: ignore[attr-defined]
+    assert clone.get_many(["a", "b"]) == r.get_many(["a", "b"])
+
+
+def test_plain_ring_pickle_has_no_state() -> None:
+    fn, args, state = ketama.Ring(SERVERS).__reduce__()
+    assert state is None and args[0] is ketama.Ring

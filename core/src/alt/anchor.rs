@@ -18,6 +18,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::alt::rendezvous::mix64;
+use crate::server::endpoint_key;
 use crate::Error;
 
 /// An AnchorHash over named servers.
@@ -64,7 +65,7 @@ impl Anchor {
         }
         let mut by_label = BTreeMap::new();
         for (i, label) in labels.iter().enumerate() {
-            if by_label.insert(label.clone(), i as u32).is_some() {
+            if by_label.insert(endpoint_key(label), i as u32).is_some() {
                 return Err(Error::DuplicateServer);
             }
         }
@@ -114,14 +115,14 @@ impl Anchor {
 
     /// The bucket of server `label`, if it is on the anchor.
     pub fn bucket_of(&self, label: &str) -> Option<u32> {
-        self.by_label.get(label).copied()
+        self.by_label.get(&endpoint_key(label)).copied()
     }
 
     /// Adds a server on the most recently removed bucket; returns that bucket.
     /// `Error::DuplicateServer`, or `Error::TooManyPoints` when every bucket is in use.
     pub fn add(&mut self, label: impl Into<String>) -> Result<u32, Error> {
         let label = label.into();
-        if self.by_label.contains_key(&label) {
+        if self.by_label.contains_key(&endpoint_key(&label)) {
             return Err(Error::DuplicateServer);
         }
         let b = self.removed.pop().ok_or(Error::TooManyPoints)?;
@@ -134,13 +135,16 @@ impl Anchor {
         self.k[bu] = b;
         self.n += 1;
         self.labels[bu] = Some(label.clone());
-        self.by_label.insert(label, b);
+        self.by_label.insert(endpoint_key(&label), b);
         Ok(b)
     }
 
     /// Removes server `label`; returns its bucket. `Error::MissingServer` if absent.
     pub fn remove(&mut self, label: &str) -> Result<u32, Error> {
-        let b = self.by_label.remove(label).ok_or(Error::MissingServer)?;
+        let b = self
+            .by_label
+            .remove(&endpoint_key(label))
+            .ok_or(Error::MissingServer)?;
         let bu = b as usize;
         self.removed.push(b);
         self.n -= 1;

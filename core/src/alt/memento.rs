@@ -20,6 +20,7 @@ use alloc::vec::Vec;
 
 use crate::alt::jump::jump;
 use crate::alt::rendezvous::mix64;
+use crate::server::endpoint_key;
 use crate::Error;
 
 /// What the memento remembers about a removed bucket.
@@ -97,14 +98,14 @@ impl Memento {
 
     /// The bucket of server `label`, if present.
     pub fn bucket_of(&self, label: &str) -> Option<u32> {
-        self.by_label.get(label).copied()
+        self.by_label.get(&endpoint_key(label)).copied()
     }
 
     /// Adds a server on the most recently removed bucket, or on a new bucket at the end of the
     /// range when none is removed; returns the bucket.
     pub fn add(&mut self, label: impl Into<String>) -> Result<u32, Error> {
         let label = label.into();
-        if self.by_label.contains_key(&label) {
+        if self.by_label.contains_key(&endpoint_key(&label)) {
             return Err(Error::DuplicateServer);
         }
         let b = if self.removed_count == 0 {
@@ -125,14 +126,17 @@ impl Memento {
             b
         };
         self.labels[b as usize] = Some(label.clone());
-        self.by_label.insert(label, b);
+        self.by_label.insert(endpoint_key(&label), b);
         Ok(b)
     }
 
     /// Removes server `label`; returns its bucket. The last bucket with nothing else removed
     /// shrinks the range (plain jump); any other is remembered.
     pub fn remove(&mut self, label: &str) -> Result<u32, Error> {
-        let b = self.by_label.remove(label).ok_or(Error::MissingServer)?;
+        let b = self
+            .by_label
+            .remove(&endpoint_key(label))
+            .ok_or(Error::MissingServer)?;
         self.labels[b as usize] = None;
         if self.removed_count == 0 && b + 1 == self.size {
             self.size = b;

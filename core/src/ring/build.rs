@@ -83,11 +83,12 @@ pub(super) fn fresh(
             server: Some(i),
         }
     };
-    // Duplicate labels are found with a sorted index: linear-logarithmic, not quadratic.
+    // Duplicate endpoints (labels, with IPv6 literals in canonical form) are found with a
+    // sorted index: linear-logarithmic, not quadratic.
     let mut seen: alloc::collections::BTreeSet<alloc::string::String> = Default::default();
     for (i, s) in servers.into_iter().enumerate() {
         check_weight(&ring, s.weight).map_err(blame(i))?;
-        if !seen.insert(s.label.clone()) {
+        if !seen.insert(s.endpoint()) {
             return Err(blame(i)(Error::DuplicateServer));
         }
         ring.entries
@@ -165,7 +166,7 @@ fn refuse_explicit(ring: &Ring) -> Result<(), Error> {
 pub(super) fn with_added(ring: &Ring, server: Server) -> Result<Ring, Error> {
     refuse_explicit(ring)?;
     check_weight(ring, server.weight)?;
-    if ring.position(&server.label).is_some() {
+    if ring.entries.iter().any(|e| e.server.same_endpoint(&server)) {
         return Err(Error::DuplicateServer);
     }
     let mut entries = ring.entries.clone();
@@ -274,6 +275,7 @@ fn change(old: &Ring, mut entries: Vec<Entry>, removed: Option<usize>) -> Result
             hash: old.hash,
             entries,
             layout,
+            explicit: false,
         });
     }
     del.sort_unstable_by(|a, b| order(ties, &old_ranks, a, b));

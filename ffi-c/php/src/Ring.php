@@ -15,6 +15,17 @@ use FFI;
  * Servers: `label => weight`, a list of labels (weight 1), or `label => ['weight' => w,
  * 'name' => n]` (the name is twemproxy's server name, or the node string a Java client
  * hashes). Labels are `host:port`, `[ipv6]:port` or `host`.
+ *
+ * Input rules (each refusal is a KetamaException naming the entry):
+ * - A weight is a PHP int from 0 to 2^32 - 1 (0 only where the profile's client accepts
+ *   it): `'abc'`, `'3'`, `2.9`, `-1`, `true` are refused with BAD_WEIGHT, never converted.
+ * - PHP turns numeric string keys into ints, so `[5 => 7]` (and the list `[5, 7]`) cannot
+ *   say whether 5 is a label: an int key with an int value is refused with BAD_LABEL. Write
+ *   numeric labels in the list form (`['5', '7']`, weight 1) or as `[['label' => '5',
+ *   'weight' => 7]]`. Labels come back as strings everywhere (servers(), points(), get()).
+ * - At most 8,388,608 = 2^23 points on one continuum (52,428 equal servers on libketama):
+ *   more is refused at once, before anything is hashed, with TOO_MANY_POINTS, whose message
+ *   states the limit.
  */
 final class Ring implements \Countable
 {
@@ -38,9 +49,12 @@ final class Ring implements \Countable
     private $hashIdx = null;
     /** @var FFI\CData|null */
     private $hashCount = null;
+    /** The profile and hash names the ring was made with (for error messages). */
+    private string $profile;
+    private ?string $hash;
 
     /**
-     * @param array<int|string, int|string|array{weight?: int, name?: string}> $servers
+     * @param array<int|string, int|string|array{label?: string, weight?: int, name?: string}> $servers
      * @param string $profile our profile name (libketama, php-memcached, twemproxy, ...)
      * @param ?string $hash key hash name, null for the profile's default
      * @throws KetamaException
@@ -48,9 +62,21 @@ final class Ring implements \Countable
     public function __construct(array $servers = [], string $profile = 'libketama', ?string $hash = null)
     {
         $this->ffi = Library::ffi();
+        // A C string ends at the first NUL: "libketama\0x" must not pass as "libketama".
+        foreach ([[$profile, KetamaException::UNKNOWN_PROFILE], [$hash ?? '', KetamaException::UNKNOWN_HASH]] as [$text, $code]) {
+            if (str_contains($text, "\0")) {
+                throw new KetamaException(Library::message($code) . ": '" . self::show($text) . "'", $code);
+            }
+        }
         $out = $this->ffi->new('ketama_ring*');
-        Library::check($this->ffi->ketama_ring_create($profile, $hash, FFI::addr($out)));
+        $status = $this->ffi->ketama_ring_create($profile, $hash, FFI::addr($out));
+        if ($status !== 0) {
+            $what = $status === KetamaException::UNKNOWN_PROFILE ? $profile : (string) $hash;
+            throw new KetamaException(Library::message($status) . ": '" . self::show($what) . "'", $status);
+        }
         $this->ring = $out;
+        $this->profile = $profile;
+        $this->hash = $hash;
         $this->addMany($servers);
         $this->labels = $this->labelList();
     }
@@ -131,6 +157,8 @@ final class Ring implements \Countable
         $ring = (new \ReflectionClass(self::class))->newInstanceWithoutConstructor();
         $ring->ffi = $ffi;
         $ring->ring = $out;
+        $ring->profile = $profile;
+        $ring->hash = $name;
         $ring->hashFn = $hashFn;
         $ring->labels = $ring->labelList();
         return $ring;
@@ -149,9 +177,10 @@ final class Ring implements \Countable
     }
 
     /**
-     * Adds servers in one step (all or nothing).
+     * Adds servers in one step (all or nothing), in the forms and by the input rules of the
+     * class doc; a refusal names the entry.
      *
-     * @param array<int|string, int|string|array{weight?: int, name?: string}> $servers
+     * @param array<int|string, int|string|array{label?: string, weight?: int, name?: string}> $servers
      */
     public function addMany(array $servers): void
     {
@@ -160,49 +189,121 @@ final class Ring implements \Countable
         if ($n === 0) {
             return;
         }
+        $entries = [];
+        foreach ($servers as $key => $value) {
+            $entries[] = self::entry($key, $value);
+        }
         $labels = $this->ffi->new("const char*[$n]");
         $labelLens = $this->ffi->new("size_t[$n]");
         $weights = $this->ffi->new("uint32_t[$n]");
         $names = $this->ffi->new("const char*[$n]");
         $nameLens = $this->ffi->new("size_t[$n]");
         $keep = []; // owned C copies of the strings, alive until the call returns
-        $i = 0;
-        foreach ($servers as $key => $value) {
-            [$label, $weight, $name] = self::entry($key, $value);
+        foreach ($entries as $i => [$label, $weight, $name]) {
             $keep[] = $c = $this->cString($label);
             $labels[$i] = FFI::cast('const char*', $c);
             $labelLens[$i] = strlen($label);
-            $weights[$i] = self::weight($weight);
+            $weights[$i] = $weight;
             if ($name !== null) {
                 $keep[] = $c = $this->cString($name);
                 $names[$i] = FFI::cast('const char*', $c);
                 $nameLens[$i] = strlen($name);
             }
-            $i++;
         }
-        Library::check($this->ffi->ketama_ring_add_many($this->ring, $labels, $labelLens, $weights, $names, $nameLens, $n));
+        $status = $this->ffi->ketama_ring_add_many($this->ring, $labels, $labelLens, $weights, $names, $nameLens, $n);
+        if ($status !== 0) {
+            throw new KetamaException(Library::message($status) . $this->blame($status, $entries), $status);
+        }
     }
 
-    /** Adds one server at the end of the server order. */
-    public function add(string $label, int $weight = 1, ?string $name = null): void
+    /**
+     * Which entry a failed addMany() refused, for the message: a repeated label is found
+     * here; a label or weight the library refuses is found by trying each server alone on a
+     * scratch ring (one server each: linear, only on this error path).
+     *
+     * @param list<array{0: string, 1: int, 2: ?string}> $entries
+     */
+    private function blame(int $status, array $entries): string
+    {
+        $ffi = $this->ffi;
+        if ($status === KetamaException::DUPLICATE_SERVER) {
+            $existing = array_flip($this->labels());
+            foreach ($entries as $i => [$label]) {
+                if (isset($existing[$label])) {
+                    return sprintf(": server '%s' (entry %d) is already on the ring", self::show($label), $i);
+                }
+            }
+            $seen = [];
+            foreach ($entries as $i => [$label]) {
+                if (isset($seen[$label])) {
+                    return sprintf(": server '%s' (entry %d) repeats entry %d", self::show($label), $i, $seen[$label]);
+                }
+                $seen[$label] = $i;
+            }
+            return ' (two labels name one endpoint, e.g. [::1]:11211 and [0:0::1]:11211)';
+        }
+        if (!in_array($status, [KetamaException::BAD_LABEL, KetamaException::BAD_WEIGHT, KetamaException::INVALID_UTF8, KetamaException::UNSUPPORTED], true)) {
+            return '';
+        }
+        foreach ($entries as $i => [$label, $weight, $name]) {
+            $out = $ffi->new('ketama_ring*');
+            if ($ffi->ketama_ring_create($this->profile, $this->hash, FFI::addr($out)) !== 0) {
+                return '';
+            }
+            $st = $ffi->ketama_ring_add_named($out, $label, strlen($label), $weight, $name, $name === null ? 0 : strlen($name));
+            $ffi->ketama_ring_free($out);
+            if ($st === $status) {
+                return sprintf(": server '%s' weight %d (entry %d)", self::show($label), $weight, $i);
+            }
+        }
+        return '';
+    }
+
+    /**
+     * Adds one server at the end of the server order.
+     *
+     * @param int $weight an int from 0 to 2^32 - 1; anything else (`'abc'`, `2.9`) is refused
+     *        with BAD_WEIGHT, never converted
+     */
+    public function add(string $label, $weight = 1, ?string $name = null): void
     {
         $this->labels = null;
-        Library::check($this->ffi->ketama_ring_add_named(
-            $this->ring, $label, strlen($label), self::weight($weight), $name, $name === null ? 0 : strlen($name)
-        ));
+        self::checkFor($this->ffi->ketama_ring_add_named(
+            $this->ring, $label, strlen($label), self::weight($weight, $label), $name, $name === null ? 0 : strlen($name)
+        ), $label);
     }
 
     /** Removes the server with this label. */
     public function remove(string $label): void
     {
         $this->labels = null;
-        Library::check($this->ffi->ketama_ring_remove($this->ring, $label, strlen($label)));
+        self::checkFor($this->ffi->ketama_ring_remove($this->ring, $label, strlen($label)), $label);
     }
 
-    /** Changes a server's weight. */
-    public function setWeight(string $label, int $weight): void
+    /**
+     * Changes a server's weight.
+     *
+     * @param int $weight as for add()
+     */
+    public function setWeight(string $label, $weight): void
     {
-        Library::check($this->ffi->ketama_ring_set_weight($this->ring, $label, strlen($label), self::weight($weight)));
+        self::checkFor($this->ffi->ketama_ring_set_weight($this->ring, $label, strlen($label), self::weight($weight, $label)), $label);
+    }
+
+    /** Library::check(), with the server label in the message. */
+    private static function checkFor(int $status, string $label): void
+    {
+        if ($status !== 0) {
+            throw new KetamaException(Library::message($status) . ": server '" . self::show($label) . "'", $status);
+        }
+    }
+
+    /** A label or value for a message: at most 80 bytes, bytes outside printable ASCII as \xNN. */
+    private static function show(string $s): string
+    {
+        $len = strlen($s);
+        $shown = (string) preg_replace_callback('/[^\x20-\x7e]/', fn ($m) => sprintf('\\x%02x', ord($m[0])), substr($s, 0, 80));
+        return $len > 80 ? "$shown... ($len bytes)" : $shown;
     }
 
     /**
@@ -233,35 +334,38 @@ final class Ring implements \Countable
     }
 
     /**
-     * `get()` for each key, keyed by the key.
+     * `get()` for each key: a list aligned with the input (entry i is the server of the i-th
+     * key), null for a key the client refuses. Duplicate keys each get their entry; keys are
+     * never used as array keys, so "123" stays a string and nothing merges.
      *
      * @param iterable<string> $keys
-     * @return array<string, ?string>
+     * @return list<?string>
      */
     public function getMany(iterable $keys): array
     {
-        if (is_array($keys)) {
-            // implode() and array_combine() turn each value into a string the way a
-            // (string) cast does, so an array needs no copy here
-            $list = array_values($keys);
-        } else {
-            $list = [];
-            foreach ($keys as $key) {
+        // Each key as get()'s string parameter takes it: strings as they are; ints, floats,
+        // bools and Stringable objects converted as PHP converts them; anything else refused.
+        $list = [];
+        foreach ($keys as $key) {
+            if (is_string($key)) {
+                $list[] = $key;
+            } elseif (is_int($key) || is_float($key) || is_bool($key) || $key instanceof \Stringable) {
                 $list[] = (string) $key;
+            } else {
+                throw new \TypeError(sprintf('getMany: a key must be a string (or convert to one), got %s', get_debug_type($key)));
             }
         }
         if ($this->hashFn !== null) {
             // the caller's hash runs in PHP, key by key
             $out = [];
             foreach ($list as $key) {
-                $key = (string) $key;
                 try {
-                    $out[$key] = $this->get($key);
+                    $out[] = $this->get($key);
                 } catch (KetamaException $e) {
-                    if ($e->getCode() !== KetamaException::NO_SERVER) {
+                    if (!in_array($e->getCode(), [KetamaException::NO_SERVER, KetamaException::KEY_REJECTED], true)) {
                         throw $e;
                     }
-                    $out[$key] = null;
+                    $out[] = null;
                 }
             }
             return $out;
@@ -273,7 +377,7 @@ final class Ring implements \Countable
         $labels = $this->labels ??= $this->labelList();
         // One native call and no per-key PHP work but PHP's own bulk functions: the keys
         // joined with NUL bytes in, the labels joined with NUL bytes out (labels never hold
-        // control characters), split by explode() and paired with the keys by array_combine().
+        // control characters), split by explode(): a list aligned with the keys.
         $joined = implode("\0", $list);
         if ($joined !== '' && substr_count($joined, "\0") === $n - 1) {
             $cap = $n * ($this->labelMax + 1);
@@ -291,21 +395,20 @@ final class Ring implements \Countable
                     }
                 }
             }
-            return array_combine($list, $found);
+            return $found;
         }
         // Keys holding NUL bytes (or one empty key): the keys back to back in one string, their
         // lengths copied in with one memcpy, the server indexes copied out with one
         // FFI::string (no per-key FFI call, CData access or pointer array).
-        $list = array_map('strval', $list);
         $lens = $this->ffi->new("size_t[$n]");
         FFI::memcpy($lens, pack(self::SIZE_T_PACK, ...array_map('strlen', $list)), $n * PHP_INT_SIZE);
         $idx = $this->ffi->new("uint32_t[$n]");
         Library::check($this->ffi->ketama_ring_lookup_packed($this->ring, implode('', $list), $lens, $n, $idx));
         $found = unpack('L*', FFI::string($idx, 4 * $n));
         $out = [];
-        foreach ($list as $i => $key) {
+        for ($i = 1; $i <= $n; $i++) {
             // UINT32_MAX (a refused key) is no index: null
-            $out[$key] = $labels[$found[$i + 1]] ?? null;
+            $out[] = $labels[$found[$i]] ?? null;
         }
         return $out;
     }
@@ -313,7 +416,7 @@ final class Ring implements \Countable
     /** @return list<string> the labels by server index (and sets the longest's length) */
     private function labelList(): array
     {
-        $labels = array_map('strval', array_keys($this->servers()));
+        $labels = $this->labels();
         $this->labelMax = $labels === [] ? 0 : max(array_map('strlen', $labels));
         return $labels;
     }
@@ -326,9 +429,11 @@ final class Ring implements \Countable
     public function getN(string $key, int $n): array
     {
         if ($this->hashFn !== null) {
-            return $n <= 0 ? [] : $this->getByHash($this->callHash($key), $n);
+            return $n <= 0 ? [] : $this->getByHash($this->callHash($key), min($n, max(1, $this->count())));
         }
-        return $this->walk('ketama_ring_lookup_n', $key, $n);
+        // Never more than the servers there are: nothing is allocated for a huge $n.
+        // (1 on an empty ring, so that the library reports EMPTY_RING.)
+        return $this->walk('ketama_ring_lookup_n', $key, min($n, max(1, $this->count())));
     }
 
     /**
@@ -342,8 +447,21 @@ final class Ring implements \Countable
         if ($this->hashFn !== null) {
             return $this->getN($key, $n);
         }
+        // spymemcached's walk may repeat servers, so $n is not bounded by the server count;
+        // it is bounded so that no caller can make PHP allocate without limit.
+        if ($n > self::MAX_FAILOVER) {
+            throw new KetamaException(sprintf(
+                '%s: failover n = %d (at most %d)',
+                Library::message(KetamaException::INDEX_OUT_OF_RANGE),
+                $n,
+                self::MAX_FAILOVER
+            ), KetamaException::INDEX_OUT_OF_RANGE);
+        }
         return $this->walk('ketama_ring_failover', $key, $n);
     }
+
+    /** The largest `$n` failover() accepts. */
+    public const MAX_FAILOVER = 65536;
 
     /** @return list<string> */
     private function walk(string $function, string $key, int $n): array
@@ -438,9 +556,10 @@ final class Ring implements \Countable
     }
 
     /**
-     * The servers, `label => weight`, in order.
+     * The servers in order, as `[label, weight]` pairs (a list, not a `label => weight` map:
+     * PHP would turn a numeric label such as "5" into the int key 5).
      *
-     * @return array<string, int>
+     * @return list<array{0: string, 1: int}>
      */
     public function servers(): array
     {
@@ -450,9 +569,19 @@ final class Ring implements \Countable
         $w = $this->ffi->new('uint32_t');
         for ($i = 0, $c = $this->count(); $i < $c; $i++) {
             Library::check($this->ffi->ketama_ring_server($this->ring, $i, FFI::addr($p), FFI::addr($n), FFI::addr($w)));
-            $out[FFI::string($p, $n->cdata)] = $w->cdata;
+            $out[] = [FFI::string($p, $n->cdata), $w->cdata];
         }
         return $out;
+    }
+
+    /**
+     * The server labels in order (strings, numeric ones too).
+     *
+     * @return list<string>
+     */
+    public function labels(): array
+    {
+        return array_column($this->servers(), 0);
     }
 
     /**
@@ -471,7 +600,7 @@ final class Ring implements \Countable
         $pos = $this->ffi->new("uint32_t[$total]");
         $own = $this->ffi->new("uint32_t[$total]");
         Library::check($this->ffi->ketama_ring_points($this->ring, $pos, $own, $total, FFI::addr($n)));
-        $labels = array_keys($this->servers());
+        $labels = $this->labels();
         $out = [];
         for ($i = 0; $i < $n->cdata; $i++) {
             $out[] = [$pos[$i], $labels[$own[$i]]];
@@ -479,25 +608,68 @@ final class Ring implements \Countable
         return $out;
     }
 
-    /** @return array{0: string, 1: int, 2: ?string} */
+    /**
+     * One `$servers` entry as [label, weight, name], by the input rules in the class doc.
+     *
+     * @param int|string $key
+     * @param mixed $value
+     * @return array{0: string, 1: int, 2: ?string}
+     */
     private static function entry($key, $value): array
     {
         if (is_int($key) && is_string($value)) {
-            return [$value, 1, null];
+            return [$value, 1, null]; // a list of labels
         }
         if (is_array($value)) {
-            return [(string) $key, (int) ($value['weight'] ?? 1), isset($value['name']) ? (string) $value['name'] : null];
+            $label = $value['label'] ?? (is_string($key) ? $key : null);
+            if (!is_string($label)) {
+                throw self::badLabel($key, "the entry has no string 'label' (an int key is not a label)");
+            }
+            $name = $value['name'] ?? null;
+            if ($name !== null && !is_string($name)) {
+                throw new KetamaException(sprintf(
+                    "%s: server '%s' name must be a string, got %s",
+                    Library::message(KetamaException::BAD_LABEL),
+                    self::show($label),
+                    get_debug_type($name)
+                ), KetamaException::BAD_LABEL);
+            }
+            return [$label, self::weight($value['weight'] ?? 1, $label), $name];
         }
-        if (is_int($value)) {
-            return [(string) $key, $value, null];
+        if (is_string($key)) {
+            return [$key, self::weight($value, $key), null];
         }
-        throw new \InvalidArgumentException('servers: use label => weight, a list of labels, or label => [weight, name]');
+        throw self::badLabel($key, sprintf(
+            'PHP made a numeric label an int key, or a list holds a %s; write numeric labels as a list of strings or [\'label\' => \'%d\', \'weight\' => w]',
+            get_debug_type($value),
+            $key
+        ));
     }
 
-    private static function weight(int $w): int
+    /** @param int|string $key */
+    private static function badLabel($key, string $why): KetamaException
     {
-        if ($w < 0 || $w > 0xFFFFFFFF) {
-            throw new KetamaException(Library::message(KetamaException::BAD_WEIGHT), KetamaException::BAD_WEIGHT);
+        return new KetamaException(
+            sprintf('%s: servers entry [%s]: %s', Library::message(KetamaException::BAD_LABEL), var_export($key, true), $why),
+            KetamaException::BAD_LABEL
+        );
+    }
+
+    /**
+     * A weight as the library takes it: a PHP int from 0 to 2^32 - 1, nothing converted.
+     *
+     * @param mixed $w
+     */
+    private static function weight($w, string $label): int
+    {
+        if (!is_int($w) || $w < 0 || $w > 0xFFFFFFFF) {
+            $shown = is_string($w) ? "'" . self::show($w) . "'" : var_export($w, true);
+            throw new KetamaException(sprintf(
+                "%s: server '%s' weight %s (expected an int from 0 to 4294967295)",
+                Library::message(KetamaException::BAD_WEIGHT),
+                self::show($label),
+                is_scalar($w) || $w === null ? $shown : get_debug_type($w)
+            ), KetamaException::BAD_WEIGHT);
         }
         return $w;
     }

@@ -18,7 +18,7 @@ final class ErrorsTest extends TestCase
             $f();
         } catch (KetamaException $e) {
             $this->assertSame($code, $e->getCode(), $e->getMessage());
-            $this->assertSame(Library::message($code), $e->getMessage());
+            $this->assertStringStartsWith(Library::message($code), $e->getMessage());
             $this->assertNotSame('', $e->getMessage());
             return;
         }
@@ -68,7 +68,7 @@ final class ErrorsTest extends TestCase
         $this->expectStatus(KetamaException::MISSING_SERVER, fn () => $ring->remove('10.0.0.9:11211'));
         $this->expectStatus(KetamaException::MISSING_SERVER, fn () => $ring->setWeight('10.0.0.9:11211', 3));
         // a failed change leaves the ring as it was
-        $this->assertSame(['10.0.0.1:11211' => 1], $ring->servers());
+        $this->assertSame([['10.0.0.1:11211', 1]], $ring->servers());
     }
 
     public function testBadLabel(): void
@@ -104,7 +104,7 @@ final class ErrorsTest extends TestCase
         } catch (KetamaException $e) {
             $this->assertSame(KetamaException::KEY_REJECTED, $e->getCode());
         }
-        $this->assertSame(['' => null], $xmc->getMany(['']));
+        $this->assertSame([null], $xmc->getMany(['']));
         $seed = new Ring(['10.0.0.1:11211' => 1], 'flexihash-seed');
         try {
             $seed->get('apple');
@@ -112,13 +112,12 @@ final class ErrorsTest extends TestCase
         } catch (KetamaException $e) {
             $this->assertSame(KetamaException::NO_SERVER, $e->getCode());
         }
-        $this->assertSame(['apple' => null], $seed->getMany(['apple']));
+        $this->assertSame([null], $seed->getMany(['apple']));
     }
 
     public function testBadServersArgument(): void
     {
-        $this->expectException(\InvalidArgumentException::class);
-        new Ring(['10.0.0.1:11211' => 1.5]);
+        $this->expectStatus(KetamaException::BAD_WEIGHT, fn () => new Ring(['10.0.0.1:11211' => 1.5]));
     }
 
     public function testLibraryNotFound(): void
@@ -136,7 +135,7 @@ final class ErrorsTest extends TestCase
     {
         $ring = new Ring(['10.0.1.1:11211', '10.0.1.2:11211', '10.0.1.3:11211']);
         $this->assertCount(3, $ring);
-        $this->assertSame(['10.0.1.1:11211' => 1, '10.0.1.2:11211' => 1, '10.0.1.3:11211' => 1], $ring->servers());
+        $this->assertSame([['10.0.1.1:11211', 1], ['10.0.1.2:11211', 1], ['10.0.1.3:11211', 1]], $ring->servers());
         $n = $ring->getN('user:1', 5);
         $this->assertCount(3, $n);
         $this->assertSame($ring->get('user:1'), $n[0]);

@@ -29,11 +29,11 @@ final class RingLookupTest extends TestCase
     private function assertAgrees(Ring $ring, array $keys): void
     {
         $many = $ring->getMany($keys);
-        $this->assertCount(count(array_unique($keys)), $many);
-        foreach ($keys as $key) {
+        $this->assertCount(count($keys), $many);
+        foreach ($keys as $i => $key) {
             $direct = $ring->getN($key, 1)[0];
             $this->assertSame($direct, $ring->get($key), "get($key)");
-            $this->assertSame($direct, $many[$key], "getMany()[$key]");
+            $this->assertSame($direct, $many[$i], "getMany()[$i]");
         }
     }
 
@@ -54,7 +54,7 @@ final class RingLookupTest extends TestCase
         $this->assertAgrees($ring, $keys);
         $ring->addMany(['10.0.2.1:11211' => 1, '10.0.2.2:11211' => 2]);
         $this->assertAgrees($ring, $keys);
-        $this->assertContains($ring->get('user:1:profile'), array_keys($ring->servers()));
+        $this->assertContains($ring->get('user:1:profile'), $ring->labels());
     }
 
     public function testBatchesLargerThanTheRing(): void
@@ -63,7 +63,7 @@ final class RingLookupTest extends TestCase
         $ring = new Ring(['a-very-long-host-name.cache.internal.example.com:11211'], 'libketama');
         $keys = self::keys(3000);
         $many = $ring->getMany($keys);
-        $this->assertSame(array_fill_keys($keys, 'a-very-long-host-name.cache.internal.example.com:11211'), $many);
+        $this->assertSame(array_fill(0, count($keys), 'a-very-long-host-name.cache.internal.example.com:11211'), $many);
         $ring->add('b:1');
         $this->assertAgrees($ring, $keys);
     }
@@ -85,7 +85,7 @@ final class RingLookupTest extends TestCase
         $this->assertSame($ring->getMany($keys), $ring->getMany($gen));
         $this->assertSame($ring->getMany($keys), $ring->getMany(new \ArrayIterator($keys)));
         $this->assertSame([], $ring->getMany([]));
-        $this->assertSame(['7' => $ring->get('7')], $ring->getMany([7]));
+        $this->assertSame([$ring->get('7')], $ring->getMany([7]));
         // any value a (string) cast accepts, in an array (no copy) and through an iterator
         $obj = new class () {
             public function __toString(): string
@@ -96,7 +96,7 @@ final class RingLookupTest extends TestCase
         $mixed = [7, 1.5, true, $obj, 'user:1', "x\0y"];
         $want = [];
         foreach ($mixed as $v) {
-            $want[(string) $v] = $ring->get((string) $v);
+            $want[] = $ring->get((string) $v);
         }
         $this->assertSame($want, $ring->getMany($mixed));
         $this->assertSame($want, $ring->getMany(new \ArrayIterator($mixed)));
@@ -124,13 +124,13 @@ final class RingLookupTest extends TestCase
         }
         // the batch reports the refused key as null and still answers the others
         $many = $x->getMany(['', 'k']); // NUL-joined batch
-        $this->assertNull($many['']);
-        $this->assertSame($x->get('k'), $many['k']);
-        $this->assertSame(['' => null], $x->getMany([''])); // one empty key: the packed batch
+        $this->assertNull($many[0]);
+        $this->assertSame($x->get('k'), $many[1]);
+        $this->assertSame([null], $x->getMany([''])); // one empty key: the packed batch
         $many = $x->getMany(['', "k\0", 'k']); // a key with a NUL byte: the packed batch
-        $this->assertNull($many['']);
-        $this->assertSame($x->get("k\0"), $many["k\0"]);
-        $this->assertSame($x->get('k'), $many['k']);
+        $this->assertNull($many[0]);
+        $this->assertSame($x->get("k\0"), $many[1]);
+        $this->assertSame($x->get('k'), $many[2]);
         $seed = new Ring(['10.0.0.1:11211'], 'flexihash-seed');
         try {
             $seed->get('apple');

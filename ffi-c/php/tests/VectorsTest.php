@@ -49,7 +49,7 @@ final class VectorsTest extends TestCase
         } else {
             $servers = [];
             foreach ($v['servers'] as $s) {
-                $servers[$s['label']] = ['weight' => $s['weight'] ?? 1, 'name' => $s['name'] ?? null];
+                $servers[] = ['label' => $s['label'], 'weight' => $s['weight'] ?? 1, 'name' => $s['name'] ?? null];
             }
             $ring = new Ring($servers, $v['profile'], $v['hash'] ?? null);
             $this->assertCount(count($v['servers']), $ring);
@@ -74,8 +74,8 @@ final class VectorsTest extends TestCase
                     }
                     if ($got !== $v['expect'][$i]) {
                         $bad[] = [$key, $v['expect'][$i], $got];
-                    } elseif ($many[$key] !== $got) {
-                        $bad[] = [$key, 'getMany == get', $many[$key]];
+                    } elseif ($many[$i] !== $got) {
+                        $bad[] = [$key, 'getMany == get', $many[$i]];
                     }
                 }
             }

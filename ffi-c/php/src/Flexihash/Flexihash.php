@@ -280,7 +280,7 @@ class Flexihash
         foreach (array_keys($pending) as $label) {
             if (strpbrk((string) $label, '[:') !== false) {
                 // a label stored under another spelling would hash other strings
-                $stored = array_slice(array_keys($this->ring->servers()), -count($pending));
+                $stored = array_slice($this->ring->labels(), -count($pending));
                 if (array_map('strval', $stored) !== array_map('strval', array_keys($pending))) {
                     $this->leaveNative();
                 }

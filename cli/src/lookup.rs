@@ -1,0 +1,149 @@
+//! `ketama lookup`, streamed: keys are read one line at a time (stdin, `--keys FILE` or the
+//! arguments) and each answer is written before the next key is read, so memory does not grow
+//! with the number of keys (issue 11). Only `--format table` collects the rows, to align them.
+
+use std::io::{BufRead, Write};
+
+use ketama_core::Error;
+use serde_json::Value;
+
+use crate::output::{csv_field, key_fields, key_text, Table};
+use crate::{key_error, keys, render, ring_from, Fail, Format, LookupArgs};
+
+/// Where the keys come from.
+enum Source {
+    Args(Vec<Vec<u8>>),
+    Reader(Box<dyn BufRead>),
+}
+
+impl Source {
+    fn open(a: &LookupArgs) -> Result<Source, Fail> {
+        Ok(match a.keys_file.as_deref() {
+            Some("-") => Source::Reader(Box::new(std::io::stdin().lock())),
+            Some(path) => {
+                let f = std::fs::File::open(path)
+                    .map_err(|e| Fail::new(format!("{path}: cannot read keys file: {e}")))?;
+                Source::Reader(Box::new(std::io::BufReader::with_capacity(1 << 16, f)))
+            }
+            None if !a.keys.is_empty() => Source::Args(keys::arg_keys(&a.keys)),
+            None => Source::Reader(Box::new(std::io::stdin().lock())),
+        })
+    }
+
+    /// The next key into `buf` (`\n` separated, one trailing `\r` dropped; no empty key after
+    /// a final newline, as [`keys::lines`]); `false` at the end.
+    fn next(&mut self, buf: &mut Vec<u8>, at: usize) -> Result<bool, Fail> {
+        buf.clear();
+        match self {
+            Source::Args(list) => match list.get(at) {
+                Some(k) => {
+                    buf.extend_from_slice(k);
+                    Ok(true)
+                }
+                None => Ok(false),
+            },
+            Source::Reader(r) => {
+                let n = r
+                    .read_until(b'\n', buf)
+                    .map_err(|e| Fail::new(format!("cannot read keys: {e}")))?;
+                if n == 0 {
+                    return Ok(false);
+                }
+                if buf.last() == Some(&b'\n') {
+                    buf.pop();
+                }
+                if buf.last() == Some(&b'\r') {
+                    buf.pop();
+                }
+                Ok(true)
+            }
+        }
+    }
+}
+
+/// Writes `s`; a closed pipe ends the output quietly (`Ok(false)`).
+fn put(out: &mut dyn Write, s: &[u8]) -> Result<bool, Fail> {
+    match out.write_all(s) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(false),
+        Err(e) => Err(Fail::new(format!("cannot write output: {e}"))),
+    }
+}
+
+/// One JSON answer, as the pretty array element `output::json` would print it.
+fn json_item(key: &[u8], r: &Result<&str, Error>) -> String {
+    let mut o = serde_json::Map::new();
+    key_fields(&mut o, key);
+    match r {
+        Ok(l) => {
+            o.insert("label".into(), Value::from(*l));
+        }
+        Err(e) => {
+            o.insert("label".into(), Value::Null);
+            o.insert("error".into(), Value::from(key_error(*e)));
+        }
+    }
+    let text = serde_json::to_string_pretty(&Value::Object(o)).unwrap_or_else(|_| "null".into());
+    text.lines()
+        .map(|l| format!("  {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Looks every key up and writes the answers to `out` (see the module doc).
+pub fn stream(a: &LookupArgs, f: Option<Format>, out: &mut dyn Write) -> Result<(), Fail> {
+    let ring = ring_from(&a.ring)?;
+    let mut src = Source::open(a)?;
+    let mut key = Vec::new();
+    let mut table = Table::new(&["key", "label"]);
+    let mut i = 0usize;
+    let mut open = true;
+    if f == Some(Format::Csv) {
+        open = put(out, b"key,label\n")?;
+    }
+    while open && src.next(&mut key, i)? {
+        let r = ring.locate(&key).map(|s| s.label.as_str());
+        if let Err(e) = r {
+            eprintln!(
+                "ketama: key {} ('{}'): {} (printed as '-')",
+                i + 1,
+                key_text(&key),
+                key_error(e)
+            );
+        }
+        let text = r.unwrap_or("-");
+        open = match f {
+            None => put(out, format!("{text}\n").as_bytes())?,
+            Some(Format::Json) => {
+                let sep = if i == 0 { "[\n" } else { ",\n" };
+                put(out, format!("{sep}{}", json_item(&key, &r)).as_bytes())?
+            }
+            Some(Format::Csv) => put(
+                out,
+                format!("{},{}\n", csv_field(&key_text(&key)), csv_field(text)).as_bytes(),
+            )?,
+            Some(Format::Table) => {
+                table.row(vec![key_text(&key), text.to_string()]);
+                true
+            }
+        };
+        i += 1;
+    }
+    if open {
+        match f {
+            Some(Format::Json) => {
+                put(out, if i == 0 { b"[]\n" } else { b"\n]\n" })?;
+            }
+            Some(Format::Table) => {
+                put(out, render(&table, Format::Table).as_bytes())?;
+            }
+            _ => {}
+        }
+    }
+    match out.flush() {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Fail::new(format!("cannot write output: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
