@@ -49,10 +49,10 @@ foreach (array_slice($argv, 1) as $arg) {
     }
     $ring = new Ketama\Ring($servers, 'php-memcached');
     $many = $ring->getMany($keys);
-    foreach ($keys as $k) {
+    foreach ($keys as $i => $k) {
         $ours = $ring->get($k);
         $s = $m?->getServerByKey($k);
-        if ($ours !== $many[$k] || ($s !== null && $s['host'] . ':' . $s['port'] !== $ours)) {
+        if ($ours !== $many[$i] || ($s !== null && $s['host'] . ':' . $s['port'] !== $ours)) {
             fwrite(STDERR, "compare.php: answers differ for $k ($n servers)\n");
             exit(1);
         }
