@@ -157,12 +157,30 @@ unsafe fn server(
     Ok(Server::parse(label, weight)?.with_name(name))
 }
 
-/// Where a key goes, with per-key refusals as `None`.
-fn locate_opt(state: &Snapshot<Labels>, key: &[u8]) -> FfiResult<Option<usize>> {
-    match state.ring.locate_index(key) {
-        Ok(i) => Ok(Some(i)),
-        Err(Error::NoServer | Error::KeyRejected) => Ok(None),
-        Err(e) => Err(e.into()),
+/// Where each key of a batch goes, against one snapshot (MD5-keyed profiles hash the keys
+/// several at a time in SIMD lanes), with per-key refusals as `None`; any other error (an
+/// empty ring) fails the batch.
+fn locate_all<'k>(
+    state: &Snapshot<Labels>,
+    keys: impl IntoIterator<Item = &'k [u8]>,
+    count: usize,
+) -> FfiResult<Vec<Option<usize>>> {
+    let mut found = vec![None; count];
+    let mut failed = None;
+    state.ring.locate_batch(keys, |n, r| match r {
+        Ok(i) => {
+            if let Some(slot) = found.get_mut(n) {
+                *slot = Some(i);
+            }
+        }
+        Err(Error::NoServer | Error::KeyRejected) => {}
+        Err(e) => {
+            failed.get_or_insert(e);
+        }
+    });
+    match failed {
+        Some(e) => Err(e.into()),
+        None => Ok(found),
     }
 }
 
@@ -508,17 +526,21 @@ pub unsafe extern "C" fn ketama_ring_lookup_many(
         // SAFETY: caller's contract.
         let (labels_out, label_lens_out) =
             unsafe { (out_slice(labels_out, count)?, out_slice(label_lens_out, count)?) };
-        let state = handle.read();
-        let mut found = Vec::with_capacity(count);
+        let mut list = Vec::with_capacity(count);
         for (k, l) in keys.iter().zip(key_lens) {
             // SAFETY: caller's contract.
-            let key = unsafe { bytes(*k, *l) }?;
-            found.push(match locate_opt(&state, key)? {
+            list.push(unsafe { bytes(*k, *l) }?);
+        }
+        let state = handle.read();
+        let found = locate_all(&state, list.iter().copied(), count)?;
+        let mut labels = Vec::with_capacity(count);
+        for i in found {
+            labels.push(match i {
                 Some(i) => state.extra.label(i)?,
                 None => (core::ptr::null(), 0),
             });
         }
-        for (i, (p, l)) in found.into_iter().enumerate() {
+        for (i, (p, l)) in labels.into_iter().enumerate() {
             labels_out[i] = p;
             label_lens_out[i] = l;
         }
@@ -557,13 +579,14 @@ pub unsafe extern "C" fn ketama_ring_lookup_packed(
             return Err(ketama_core::Error::EmptyRing.into());
         }
         let mut at = 0;
-        for (slot, &len) in servers_out.iter_mut().zip(key_lens) {
+        let keys = key_lens.iter().map(|&len| {
             let key = &buf[at..at + len];
             at += len;
-            *slot = match locate_opt(&state, key)? {
-                Some(i) => u32::try_from(i).unwrap_or(u32::MAX),
-                None => u32::MAX,
-            };
+            key
+        });
+        let found = locate_all(&state, keys, count)?;
+        for (slot, i) in servers_out.iter_mut().zip(found) {
+            *slot = i.map_or(u32::MAX, |i| u32::try_from(i).unwrap_or(u32::MAX));
         }
         Ok(())
     }
@@ -620,10 +643,8 @@ pub unsafe extern "C" fn ketama_ring_lookup_joined(
             return Ok(());
         }
         // Every answer first (nothing is written unless all of them fit).
-        let mut found = Vec::new();
-        for key in buf.split(|&b| b == separator) {
-            found.push(locate_opt(&state, key)?);
-        }
+        let count = buf.iter().filter(|&&b| b == separator).count() + 1;
+        let found = locate_all(&state, buf.split(|&b| b == separator), count)?;
         let mut need = found.len() - 1;
         for i in found.iter().flatten() {
             need = need.saturating_add(state.extra.label(*i)?.1);

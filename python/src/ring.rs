@@ -308,18 +308,23 @@ impl Batch {
     /// owns (the refusal rule: batches report per key); a ring-level error (empty ring) with
     /// the position of the key that met it.
     fn search(&self, ring: &ketama_core::Ring) -> Result<Vec<u32>, (usize, Error)> {
-        let mut out = Vec::with_capacity(self.ends.len());
-        let mut start = 0;
-        for (n, &end) in self.ends.iter().enumerate() {
-            let i = match ring.locate_index(&self.buf[start..end]) {
-                Ok(i) => i as u32,
-                Err(Error::KeyRejected | Error::NoServer) => u32::MAX,
-                Err(e) => return Err((n, e)),
-            };
-            out.push(i);
-            start = end;
+        // One core batch: MD5-keyed profiles hash the keys several at a time (SIMD lanes).
+        let mut out = vec![u32::MAX; self.ends.len()];
+        let mut failed: Option<(usize, Error)> = None;
+        let keys = (0..self.ends.len()).map(|n| self.key(n));
+        ring.locate_batch(keys, |n, r| match r {
+            Ok(i) => out[n] = u32::try_from(i).unwrap_or(u32::MAX),
+            Err(Error::KeyRejected | Error::NoServer) => {}
+            Err(e) => {
+                if failed.is_none_or(|(at, _)| n < at) {
+                    failed = Some((n, e));
+                }
+            }
+        });
+        match failed {
+            Some(f) => Err(f),
+            None => Ok(out),
         }
-        Ok(out)
     }
 }
 
