@@ -15,14 +15,7 @@ fn ketama(args: &[&str], stdin: Option<&str>) -> Output {
 }
 
 fn ok(args: &[&str], stdin: Option<&str>) -> String {
-    let out = ketama(args, stdin);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    common::stdout_of(args, ketama(args, stdin))
 }
 
 fn fails(args: &[&str], stdin: Option<&str>, needle: &str) {

@@ -15,14 +15,7 @@ fn ketama(args: &[&str]) -> Output {
 
 /// Runs and expects success; returns stdout.
 fn ok(args: &[&str]) -> String {
-    let out = ketama(args);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    common::stdout_of(args, ketama(args))
 }
 
 fn json(args: &[&str]) -> Value {

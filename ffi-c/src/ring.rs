@@ -184,6 +184,26 @@ fn locate_all<'k>(
     }
 }
 
+/// A profile by name and its key hash by name (NULL: the profile's default).
+///
+/// # Safety
+/// `profile` and `hash` are NULL or NUL-terminated.
+unsafe fn profile_and_hash(
+    profile: *const c_char,
+    hash: *const c_char,
+) -> FfiResult<(&'static Profile, Option<Hash>)> {
+    // SAFETY: forwarded contract.
+    let profile = Profile::by_name(unsafe { c_text(profile) }?)?;
+    if hash.is_null() {
+        return Ok((profile, None));
+    }
+    // SAFETY: forwarded contract.
+    Ok((
+        profile,
+        Some(profile.hash_from_name(unsafe { c_text(hash) }?)?),
+    ))
+}
+
 /// Creates an empty ring for a client profile.
 ///
 /// `profile`: a profile name (`"libketama"`, `"php-memcached"`, `"spymemcached"`, ... see
@@ -204,13 +224,7 @@ pub unsafe extern "C" fn ketama_ring_create(
         // SAFETY: caller's contract.
         let ring_out = unsafe { out(ring_out) }?;
         // SAFETY: caller's contract.
-        let profile = Profile::by_name(unsafe { c_text(profile) }?)?;
-        let hash = if hash.is_null() {
-            None
-        } else {
-            // SAFETY: caller's contract.
-            Some(profile.hash_from_name(unsafe { c_text(hash) }?)?)
-        };
+        let (profile, hash) = unsafe { profile_and_hash(profile, hash) }?;
         let handle = Handle::new(Ring::new(profile, hash));
         *ring_out = handle.into_raw();
         Ok(())
@@ -258,13 +272,7 @@ pub unsafe extern "C" fn ketama_ring_create_points(
         // SAFETY: caller's contract.
         let ring_out = unsafe { out(ring_out) }?;
         // SAFETY: caller's contract.
-        let profile = Profile::by_name(unsafe { c_text(profile) }?)?;
-        let hash = if hash.is_null() {
-            None
-        } else {
-            // SAFETY: caller's contract.
-            Some(profile.hash_from_name(unsafe { c_text(hash) }?)?)
-        };
+        let (profile, hash) = unsafe { profile_and_hash(profile, hash) }?;
         // SAFETY: caller's contract (each array holds its count of elements).
         let (labels, label_lens) = unsafe { (in_slice(labels, server_count)?, in_slice(label_lens, server_count)?) };
         // SAFETY: as above.

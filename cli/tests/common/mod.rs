@@ -25,3 +25,15 @@ pub fn ketama_stdin(args: &[&str], stdin: Option<&[u8]>) -> Output {
     }
     child.wait_with_output().unwrap()
 }
+
+/// Expects `out` (of `ketama args`) to have succeeded; returns its standard output.
+#[allow(dead_code)] // each test crate compiles this module; not every one checks a success
+pub fn stdout_of(args: &[&str], out: Output) -> String {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
