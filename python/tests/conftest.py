@@ -12,10 +12,13 @@ VECTORS = Path(os.environ.get("KETAMA_VECTORS", REPO / "tests" / "vectors"))
 
 
 def vector_files() -> list[Path]:
-    """Every vector file; with KETAMA_VECTOR_SAMPLE=1 the smallest file of each (kind,
-    profile, hash-for-hash-files) group, which python/test-wheel.sh uses on each extra
-    interpreter (the same sources passed every file in python/test.sh)."""
-    files = sorted(VECTORS.glob("*.json"))
+    return sorted(VECTORS.glob("*.json"))
+
+
+def sampled(files: list[Path]) -> list[Path]:
+    """`files`, or with KETAMA_VECTOR_SAMPLE=1 the smallest file of each (kind, profile,
+    hash-for-hash-files) group: python/test-wheel.sh checks the vector files that way on each
+    extra interpreter (the same sources passed every file in python/test.sh)."""
     if os.environ.get("KETAMA_VECTOR_SAMPLE") != "1":
         return files
     best: dict[tuple[Any, ...], Path] = {}

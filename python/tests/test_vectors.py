@@ -11,9 +11,9 @@ from typing import Any, Optional, Union
 import pytest
 
 import ketama
-from conftest import load, vector_files
+from conftest import load, sampled, vector_files
 
-FILES = vector_files()
+FILES = sampled(vector_files())
 Answer = Union[str, list[str], int, None]
 
 
