@@ -602,8 +602,8 @@ pub unsafe extern "C" fn ketama_ring_lookup_packed(
 
 /// Looks up the keys of one buffer split at a separator byte and writes their servers'
 /// labels joined by the same byte: the batch form for bindings whose strings are cheap to join
-/// and split in bulk but dear to handle one by one (PHP: `implode`, then `explode` and
-/// `array_combine` on the answer, with no per-key call or array element access).
+/// and split in bulk but dear to handle one by one (PHP: `implode`, then `explode` of the
+/// answer, with no per-key call or array element access).
 ///
 /// `keys`: `keys_len` bytes, the keys separated by `separator` (`"a\0b\0c"` with separator 0
 /// is 3 keys; `keys_len` 0 is no key at all, so an empty key alone is asked with
