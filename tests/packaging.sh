@@ -213,7 +213,7 @@ step "progress bars: on a terminal's stderr only"
 cargo build -q --release -p ketama-cli --bin ketama
 seq -f 'key:%.0f' 1 400000 >"$tmp/keys"
 cmd="target/release/ketama simulate --hash all --keys $tmp/keys --format json"
-script -qec "$cmd >/dev/null" /dev/null >"$tmp/tty.out" 2>&1 || true
+script -qec "$cmd >/dev/null" /dev/null </dev/null >"$tmp/tty.out" 2>&1 || true
 if grep -aq 'simulate \[' "$tmp/tty.out"; then echo "terminal: progress drawn"; else
     echo "terminal: no progress bar (did simulate finish within a second?)"; failed+=("progress on tty"); fi
 $cmd >/dev/null 2>"$tmp/pipe.err"

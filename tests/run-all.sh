@@ -26,14 +26,18 @@ cpu_used() {
 }
 
 # stage NAME LIMIT_MINUTES COMMAND...: runs COMMAND (in its own process group, so a timeout
-# stops everything it started), prints its times, stops the whole run if it fails.
+# stops everything it started), prints its times, stops the whole run if it fails. Run from a
+# terminal, the command stays in the terminal's foreground group (a background group reading
+# the terminal would be stopped); a timeout then stops only the command itself.
+foreground=()
+[[ -t 0 ]] && foreground=(--foreground)
 stage() {
     local name=$1 limit=$(($2 * scale)) rc=0 t0=$SECONDS cpu cpu0
     shift 2
     cpu_used
     cpu0=$cpu
     printf '\n==== %s (at %ds, limit %d min)\n' "$name" "$((SECONDS - start))" "$limit"
-    timeout --kill-after=20 "${limit}m" "$@" || rc=$?
+    timeout "${foreground[@]}" --kill-after=20 "${limit}m" "$@" || rc=$?
     local line
     cpu_used
     line=$(printf '%5ds wall %5ds CPU  %s' "$((SECONDS - t0))" "$((cpu - cpu0))" "$name")
