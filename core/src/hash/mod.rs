@@ -443,6 +443,17 @@ impl Hash {
     /// ```
     #[inline]
     pub fn hash(self, key: &[u8]) -> u32 {
+        // The defaults of the most used profiles inline; the rest through one call.
+        match self {
+            Hash::OneAtATime => one_at_a_time::one_at_a_time(signed_bytes(key)),
+            Hash::Md5 => md5::ketama(key),
+            _ => self.hash_any(key),
+        }
+    }
+
+    /// [`Hash::hash`] for every function, out of line.
+    #[inline(never)]
+    fn hash_any(self, key: &[u8]) -> u32 {
         match self {
             Hash::OneAtATime => one_at_a_time::one_at_a_time(signed_bytes(key)),
             Hash::OneAtATimeUnsigned => one_at_a_time::one_at_a_time(unsigned_bytes(key)),

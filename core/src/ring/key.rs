@@ -131,7 +131,9 @@ fn dalli_digest<'k>(key: &[u8], buf: &'k mut [u8; KEY_BUF]) -> Option<&'k [u8]> 
 }
 
 /// The bytes the client hashes for `key`, or [`Error::KeyRejected`]. Rewritten keys are built
-/// in `buf` (no allocation).
+/// in `buf` (no allocation). Inlined: most profiles only check the key's length here; the
+/// rewrites are out of line ([`rewrite`]).
+#[inline]
 pub(super) fn prepare<'k>(
     profile: &Profile,
     hash: Hash,
@@ -145,7 +147,16 @@ pub(super) fn prepare<'k>(
     if refused {
         return Err(Error::KeyRejected);
     }
-    Ok(match profile.key {
+    match profile.key {
+        KeyRewrite::None => Ok(key),
+        rule => Ok(rewrite(rule, key, buf)),
+    }
+}
+
+/// A key rewritten by `rule` (built in `buf` when it differs from `key`).
+#[inline(never)]
+fn rewrite<'k>(rule: KeyRewrite, key: &'k [u8], buf: &'k mut KeyBuf) -> &'k [u8] {
+    match rule {
         KeyRewrite::None => key,
         KeyRewrite::Truncate(n) => &key[..key.len().min(n)],
         KeyRewrite::PeclSanitize => {
@@ -161,5 +172,5 @@ pub(super) fn prepare<'k>(
             None => key,
         },
         KeyRewrite::UrlEncode => url_encode(key, buf),
-    })
+    }
 }

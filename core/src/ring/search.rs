@@ -12,6 +12,7 @@ use super::Ring;
 use crate::alt::{jump, maglev, rendezvous};
 use crate::error::Error;
 use crate::hash::{furc, md5, whalin};
+use crate::index;
 use crate::profile::{Failover, Search, Ties};
 use crate::server::Server;
 
@@ -99,15 +100,34 @@ pub(super) fn pecl_table(c: &Continuum) -> Vec<u32> {
 /// First position with value >= h (may be `len`).
 #[inline]
 pub(super) fn lower_bound(c: &Continuum, h: u32) -> usize {
-    let (lo, hi) = c.index.range(h);
-    lo + c.values[lo..hi].partition_point(|&v| v < h)
+    c.index.search::<false>(&c.values, h)
 }
 
 /// First position with value > h (may be `len`).
 #[inline]
 fn upper_bound(c: &Continuum, h: u32) -> usize {
+    c.index.search::<true>(&c.values, h)
+}
+
+/// The owner of the first point `>= h` (`UPPER`: `> h`), wrapping past the last point to the
+/// first: [`lower_bound`] / [`upper_bound`] then `owners[p]` for a continuum whose tie winner
+/// is stored first ([`Layout::Sorted`]). In the common case (a bucket of fewer than
+/// [`index::WINDOW`] points) the owners of the window are read together with its values,
+/// so the owner's load does not wait for the comparisons.
+#[inline]
+fn sorted_owner<const UPPER: bool>(c: &Continuum, h: u32) -> Result<usize, Error> {
     let (lo, hi) = c.index.range(h);
-    lo + c.values[lo..hi].partition_point(|&v| v <= h)
+    if let (Some(w), Some(o)) = (
+        index::window(&c.values, lo, hi),
+        c.owners.get(lo..lo + index::WINDOW),
+    ) {
+        // Fewer than WINDOW values of the window are below h (the bucket is smaller).
+        let n = index::below::<UPPER>(w, h) & (index::WINDOW - 1);
+        return Ok(o[n] as usize);
+    }
+    let p = c.index.search::<UPPER>(&c.values, h);
+    let p = if p == c.values.len() { 0 } else { p };
+    c.owners.get(p).map(|&o| o as usize).ok_or(Error::NoServer)
 }
 
 /// First position whose 128-bit value is > w.
@@ -232,7 +252,19 @@ impl Ring {
             KeyPoint::Long(h) => h as u32,
         };
         match &self.layout {
-            Layout::Sorted(c) | Layout::Wide(c, _) | Layout::TieRuns(c, _) => {
+            // The common shapes without a tie table: owner and position found together.
+            Layout::Sorted(c) => match (k, self.profile.search) {
+                (KeyPoint::Narrow(h), Search::LowerBound) => sorted_owner::<false>(c, h),
+                (KeyPoint::Narrow(h), Search::UpperBound) => sorted_owner::<true>(c, h),
+                (KeyPoint::Narrow(h), Search::LowerBoundSigned) => {
+                    sorted_owner::<false>(c, h ^ 0x8000_0000)
+                }
+                _ => {
+                    let p = self.ring_position(c, k)?;
+                    Ok(self.owner_at(c, p))
+                }
+            },
+            Layout::Wide(c, _) | Layout::TieRuns(c, _) => {
                 let p = self.ring_position(c, k)?;
                 Ok(self.owner_at(c, p))
             }
