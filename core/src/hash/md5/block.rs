@@ -161,18 +161,29 @@ pub(super) fn compress<W: Word>(state: [W; 4], m: &[W; 16]) -> [W; 4] {
 }
 
 /// The padded block of a message of at most [`SHORT`] bytes as 16 little-endian words:
-/// the bytes, `0x80`, zeros, and the length in bits in words 14 and 15.
+/// the bytes, `0x80`, zeros, and the length in bits in words 14 and 15. Built word by word
+/// (whole words read straight from the message, the last partial word and the `0x80` byte
+/// assembled in a register), never as bytes read back as words, which would stall on store
+/// forwarding.
 #[inline(always)]
 pub(super) fn pad(msg: &[u8]) -> [u32; 16] {
-    let mut bytes = [0u8; 64];
-    let n = msg.len().min(SHORT);
-    bytes[..n].copy_from_slice(&msg[..n]);
-    bytes[n] = 0x80;
-    bytes[56..64].copy_from_slice(&((n as u64) * 8).to_le_bytes());
+    let msg = &msg[..msg.len().min(SHORT)];
     let mut m = [0u32; 16];
-    for (w, c) in m.iter_mut().zip(bytes.chunks_exact(4)) {
+    let words = msg.chunks_exact(4);
+    let tail = words.remainder();
+    let full = msg.len() / 4;
+    for (w, c) in m.iter_mut().zip(words) {
         *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
     }
+    let mut last = 0x80u32 << (8 * tail.len());
+    for (i, &b) in tail.iter().enumerate() {
+        last |= u32::from(b) << (8 * i);
+    }
+    // full <= 13: a message of at most 55 bytes leaves words 14 and 15 for its length.
+    m[full & 15] = last;
+    let bits = (msg.len() as u64) * 8;
+    m[14] = bits as u32;
+    m[15] = (bits >> 32) as u32;
     m
 }
 
