@@ -90,3 +90,21 @@ impl NodeLookup {
         self.value(py, self.snap.ring.locate_index(k.as_bytes()))
     }
 }
+
+/// `_NodeLookup.get` through [`crate::fastcall`].
+pub(crate) struct FastLookup;
+
+impl crate::fastcall::OneKey for FastLookup {
+    const NAME: &'static str = "get";
+    fn original() -> &'static std::sync::OnceLock<Py<PyAny>> {
+        static M: std::sync::OnceLock<Py<PyAny>> = std::sync::OnceLock::new();
+        &M
+    }
+    fn call(py: Python<'_>, slf: &Bound<'_, PyAny>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        Ok(slf
+            .cast::<NodeLookup>()?
+            .get()
+            .get(py, key)?
+            .unwrap_or_else(|| py.None()))
+    }
+}

@@ -911,3 +911,54 @@ impl Ring {
         Ok((ctor, args, py.None().into_bound(py)))
     }
 }
+
+/// `Ring.get` through [`crate::fastcall`].
+pub(crate) struct FastGet;
+
+impl crate::fastcall::OneKey for FastGet {
+    const NAME: &'static str = "get";
+    fn original() -> &'static std::sync::OnceLock<Py<PyAny>> {
+        static M: std::sync::OnceLock<Py<PyAny>> = std::sync::OnceLock::new();
+        &M
+    }
+    fn call(py: Python<'_>, slf: &Bound<'_, PyAny>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        Ok(slf.cast::<Ring>()?.get().get(py, key)?.into_any())
+    }
+}
+
+/// `Ring.get_node` through [`crate::fastcall`].
+pub(crate) struct FastGetNode;
+
+impl crate::fastcall::OneKey for FastGetNode {
+    const NAME: &'static str = "get_node";
+    fn original() -> &'static std::sync::OnceLock<Py<PyAny>> {
+        static M: std::sync::OnceLock<Py<PyAny>> = std::sync::OnceLock::new();
+        &M
+    }
+    fn call(py: Python<'_>, slf: &Bound<'_, PyAny>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        Ok(slf
+            .cast::<Ring>()?
+            .get()
+            .get_node(py, key)?
+            .map_or_else(|| py.None(), Py::into_any))
+    }
+}
+
+/// `Ring.get_many` through [`crate::fastcall`].
+pub(crate) struct FastGetMany;
+
+impl crate::fastcall::OneKey for FastGetMany {
+    const NAME: &'static str = "get_many";
+    fn original() -> &'static std::sync::OnceLock<Py<PyAny>> {
+        static M: std::sync::OnceLock<Py<PyAny>> = std::sync::OnceLock::new();
+        &M
+    }
+    fn call(py: Python<'_>, slf: &Bound<'_, PyAny>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        Ok(slf
+            .cast::<Ring>()?
+            .get()
+            .get_many(py, key)?
+            .into_any()
+            .unbind())
+    }
+}
