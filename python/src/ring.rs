@@ -10,7 +10,9 @@ use std::sync::Arc;
 
 use ketama_core::{Error, Server, SharedRing};
 use pyo3::exceptions::PyTypeError;
+use pyo3::ffi;
 use pyo3::prelude::*;
+use pyo3::PyTypeInfo;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
 
 use crate::convert::{hash_of, key_bytes, profile_of, quoted, servers_of, weight_of};
@@ -299,6 +301,50 @@ impl Batch {
         Ok(())
     }
 
+    /// Appends the keys of a list or tuple `seq`, read in place: `get_item(seq, i)` gives a
+    /// borrowed reference (`PyList_GetItem` / `PyTuple_GetItem`). An exact `str` is copied
+    /// straight from that borrowed reference (nothing runs Python code meanwhile, so the
+    /// sequence cannot drop it); any other key takes a reference of its own and goes through
+    /// [`Batch::push`] (which may run Python code: the length is read again after it).
+    ///
+    /// # Safety
+    /// `get_item` must be the item getter of `seq`'s type.
+    unsafe fn push_seq(
+        &mut self,
+        seq: &Bound<'_, PyAny>,
+        get_item: unsafe extern "C" fn(*mut ffi::PyObject, ffi::Py_ssize_t) -> *mut ffi::PyObject,
+    ) -> PyResult<()> {
+        let py = seq.py();
+        let mut n = seq.len()?;
+        self.reserve(n);
+        let mut i = 0;
+        while i < n {
+            // SAFETY: `seq` is a live list or tuple (caller) and `i` is below its length
+            // (read again after anything that may run Python code): a borrowed reference.
+            let item = unsafe { get_item(seq.as_ptr(), i as ffi::Py_ssize_t) };
+            if item.is_null() {
+                return Err(PyErr::fetch(py));
+            }
+            // SAFETY: `item` is a borrowed reference held by `seq`, used before anything
+            // could change `seq`.
+            let key = unsafe { pyo3::Borrowed::from_ptr(py, item) };
+            if PyString::is_exact_type_of(&key) {
+                // SAFETY: just checked it is a `str`.
+                let s = unsafe { key.cast_unchecked::<PyString>() };
+                if let Some(b) = crate::convert::borrow_utf8(&*s)? {
+                    self.buf.extend_from_slice(b);
+                    self.ends.push(self.buf.len());
+                    i += 1;
+                    continue;
+                }
+            }
+            self.push(&key.to_owned())?;
+            n = seq.len()?;
+            i += 1;
+        }
+        Ok(())
+    }
+
     fn key(&self, n: usize) -> &[u8] {
         let start = if n == 0 { 0 } else { self.ends[n - 1] };
         &self.buf[start..self.ends[n]]
@@ -563,16 +609,12 @@ impl Ring {
         };
         // Lists and tuples (the usual batches) are read in place with their size known; any
         // other iterable is walked.
-        if let Ok(list) = keys.cast::<PyList>() {
-            batch.reserve(list.len());
-            for key in list.iter() {
-                batch.push(&key)?;
-            }
-        } else if let Ok(tuple) = keys.cast::<PyTuple>() {
-            batch.reserve(tuple.len());
-            for key in tuple.iter() {
-                batch.push(&key)?;
-            }
+        if keys.is_instance_of::<PyList>() {
+            // SAFETY: `keys` is a list and this is the list item getter.
+            unsafe { batch.push_seq(keys, ffi::PyList_GetItem)? };
+        } else if keys.is_instance_of::<PyTuple>() {
+            // SAFETY: `keys` is a tuple and this is the tuple item getter.
+            unsafe { batch.push_seq(keys, ffi::PyTuple_GetItem)? };
         } else {
             for key in keys.try_iter()? {
                 batch.push(&key?)?;
