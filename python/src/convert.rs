@@ -3,8 +3,8 @@
 use ketama_core::{Error, Hash, Profile, Server};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::PyTypeInfo;
 use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
+use pyo3::PyTypeInfo;
 
 use crate::errors::to_py;
 

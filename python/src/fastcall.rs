@@ -43,6 +43,14 @@ pub(crate) trait OneKey {
     fn call(py: Python<'_>, slf: &Bound<'_, PyAny>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>>;
 }
 
+/// The receiver of a method installed by [`install`] on `T`'s class, as a `T`.
+pub(crate) fn receiver<'a, 'py, T: pyo3::PyClass>(slf: &'a Bound<'py, PyAny>) -> &'a Bound<'py, T> {
+    // SAFETY: CPython's method descriptor calls its function only with an instance of the
+    // class it was made for (or a subclass) as the receiver (it raises TypeError otherwise),
+    // and `install::<M>` makes the descriptor for the class whose `M::call` reads `T`.
+    unsafe { slf.cast_unchecked::<T>() }
+}
+
 /// Replaces `cls.<M::NAME>` with a fastcall method descriptor for `M` (CPython >= 3.10 only;
 /// a no-op before). Called once per method at module initialisation.
 pub(crate) fn install<M: OneKey>(cls: &Bound<'_, PyType>) -> PyResult<()> {

@@ -11,6 +11,7 @@ use pyo3::types::PyString;
 use pyo3::PyTypeInfo;
 
 use crate::convert::key_bytes;
+use crate::fastcall::receiver;
 use crate::ring::Labels;
 
 /// Calls `key -> values[server index]` (or `None` when no server owns the key) on a fixed
@@ -101,8 +102,7 @@ impl crate::fastcall::OneKey for FastLookup {
         &M
     }
     fn call(py: Python<'_>, slf: &Bound<'_, PyAny>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        Ok(slf
-            .cast::<NodeLookup>()?
+        Ok(receiver::<NodeLookup>(slf)
             .get()
             .get(py, key)?
             .unwrap_or_else(|| py.None()))

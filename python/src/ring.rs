@@ -12,11 +12,12 @@ use ketama_core::{Error, Server, SharedRing};
 use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::PyTypeInfo;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
+use pyo3::PyTypeInfo;
 
 use crate::convert::{hash_of, key_bytes, profile_of, quoted, servers_of, weight_of};
 use crate::errors::to_py;
+use crate::fastcall::receiver;
 
 /// Batches of this many keys or more release the GIL (detach from the interpreter) while
 /// they are located (their keys copied to one Rust buffer first); below it the release costs
@@ -964,7 +965,7 @@ impl crate::fastcall::OneKey for FastGet {
         &M
     }
     fn call(py: Python<'_>, slf: &Bound<'_, PyAny>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        Ok(slf.cast::<Ring>()?.get().get(py, key)?.into_any())
+        Ok(receiver::<Ring>(slf).get().get(py, key)?.into_any())
     }
 }
 
@@ -978,8 +979,7 @@ impl crate::fastcall::OneKey for FastGetNode {
         &M
     }
     fn call(py: Python<'_>, slf: &Bound<'_, PyAny>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        Ok(slf
-            .cast::<Ring>()?
+        Ok(receiver::<Ring>(slf)
             .get()
             .get_node(py, key)?
             .map_or_else(|| py.None(), Py::into_any))
@@ -996,8 +996,7 @@ impl crate::fastcall::OneKey for FastGetMany {
         &M
     }
     fn call(py: Python<'_>, slf: &Bound<'_, PyAny>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        Ok(slf
-            .cast::<Ring>()?
+        Ok(receiver::<Ring>(slf)
             .get()
             .get_many(py, key)?
             .into_any()
