@@ -332,7 +332,7 @@ impl Batch {
             if PyString::is_exact_type_of(&key) {
                 // SAFETY: just checked it is a `str`.
                 let s = unsafe { key.cast_unchecked::<PyString>() };
-                if let Some(b) = crate::convert::borrow_utf8(&*s)? {
+                if let Some(b) = crate::convert::borrow_utf8(&s)? {
                     self.buf.extend_from_slice(b);
                     self.ends.push(self.buf.len());
                     i += 1;
