@@ -10,6 +10,7 @@ mod convert;
 mod errors;
 mod fastcall;
 mod lookup;
+mod pin;
 mod ring;
 
 use ketama_core::{Hash, Profile};
@@ -71,6 +72,7 @@ fn _ketama(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("CORE_VERSION", ketama_core::VERSION)?;
     m.add("DETACH_THRESHOLD", ring::DETACH_THRESHOLD)?;
+    pin::init(m.py())?;
     m.add_class::<ring::Ring>()?;
     m.add_class::<lookup::NodeLookup>()?;
     let ring = m.py().get_type::<ring::Ring>();

@@ -18,6 +18,7 @@ use pyo3::PyTypeInfo;
 use crate::convert::{hash_of, key_bytes, profile_of, quoted, servers_of, weight_of};
 use crate::errors::to_py;
 use crate::fastcall::receiver;
+use crate::pin::Pinned;
 
 /// Batches of this many keys or more release the GIL (detach from the interpreter) while
 /// they are located (their keys copied to one Rust buffer first); below it the release costs
@@ -62,6 +63,9 @@ fn follow(ring: &ketama_core::Ring, old: &Labels, fresh: Option<&Arc<Label>>) ->
 #[pyclass(module = "ketama", name = "Ring", frozen, subclass)]
 pub(crate) struct Ring {
     shared: SharedRing<Labels>,
+    /// The published snapshot again, for single-key lookups on GIL builds ([`crate::pin`]);
+    /// every publication goes through [`Ring::publish`] or [`Ring::new_shared`].
+    pin: Pinned<Labels>,
     /// The caller's key hash, for a ring from [`Ring::from_points`] given a callable: keys are
     /// hashed by calling it (as they are, not converted), the search is ours.
     key_fn: Option<Py<PyAny>>,
@@ -173,19 +177,48 @@ fn overrides_init(cls: &Bound<'_, PyType>) -> PyResult<bool> {
 
 impl Ring {
     /// Publishes `next` in place of the current ring (construction and unpickling).
-    fn replace(&self, next: (ketama_core::Ring, Labels)) {
+    fn replace(&self, py: Python<'_>, next: (ketama_core::Ring, Labels)) {
         let r: Result<(), std::convert::Infallible> = self.shared.update(|_| Ok(next));
         let Ok(()) = r;
+        self.publish(py);
+    }
+
+    /// The two published copies of a new ring (`shared` and `pin`).
+    fn new_shared(ring: ketama_core::Ring, labels: Labels) -> (SharedRing<Labels>, Pinned<Labels>) {
+        let shared = SharedRing::new(ring, labels);
+        let pin = Pinned::new(shared.load_full());
+        (shared, pin)
+    }
+
+    /// After a change of `shared`: pins its snapshot for the single-key lookups.
+    fn publish(&self, py: Python<'_>) {
+        self.pin.set(py, self.shared.load_full());
+    }
+
+    /// `f` on the current snapshot: the pinned one on GIL builds, else a load. `f` must
+    /// not run Python code (see [`Pinned::with`]).
+    #[inline]
+    fn with_snapshot<R>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&ketama_core::Snapshot<Labels>) -> R,
+    ) -> R {
+        if crate::pin::gil_exclusive() {
+            self.pin.with(py, f)
+        } else {
+            f(&self.shared.load())
+        }
     }
 
     /// The label of the server for `key`, or the core error.
     fn locate(&self, py: Python<'_>, key: &[u8]) -> Result<Py<PyString>, Error> {
-        let snap = self.shared.load();
-        let i = snap.ring.locate_index(key)?;
-        snap.extra
-            .get(i)
-            .map(|l| l.obj.clone_ref(py))
-            .ok_or(Error::NoServer)
+        self.with_snapshot(py, |snap| {
+            let i = snap.ring.locate_index(key)?;
+            snap.extra
+                .get(i)
+                .map(|l| l.obj.clone_ref(py))
+                .ok_or(Error::NoServer)
+        })
     }
 
     /// The current snapshot, kept whole (a `_NodeLookup` holds it).
@@ -195,12 +228,13 @@ impl Ring {
 
     /// The label of the server for a key hash the caller's callable computed.
     fn locate_hashed(&self, py: Python<'_>, h: u32) -> Result<Py<PyString>, Error> {
-        let snap = self.shared.load();
-        let i = snap.ring.locate_hash(h)?;
-        snap.extra
-            .get(i)
-            .map(|l| l.obj.clone_ref(py))
-            .ok_or(Error::NoServer)
+        self.with_snapshot(py, |snap| {
+            let i = snap.ring.locate_hash(h)?;
+            snap.extra
+                .get(i)
+                .map(|l| l.obj.clone_ref(py))
+                .ok_or(Error::NoServer)
+        })
     }
 
     /// The labels of the servers `walk` picks for `key` (`get_n`, `failover`).
@@ -251,6 +285,7 @@ impl Ring {
                 Ok::<_, Error>((next, labels))
             })
         });
+        self.publish(py);
         r.map_err(|e| to_py(e, &quoted(label)))
     }
 }
@@ -402,8 +437,10 @@ impl Ring {
             let (servers, profile, hash) = constructor_args(args, kwargs)?;
             build(py, servers.as_ref(), &profile, hash.as_deref())?
         };
+        let (shared, pin) = Ring::new_shared(ring, labels);
         Ok(Ring {
-            shared: SharedRing::new(ring, labels),
+            shared,
+            pin,
             key_fn: None,
             deferred: deferred.into(),
         })
@@ -509,8 +546,10 @@ impl Ring {
                 .map_or(String::new(), |l| quoted(l));
             to_py(e.error, &detail)
         })?;
+        let (shared, pin) = Ring::new_shared(ring, labels);
         Ok(Ring {
-            shared: SharedRing::new(ring, labels),
+            shared,
+            pin,
             key_fn,
             deferred: false.into(),
         })
@@ -530,7 +569,7 @@ impl Ring {
             return Ok(());
         }
         let (servers, profile, hash) = constructor_args(args, kwargs)?;
-        self.replace(build(py, servers.as_ref(), &profile, hash.as_deref())?);
+        self.replace(py, build(py, servers.as_ref(), &profile, hash.as_deref())?);
         self.deferred.store(false, Ordering::Release);
         Ok(())
     }
@@ -910,7 +949,7 @@ impl Ring {
         let next = build(py, Some(servers), profile, hash)?;
         let obj = base.getattr("__new__")?.call1((cls,))?;
         let ring = obj.cast::<Ring>()?.get();
-        ring.replace(next);
+        ring.replace(py, next);
         ring.deferred
             .store(false, std::sync::atomic::Ordering::Release);
         Ok(obj)
