@@ -669,13 +669,26 @@ impl Ring {
             batch.search(&snap.ring)
         };
         let indexes = indexes.map_err(|(n, e)| key_error(e, batch.key(n)))?;
-        // One list filled in one pass: each slot takes a reference to its server's one `str`.
-        PyList::new(
-            py,
-            indexes
-                .iter()
-                .map(|&i| snap.extra.get(i as usize).map(|l| l.obj.bind(py))),
-        )
+        // One list filled in one pass: each slot takes a reference to its server's one `str`
+        // (a table of the label pointers first, so a slot is one lookup and two calls).
+        let objs: Vec<*mut ffi::PyObject> = snap.extra.iter().map(|l| l.obj.as_ptr()).collect();
+        let n = ffi::Py_ssize_t::try_from(indexes.len())
+            .map_err(|_| PyTypeError::new_err("batch too large"))?;
+        // SAFETY: PyList_New returns a new list of `n` NULL slots, or NULL with an exception.
+        let list = unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyList_New(n))? };
+        // SAFETY: `none` is the `None` singleton, borrowed.
+        let none = unsafe { ffi::Py_None() };
+        for (j, &i) in indexes.iter().enumerate() {
+            let obj = objs.get(i as usize).copied().unwrap_or(none);
+            // SAFETY: `obj` is a live object (a label `str` held by `snap`, or `None`); the new
+            // reference is stolen by PyList_SetItem into slot `j` < `n` of our fresh list,
+            // which cannot fail there.
+            unsafe {
+                ffi::Py_IncRef(obj);
+                ffi::PyList_SetItem(list.as_ptr(), j as ffi::Py_ssize_t, obj);
+            }
+        }
+        Ok(list.cast_into::<PyList>()?)
     }
 
     /// Up to `n` distinct servers for `key`, primary first (replica / failover order, as the
