@@ -600,7 +600,10 @@ impl Ring {
             };
         }
         let owned;
-        let key = if key.is_instance_of::<PyString>() || key.is_instance_of::<PyBytes>() {
+        let key = if PyString::is_exact_type_of(key)
+            || key.is_instance_of::<PyString>()
+            || key.is_instance_of::<PyBytes>()
+        {
             key
         } else {
             owned = key.str()?.into_any();
