@@ -698,8 +698,14 @@ pub unsafe extern "C" fn ketama_ring_lookup_joined(
             return Ok(());
         }
         // Every answer first (nothing is written unless all of them fit).
-        let count = buf.iter().filter(|&&b| b == separator).count() + 1;
-        let found = locate_all(&state, buf.split(|&b| b == separator), count)?;
+        let ends = crate::split::piece_ends(buf, separator);
+        let mut start = 0;
+        let keys = ends.iter().map(|&end| {
+            let key = &buf[start..end];
+            start = end + 1;
+            key
+        });
+        let found = locate_all(&state, keys, ends.len())?;
         let mut need = found.len() - 1;
         for i in found.iter().flatten() {
             need = need.saturating_add(state.extra.label(*i)?.1);
