@@ -41,6 +41,12 @@ final class Ring implements \Countable
      */
     private $fast = null;
     /**
+     * Whether get() can take ketama_ring_lookup_str's answer: PHP's int must hold its 64 bits
+     * (a 32-bit PHP keeps the low half, the server index, and loses the key length that
+     * tells a key cut short by a NUL byte), else every get() takes the slow path.
+     */
+    private const FAST = PHP_INT_SIZE === 8;
+    /**
      * @var list<string>|null labels by server index, filled on the first lookup after a change
      *      (get() and getMany() index it with the server index the library returns, so a
      *      lookup converts no string); null after a change
@@ -79,7 +85,8 @@ final class Ring implements \Countable
             $what = $status === KetamaException::UNKNOWN_PROFILE ? $profile : (string) $hash;
             throw new KetamaException(Library::message($status) . ": '" . self::show($what) . "'", $status);
         }
-        $this->ring = $this->fast = $out;
+        $this->ring = $out;
+        $this->fast = self::FAST ? $out : null;
         $this->profile = $profile;
         $this->hash = $hash;
         $this->addMany($servers);
@@ -162,7 +169,7 @@ final class Ring implements \Countable
         $ring = (new \ReflectionClass(self::class))->newInstanceWithoutConstructor();
         $ring->ffi = $ffi;
         $ring->ring = $out;
-        $ring->fast = $hashFn === null ? $out : null;
+        $ring->fast = self::FAST && $hashFn === null ? $out : null;
         $ring->profile = $profile;
         $ring->hash = $name;
         $ring->hashFn = $hashFn;
