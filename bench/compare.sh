@@ -5,6 +5,8 @@
 #   PHP    Ketama\Ring (FFI)          vs  php-memcached 3.2 getServerByKey             bench/php/compare.php
 #   build and one-server changes of 1,000 and 10,000 servers (our C API), and the Rust
 #   core's own lookup under the C one (ffi-c/examples/core_floor.rs)
+#   C      our libketama drop-in ketama_get_server  vs  the original last.fm libketama
+#          (only with LIBKETAMA_SRC: no registry packages it)                bench/c/libketama.c
 # Same keys (user:N:profile), equal servers (10, 100, 1,000, 10,000; the table is the
 # 100-server column), same placement checked first. Installs what it needs when missing
 # (tests/setup.sh for the Debian packages, a venv with the package and uhashring).
@@ -13,7 +15,9 @@
 #                                    chart in bench/out/ns-per-key.svg
 #   bash bench/compare.sh --docs     the same, also written to docs/performance-results.tsv and
 #                                    docs/performance.svg (what docs/performance.md shows)
-# Env: KETAMA_VENV (default python/.venv), BENCH_SIZES (default "10 100 1000 10000").
+# Env: KETAMA_VENV (default python/.venv), BENCH_SIZES (default "10 100 1000 10000"),
+# LIBKETAMA_SRC (a checkout of https://github.com/RJ/ketama: its libketama/ is built here for
+# the drop-in row; without it that row reads "not measured").
 # A benchmark, not a test: nothing here asserts a speed, and CI does not run it.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -80,6 +84,14 @@ say "Python: ${sizes[*]} servers"
 "$venv/bin/python" "$here/py/compare.py" "${sizes[@]}" >>"$rows"
 say "PHP: ${sizes[*]} servers"
 KETAMA_LIB="$tmp/prefix/lib/libketama.so.0" php -d ffi.enable=1 "$here/php/compare.php" "${sizes[@]}" >>"$rows"
+if [[ -n "${LIBKETAMA_SRC:-}" ]]; then
+    say "C: our libketama drop-in against the original libketama ($LIBKETAMA_SRC), 100 servers"
+    cp -r "$LIBKETAMA_SRC/libketama" "$tmp/libketama-orig"
+    # its Makefile builds with -Werror, which today's gcc trips on (strncpy truncation)
+    make -s -C "$tmp/libketama-orig" build CFLAGS="-fPIC -w" >&2
+    cc -O2 -std=c11 -o "$tmp/libketama-bench" "$here/c/libketama.c" -ldl
+    "$tmp/libketama-bench" "$tmp/libketama-orig/libketama.so.1" "$tmp/prefix/lib/libketama.so.0" 100 >>"$rows"
+fi
 printf '# load average after\t%s\n' "$(cut -d' ' -f1-3 /proc/loadavg)" >>"$rows"
 
 # --- the table and the chart --------------------------------------------------------------

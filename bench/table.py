@@ -30,6 +30,8 @@ TABLE: List[Tuple[str, int, str, str, Optional[float], str]] = [
      ">= 50x"),
     ("php_get", 100, "PHP `Ketama\\Ring::get` (FFI)", "php-memcached `getServerByKey`", 1.0, ">= 1.0x"),
     ("php_get_many", 100, "PHP `Ketama\\Ring::getMany` (per key)", "php-memcached `getServerByKey`", 3.0, ">= 3x"),
+    ("c_libketama_get_server", 100, "libketama drop-in `ketama_get_server` (C)", "the original libketama (last.fm)",
+     1.0, ">= 1.0x"),
 ]
 
 # (path, servers, what, goal in ms)

@@ -32,6 +32,7 @@ enum ketama_status ketama_ring_remove(struct ketama_ring *ring, const char *labe
 enum ketama_status ketama_ring_set_weight(struct ketama_ring *ring, const char *label, size_t label_len, uint32_t weight);
 enum ketama_status ketama_ring_lookup(const struct ketama_ring *ring, const char *key, size_t key_len, const char **label_out, size_t *label_len_out);
 int64_t ketama_ring_lookup_index(const struct ketama_ring *ring, const char *key, size_t key_len);
+int64_t ketama_ring_lookup_str(const struct ketama_ring *ring, const char *key);
 enum ketama_status ketama_ring_lookup_many(const struct ketama_ring *ring, const char *const *keys, const size_t *key_lens, size_t count, const char **labels_out, size_t *label_lens_out);
 enum ketama_status ketama_ring_lookup_packed(const struct ketama_ring *ring, const char *keys, const size_t *key_lens, size_t count, uint32_t *servers_out);
 enum ketama_status ketama_ring_lookup_joined(const struct ketama_ring *ring, const char *keys, size_t keys_len, uint8_t separator, char *labels_out, size_t labels_capacity, size_t *labels_len_out, size_t *refused_out);

@@ -43,8 +43,8 @@ use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
-use std::time::Instant;
 
 use ketama_core::hash::md5;
 use ketama_core::weight::Formula;
@@ -111,6 +111,21 @@ struct Generation {
     /// MD5 of the file's bytes.
     digest: [u8; 16],
     points: Box<[mcs]>,
+    /// `points[i].point` for each i: what `ketama_get_server` searches (4 bytes a point in
+    /// a row, 64 KiB for 100 servers, where the 28-byte `mcs` rows take 448 KiB: the search
+    /// was half of a lookup, one cache miss a step).
+    positions: Box<[u32]>,
+}
+
+impl Generation {
+    fn new(digest: [u8; 16], points: Box<[mcs]>) -> Generation {
+        let positions = points.iter().map(|m| m.point).collect();
+        Generation {
+            digest,
+            points,
+            positions,
+        }
+    }
 }
 
 /// What a reload check compares: any difference means "read the file again".
@@ -130,6 +145,50 @@ struct Continuum {
     /// other threads: libketama's own unsynchronised contract).
     c: UnsafeCell<continuum>,
     inner: Mutex<Inner>,
+    /// The current generation (the last of `inner.generations`, which keeps it alive), NULL
+    /// before the first: what `ketama_get_server` searches without taking the lock.
+    current: AtomicPtr<Generation>,
+    /// When `ketama_get_server` next looks at the file ([`now_ms`]); between two looks a
+    /// lookup takes no lock and makes no system call.
+    next_check: AtomicU64,
+}
+
+/// How often `ketama_get_server` looks at the server file (milliseconds).
+const CHECK_EVERY_MS: u64 = 1000;
+
+/// Milliseconds on a monotonic clock, cheap enough for every `ketama_get_server`: Linux's
+/// `CLOCK_MONOTONIC_COARSE` (read in user space through the vDSO, a few ns; it moves in ticks
+/// of 1-10 ms, so "a second" is a second within one tick); elsewhere std's `Instant`.
+#[cfg(target_os = "linux")]
+fn now_ms() -> u64 {
+    #[repr(C)]
+    struct Timespec {
+        tv_sec: core::ffi::c_long,
+        tv_nsec: core::ffi::c_long,
+    }
+    extern "C" {
+        fn clock_gettime(clock: c_int, tp: *mut Timespec) -> c_int;
+    }
+    const CLOCK_MONOTONIC_COARSE: c_int = 6;
+    let mut ts = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a writable timespec (`long` seconds and nanoseconds: the layout of
+    // glibc's and musl's default `struct timespec`); the clock id is Linux's.
+    if unsafe { clock_gettime(CLOCK_MONOTONIC_COARSE, &mut ts) } != 0 {
+        return 0; // not seen on Linux since 2.6.32; 0 only delays the next look at the file
+    }
+    u64::try_from(ts.tv_sec).unwrap_or(0) * 1000
+        + u64::try_from(ts.tv_nsec).unwrap_or(0) / 1_000_000
+}
+
+/// Milliseconds on a monotonic clock (std's `Instant`, from the first call).
+#[cfg(not(target_os = "linux"))]
+fn now_ms() -> u64 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    let start = *START.get_or_init(std::time::Instant::now);
+    u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX)
 }
 
 struct Inner {
@@ -141,7 +200,6 @@ struct Inner {
     stamp: Option<Stamp>,
     /// Storage `c.modtime` points to.
     modtime: Box<i64>,
-    last_check: Instant,
 }
 
 /// The parsed generation of each file path while some continuum uses it (what libketama's
@@ -341,10 +399,7 @@ fn load(path: &Path) -> Result<(Arc<Generation>, Stamp), String> {
     if servers.is_empty() {
         return Err(format!("No valid server definitions in file {file}"));
     }
-    let g = Arc::new(Generation {
-        digest,
-        points: build(&servers),
-    });
+    let g = Arc::new(Generation::new(digest, build(&servers)));
     cache.insert(path.to_path_buf(), Arc::downgrade(&g));
     Ok((g, before))
 }
@@ -364,12 +419,42 @@ impl Continuum {
     /// Makes `g` the current generation and points the C fields at it.
     fn install(&mut self, g: Arc<Generation>, stamp: Stamp) {
         let inner = self.inner.get_mut().unwrap_or_else(PoisonError::into_inner);
-        Continuum::publish(&self.c, inner, g, stamp);
+        Continuum::publish(&self.c, &self.current, inner, g, stamp);
+    }
+
+    /// `ketama_get_server`'s look at the file: under the lock, once per [`CHECK_EVERY_MS`]
+    /// (the first thread past the deadline looks, the others go on with the current
+    /// generation), reloads it when it changed; a broken file keeps the last good continuum.
+    #[cold]
+    fn check(&self, now: u64) {
+        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        if now < self.next_check.load(Ordering::Relaxed) {
+            return; // another thread looked meanwhile
+        }
+        self.next_check
+            .store(now.saturating_add(CHECK_EVERY_MS), Ordering::Relaxed);
+        let stale = match (inner.generations.last(), inner.stamp) {
+            (Some(_), Some(old)) => stamp(&inner.path) != Ok(old),
+            _ => true,
+        };
+        if stale {
+            let path = inner.path.clone();
+            match load(&path) {
+                Ok((g, st)) => Continuum::publish(&self.c, &self.current, &mut inner, g, st),
+                Err(msg) => set_error(&msg), // keep serving the last good continuum
+            }
+        }
     }
 
     /// Points C at generation `g`. Callers hold `inner`'s lock (or own the continuum
     /// outright), which serialises every write to `c`.
-    fn publish(c: &UnsafeCell<continuum>, inner: &mut Inner, g: Arc<Generation>, stamp: Stamp) {
+    fn publish(
+        c: &UnsafeCell<continuum>,
+        current: &AtomicPtr<Generation>,
+        inner: &mut Inner,
+        g: Arc<Generation>,
+        stamp: Stamp,
+    ) {
         // SAFETY: writes to `c` happen only here, serialised by the lock our caller holds;
         // no Rust reference to the `continuum` exists besides this one.
         let c = unsafe { &mut *c.get() };
@@ -378,6 +463,9 @@ impl Continuum {
         c.numpoints = c_int::try_from(g.points.len()).unwrap_or(c_int::MAX);
         c.array = g.points.as_ptr().cast_mut().cast();
         c.modtime = core::ptr::from_mut::<i64>(&mut inner.modtime).cast();
+        // Kept alive by `inner.generations` (pushed below, or already its last) until
+        // KEPT_GENERATIONS later content changes or ketama_smoke.
+        current.store(Arc::as_ptr(&g).cast_mut(), Ordering::Release);
         // Same content (only touched): nothing new to keep.
         if !inner
             .generations
@@ -423,8 +511,9 @@ pub unsafe extern "C" fn ketama_roll(
                 generations: Vec::new(),
                 stamp: None,
                 modtime: Box::new(0),
-                last_check: Instant::now(),
             }),
+            current: AtomicPtr::new(core::ptr::null_mut()),
+            next_check: AtomicU64::new(now_ms().saturating_add(CHECK_EVERY_MS)),
         });
         let result = load(&path);
         let ok = match result {
@@ -474,22 +563,15 @@ pub unsafe extern "C" fn ketama_get_server(key: *mut c_char, cont: ketama_contin
         // A shared reference only: other threads may be in here too; the lock below
         // serialises every write.
         let this = unsafe { &*cont.cast::<Continuum>() };
-        let mut inner = this.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        if inner.last_check.elapsed().as_secs() >= 1 {
-            inner.last_check = Instant::now();
-            let stale = match (inner.generations.last(), inner.stamp) {
-                (Some(_), Some(old)) => stamp(&inner.path) != Ok(old),
-                _ => true,
-            };
-            if stale {
-                let path = inner.path.clone();
-                match load(&path) {
-                    Ok((g, st)) => Continuum::publish(&this.c, &mut inner, g, st),
-                    Err(msg) => set_error(&msg), // keep serving the last good continuum
-                }
-            }
+        // At most once a second, under the lock: has the file changed? Otherwise no lock and
+        // no system call (libketama itself looked at the file only in ketama_roll).
+        let now = now_ms();
+        if now >= this.next_check.load(Ordering::Relaxed) {
+            this.check(now);
         }
-        let Some(g) = inner.generations.last() else {
+        // SAFETY: NULL, or the last of `inner.generations`, alive until KEPT_GENERATIONS
+        // later content changes (each check at least a second apart) or ketama_smoke.
+        let Some(g) = (unsafe { this.current.load(Ordering::Acquire).as_ref() }) else {
             return core::ptr::null_mut();
         };
         if g.points.is_empty() {
@@ -497,7 +579,7 @@ pub unsafe extern "C" fn ketama_get_server(key: *mut c_char, cont: ketama_contin
         }
         // SAFETY: NUL-terminated by the caller's contract.
         let h = md5::ketama(unsafe { CStr::from_ptr(key) }.to_bytes());
-        let i = g.points.partition_point(|m| m.point < h);
+        let i = g.positions.partition_point(|&p| p < h);
         let i = if i == g.points.len() { 0 } else { i };
         // The generation lives until ketama_smoke or KEPT_GENERATIONS content changes.
         g.points[i..].as_ptr().cast_mut()

@@ -22,6 +22,7 @@ mod boundary;
 pub mod bucket;
 pub mod compat;
 pub mod ring;
+mod split;
 pub mod status;
 
 pub use ring::ketama_ring;

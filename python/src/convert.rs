@@ -4,6 +4,7 @@ use ketama_core::{Error, Hash, Profile, Server};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
+use pyo3::PyTypeInfo;
 
 use crate::errors::to_py;
 
@@ -69,7 +70,18 @@ mod utf8 {
     }
 }
 
+pub(crate) use utf8::borrow as borrow_utf8;
+
 pub(crate) fn key_bytes<'a, 'py>(key: &'a Bound<'py, PyAny>) -> PyResult<KeyBytes<'a>> {
+    // Exactly `str` (the usual key) is a pointer compare; `cast` below asks the type's flags
+    // through a call (abi3) and also takes subclasses.
+    if PyString::is_exact_type_of(key) {
+        // SAFETY: just checked that `key` is a `str`.
+        let s = unsafe { key.cast_unchecked::<PyString>() };
+        if let Some(b) = utf8::borrow(s)? {
+            return Ok(KeyBytes::Str(b));
+        }
+    }
     if let Ok(s) = key.cast::<PyString>() {
         if let Some(b) = utf8::borrow(s)? {
             return Ok(KeyBytes::Str(b));

@@ -8,7 +8,9 @@
 mod bucket;
 mod convert;
 mod errors;
+mod fastcall;
 mod lookup;
+mod pin;
 mod ring;
 
 use ketama_core::{Hash, Profile};
@@ -70,8 +72,14 @@ fn _ketama(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("CORE_VERSION", ketama_core::VERSION)?;
     m.add("DETACH_THRESHOLD", ring::DETACH_THRESHOLD)?;
+    pin::init(m.py())?;
     m.add_class::<ring::Ring>()?;
     m.add_class::<lookup::NodeLookup>()?;
+    let ring = m.py().get_type::<ring::Ring>();
+    fastcall::install::<ring::FastGet>(&ring)?;
+    fastcall::install::<ring::FastGetNode>(&ring)?;
+    fastcall::install::<ring::FastGetMany>(&ring)?;
+    fastcall::install::<lookup::FastLookup>(&m.py().get_type::<lookup::NodeLookup>())?;
     m.add_function(wrap_pyfunction!(errors::_error_classes, m)?)?;
     m.add_function(wrap_pyfunction!(hash_key, m)?)?;
     m.add_function(wrap_pyfunction!(profiles, m)?)?;

@@ -11,6 +11,7 @@ use pyo3::types::PyString;
 use pyo3::PyTypeInfo;
 
 use crate::convert::key_bytes;
+use crate::fastcall::receiver;
 use crate::ring::Labels;
 
 /// Calls `key -> values[server index]` (or `None` when no server owns the key) on a fixed
@@ -88,5 +89,22 @@ impl NodeLookup {
         };
         let k = key_bytes(key)?;
         self.value(py, self.snap.ring.locate_index(k.as_bytes()))
+    }
+}
+
+/// `_NodeLookup.get` through [`crate::fastcall`].
+pub(crate) struct FastLookup;
+
+impl crate::fastcall::OneKey for FastLookup {
+    const NAME: &'static str = "get";
+    fn original() -> &'static std::sync::OnceLock<Py<PyAny>> {
+        static M: std::sync::OnceLock<Py<PyAny>> = std::sync::OnceLock::new();
+        &M
+    }
+    fn call(py: Python<'_>, slf: &Bound<'_, PyAny>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        Ok(receiver::<NodeLookup>(slf)
+            .get()
+            .get(py, key)?
+            .unwrap_or_else(|| py.None()))
     }
 }

@@ -10,11 +10,15 @@ use std::sync::Arc;
 
 use ketama_core::{Error, Server, SharedRing};
 use pyo3::exceptions::PyTypeError;
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
+use pyo3::PyTypeInfo;
 
 use crate::convert::{hash_of, key_bytes, profile_of, quoted, servers_of, weight_of};
 use crate::errors::to_py;
+use crate::fastcall::receiver;
+use crate::pin::Pinned;
 
 /// Batches of this many keys or more release the GIL (detach from the interpreter) while
 /// they are located (their keys copied to one Rust buffer first); below it the release costs
@@ -59,6 +63,9 @@ fn follow(ring: &ketama_core::Ring, old: &Labels, fresh: Option<&Arc<Label>>) ->
 #[pyclass(module = "ketama", name = "Ring", frozen, subclass)]
 pub(crate) struct Ring {
     shared: SharedRing<Labels>,
+    /// The published snapshot again, for single-key lookups on GIL builds ([`crate::pin`]);
+    /// every publication goes through [`Ring::publish`] or [`Ring::new_shared`].
+    pin: Pinned<Labels>,
     /// The caller's key hash, for a ring from [`Ring::from_points`] given a callable: keys are
     /// hashed by calling it (as they are, not converted), the search is ours.
     key_fn: Option<Py<PyAny>>,
@@ -170,19 +177,48 @@ fn overrides_init(cls: &Bound<'_, PyType>) -> PyResult<bool> {
 
 impl Ring {
     /// Publishes `next` in place of the current ring (construction and unpickling).
-    fn replace(&self, next: (ketama_core::Ring, Labels)) {
+    fn replace(&self, py: Python<'_>, next: (ketama_core::Ring, Labels)) {
         let r: Result<(), std::convert::Infallible> = self.shared.update(|_| Ok(next));
         let Ok(()) = r;
+        self.publish(py);
+    }
+
+    /// The two published copies of a new ring (`shared` and `pin`).
+    fn new_shared(ring: ketama_core::Ring, labels: Labels) -> (SharedRing<Labels>, Pinned<Labels>) {
+        let shared = SharedRing::new(ring, labels);
+        let pin = Pinned::new(shared.load_full());
+        (shared, pin)
+    }
+
+    /// After a change of `shared`: pins its snapshot for the single-key lookups.
+    fn publish(&self, py: Python<'_>) {
+        self.pin.set(py, self.shared.load_full());
+    }
+
+    /// `f` on the current snapshot: the pinned one on GIL builds, else a load. `f` must
+    /// not run Python code (see [`Pinned::with`]).
+    #[inline]
+    fn with_snapshot<R>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&ketama_core::Snapshot<Labels>) -> R,
+    ) -> R {
+        if crate::pin::gil_exclusive() {
+            self.pin.with(py, f)
+        } else {
+            f(&self.shared.load())
+        }
     }
 
     /// The label of the server for `key`, or the core error.
     fn locate(&self, py: Python<'_>, key: &[u8]) -> Result<Py<PyString>, Error> {
-        let snap = self.shared.load();
-        let i = snap.ring.locate_index(key)?;
-        snap.extra
-            .get(i)
-            .map(|l| l.obj.clone_ref(py))
-            .ok_or(Error::NoServer)
+        self.with_snapshot(py, |snap| {
+            let i = snap.ring.locate_index(key)?;
+            snap.extra
+                .get(i)
+                .map(|l| l.obj.clone_ref(py))
+                .ok_or(Error::NoServer)
+        })
     }
 
     /// The current snapshot, kept whole (a `_NodeLookup` holds it).
@@ -192,12 +228,13 @@ impl Ring {
 
     /// The label of the server for a key hash the caller's callable computed.
     fn locate_hashed(&self, py: Python<'_>, h: u32) -> Result<Py<PyString>, Error> {
-        let snap = self.shared.load();
-        let i = snap.ring.locate_hash(h)?;
-        snap.extra
-            .get(i)
-            .map(|l| l.obj.clone_ref(py))
-            .ok_or(Error::NoServer)
+        self.with_snapshot(py, |snap| {
+            let i = snap.ring.locate_hash(h)?;
+            snap.extra
+                .get(i)
+                .map(|l| l.obj.clone_ref(py))
+                .ok_or(Error::NoServer)
+        })
     }
 
     /// The labels of the servers `walk` picks for `key` (`get_n`, `failover`).
@@ -248,6 +285,7 @@ impl Ring {
                 Ok::<_, Error>((next, labels))
             })
         });
+        self.publish(py);
         r.map_err(|e| to_py(e, &quoted(label)))
     }
 }
@@ -296,6 +334,50 @@ impl Batch {
         let k = key_bytes(key)?;
         self.buf.extend_from_slice(k.as_bytes());
         self.ends.push(self.buf.len());
+        Ok(())
+    }
+
+    /// Appends the keys of a list or tuple `seq`, read in place: `get_item(seq, i)` gives a
+    /// borrowed reference (`PyList_GetItem` / `PyTuple_GetItem`). An exact `str` is copied
+    /// straight from that borrowed reference (nothing runs Python code meanwhile, so the
+    /// sequence cannot drop it); any other key takes a reference of its own and goes through
+    /// [`Batch::push`] (which may run Python code: the length is read again after it).
+    ///
+    /// # Safety
+    /// `get_item` must be the item getter of `seq`'s type.
+    unsafe fn push_seq(
+        &mut self,
+        seq: &Bound<'_, PyAny>,
+        get_item: unsafe extern "C" fn(*mut ffi::PyObject, ffi::Py_ssize_t) -> *mut ffi::PyObject,
+    ) -> PyResult<()> {
+        let py = seq.py();
+        let mut n = seq.len()?;
+        self.reserve(n);
+        let mut i = 0;
+        while i < n {
+            // SAFETY: `seq` is a live list or tuple (caller) and `i` is below its length
+            // (read again after anything that may run Python code): a borrowed reference.
+            let item = unsafe { get_item(seq.as_ptr(), i as ffi::Py_ssize_t) };
+            if item.is_null() {
+                return Err(PyErr::fetch(py));
+            }
+            // SAFETY: `item` is a borrowed reference held by `seq`, used before anything
+            // could change `seq`.
+            let key = unsafe { pyo3::Borrowed::from_ptr(py, item) };
+            if PyString::is_exact_type_of(&key) {
+                // SAFETY: just checked it is a `str`.
+                let s = unsafe { key.cast_unchecked::<PyString>() };
+                if let Some(b) = crate::convert::borrow_utf8(&s)? {
+                    self.buf.extend_from_slice(b);
+                    self.ends.push(self.buf.len());
+                    i += 1;
+                    continue;
+                }
+            }
+            self.push(&key.to_owned())?;
+            n = seq.len()?;
+            i += 1;
+        }
         Ok(())
     }
 
@@ -355,8 +437,10 @@ impl Ring {
             let (servers, profile, hash) = constructor_args(args, kwargs)?;
             build(py, servers.as_ref(), &profile, hash.as_deref())?
         };
+        let (shared, pin) = Ring::new_shared(ring, labels);
         Ok(Ring {
-            shared: SharedRing::new(ring, labels),
+            shared,
+            pin,
             key_fn: None,
             deferred: deferred.into(),
         })
@@ -462,8 +546,10 @@ impl Ring {
                 .map_or(String::new(), |l| quoted(l));
             to_py(e.error, &detail)
         })?;
+        let (shared, pin) = Ring::new_shared(ring, labels);
         Ok(Ring {
-            shared: SharedRing::new(ring, labels),
+            shared,
+            pin,
             key_fn,
             deferred: false.into(),
         })
@@ -483,7 +569,7 @@ impl Ring {
             return Ok(());
         }
         let (servers, profile, hash) = constructor_args(args, kwargs)?;
-        self.replace(build(py, servers.as_ref(), &profile, hash.as_deref())?);
+        self.replace(py, build(py, servers.as_ref(), &profile, hash.as_deref())?);
         self.deferred.store(false, Ordering::Release);
         Ok(())
     }
@@ -514,7 +600,10 @@ impl Ring {
             };
         }
         let owned;
-        let key = if key.is_instance_of::<PyString>() || key.is_instance_of::<PyBytes>() {
+        let key = if PyString::is_exact_type_of(key)
+            || key.is_instance_of::<PyString>()
+            || key.is_instance_of::<PyBytes>()
+        {
             key
         } else {
             owned = key.str()?.into_any();
@@ -563,16 +652,12 @@ impl Ring {
         };
         // Lists and tuples (the usual batches) are read in place with their size known; any
         // other iterable is walked.
-        if let Ok(list) = keys.cast::<PyList>() {
-            batch.reserve(list.len());
-            for key in list.iter() {
-                batch.push(&key)?;
-            }
-        } else if let Ok(tuple) = keys.cast::<PyTuple>() {
-            batch.reserve(tuple.len());
-            for key in tuple.iter() {
-                batch.push(&key)?;
-            }
+        if keys.is_instance_of::<PyList>() {
+            // SAFETY: `keys` is a list and this is the list item getter.
+            unsafe { batch.push_seq(keys, ffi::PyList_GetItem)? };
+        } else if keys.is_instance_of::<PyTuple>() {
+            // SAFETY: `keys` is a tuple and this is the tuple item getter.
+            unsafe { batch.push_seq(keys, ffi::PyTuple_GetItem)? };
         } else {
             for key in keys.try_iter()? {
                 batch.push(&key?)?;
@@ -587,13 +672,26 @@ impl Ring {
             batch.search(&snap.ring)
         };
         let indexes = indexes.map_err(|(n, e)| key_error(e, batch.key(n)))?;
-        // One list filled in one pass: each slot takes a reference to its server's one `str`.
-        PyList::new(
-            py,
-            indexes
-                .iter()
-                .map(|&i| snap.extra.get(i as usize).map(|l| l.obj.bind(py))),
-        )
+        // One list filled in one pass: each slot takes a reference to its server's one `str`
+        // (a table of the label pointers first, so a slot is one lookup and two calls).
+        let objs: Vec<*mut ffi::PyObject> = snap.extra.iter().map(|l| l.obj.as_ptr()).collect();
+        let n = ffi::Py_ssize_t::try_from(indexes.len())
+            .map_err(|_| PyTypeError::new_err("batch too large"))?;
+        // SAFETY: PyList_New returns a new list of `n` NULL slots, or NULL with an exception.
+        let list = unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyList_New(n))? };
+        // SAFETY: `none` is the `None` singleton, borrowed.
+        let none = unsafe { ffi::Py_None() };
+        for (j, &i) in indexes.iter().enumerate() {
+            let obj = objs.get(i as usize).copied().unwrap_or(none);
+            // SAFETY: `obj` is a live object (a label `str` held by `snap`, or `None`); the new
+            // reference is stolen by PyList_SetItem into slot `j` < `n` of our fresh list,
+            // which cannot fail there.
+            unsafe {
+                ffi::Py_IncRef(obj);
+                ffi::PyList_SetItem(list.as_ptr(), j as ffi::Py_ssize_t, obj);
+            }
+        }
+        Ok(list.cast_into::<PyList>()?)
     }
 
     /// Up to `n` distinct servers for `key`, primary first (replica / failover order, as the
@@ -867,7 +965,7 @@ impl Ring {
         let next = build(py, Some(servers), profile, hash)?;
         let obj = base.getattr("__new__")?.call1((cls,))?;
         let ring = obj.cast::<Ring>()?.get();
-        ring.replace(next);
+        ring.replace(py, next);
         ring.deferred
             .store(false, std::sync::atomic::Ordering::Release);
         Ok(obj)
@@ -909,5 +1007,54 @@ impl Ring {
             ],
         )?;
         Ok((ctor, args, py.None().into_bound(py)))
+    }
+}
+
+/// `Ring.get` through [`crate::fastcall`].
+pub(crate) struct FastGet;
+
+impl crate::fastcall::OneKey for FastGet {
+    const NAME: &'static str = "get";
+    fn original() -> &'static std::sync::OnceLock<Py<PyAny>> {
+        static M: std::sync::OnceLock<Py<PyAny>> = std::sync::OnceLock::new();
+        &M
+    }
+    fn call(py: Python<'_>, slf: &Bound<'_, PyAny>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        Ok(receiver::<Ring>(slf).get().get(py, key)?.into_any())
+    }
+}
+
+/// `Ring.get_node` through [`crate::fastcall`].
+pub(crate) struct FastGetNode;
+
+impl crate::fastcall::OneKey for FastGetNode {
+    const NAME: &'static str = "get_node";
+    fn original() -> &'static std::sync::OnceLock<Py<PyAny>> {
+        static M: std::sync::OnceLock<Py<PyAny>> = std::sync::OnceLock::new();
+        &M
+    }
+    fn call(py: Python<'_>, slf: &Bound<'_, PyAny>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        Ok(receiver::<Ring>(slf)
+            .get()
+            .get_node(py, key)?
+            .map_or_else(|| py.None(), Py::into_any))
+    }
+}
+
+/// `Ring.get_many` through [`crate::fastcall`].
+pub(crate) struct FastGetMany;
+
+impl crate::fastcall::OneKey for FastGetMany {
+    const NAME: &'static str = "get_many";
+    fn original() -> &'static std::sync::OnceLock<Py<PyAny>> {
+        static M: std::sync::OnceLock<Py<PyAny>> = std::sync::OnceLock::new();
+        &M
+    }
+    fn call(py: Python<'_>, slf: &Bound<'_, PyAny>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        Ok(receiver::<Ring>(slf)
+            .get()
+            .get_many(py, key)?
+            .into_any()
+            .unbind())
     }
 }

@@ -36,6 +36,17 @@ final class Ring implements \Countable
     /** @var FFI\CData ketama_ring* */
     private $ring;
     /**
+     * @var FFI\CData|null the same handle for get()'s fast path, null on a ring whose keys a
+     *      PHP callable hashes (the library's lookup then fails, and get() takes its slow path)
+     */
+    private $fast = null;
+    /**
+     * Whether get() can take ketama_ring_lookup_str's answer: PHP's int must hold its 64 bits
+     * (a 32-bit PHP keeps the low half, the server index, and loses the key length that
+     * tells a key cut short by a NUL byte), else every get() takes the slow path.
+     */
+    private const FAST = PHP_INT_SIZE === 8;
+    /**
      * @var list<string>|null labels by server index, filled on the first lookup after a change
      *      (get() and getMany() index it with the server index the library returns, so a
      *      lookup converts no string); null after a change
@@ -75,6 +86,7 @@ final class Ring implements \Countable
             throw new KetamaException(Library::message($status) . ": '" . self::show($what) . "'", $status);
         }
         $this->ring = $out;
+        $this->fast = self::FAST ? $out : null;
         $this->profile = $profile;
         $this->hash = $hash;
         $this->addMany($servers);
@@ -157,6 +169,7 @@ final class Ring implements \Countable
         $ring = (new \ReflectionClass(self::class))->newInstanceWithoutConstructor();
         $ring->ffi = $ffi;
         $ring->ring = $out;
+        $ring->fast = self::FAST && $hashFn === null ? $out : null;
         $ring->profile = $profile;
         $ring->hash = $name;
         $ring->hashFn = $hashFn;
@@ -314,19 +327,29 @@ final class Ring implements \Countable
      */
     public function get(string $key): string
     {
+        // One native call of two arguments (each FFI argument costs about 30 ns) returning a
+        // plain int, `(key length << 32) | server index`, and the label array kept here: the
+        // xor with the length PHP knows is the index when the library saw the whole key, and
+        // no index (negative or >= 2^32) when a NUL byte cut the key short, the call failed,
+        // the labels are stale after a change (null) or PHP hashes the keys ($fast null).
+        // Everything else takes getSlow(), which gives the answer or the error.
+        return $this->labels[$this->ffi->ketama_ring_lookup_str($this->fast, $key) ^ (strlen($key) << 32)]
+            ?? $this->getSlow($key);
+    }
+
+    /**
+     * get() by the long way: the caller's hash, or the key with its length, a failure status
+     * thrown, the label array refilled after a change.
+     *
+     * The refusal rule: a single lookup throws for a refused key (KEY_REJECTED), a key no
+     * server owns (NO_SERVER) and an empty ring; getMany() gives null per refused key.
+     */
+    private function getSlow(string $key): string
+    {
         if ($this->hashFn !== null) {
             return $this->getByHash($this->callHash($key), 1)[0];
         }
-        // One native call returning a plain int: the server index, or minus a status. The
-        // refusal rule: a single lookup throws for a refused key (KEY_REJECTED), a key no
-        // server owns (NO_SERVER) and an empty ring; getMany() gives null per refused key.
         $i = $this->ffi->ketama_ring_lookup_index($this->ring, $key, strlen($key));
-        return $this->labels[$i] ?? $this->labelAt($i);
-    }
-
-    /** get()'s slow path: a failure status (negative) or the label array to fill. */
-    private function labelAt(int $i): string
-    {
         if ($i < 0) {
             Library::check(-$i);
         }
@@ -345,14 +368,20 @@ final class Ring implements \Countable
     {
         // Each key as get()'s string parameter takes it: strings as they are; ints, floats,
         // bools and Stringable objects converted as PHP converts them; anything else refused.
-        $list = [];
-        foreach ($keys as $key) {
-            if (is_string($key)) {
-                $list[] = $key;
-            } elseif (is_int($key) || is_float($key) || is_bool($key) || $key instanceof \Stringable) {
-                $list[] = (string) $key;
-            } else {
-                throw new \TypeError(sprintf('getMany: a key must be a string (or convert to one), got %s', get_debug_type($key)));
+        // An array of strings (the usual case) is taken as it is: one pass that only checks.
+        $list = is_array($keys) ? $keys : null;
+        if ($list !== null) {
+            foreach ($list as $key) {
+                if (!is_string($key)) {
+                    $list = null;
+                    break;
+                }
+            }
+        }
+        if ($list === null) {
+            $list = [];
+            foreach ($keys as $key) {
+                $list[] = self::keyString($key);
             }
         }
         if ($this->hashFn !== null) {
@@ -400,6 +429,7 @@ final class Ring implements \Countable
         // Keys holding NUL bytes (or one empty key): the keys back to back in one string, their
         // lengths copied in with one memcpy, the server indexes copied out with one
         // FFI::string (no per-key FFI call, CData access or pointer array).
+        $list = array_values($list);
         $lens = $this->ffi->new("size_t[$n]");
         FFI::memcpy($lens, pack(self::SIZE_T_PACK, ...array_map('strlen', $list)), $n * PHP_INT_SIZE);
         $idx = $this->ffi->new("uint32_t[$n]");
@@ -411,6 +441,24 @@ final class Ring implements \Countable
             $out[] = $labels[$found[$i]] ?? null;
         }
         return $out;
+    }
+
+    /**
+     * One getMany() key as get()'s string parameter takes it: strings as they are; ints,
+     * floats, bools and Stringable objects converted as PHP converts them; anything else
+     * refused.
+     *
+     * @param mixed $key
+     */
+    private static function keyString($key): string
+    {
+        if (is_string($key)) {
+            return $key;
+        }
+        if (is_int($key) || is_float($key) || is_bool($key) || $key instanceof \Stringable) {
+            return (string) $key;
+        }
+        throw new \TypeError(sprintf('getMany: a key must be a string (or convert to one), got %s', get_debug_type($key)));
     }
 
     /** @return list<string> the labels by server index (and sets the longest's length) */

@@ -10,8 +10,8 @@ use PHPUnit\Framework\TestCase;
 
 /**
  * The fast lookup paths: get() maps the server index the library returns
- * (ketama_ring_lookup_index) through a label array kept on the PHP side, getMany() makes one
- * packed call. Each answer is checked against getN($key, 1), which takes the label straight
+ * (ketama_ring_lookup_str, the key's length in the high half) through a label array kept on
+ * the PHP side, getMany() makes one joined call. Each answer is checked against getN($key, 1), which takes the label straight
  * from the library, so a stale label array or a wrong index shows.
  */
 final class RingLookupTest extends TestCase
@@ -73,6 +73,30 @@ final class RingLookupTest extends TestCase
         $ring = new Ring(['10.0.0.1:11211', '10.0.0.2:11211', '10.0.0.3:11211'], 'libketama');
         $keys = ['', "a\0b", "a\0c", str_repeat('x', 1000), "\xff\xfe", 'é'];
         $this->assertAgrees($ring, $keys);
+    }
+
+    public function testKeysCutShortByANulByte(): void
+    {
+        // get() passes the key NUL-terminated and checks the length the library saw: a key
+        // with a NUL byte inside takes the slow path and is looked up whole, never as its
+        // prefix (keys chosen so that the prefix goes to another server).
+        $servers = [];
+        for ($i = 1; $i <= 40; $i++) {
+            $servers[] = "10.0.0.$i:11211";
+        }
+        $ring = new Ring($servers, 'php-memcached');
+        $seen = 0;
+        for ($i = 0; $seen < 20 && $i < 2000; $i++) {
+            $key = "k$i\0tail";
+            $whole = $ring->getN($key, 1)[0];
+            if ($whole === $ring->get("k$i")) {
+                continue;
+            }
+            $seen++;
+            $this->assertSame($whole, $ring->get($key), "get(k$i\\0tail)");
+            $this->assertSame([$whole, $whole], $ring->getMany(['a' => $key, 'b' => $key]));
+        }
+        $this->assertSame(20, $seen);
     }
 
     public function testGetManyTakesAnyIterable(): void

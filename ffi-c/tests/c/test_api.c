@@ -92,6 +92,7 @@ static void test_ring(void) {
     EXPECT(ketama_ring_lookup(r, S("k"), &label, &len), KETAMA_STATUS_EMPTY_RING);
     CHECK(label == NULL && len == 99);
     EXPECT(ketama_ring_lookup_index(r, S("k")), -(int64_t)KETAMA_STATUS_EMPTY_RING);
+    EXPECT(ketama_ring_lookup_str(r, "k"), -(int64_t)KETAMA_STATUS_EMPTY_RING);
     {
         char out[10];
         size_t out_len = 7, refused = 7;
@@ -150,6 +151,16 @@ static void test_ring(void) {
     EXPECT(ketama_ring_lookup_index(r, NULL, 1), -(int64_t)KETAMA_STATUS_NULL_ARGUMENT);
     EXPECT(ketama_ring_lookup_index(NULL, S("k")), -(int64_t)KETAMA_STATUS_NULL_ARGUMENT);
     EXPECT(ketama_ring_lookup_index(r, "k", SIZE_MAX), -(int64_t)KETAMA_STATUS_KEY_REJECTED);
+    /* lookup_str: NUL-terminated key, (length << 32) | index */
+    {
+        int64_t at = ketama_ring_lookup_index(r, S("user:7:profile"));
+        CHECK(at >= 0);
+        EXPECT(ketama_ring_lookup_str(r, "user:7:profile"), (int64_t)14 << 32 | at);
+        EXPECT(ketama_ring_lookup_str(r, "user:7:profile\0tail"), (int64_t)14 << 32 | at);
+    }
+    CHECK(ketama_ring_lookup_str(r, "") == ketama_ring_lookup_index(r, NULL, 0));
+    EXPECT(ketama_ring_lookup_str(r, NULL), -(int64_t)KETAMA_STATUS_NULL_ARGUMENT);
+    EXPECT(ketama_ring_lookup_str(NULL, "k"), -(int64_t)KETAMA_STATUS_NULL_ARGUMENT);
 
     EXPECT(ketama_ring_lookup_n(r, S("user:1"), 4, labels, lens, &count), KETAMA_STATUS_OK);
     EXPECT(count, 3u);
@@ -303,6 +314,7 @@ static void test_profile_errors(void) {
     EXPECT(ketama_ring_add(r, S("10.0.0.2:11211"), 1), KETAMA_STATUS_OK);
     EXPECT(ketama_ring_lookup(r, "", 0, &label, &len), KETAMA_STATUS_KEY_REJECTED);
     EXPECT(ketama_ring_lookup_index(r, "", 0), -(int64_t)KETAMA_STATUS_KEY_REJECTED);
+    EXPECT(ketama_ring_lookup_str(r, ""), -(int64_t)KETAMA_STATUS_KEY_REJECTED);
     {
         /* a refused key in a joined batch: an empty label, counted */
         char out[100];

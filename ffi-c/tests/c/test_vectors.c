@@ -191,6 +191,16 @@ static int run_locate(const json *v, const json *keys, const json *expect, tally
             } else if (at != -(int64_t)st) {
                 miss(t, k, "lookup_index == -status", "a different answer");
             }
+            /* ketama_ring_lookup_str (NUL-terminated key): (length << 32) | the same index, or
+             * minus the same status; a key holding a NUL byte is looked up to it */
+            {
+                size_t seen = strlen(k->str);
+                int64_t want = seen == k->len ? at : ketama_ring_lookup_index(ring, k->str, seen);
+                int64_t s = ketama_ring_lookup_str(ring, k->str);
+                if (want >= 0 ? s != ((int64_t)seen << 32 | want) : s != want) {
+                    miss(t, k, "lookup_str == (len << 32) | lookup_index", "a different answer");
+                }
+            }
         }
     }
     {
