@@ -10,7 +10,7 @@ use super::entry::{rank, Entry};
 use super::layout::{Columns, Continuum, Layout};
 use super::points::{generate, generate_jobs, point_total, targets, Job, Point, Sink};
 use super::radix;
-use super::search::{lower_bound, order, rank_of_tie, sort_key};
+use super::search::{order, rank_of_tie, sort_key};
 use super::Ring;
 use crate::error::Error;
 use crate::hash::md5::lanes::Lanes;
@@ -137,16 +137,16 @@ pub(super) fn fresh(
             generate(ring.profile, ring.hash, e, i as u32, 0..t, lanes, &mut keys);
         }
         let mut keys = keys.keys;
-        radix::sort(&mut keys);
+        let packed = radix::sort(&mut keys);
         let mut by_rank = alloc::vec![0u32; r.len()];
         for (owner, &rank) in r.iter().enumerate() {
             if let Some(slot) = by_rank.get_mut(rank as usize) {
                 *slot = owner as u32;
             }
         }
-        cols.values.extend(keys.iter().map(|&k| (k >> 32) as u32));
+        cols.values.extend(keys.iter().map(|&k| packed.high(k)));
         cols.owners.extend(keys.iter().map(|&k| {
-            let rank = rank_of_tie(ties, k as u32);
+            let rank = rank_of_tie(ties, packed.low(k));
             by_rank.get(rank as usize).copied().unwrap_or(0)
         }));
     }
@@ -180,7 +180,10 @@ pub(super) fn with_removed(ring: &Ring, label: &str) -> Result<(Ring, Server), E
     let at = ring.position(label).ok_or(Error::MissingServer)?;
     let mut entries = ring.entries.clone();
     let gone = entries.remove(at);
-    Ok((change(ring, entries, Some(at))?, gone.server))
+    Ok((
+        change(ring, entries, Some(at))?,
+        alloc::sync::Arc::unwrap_or_clone(gone.server),
+    ))
 }
 
 /// `ring` with the weight of the server labelled `label` changed in place.
@@ -189,7 +192,7 @@ pub(super) fn with_weight(ring: &Ring, label: &str, weight: u32) -> Result<Ring,
     let at = ring.position(label).ok_or(Error::MissingServer)?;
     check_weight(ring, weight)?;
     let mut entries = ring.entries.clone();
-    entries[at].server.weight = weight;
+    alloc::sync::Arc::make_mut(&mut entries[at].server).weight = weight;
     change(ring, entries, None)
 }
 
@@ -325,6 +328,29 @@ fn change(old: &Ring, mut entries: Vec<Entry>, removed: Option<usize>) -> Result
     })
 }
 
+/// The first index at or after `from` whose value is >= `v` (`values` ascending), galloping
+/// forward from `from`: a merge visits the continuum in order, so each search stays within
+/// a few cache lines of the previous one (a binary search from the index would touch cold
+/// lines all over the continuum and its index).
+fn seek(values: &[u32], from: usize, v: u32) -> usize {
+    let n = values.len();
+    match values.get(from) {
+        None => return n,
+        Some(&x) if x >= v => return from,
+        Some(_) => {}
+    }
+    // values[lo] < v; widen the step until values[hi] >= v or the end.
+    let (mut lo, mut step) = (from, 1usize);
+    let mut hi = from + 1;
+    while hi < n && values[hi] < v {
+        lo = hi;
+        step *= 2;
+        hi = lo + step;
+    }
+    let hi = hi.min(n);
+    lo + 1 + values[lo + 1..hi].partition_point(|&x| x < v)
+}
+
 /// What [`merge_narrow`] needs to know about a change.
 struct Change<'a> {
     ties: Ties,
@@ -349,12 +375,8 @@ fn merge_narrow(old: &Ring, ch: Change<'_>, mut add: Vec<Point>, mut del: Vec<Po
     del.sort_unstable_by_key(|p| sort_key(ch.ties, ch.old_ranks, p));
     let mut drops: Vec<usize> = Vec::with_capacity(del.len());
     for p in &del {
-        let mut i = lower_bound(c, p.value);
-        if let Some(&last) = drops.last() {
-            if last >= i {
-                i = last + 1;
-            }
-        }
+        let from = drops.last().map_or(0, |&last| last + 1);
+        let mut i = seek(values, from, p.value);
         while i < values.len() && values[i] == p.value && owners[i] != p.owner {
             i += 1;
         }
@@ -412,7 +434,7 @@ fn merge_narrow(old: &Ring, ch: Change<'_>, mut add: Vec<Point>, mut del: Vec<Po
     let mut at = 0usize;
     for p in &add {
         let key = sort_key(ch.ties, ch.new_ranks, p);
-        let mut pos = lower_bound(c, p.value).max(at);
+        let mut pos = seek(values, at, p.value);
         while pos < values.len() && values[pos] == p.value && new_key(pos) < key {
             pos += 1;
         }

@@ -113,12 +113,12 @@ impl Ring {
 
     /// The servers, in the order they were given.
     pub fn servers(&self) -> impl ExactSizeIterator<Item = &Server> + '_ {
-        self.entries.iter().map(|e| &e.server)
+        self.entries.iter().map(|e| &*e.server)
     }
 
     /// The server at `index` (as returned by [`Ring::locate_index`]).
     pub fn server(&self, index: usize) -> Option<&Server> {
-        self.entries.get(index).map(|e| &e.server)
+        self.entries.get(index).map(|e| &*e.server)
     }
 
     /// The node string the client hashes for the server at `index`.
