@@ -1,17 +1,17 @@
 //! LSD radix sort of `u64` sort keys (a fresh build's canonical order, see
 //! [`super::search::sort_key`]): a key is a 32-bit position over a 32-bit tie half that
 //! spans few values (a server rank). The keys are first packed: the tie half, less its
-//! smallest value, is narrowed to the bits it needs (10 for 1,000 servers) under the
-//! position, so 1,000 servers' keys sort in 4 passes of 11 bits instead of 6; a pass is
-//! also skipped when every key has the same digit there. Linear time. The sorted keys stay
+//! smallest value, is narrowed to the bits it needs (10 for 1,000 servers, 14 for 10,000)
+//! under the position, and sorted in as few passes of at most 12 bits as cover that (4
+//! for both, instead of 6 passes of 11 bits over the whole key); a pass is also skipped
+//! when every key has the same digit there. Linear time. The sorted keys stay
 //! packed: [`Packed`] reads the two halves back.
 
 use alloc::vec;
 use alloc::vec::Vec;
 
-const BITS: usize = 11;
-const BUCKETS: usize = 1 << BITS;
-const PASSES: usize = 64usize.div_ceil(BITS);
+/// The widest digit: 4,096 counters per pass (16 KiB, within L1/L2).
+const MAX_BITS: usize = 12;
 
 /// Below this many keys a comparison sort is faster than clearing the histograms.
 const SMALL: usize = 512;
@@ -60,10 +60,14 @@ pub(super) fn sort(keys: &mut Vec<u64>) -> Packed {
         keys.sort_unstable();
         return packed;
     }
-    let passes = (32 + shift as usize).div_ceil(BITS).min(PASSES);
-    let digit = |k: u64, p: usize| ((k >> (p * BITS)) as usize) & (BUCKETS - 1);
+    // As few passes as digits of at most MAX_BITS cover the packed key, equally wide.
+    let width = 32 + shift as usize;
+    let passes = width.div_ceil(MAX_BITS);
+    let bits = width.div_ceil(passes);
+    let mask = (1usize << bits) - 1;
+    let digit = |k: u64, p: usize| ((k >> (p * bits)) as usize) & mask;
     // Packing and all histograms in one pass.
-    let mut counts = vec![[0u32; BUCKETS]; passes];
+    let mut counts = vec![vec![0u32; mask + 1]; passes];
     for k in keys.iter_mut() {
         *k = pack(*k);
         for (p, c) in counts.iter_mut().enumerate() {
