@@ -13,7 +13,14 @@ pub struct SearchIndex {
 
 impl SearchIndex {
     /// Builds the index for `values` (sorted ascending): about one bucket per point.
+    #[allow(dead_code)]
     pub fn build(values: &[u32]) -> SearchIndex {
+        SearchIndex::build_in(values, Vec::new())
+    }
+
+    /// [`SearchIndex::build`] into `buffer` (its contents are discarded; its memory is
+    /// reused when large enough, so a rebuilt index touches no fresh pages).
+    pub fn build_in(values: &[u32], mut starts: Vec<u32>) -> SearchIndex {
         if values.is_empty() {
             return SearchIndex::default();
         }
@@ -22,7 +29,8 @@ impl SearchIndex {
         let buckets = 1usize << bits;
         // Count the values per bucket (shifted by one), then prefix-sum: starts[b] = how many
         // values lie in buckets below b. One pass, no branches per bucket.
-        let mut starts = alloc::vec![0u32; buckets + 1];
+        starts.clear();
+        starts.resize(buckets + 1, 0);
         for &v in values {
             starts[(v >> shift) as usize + 1] += 1;
         }
@@ -32,6 +40,11 @@ impl SearchIndex {
             *s = sum;
         }
         SearchIndex { shift, starts }
+    }
+
+    /// The index's memory, for [`SearchIndex::build_in`] to reuse.
+    pub fn into_buffer(self) -> Vec<u32> {
+        self.starts
     }
 
     /// The range of positions whose values share `h`'s top bits; every position before it

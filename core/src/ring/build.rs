@@ -131,16 +131,16 @@ pub(super) fn fresh(
             e.strings = t;
         }
         let mut keys = sort_keys(&ring, &r, total, lanes);
-        let packed = radix::sort(&mut keys);
+        radix::sort(&mut keys);
         let mut by_rank = alloc::vec![0u32; r.len()];
         for (owner, &rank) in r.iter().enumerate() {
             if let Some(slot) = by_rank.get_mut(rank as usize) {
                 *slot = owner as u32;
             }
         }
-        cols.values.extend(keys.iter().map(|&k| packed.high(k)));
+        cols.values.extend(keys.iter().map(|&k| (k >> 32) as u32));
         cols.owners.extend(keys.iter().map(|&k| {
-            let rank = rank_of_tie(ties, packed.low(k));
+            let rank = rank_of_tie(ties, k as u32);
             by_rank.get(rank as usize).copied().unwrap_or(0)
         }));
     }

@@ -18,6 +18,7 @@
 //! - `search`: every search and tie rule, exactly once;
 //! - `batch`: many keys at once, MD5 keys hashed in SIMD lanes;
 //! - `spans`: each server's owned arcs of the hash space, derived from `search`;
+//! - `scratch`: a retired snapshot's arrays, reused by the next change;
 //! - `shared` (feature `std`): a handle whose readers never wait for a writer.
 
 use alloc::vec::Vec;
@@ -35,6 +36,7 @@ mod key;
 mod layout;
 mod points;
 mod radix;
+mod scratch;
 mod search;
 #[cfg(feature = "std")]
 mod shared;

@@ -1,77 +1,29 @@
 //! LSD radix sort of `u64` sort keys (a fresh build's canonical order, see
-//! [`super::search::sort_key`]): a key is a 32-bit position over a 32-bit tie half that
-//! spans few values (a server rank). The keys are first packed: the tie half, less its
-//! smallest value, is narrowed to the bits it needs (10 for 1,000 servers, 14 for 10,000)
-//! under the position, and sorted in as few passes of at most 12 bits as cover that (4
-//! for both, instead of 6 passes of 11 bits over the whole key); a pass is also skipped
-//! when every key has the same digit there. Linear time. The sorted keys stay
-//! packed: [`Packed`] reads the two halves back.
+//! [`super::search::sort_key`]): six passes of 11 bits, a pass skipped when every key has the
+//! same digit there (the tie half of the key uses few bits). Linear time.
 
 use alloc::vec;
 use alloc::vec::Vec;
 
-/// The widest digit: 4,096 counters per pass (16 KiB, within L1/L2).
-const MAX_BITS: usize = 12;
+const BITS: usize = 11;
+const BUCKETS: usize = 1 << BITS;
+const PASSES: usize = 64usize.div_ceil(BITS);
 
 /// Below this many keys a comparison sort is faster than clearing the histograms.
 const SMALL: usize = 512;
 
-/// How sorted keys were packed: `position << shift | (tie - base)`.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Packed {
-    shift: u32,
-    base: u32,
-}
-
-impl Packed {
-    /// The key's high half (the position).
-    #[inline]
-    pub(super) fn high(self, k: u64) -> u32 {
-        (k >> self.shift) as u32
-    }
-
-    /// The key's low half (the tie half, as [`super::search::sort_key`] made it).
-    #[inline]
-    pub(super) fn low(self, k: u64) -> u32 {
-        let mask = (1u64 << self.shift) - 1;
-        ((k & mask) as u32).wrapping_add(self.base)
-    }
-}
-
-/// Sorts `keys` ascending by (high half, low half), leaving them packed (read them with the
-/// returned [`Packed`]).
-pub(super) fn sort(keys: &mut Vec<u64>) -> Packed {
-    let (mut min, mut max) = (u32::MAX, 0u32);
-    for &k in keys.iter() {
-        min = min.min(k as u32);
-        max = max.max(k as u32);
-    }
-    if keys.is_empty() {
-        min = 0;
-    }
-    let shift = 32 - (max.wrapping_sub(min)).leading_zeros();
-    let packed = Packed { shift, base: min };
-    // Packs in place (order-preserving: the tie half only loses its constant offset).
-    let pack = |k: u64| ((k >> 32) << shift) | u64::from((k as u32).wrapping_sub(min));
+/// Sorts `keys` ascending.
+pub(super) fn sort(keys: &mut Vec<u64>) {
     if keys.len() < SMALL {
-        for k in keys.iter_mut() {
-            *k = pack(*k);
-        }
         keys.sort_unstable();
-        return packed;
+        return;
     }
-    // As few passes as digits of at most MAX_BITS cover the packed key, equally wide.
-    let width = 32 + shift as usize;
-    let passes = width.div_ceil(MAX_BITS);
-    let bits = width.div_ceil(passes);
-    let mask = (1usize << bits) - 1;
-    let digit = |k: u64, p: usize| ((k >> (p * bits)) as usize) & mask;
-    // Packing and all histograms in one pass.
-    let mut counts = vec![vec![0u32; mask + 1]; passes];
-    for k in keys.iter_mut() {
-        *k = pack(*k);
+    let digit = |k: u64, p: usize| ((k >> (p * BITS)) as usize) & (BUCKETS - 1);
+    // All histograms in one read pass.
+    let mut counts = vec![[0u32; BUCKETS]; PASSES];
+    for &k in keys.iter() {
         for (p, c) in counts.iter_mut().enumerate() {
-            c[digit(*k, p)] += 1;
+            c[digit(k, p)] += 1;
         }
     }
     let n = keys.len();
@@ -95,7 +47,6 @@ pub(super) fn sort(keys: &mut Vec<u64>) -> Packed {
         core::mem::swap(&mut src, &mut dst);
     }
     *keys = src;
-    packed
 }
 
 #[cfg(test)]
@@ -114,9 +65,8 @@ mod tests {
             }
             let mut want = v.clone();
             want.sort_unstable();
-            let packed = super::sort(&mut v);
-            let got: Vec<u64> = v.iter().map(|&k| (u64::from(packed.high(k)) << 32) | u64::from(packed.low(k))).collect();
-            prop_assert_eq!(got, want);
+            super::sort(&mut v);
+            prop_assert_eq!(v, want);
         }
     }
 
@@ -127,11 +77,7 @@ mod tests {
             .collect();
         let mut want = v.clone();
         want.sort_unstable();
-        let packed = super::sort(&mut v);
-        let got: Vec<u64> = v
-            .iter()
-            .map(|&k| (u64::from(packed.high(k)) << 32) | u64::from(packed.low(k)))
-            .collect();
-        assert_eq!(got, want);
+        super::sort(&mut v);
+        assert_eq!(v, want);
     }
 }

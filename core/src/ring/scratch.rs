@@ -26,13 +26,14 @@ impl Scratch {
     /// The buffers of `ring` (the rest of it is dropped).
     pub(super) fn from_ring(ring: Ring) -> Scratch {
         match ring.layout {
-            Layout::Sorted(c) | Layout::Wide(c, _) | Layout::TieRuns(c, _) | Layout::Buckets(c, _) => {
-                Scratch {
-                    values: c.values,
-                    owners: c.owners,
-                    starts: c.index.into_buffer(),
-                }
-            }
+            Layout::Sorted(c)
+            | Layout::Wide(c, _)
+            | Layout::TieRuns(c, _)
+            | Layout::Buckets(c, _) => Scratch {
+                values: c.values,
+                owners: c.owners,
+                starts: c.index.into_buffer(),
+            },
             _ => Scratch::default(),
         }
     }

@@ -32,8 +32,6 @@ pub(super) trait Word: Copy {
     fn or(self, o: Self) -> Self;
     fn xor(self, o: Self) -> Self;
     fn not(self) -> Self;
-    /// `!self & o` (one instruction on x86: `andn`, `pandn`).
-    fn andnot(self, o: Self) -> Self;
     fn rotl<const L: i32, const R: i32>(self) -> Self;
 }
 
@@ -63,53 +61,38 @@ impl Word for u32 {
         !self
     }
     #[inline(always)]
-    fn andnot(self, o: u32) -> u32 {
-        !self & o
-    }
-    #[inline(always)]
     fn rotl<const L: i32, const R: i32>(self) -> u32 {
         self.rotate_left(L as u32)
     }
 }
 
-/// The four auxiliary functions of RFC 1321 3.4, each split in two: the part that does not
-/// read `x` (the word the previous step just produced: the critical path) is added to the
-/// step's sum first, off the path, then the part that reads `x`. Equal bit for bit to the RFC:
-/// - F = (x & y) | (!x & z) = z ^ (x & (y ^ z)): no split (2 operations after `x`);
-/// - G = (x & z) | (y & !z) = (y & !z) + (x & z) (the two terms share no bit): 1 after `x`,
-///   where the RFC's form needs 3;
-/// - H = x ^ y ^ z = x ^ (y ^ z): 1 after `x`;
-/// - I = y ^ (x | !z): no split (2 after `x`).
-///
-/// Each returns `(part without x, part with x)`; `step!` adds them in that order.
+/// The four auxiliary functions of RFC 1321 3.4, in forms with fewer operations that are
+/// equal bit for bit: F = (x & y) | (!x & z) = z ^ (x & (y ^ z)); G = (x & z) | (y & !z) =
+/// y ^ (z & (x ^ y)); H = x ^ y ^ z; I = y ^ (x | !z).
 #[inline(always)]
-fn f<W: Word>(x: W, y: W, z: W) -> (W, W) {
-    (W::splat(0), z.xor(x.and(y.xor(z))))
+fn f<W: Word>(x: W, y: W, z: W) -> W {
+    z.xor(x.and(y.xor(z)))
 }
 #[inline(always)]
-fn g<W: Word>(x: W, y: W, z: W) -> (W, W) {
-    (z.andnot(y), x.and(z))
+fn g<W: Word>(x: W, y: W, z: W) -> W {
+    y.xor(z.and(x.xor(y)))
 }
 #[inline(always)]
-fn h<W: Word>(x: W, y: W, z: W) -> (W, W) {
-    (W::splat(0), x.xor(y.xor(z)))
+fn h<W: Word>(x: W, y: W, z: W) -> W {
+    x.xor(y).xor(z)
 }
 #[inline(always)]
-fn i<W: Word>(x: W, y: W, z: W) -> (W, W) {
-    (W::splat(0), y.xor(x.or(z.not())))
+fn i<W: Word>(x: W, y: W, z: W) -> W {
+    y.xor(x.or(z.not()))
 }
 
-/// One step: `a = b + ((a + fun(b, c, d) + x + T[t]) <<< s)`, summed as
-/// `((a + x + T[t]) + fun's part without b) + fun's part with b`, so that only the last add,
-/// the rotation and the add of `b` wait for the previous step.
+/// One step: `a = b + ((a + fun(b, c, d) + x + T[t]) <<< s)`.
 macro_rules! step {
     ($fun:ident, $a:ident, $b:ident, $c:ident, $d:ident, $x:expr, $t:expr, $l:literal) => {
-        let (early, late) = $fun($b, $c, $d);
         $a = $b.add(
-            $a.add($x)
+            $a.add($fun($b, $c, $d))
+                .add($x)
                 .add(W::splat(T[$t]))
-                .add(early)
-                .add(late)
                 .rotl::<$l, { 32 - $l }>(),
         );
     };

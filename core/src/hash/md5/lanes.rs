@@ -217,11 +217,6 @@ mod x86 {
             V4(unsafe { _mm_xor_si128(self.0, _mm_set1_epi32(-1)) })
         }
         #[inline(always)]
-        fn andnot(self, o: V4) -> V4 {
-            // SAFETY: see the impl.
-            V4(unsafe { _mm_andnot_si128(self.0, o.0) })
-        }
-        #[inline(always)]
         fn rotl<const L: i32, const R: i32>(self) -> V4 {
             // SAFETY: see the impl.
             V4(unsafe { _mm_or_si128(_mm_slli_epi32::<L>(self.0), _mm_srli_epi32::<R>(self.0)) })
@@ -267,11 +262,6 @@ mod x86 {
         fn not(self) -> V8 {
             // SAFETY: see the impl.
             V8(unsafe { _mm256_xor_si256(self.0, _mm256_set1_epi32(-1)) })
-        }
-        #[inline(always)]
-        fn andnot(self, o: V8) -> V8 {
-            // SAFETY: see the impl.
-            V8(unsafe { _mm256_andnot_si256(self.0, o.0) })
         }
         #[inline(always)]
         fn rotl<const L: i32, const R: i32>(self) -> V8 {
