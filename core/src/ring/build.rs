@@ -473,7 +473,7 @@ struct Change<'a> {
 /// the points that come are found by binary search, and the stored columns are copied in
 /// runs between them (a removed server's points dropped and later owners renumbered on the
 /// way). The same result as the point-by-point merge, in the same canonical order.
-fn merge_narrow(old: &Ring, ch: Change<'_>, mut add: Vec<Point>, mut del: Vec<Point>) -> Columns {
+fn merge_narrow(old: &Ring, ch: Change<'_>, add: Vec<Point>, del: Vec<Point>) -> Columns {
     let empty = Continuum::default();
     let c = old.layout.continuum().unwrap_or(&empty);
     let (values, owners) = (&c.values[..], &c.owners[..]);
@@ -481,21 +481,40 @@ fn merge_narrow(old: &Ring, ch: Change<'_>, mut add: Vec<Point>, mut del: Vec<Po
         Some(r) if o as usize > r => o - 1,
         _ => o,
     };
+    // Points as (sort key, owner), sorted: the keys radix-sorted as plain integers, each
+    // owner read back from the rank in its key.
+    let keyed = |points: Vec<Point>, ranks: &[u32]| {
+        let mut keys: Vec<u64> = points.iter().map(|p| sort_key(ch.ties, ranks, p)).collect();
+        radix::sort(&mut keys);
+        let mut by_rank = alloc::vec![0u32; ranks.len()];
+        for (owner, &rank) in ranks.iter().enumerate() {
+            if let Some(slot) = by_rank.get_mut(rank as usize) {
+                *slot = owner as u32;
+            }
+        }
+        keys.into_iter()
+            .map(|k| {
+                let rank = rank_of_tie(ch.ties, k as u32);
+                (k, by_rank.get(rank as usize).copied().unwrap_or(0))
+            })
+            .collect::<Vec<(u64, u32)>>()
+    };
     // Stored points that go: each `del` point's index (owners as stored, old order).
-    del.sort_unstable_by_key(|p| sort_key(ch.ties, ch.old_ranks, p));
+    let del = keyed(del, ch.old_ranks);
     let mut drops: Vec<usize> = Vec::with_capacity(del.len());
-    for p in &del {
+    for &(key, owner) in &del {
+        let value = (key >> 32) as u32;
         let from = drops.last().map_or(0, |&last| last + 1);
-        let mut i = seek(values, from, p.value);
-        while i < values.len() && values[i] == p.value && owners[i] != p.owner {
+        let mut i = seek(values, from, value);
+        while i < values.len() && values[i] == value && owners[i] != owner {
             i += 1;
         }
-        if i < values.len() && values[i] == p.value {
+        if i < values.len() && values[i] == value {
             drops.push(i);
         }
     }
     // Where each new point goes: after every stored point that precedes it in the new order.
-    add.sort_unstable_by_key(|p| sort_key(ch.ties, ch.new_ranks, p));
+    let add = keyed(add, ch.new_ranks);
     // A stored point's key in the new order; a removed server's points (about to be
     // dropped) sort before everything so they never stop the walk.
     let new_key = |i: usize| {
@@ -510,6 +529,9 @@ fn merge_narrow(old: &Ring, ch: Change<'_>, mut add: Vec<Point>, mut del: Vec<Po
         sort_key(ch.ties, ch.new_ranks, &p)
     };
     let mut cols = Columns::with_capacity(values.len() + add.len(), false);
+    // The values that leave and come (ascending), to patch the prefix index.
+    let gone: Vec<u32> = drops.iter().map(|&i| values[i]).collect();
+    let came: Vec<u32> = add.iter().map(|&(key, _)| (key >> 32) as u32).collect();
     let mut drops = drops.into_iter().peekable();
     let copy = |cols: &mut Columns, from: usize, to: usize| {
         if from >= to {
@@ -542,17 +564,23 @@ fn merge_narrow(old: &Ring, ch: Change<'_>, mut add: Vec<Point>, mut del: Vec<Po
         copy(cols, start, to);
     };
     let mut at = 0usize;
-    for p in &add {
-        let key = sort_key(ch.ties, ch.new_ranks, p);
-        let mut pos = seek(values, at, p.value);
-        while pos < values.len() && values[pos] == p.value && new_key(pos) < key {
+    for &(key, owner) in &add {
+        let value = (key >> 32) as u32;
+        let mut pos = seek(values, at, value);
+        while pos < values.len() && values[pos] == value && new_key(pos) < key {
             pos += 1;
         }
         copy_keeping(&mut cols, at, pos);
-        cols.push(p, false);
+        cols.values.push(value);
+        cols.owners.push(owner);
         at = pos;
     }
     copy_keeping(&mut cols, at, values.len());
+    let starts = core::mem::take(&mut cols.starts);
+    match c.index.patched_in(cols.values.len(), &gone, &came, starts) {
+        Ok(index) => cols.index = Some(index),
+        Err(starts) => cols.starts = starts,
+    }
     cols
 }
 

@@ -24,9 +24,14 @@ pub(super) struct Continuum {
 }
 
 impl Continuum {
-    fn new(values: Vec<u32>, owners: Vec<u32>, starts: Vec<u32>) -> Continuum {
+    fn new(
+        values: Vec<u32>,
+        owners: Vec<u32>,
+        starts: Vec<u32>,
+        index: Option<SearchIndex>,
+    ) -> Continuum {
         Continuum {
-            index: SearchIndex::build_in(&values, starts),
+            index: index.unwrap_or_else(|| SearchIndex::build_in(&values, starts)),
             owners,
             values,
         }
@@ -41,7 +46,9 @@ pub(super) struct Columns {
     pub(super) owners: Vec<u32>,
     pub(super) wide: Vec<u128>,
     /// Memory the prefix index may reuse (contents ignored).
-    starts: Vec<u32>,
+    pub(super) starts: Vec<u32>,
+    /// The prefix index, when the change patched the old one (else built from `values`).
+    pub(super) index: Option<SearchIndex>,
 }
 
 impl Columns {
@@ -58,6 +65,7 @@ impl Columns {
             values,
             owners,
             starts: s.starts,
+            index: None,
             wide: if wide {
                 Vec::with_capacity(n)
             } else {
@@ -167,20 +175,25 @@ impl Layout {
                 Layout::Maglev(maglev::table(&seeds))
             }
             Search::Buckets1024 => {
-                let c = Continuum::new(cols.values, cols.owners, cols.starts);
+                let c = Continuum::new(cols.values, cols.owners, cols.starts, cols.index);
                 let table = search::pecl_table(&c);
                 Layout::Buckets(c, table)
             }
             _ if profile.points == PointHash::Md5Wide => Layout::Wide(
-                Continuum::new(cols.values, cols.owners, cols.starts),
+                Continuum::new(cols.values, cols.owners, cols.starts, cols.index),
                 cols.wide,
             ),
             _ if profile.ties == Ties::SortedList => {
-                let c = Continuum::new(cols.values, cols.owners, cols.starts);
+                let c = Continuum::new(cols.values, cols.owners, cols.starts, cols.index);
                 let runs = search::tie_runs(&c, entries);
                 Layout::TieRuns(c, runs)
             }
-            _ => Layout::Sorted(Continuum::new(cols.values, cols.owners, cols.starts)),
+            _ => Layout::Sorted(Continuum::new(
+                cols.values,
+                cols.owners,
+                cols.starts,
+                cols.index,
+            )),
         }
     }
 
