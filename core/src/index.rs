@@ -29,8 +29,13 @@ impl SearchIndex {
         let buckets = 1usize << bits;
         // Count the values per bucket (shifted by one), then prefix-sum: starts[b] = how many
         // values lie in buckets below b. One pass, no branches per bucket.
-        starts.clear();
-        starts.resize(buckets + 1, 0);
+        if starts.capacity() < buckets + 1 {
+            // Fresh zeroed memory (calloc: no explicit clearing).
+            starts = alloc::vec![0u32; buckets + 1];
+        } else {
+            starts.clear();
+            starts.resize(buckets + 1, 0);
+        }
         for &v in values {
             starts[(v >> shift) as usize + 1] += 1;
         }
