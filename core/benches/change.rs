@@ -31,6 +31,20 @@ fn bench(c: &mut Criterion) {
         g.bench_with_input(BenchmarkId::new("remove-one", n), &ring, |b, ring| {
             b.iter(|| ring.with_removed(&victim).unwrap())
         });
+        // A ring in service: one server added then removed again through the shared handle
+        // (each change writes into the arrays the previous one retired).
+        let cycling = SharedRing::new(ring.clone(), ());
+        g.bench_with_input(
+            BenchmarkId::new("shared-add-then-remove", n),
+            &cycling,
+            |b, shared| {
+                b.iter(|| {
+                    shared.add(extra.clone()).unwrap();
+                    shared.remove(&extra.label).unwrap();
+                })
+            },
+        );
+        drop(cycling);
         let shared = SharedRing::new(ring.clone(), ());
         let keys: Vec<String> = (0..1024).map(|i| format!("user:{i}:profile")).collect();
         g.bench_with_input(
@@ -46,9 +60,14 @@ fn bench(c: &mut Criterion) {
         );
         if n == 10_000 {
             let points = ring.point_count();
-            // values (u32) + owners (u32) per point; the prefix index adds about 4 bytes per
-            // point (one u32 per bucket, about one bucket per point).
-            println!("ring/memory/{n}: {points} points, 8 bytes per point in the continuum + ~4 in the index");
+            // values (u32) + owners (u32) per point, and the prefix index: one u32 per bucket,
+            // 2^min(bit length of the point count, 20) buckets (core/src/index.rs).
+            let bits = (usize::BITS - points.leading_zeros()).clamp(1, 20);
+            let index = ((1usize << bits) + 1) * 4;
+            println!(
+                "ring/memory/{n}: {points} points, 8 bytes per point in the continuum + {:.2} in the index",
+                index as f64 / points as f64
+            );
         }
     }
     g.finish();

@@ -1,7 +1,7 @@
 //! Ring behaviour: incremental changes equal fresh builds, the indexed search equals a naive
 //! scan, every error is typed, and libketama's published golden output is reproduced.
 
-use ketama_core::{Error, Hash, Profile, Ring, Server};
+use ketama_core::{Error, Hash, Profile, Ring, Server, SharedRing};
 use md5::{Digest, Md5};
 use proptest::prelude::*;
 
@@ -161,6 +161,45 @@ proptest! {
                 let fresh = Ring::with_servers(p, h, rest).unwrap();
                 prop_assert_eq!(points(&ring), points(&fresh), "{} {:?} after re-add + set_weight + add", name, h);
                 prop_assert_eq!(labels_for(&ring, &keys), labels_for(&fresh, &keys), "{} {:?} after re-add + set_weight + add", name, h);
+            }
+        }
+    }
+
+    /// The same through [`SharedRing`], whose changes write into the arrays of the snapshot
+    /// the previous change retired: a change, its undo and a second change, each equal to a
+    /// fresh build of its server list, for every profile.
+    #[test]
+    fn shared_changes_in_reused_memory_equal_fresh_builds(
+        weights in proptest::collection::vec(1u32..6, 2..10),
+        victim in any::<prop::sample::Index>(),
+    ) {
+        for p in Profile::all() {
+            if p.removal == ketama_core::profile::Removal::ClearsItsPositions {
+                continue; // flexihash: see incremental_changes_equal_fresh_builds
+            }
+            for h in HASHES {
+                let servers = fleet(&weights);
+                let Ok(ring) = Ring::with_servers(p, h, servers.clone()) else {
+                    continue;
+                };
+                let shared = SharedRing::new(ring, ());
+                let gone = victim.index(servers.len());
+                let mut rest = servers.clone();
+                let back = rest.remove(gone);
+                for round in 0..3 {
+                    shared.remove(&back.label).unwrap();
+                    let fresh = Ring::with_servers(p, h, rest.clone()).unwrap();
+                    prop_assert_eq!(points(&shared.load().ring), points(&fresh), "{} {:?} remove {}", p.name, h, round);
+                    shared.add(back.clone()).unwrap();
+                    let mut with_back = rest.clone();
+                    with_back.push(back.clone());
+                    let fresh = Ring::with_servers(p, h, with_back).unwrap();
+                    prop_assert_eq!(points(&shared.load().ring), points(&fresh), "{} {:?} add {}", p.name, h, round);
+                    // A fresh build published the same way (into reused memory too).
+                    shared.update(|_| Ring::with_servers(p, h, servers.clone()).map(|r| (r, ()))).unwrap();
+                    let fresh = Ring::with_servers(p, h, servers.clone()).unwrap();
+                    prop_assert_eq!(points(&shared.load().ring), points(&fresh), "{} {:?} rebuilt {}", p.name, h, round);
+                }
             }
         }
     }

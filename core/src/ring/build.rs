@@ -10,7 +10,7 @@ use super::entry::{rank, Entry};
 use super::layout::{Columns, Continuum, Layout};
 use super::points::{generate, generate_jobs, point_total, targets, Job, Point, Sink};
 use super::radix;
-use super::search::{lower_bound, order, rank_of_tie, sort_key};
+use super::search::{order, rank_of_tie, sort_key};
 use super::Ring;
 use crate::error::Error;
 use crate::hash::md5::lanes::Lanes;
@@ -127,16 +127,10 @@ pub(super) fn fresh(
         // The canonical order as one integer per point (position, then the tie rule's rank),
         // made as the points are generated: the same order as `order`, sorted by radix. The
         // owner is read back from the rank.
-        let mut keys = Keys {
-            keys: Vec::with_capacity(total),
-            ties,
-            ranks: &r,
-        };
-        for (i, (e, &t)) in ring.entries.iter_mut().zip(&counts).enumerate() {
+        for (e, &t) in ring.entries.iter_mut().zip(&counts) {
             e.strings = t;
-            generate(ring.profile, ring.hash, e, i as u32, 0..t, lanes, &mut keys);
         }
-        let mut keys = keys.keys;
+        let mut keys = sort_keys(&ring, &r, total, lanes);
         radix::sort(&mut keys);
         let mut by_rank = alloc::vec![0u32; r.len()];
         for (owner, &rank) in r.iter().enumerate() {
@@ -152,6 +146,122 @@ pub(super) fn fresh(
     }
     ring.layout = Layout::derive(ring.profile, &ring.entries, cols);
     Ok(ring)
+}
+
+/// The [`sort_key`] of every point of `ring`'s entries (each with its `strings` set), in
+/// entry order.
+fn sort_keys(ring: &Ring, ranks: &[u32], total: usize, lanes: Lanes) -> Vec<u64> {
+    let keys_of = |from: usize, entries: &[Entry], capacity: usize| {
+        keys_for(ring, ranks, lanes, from, entries, capacity)
+    };
+    #[cfg(feature = "std")]
+    {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        if let Some(keys) = parallel::keys(
+            &ring.entries,
+            total,
+            &keys_of,
+            threads,
+            parallel::MIN_POINTS,
+        ) {
+            return keys;
+        }
+    }
+    keys_of(0, &ring.entries, total)
+}
+
+/// The sort keys of `entries` (`ring.entries[from..]`, each with its `strings` set).
+fn keys_for(
+    ring: &Ring,
+    ranks: &[u32],
+    lanes: Lanes,
+    from: usize,
+    entries: &[Entry],
+    capacity: usize,
+) -> Vec<u64> {
+    let mut keys = Keys {
+        keys: Vec::with_capacity(capacity),
+        ties: ring.profile.ties,
+        ranks,
+    };
+    for (i, e) in entries.iter().enumerate() {
+        let owner = (from + i) as u32;
+        generate(
+            ring.profile,
+            ring.hash,
+            e,
+            owner,
+            0..e.strings,
+            lanes,
+            &mut keys,
+        );
+    }
+    keys.keys
+}
+
+/// Large fresh builds hash their point strings on several threads.
+#[cfg(feature = "std")]
+mod parallel {
+    use alloc::vec::Vec;
+
+    use super::Entry;
+
+    /// Below this many points one thread is faster than starting others.
+    pub(super) const MIN_POINTS: usize = 200_000;
+    /// At most this many threads.
+    const MAX_THREADS: usize = 4;
+
+    /// `keys_of(first entry index, entries, capacity)` over slices of `entries` of about
+    /// equal point counts, on up to `threads` threads, concatenated in entry order; `None`
+    /// when one thread should do it (fewer than `min_points` points, one CPU, or a thread
+    /// that could not start).
+    pub(super) fn keys<F>(
+        entries: &[Entry],
+        total: usize,
+        keys_of: &F,
+        threads: usize,
+        min_points: usize,
+    ) -> Option<Vec<u64>>
+    where
+        F: Fn(usize, &[Entry], usize) -> Vec<u64> + Sync,
+    {
+        let threads = threads.min(MAX_THREADS);
+        if threads < 2 || total < min_points {
+            return None;
+        }
+        // Split where the running point count (strings, proportional to points) passes
+        // each thread's share.
+        let strings: u64 = entries.iter().map(|e| u64::from(e.strings)).sum();
+        let mut cuts = Vec::with_capacity(threads + 1);
+        cuts.push(0);
+        let mut run = 0u64;
+        for (i, e) in entries.iter().enumerate() {
+            run += u64::from(e.strings);
+            let share = strings * cuts.len() as u64 / threads as u64;
+            if run >= share && cuts.len() < threads {
+                cuts.push(i + 1);
+            }
+        }
+        cuts.push(entries.len());
+        let per = total / threads + 1;
+        std::thread::scope(|scope| {
+            let mut parts = Vec::with_capacity(threads);
+            for w in cuts.windows(2).skip(1) {
+                let (from, to) = (w[0], w[1]);
+                let slice = entries.get(from..to)?;
+                let spawned = std::thread::Builder::new()
+                    .spawn_scoped(scope, move || keys_of(from, slice, per))
+                    .ok();
+                parts.push(spawned);
+            }
+            // The first slice on this thread meanwhile.
+            let mut keys = keys_of(0, entries.get(..cuts[1])?, total);
+            for part in parts {
+                keys.extend_from_slice(&part?.join().ok()?);
+            }
+            Some(keys)
+        })
+    }
 }
 
 /// A ring from explicit points does not know which points a change would bring.
@@ -180,7 +290,10 @@ pub(super) fn with_removed(ring: &Ring, label: &str) -> Result<(Ring, Server), E
     let at = ring.position(label).ok_or(Error::MissingServer)?;
     let mut entries = ring.entries.clone();
     let gone = entries.remove(at);
-    Ok((change(ring, entries, Some(at))?, gone.server))
+    Ok((
+        change(ring, entries, Some(at))?,
+        alloc::sync::Arc::unwrap_or_clone(gone.server),
+    ))
 }
 
 /// `ring` with the weight of the server labelled `label` changed in place.
@@ -189,7 +302,7 @@ pub(super) fn with_weight(ring: &Ring, label: &str, weight: u32) -> Result<Ring,
     let at = ring.position(label).ok_or(Error::MissingServer)?;
     check_weight(ring, weight)?;
     let mut entries = ring.entries.clone();
-    entries[at].server.weight = weight;
+    alloc::sync::Arc::make_mut(&mut entries[at].server).weight = weight;
     change(ring, entries, None)
 }
 
@@ -325,6 +438,29 @@ fn change(old: &Ring, mut entries: Vec<Entry>, removed: Option<usize>) -> Result
     })
 }
 
+/// The first index at or after `from` whose value is >= `v` (`values` ascending), galloping
+/// forward from `from`: a merge visits the continuum in order, so each search stays within
+/// a few cache lines of the previous one (a binary search from the index would touch cold
+/// lines all over the continuum and its index).
+fn seek(values: &[u32], from: usize, v: u32) -> usize {
+    let n = values.len();
+    match values.get(from) {
+        None => return n,
+        Some(&x) if x >= v => return from,
+        Some(_) => {}
+    }
+    // values[lo] < v; widen the step until values[hi] >= v or the end.
+    let (mut lo, mut step) = (from, 1usize);
+    let mut hi = from + 1;
+    while hi < n && values[hi] < v {
+        lo = hi;
+        step *= 2;
+        hi = lo + step;
+    }
+    let hi = hi.min(n);
+    lo + 1 + values[lo + 1..hi].partition_point(|&x| x < v)
+}
+
 /// What [`merge_narrow`] needs to know about a change.
 struct Change<'a> {
     ties: Ties,
@@ -337,7 +473,7 @@ struct Change<'a> {
 /// the points that come are found by binary search, and the stored columns are copied in
 /// runs between them (a removed server's points dropped and later owners renumbered on the
 /// way). The same result as the point-by-point merge, in the same canonical order.
-fn merge_narrow(old: &Ring, ch: Change<'_>, mut add: Vec<Point>, mut del: Vec<Point>) -> Columns {
+fn merge_narrow(old: &Ring, ch: Change<'_>, add: Vec<Point>, del: Vec<Point>) -> Columns {
     let empty = Continuum::default();
     let c = old.layout.continuum().unwrap_or(&empty);
     let (values, owners) = (&c.values[..], &c.owners[..]);
@@ -345,25 +481,40 @@ fn merge_narrow(old: &Ring, ch: Change<'_>, mut add: Vec<Point>, mut del: Vec<Po
         Some(r) if o as usize > r => o - 1,
         _ => o,
     };
-    // Stored points that go: each `del` point's index (owners as stored, old order).
-    del.sort_unstable_by_key(|p| sort_key(ch.ties, ch.old_ranks, p));
-    let mut drops: Vec<usize> = Vec::with_capacity(del.len());
-    for p in &del {
-        let mut i = lower_bound(c, p.value);
-        if let Some(&last) = drops.last() {
-            if last >= i {
-                i = last + 1;
+    // Points as (sort key, owner), sorted: the keys radix-sorted as plain integers, each
+    // owner read back from the rank in its key.
+    let keyed = |points: Vec<Point>, ranks: &[u32]| {
+        let mut keys: Vec<u64> = points.iter().map(|p| sort_key(ch.ties, ranks, p)).collect();
+        radix::sort(&mut keys);
+        let mut by_rank = alloc::vec![0u32; ranks.len()];
+        for (owner, &rank) in ranks.iter().enumerate() {
+            if let Some(slot) = by_rank.get_mut(rank as usize) {
+                *slot = owner as u32;
             }
         }
-        while i < values.len() && values[i] == p.value && owners[i] != p.owner {
+        keys.into_iter()
+            .map(|k| {
+                let rank = rank_of_tie(ch.ties, k as u32);
+                (k, by_rank.get(rank as usize).copied().unwrap_or(0))
+            })
+            .collect::<Vec<(u64, u32)>>()
+    };
+    // Stored points that go: each `del` point's index (owners as stored, old order).
+    let del = keyed(del, ch.old_ranks);
+    let mut drops: Vec<usize> = Vec::with_capacity(del.len());
+    for &(key, owner) in &del {
+        let value = (key >> 32) as u32;
+        let from = drops.last().map_or(0, |&last| last + 1);
+        let mut i = seek(values, from, value);
+        while i < values.len() && values[i] == value && owners[i] != owner {
             i += 1;
         }
-        if i < values.len() && values[i] == p.value {
+        if i < values.len() && values[i] == value {
             drops.push(i);
         }
     }
     // Where each new point goes: after every stored point that precedes it in the new order.
-    add.sort_unstable_by_key(|p| sort_key(ch.ties, ch.new_ranks, p));
+    let add = keyed(add, ch.new_ranks);
     // A stored point's key in the new order; a removed server's points (about to be
     // dropped) sort before everything so they never stop the walk.
     let new_key = |i: usize| {
@@ -378,6 +529,9 @@ fn merge_narrow(old: &Ring, ch: Change<'_>, mut add: Vec<Point>, mut del: Vec<Po
         sort_key(ch.ties, ch.new_ranks, &p)
     };
     let mut cols = Columns::with_capacity(values.len() + add.len(), false);
+    // The values that leave and come (ascending), to patch the prefix index.
+    let gone: Vec<u32> = drops.iter().map(|&i| values[i]).collect();
+    let came: Vec<u32> = add.iter().map(|&(key, _)| (key >> 32) as u32).collect();
     let mut drops = drops.into_iter().peekable();
     let copy = |cols: &mut Columns, from: usize, to: usize| {
         if from >= to {
@@ -410,16 +564,62 @@ fn merge_narrow(old: &Ring, ch: Change<'_>, mut add: Vec<Point>, mut del: Vec<Po
         copy(cols, start, to);
     };
     let mut at = 0usize;
-    for p in &add {
-        let key = sort_key(ch.ties, ch.new_ranks, p);
-        let mut pos = lower_bound(c, p.value).max(at);
-        while pos < values.len() && values[pos] == p.value && new_key(pos) < key {
+    for &(key, owner) in &add {
+        let value = (key >> 32) as u32;
+        let mut pos = seek(values, at, value);
+        while pos < values.len() && values[pos] == value && new_key(pos) < key {
             pos += 1;
         }
         copy_keeping(&mut cols, at, pos);
-        cols.push(p, false);
+        cols.values.push(value);
+        cols.owners.push(owner);
         at = pos;
     }
     copy_keeping(&mut cols, at, values.len());
+    let starts = core::mem::take(&mut cols.starts);
+    match c.index.patched_in(cols.values.len(), &gone, &came, starts) {
+        Ok(index) => cols.index = Some(index),
+        Err(starts) => cols.starts = starts,
+    }
     cols
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::*;
+    use crate::profile::PROFILES;
+
+    /// Keys hashed on several threads are the keys one thread makes, in the same order, for
+    /// every 32-bit ring profile and any thread count.
+    #[test]
+    fn parallel_keys_equal_one_thread() {
+        for profile in PROFILES
+            .iter()
+            .filter(|p| p.is_ring() && !Layout::is_wide(p))
+        {
+            let servers = (0..37u32).map(|i| {
+                Server::parse(
+                    &alloc::format!("10.0.{}.{}:11211", i / 200, i % 200 + 1),
+                    1 + i % 3,
+                )
+                .unwrap()
+            });
+            let Ok(ring) = Ring::with_servers(profile, None, servers) else {
+                continue;
+            };
+            let r = ranks(&ring.entries);
+            let counts: Vec<u32> = ring.entries.iter().map(|e| e.strings).collect();
+            let total = point_total(profile, &counts);
+            let lanes = Lanes::detect();
+            let keys_of = |from: usize, entries: &[Entry], capacity: usize| {
+                keys_for(&ring, &r, lanes, from, entries, capacity)
+            };
+            let one = keys_of(0, &ring.entries, total);
+            assert_eq!(one.len(), total, "{}", profile.name);
+            for threads in [2, 3, 4] {
+                let many = parallel::keys(&ring.entries, total, &keys_of, threads, 0);
+                assert_eq!(many.as_ref(), Some(&one), "{} {threads}", profile.name);
+            }
+        }
+    }
 }

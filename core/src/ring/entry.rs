@@ -1,18 +1,39 @@
 //! A server on the ring with what the ring derived from it, and the client's server order.
 
-use alloc::string::String;
+use alloc::sync::Arc;
+use core::ops::Deref;
 
 use crate::error::Error;
 use crate::hash::md5;
 use crate::profile::{Order, Profile};
 use crate::server::Server;
 
+/// A node string, shared between snapshots (a change clones every entry: reference counts,
+/// not strings).
+#[derive(Clone, Debug)]
+pub(super) struct Node(Arc<str>);
+
+impl Node {
+    /// The node string.
+    pub(super) fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Deref for Node {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
 /// A server with its node string, its share of point strings and its place in the order.
+/// Cloning one (every change clones the list) copies two pointers, not the strings.
 #[derive(Clone, Debug)]
 pub(super) struct Entry {
-    pub(super) server: Server,
+    pub(super) server: Arc<Server>,
     /// The node string the client hashes.
-    pub(super) node: String,
+    pub(super) node: Node,
     /// How many point strings it currently has on the continuum.
     pub(super) strings: u32,
     /// Its place in the client's server order (see [`Order`]); decides ties and slots.
@@ -29,8 +50,8 @@ impl Entry {
         let d = md5::digest(node.as_bytes());
         let seed = (u64::from(md5::word_le(&d, 0)) << 32) | u64::from(md5::word_le(&d, 1));
         Ok(Entry {
-            server,
-            node,
+            server: Arc::new(server),
+            node: Node(Arc::from(node)),
             strings: 0,
             rank: 0,
             seed,

@@ -5,6 +5,7 @@ use alloc::vec::Vec;
 
 use super::entry::Entry;
 use super::points::Point;
+use super::scratch;
 use super::search;
 use crate::alt::maglev;
 use crate::index::SearchIndex;
@@ -23,9 +24,14 @@ pub(super) struct Continuum {
 }
 
 impl Continuum {
-    fn new(values: Vec<u32>, owners: Vec<u32>) -> Continuum {
+    fn new(
+        values: Vec<u32>,
+        owners: Vec<u32>,
+        starts: Vec<u32>,
+        index: Option<SearchIndex>,
+    ) -> Continuum {
         Continuum {
-            index: SearchIndex::build(&values),
+            index: index.unwrap_or_else(|| SearchIndex::build_in(&values, starts)),
             owners,
             values,
         }
@@ -33,19 +39,33 @@ impl Continuum {
 }
 
 /// Sorted points as parallel columns, what builds and changes produce (`wide` is empty
-/// except on 128-bit rings).
+/// except on 128-bit rings), and memory for the prefix index.
 #[derive(Debug, Default)]
 pub(super) struct Columns {
     pub(super) values: Vec<u32>,
     pub(super) owners: Vec<u32>,
     pub(super) wide: Vec<u128>,
+    /// Memory the prefix index may reuse (contents ignored).
+    pub(super) starts: Vec<u32>,
+    /// The prefix index, when the change patched the old one (else built from `values`).
+    pub(super) index: Option<SearchIndex>,
 }
 
 impl Columns {
+    /// Empty columns for `n` points, in a retired snapshot's memory when one is lent (see
+    /// [`scratch`]).
     pub(super) fn with_capacity(n: usize, wide: bool) -> Columns {
+        let s = scratch::take();
+        let (mut values, mut owners) = (s.values, s.owners);
+        values.clear();
+        values.reserve(n);
+        owners.clear();
+        owners.reserve(n);
         Columns {
-            values: Vec::with_capacity(n),
-            owners: Vec::with_capacity(n),
+            values,
+            owners,
+            starts: s.starts,
+            index: None,
             wide: if wide {
                 Vec::with_capacity(n)
             } else {
@@ -155,19 +175,25 @@ impl Layout {
                 Layout::Maglev(maglev::table(&seeds))
             }
             Search::Buckets1024 => {
-                let c = Continuum::new(cols.values, cols.owners);
+                let c = Continuum::new(cols.values, cols.owners, cols.starts, cols.index);
                 let table = search::pecl_table(&c);
                 Layout::Buckets(c, table)
             }
-            _ if profile.points == PointHash::Md5Wide => {
-                Layout::Wide(Continuum::new(cols.values, cols.owners), cols.wide)
-            }
+            _ if profile.points == PointHash::Md5Wide => Layout::Wide(
+                Continuum::new(cols.values, cols.owners, cols.starts, cols.index),
+                cols.wide,
+            ),
             _ if profile.ties == Ties::SortedList => {
-                let c = Continuum::new(cols.values, cols.owners);
+                let c = Continuum::new(cols.values, cols.owners, cols.starts, cols.index);
                 let runs = search::tie_runs(&c, entries);
                 Layout::TieRuns(c, runs)
             }
-            _ => Layout::Sorted(Continuum::new(cols.values, cols.owners)),
+            _ => Layout::Sorted(Continuum::new(
+                cols.values,
+                cols.owners,
+                cols.starts,
+                cols.index,
+            )),
         }
     }
 

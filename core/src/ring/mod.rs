@@ -18,6 +18,7 @@
 //! - `search`: every search and tie rule, exactly once;
 //! - `batch`: many keys at once, MD5 keys hashed in SIMD lanes;
 //! - `spans`: each server's owned arcs of the hash space, derived from `search`;
+//! - `scratch`: a retired snapshot's arrays, reused by the next change;
 //! - `shared` (feature `std`): a handle whose readers never wait for a writer.
 
 use alloc::vec::Vec;
@@ -35,6 +36,7 @@ mod key;
 mod layout;
 mod points;
 mod radix;
+mod scratch;
 mod search;
 #[cfg(feature = "std")]
 mod shared;
@@ -113,12 +115,12 @@ impl Ring {
 
     /// The servers, in the order they were given.
     pub fn servers(&self) -> impl ExactSizeIterator<Item = &Server> + '_ {
-        self.entries.iter().map(|e| &e.server)
+        self.entries.iter().map(|e| &*e.server)
     }
 
     /// The server at `index` (as returned by [`Ring::locate_index`]).
     pub fn server(&self, index: usize) -> Option<&Server> {
-        self.entries.get(index).map(|e| &e.server)
+        self.entries.get(index).map(|e| &*e.server)
     }
 
     /// The node string the client hashes for the server at `index`.

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use arc_swap::{ArcSwap, Guard};
 
+use super::scratch::{self, Scratch};
 use super::Ring;
 use crate::error::Error;
 use crate::server::Server;
@@ -37,7 +38,10 @@ pub struct Snapshot<X> {
 #[derive(Debug)]
 pub struct SharedRing<X = ()> {
     current: ArcSwap<Snapshot<X>>,
-    writer: Mutex<()>,
+    /// Serialises changes; holds the point arrays of the last retired snapshot (when no
+    /// reader kept it), lent to the next change so that it writes into memory already
+    /// faulted in (see [`scratch`]).
+    writer: Mutex<Scratch>,
 }
 
 impl<X> SharedRing<X> {
@@ -45,7 +49,7 @@ impl<X> SharedRing<X> {
     pub fn new(ring: Ring, extra: X) -> SharedRing<X> {
         SharedRing {
             current: ArcSwap::from_pointee(Snapshot { ring, extra }),
-            writer: Mutex::new(()),
+            writer: Mutex::new(Scratch::default()),
         }
     }
 
@@ -63,12 +67,25 @@ impl<X> SharedRing<X> {
     /// Applies a change: `f` gets the current snapshot and returns the next ring and its
     /// derived data, which are then published. Changes are serialised; readers go on with
     /// the old snapshot meanwhile. If `f` fails nothing is published.
+    ///
+    /// Memory: the retired snapshot's point arrays are kept (when no reader holds it) for
+    /// the next change to write into, so a ring that changes holds its continuum twice
+    /// (the peak of any change anyway: old and new snapshot side by side).
     pub fn update<E>(&self, f: impl FnOnce(&Snapshot<X>) -> Result<(Ring, X), E>) -> Result<(), E> {
         // A panic in a previous `f` published nothing, so the state is sound: recover.
-        let _writer = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut spare = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
         let current = self.current.load_full();
-        let (ring, extra) = f(&current)?;
-        self.current.store(Arc::new(Snapshot { ring, extra }));
+        let (made, left) = scratch::lend(core::mem::take(&mut *spare), || f(&current));
+        if let Some(left) = left {
+            *spare = left;
+        }
+        let (ring, extra) = made?;
+        let old = self.current.swap(Arc::new(Snapshot { ring, extra }));
+        drop(current);
+        // Unique once swapped out unless a reader still holds it (then it goes with them).
+        if let Ok(old) = Arc::try_unwrap(old) {
+            *spare = Scratch::from_ring(old.ring);
+        }
         Ok(())
     }
 }
