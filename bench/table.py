@@ -25,6 +25,10 @@ TABLE: List[Tuple[str, int, str, str, Optional[float], str]] = [
      "libmemcached `memcached_generate_hash`", None, "(no goal)"),
     ("change_add", 1000, "one server added, 1,000 servers", "a fresh build of that ring", 20.0, ">= 20x"),
     ("change_remove", 1000, "one server removed, 1,000 servers", "a fresh build of that ring", 20.0, ">= 20x"),
+    ("change_add_first", 1000, "one server added right after a fresh build, 1,000 servers",
+     "a fresh build of that ring", None, "(no goal)"),
+    ("change_remove_first", 1000, "one server removed right after a fresh build (and an add), 1,000 servers",
+     "a fresh build of that ring", None, "(no goal)"),
     ("py_get", 100, "Python `Ring.get`", "uhashring 2.5 `get_node` (hash_fn='ketama')", 10.0, ">= 10x"),
     ("py_get_many", 100, "Python `Ring.get_many` (per key)", "uhashring 2.5 `get_node` (hash_fn='ketama')", 50.0,
      ">= 50x"),
@@ -40,6 +44,8 @@ ABSOLUTE: List[Tuple[str, int, str, float]] = [
     ("build", 10000, "build, 10,000 servers (1,600,000 points)", 150.0),
     ("change_add", 10000, "one server added, 10,000 servers", 10.0),
     ("change_remove", 10000, "one server removed, 10,000 servers", 10.0),
+    ("change_add_first", 10000, "one server added right after a fresh build, 10,000 servers", 10.0),
+    ("change_remove_first", 10000, "one server removed right after a fresh build (and an add), 10,000 servers", 10.0),
 ]
 
 

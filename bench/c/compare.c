@@ -231,6 +231,7 @@ static int build(int servers) {
     const char **labels = calloc((size_t)servers + 1, sizeof *labels);
     size_t *lens = calloc((size_t)servers + 1, sizeof *lens);
     double best_build = 1e30, best_add = 1e30, best_remove = 1e30, start = now();
+    double first_add = 1e30, first_remove = 1e30; /* the first cycle after each build */
     int i, r, c;
     size_t extra = (size_t)servers, mid = (size_t)servers / 2;
     for (i = 0; i <= servers; i++) {
@@ -256,6 +257,8 @@ static int build(int servers) {
             t4 = now();
             if (t3 - t2 < best_add) best_add = t3 - t2;
             if (t4 - t3 < best_remove) best_remove = t4 - t3;
+            if (c == 0 && t3 - t2 < first_add) first_add = t3 - t2;
+            if (c == 0 && t4 - t3 < first_remove) first_remove = t4 - t3;
             /* back to `servers` servers for the next cycle */
             if (ketama_ring_add(ring, labels[mid], lens[mid], 1) != KETAMA_STATUS_OK) return 2;
             if (ketama_ring_remove(ring, labels[extra], lens[extra]) != KETAMA_STATUS_OK) return 2;
@@ -266,6 +269,8 @@ static int build(int servers) {
     row("build", servers, -1, best_build * 1e9);
     row("change_add", servers, best_build * 1e9, best_add * 1e9);
     row("change_remove", servers, best_build * 1e9, best_remove * 1e9);
+    row("change_add_first", servers, best_build * 1e9, first_add * 1e9);
+    row("change_remove_first", servers, best_build * 1e9, first_remove * 1e9);
     for (i = 0; i <= servers; i++) free((void *)labels[i]);
     free(labels);
     free(lens);
