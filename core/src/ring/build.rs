@@ -151,117 +151,23 @@ pub(super) fn fresh(
 /// The [`sort_key`] of every point of `ring`'s entries (each with its `strings` set), in
 /// entry order.
 fn sort_keys(ring: &Ring, ranks: &[u32], total: usize, lanes: Lanes) -> Vec<u64> {
-    let keys_of = |from: usize, entries: &[Entry], capacity: usize| {
-        keys_for(ring, ranks, lanes, from, entries, capacity)
-    };
-    #[cfg(feature = "std")]
-    {
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        if let Some(keys) = parallel::keys(
-            &ring.entries,
-            total,
-            &keys_of,
-            threads,
-            parallel::MIN_POINTS,
-        ) {
-            return keys;
-        }
-    }
-    keys_of(0, &ring.entries, total)
-}
-
-/// The sort keys of `entries` (`ring.entries[from..]`, each with its `strings` set).
-fn keys_for(
-    ring: &Ring,
-    ranks: &[u32],
-    lanes: Lanes,
-    from: usize,
-    entries: &[Entry],
-    capacity: usize,
-) -> Vec<u64> {
     let mut keys = Keys {
-        keys: Vec::with_capacity(capacity),
+        keys: Vec::with_capacity(total),
         ties: ring.profile.ties,
         ranks,
     };
-    for (i, e) in entries.iter().enumerate() {
-        let owner = (from + i) as u32;
+    for (owner, e) in ring.entries.iter().enumerate() {
         generate(
             ring.profile,
             ring.hash,
             e,
-            owner,
+            owner as u32,
             0..e.strings,
             lanes,
             &mut keys,
         );
     }
     keys.keys
-}
-
-/// Large fresh builds hash their point strings on several threads.
-#[cfg(feature = "std")]
-mod parallel {
-    use alloc::vec::Vec;
-
-    use super::Entry;
-
-    /// Below this many points one thread is faster than starting others.
-    pub(super) const MIN_POINTS: usize = 200_000;
-    /// At most this many threads.
-    const MAX_THREADS: usize = 4;
-
-    /// `keys_of(first entry index, entries, capacity)` over slices of `entries` of about
-    /// equal point counts, on up to `threads` threads, concatenated in entry order; `None`
-    /// when one thread should do it (fewer than `min_points` points, one CPU, or a thread
-    /// that could not start).
-    pub(super) fn keys<F>(
-        entries: &[Entry],
-        total: usize,
-        keys_of: &F,
-        threads: usize,
-        min_points: usize,
-    ) -> Option<Vec<u64>>
-    where
-        F: Fn(usize, &[Entry], usize) -> Vec<u64> + Sync,
-    {
-        let threads = threads.min(MAX_THREADS);
-        if threads < 2 || total < min_points {
-            return None;
-        }
-        // Split where the running point count (strings, proportional to points) passes
-        // each thread's share.
-        let strings: u64 = entries.iter().map(|e| u64::from(e.strings)).sum();
-        let mut cuts = Vec::with_capacity(threads + 1);
-        cuts.push(0);
-        let mut run = 0u64;
-        for (i, e) in entries.iter().enumerate() {
-            run += u64::from(e.strings);
-            let share = strings * cuts.len() as u64 / threads as u64;
-            if run >= share && cuts.len() < threads {
-                cuts.push(i + 1);
-            }
-        }
-        cuts.push(entries.len());
-        let per = total / threads + 1;
-        std::thread::scope(|scope| {
-            let mut parts = Vec::with_capacity(threads);
-            for w in cuts.windows(2).skip(1) {
-                let (from, to) = (w[0], w[1]);
-                let slice = entries.get(from..to)?;
-                let spawned = std::thread::Builder::new()
-                    .spawn_scoped(scope, move || keys_of(from, slice, per))
-                    .ok();
-                parts.push(spawned);
-            }
-            // The first slice on this thread meanwhile.
-            let mut keys = keys_of(0, entries.get(..cuts[1])?, total);
-            for part in parts {
-                keys.extend_from_slice(&part?.join().ok()?);
-            }
-            Some(keys)
-        })
-    }
 }
 
 /// A ring from explicit points does not know which points a change would bring.
@@ -582,44 +488,4 @@ fn merge_narrow(old: &Ring, ch: Change<'_>, add: Vec<Point>, del: Vec<Point>) ->
         Err(starts) => cols.starts = starts,
     }
     cols
-}
-
-#[cfg(all(test, feature = "std"))]
-mod tests {
-    use super::*;
-    use crate::profile::PROFILES;
-
-    /// Keys hashed on several threads are the keys one thread makes, in the same order, for
-    /// every 32-bit ring profile and any thread count.
-    #[test]
-    fn parallel_keys_equal_one_thread() {
-        for profile in PROFILES
-            .iter()
-            .filter(|p| p.is_ring() && !Layout::is_wide(p))
-        {
-            let servers = (0..37u32).map(|i| {
-                Server::parse(
-                    &alloc::format!("10.0.{}.{}:11211", i / 200, i % 200 + 1),
-                    1 + i % 3,
-                )
-                .unwrap()
-            });
-            let Ok(ring) = Ring::with_servers(profile, None, servers) else {
-                continue;
-            };
-            let r = ranks(&ring.entries);
-            let counts: Vec<u32> = ring.entries.iter().map(|e| e.strings).collect();
-            let total = point_total(profile, &counts);
-            let lanes = Lanes::detect();
-            let keys_of = |from: usize, entries: &[Entry], capacity: usize| {
-                keys_for(&ring, &r, lanes, from, entries, capacity)
-            };
-            let one = keys_of(0, &ring.entries, total);
-            assert_eq!(one.len(), total, "{}", profile.name);
-            for threads in [2, 3, 4] {
-                let many = parallel::keys(&ring.entries, total, &keys_of, threads, 0);
-                assert_eq!(many.as_ref(), Some(&one), "{} {threads}", profile.name);
-            }
-        }
-    }
 }
