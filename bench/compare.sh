@@ -6,7 +6,7 @@
 #   build and one-server changes of 1,000 and 10,000 servers (our C API), and the Rust
 #   core's own lookup under the C one (ffi-c/examples/core_floor.rs)
 #   C      our libketama drop-in ketama_get_server  vs  the original last.fm libketama
-#          (only with LIBKETAMA_SRC: no registry packages it)                bench/c/libketama.c
+#          (only with its source at hand: no registry packages it)                bench/c/libketama.c
 # Same keys (user:N:profile), equal servers (10, 100, 1,000, 10,000; the table is the
 # 100-server column), same placement checked first. Installs what it needs when missing
 # (tests/setup.sh for the Debian packages, a venv with the package and uhashring).
@@ -16,8 +16,9 @@
 #   bash bench/compare.sh --docs     the same, also written to docs/performance-results.tsv and
 #                                    docs/performance.svg (what docs/performance.md shows)
 # Env: KETAMA_VENV (default python/.venv), BENCH_SIZES (default "10 100 1000 10000"),
-# LIBKETAMA_SRC (a checkout of https://github.com/RJ/ketama: its libketama/ is built here for
-# the drop-in row; without it that row reads "not measured").
+# LIBKETAMA_SRC (https://github.com/RJ/ketama: a git checkout, whose pinned commit is used, or
+# a directory holding its libketama/; default: a local mirror, $KETAMA_MIRROR/RJ+ketama/repo):
+# built here for the drop-in row, which reads "not measured" without it.
 # A benchmark, not a test: nothing here asserts a speed, and CI does not run it.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -84,9 +85,18 @@ say "Python: ${sizes[*]} servers"
 "$venv/bin/python" "$here/py/compare.py" "${sizes[@]}" >>"$rows"
 say "PHP: ${sizes[*]} servers"
 KETAMA_LIB="$tmp/prefix/lib/libketama.so.0" php -d ffi.enable=1 "$here/php/compare.php" "${sizes[@]}" >>"$rows"
-if [[ -n "${LIBKETAMA_SRC:-}" ]]; then
-    say "C: our libketama drop-in against the original libketama ($LIBKETAMA_SRC), 100 servers"
-    cp -r "$LIBKETAMA_SRC/libketama" "$tmp/libketama-orig"
+# The original libketama: $LIBKETAMA_SRC (a directory holding RJ/ketama's libketama/, or a
+# git checkout of it: its commit LIBKETAMA_PIN), else a local mirror of the repository.
+LIBKETAMA_PIN=18cf9a7717dad0d8106a5205900a17617043fe2c
+libketama_src="${LIBKETAMA_SRC:-${KETAMA_MIRROR:-/work/.mirror}/RJ+ketama/repo}"
+if git -C "$libketama_src" cat-file -e "$LIBKETAMA_PIN^{commit}" 2>/dev/null; then
+    mkdir -p "$tmp/libketama-pin"
+    git -C "$libketama_src" archive "$LIBKETAMA_PIN" libketama | tar x -C "$tmp/libketama-pin"
+    libketama_src="$tmp/libketama-pin"
+fi
+if [[ -d "$libketama_src/libketama" ]]; then
+    say "C: our libketama drop-in against the original libketama ($libketama_src), 100 servers"
+    cp -r "$libketama_src/libketama" "$tmp/libketama-orig"
     # its Makefile builds with -Werror, which today's gcc trips on (strncpy truncation)
     make -s -C "$tmp/libketama-orig" build CFLAGS="-fPIC -w" >&2
     cc -O2 -std=c11 -o "$tmp/libketama-bench" "$here/c/libketama.c" -ldl
