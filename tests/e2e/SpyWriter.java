@@ -5,7 +5,10 @@
 // KEYS_FILE: one key per line; each key is stored with the value "w:" + key.
 // LIVE_COUNT: how many servers are up; writing starts once spymemcached sees that many
 // connected, so with a server down it redistributes (FailureMode.Redistribute, the default)
-// along its own failover sequence. Prints "stored=N failed=M"; exit 1 on any failure.
+// along its own failover sequence. Prints "stored=N failed=M", then "failed-key K" for each key
+// not stored; exit 1 on any failure. (A key whose primary is down and whose 7 failover tries
+// all land on a down server too is put on its primary anyway, and fails: spymemcached's own
+// rule, which the caller predicts with our failover(key, 7).)
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Paths;
@@ -41,6 +44,7 @@ public final class SpyWriter {
             if (!k.isEmpty()) futures.add(mc.set(k, 0, "w:" + k));
         }
         int stored = 0, failed = 0;
+        List<String> failedKeys = new ArrayList<>();
         for (OperationFuture<Boolean> f : futures) {
             Boolean ok;
             try {
@@ -48,10 +52,11 @@ public final class SpyWriter {
             } catch (Exception e) {
                 ok = false;
             }
-            if (Boolean.TRUE.equals(ok)) stored++; else failed++;
+            if (Boolean.TRUE.equals(ok)) stored++; else { failed++; failedKeys.add(f.getKey()); }
         }
         mc.shutdown(5, TimeUnit.SECONDS);
         System.out.println("stored=" + stored + " failed=" + failed);
+        for (String k : failedKeys) System.out.println("failed-key " + k);
         System.exit(failed == 0 ? 0 : 1);
     }
 }
