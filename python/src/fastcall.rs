@@ -51,6 +51,33 @@ pub(crate) fn receiver<'a, 'py, T: pyo3::PyClass>(slf: &'a Bound<'py, PyAny>) ->
     unsafe { slf.cast_unchecked::<T>() }
 }
 
+/// Declares a [`OneKey`] method: `one_key!(/// doc, Type, "name", Class, |py, this, key| body)`
+/// makes `Type`, whose call runs `body` (a `PyResult<Py<PyAny>>`) with `this` the receiver's
+/// `&Class` and `key` the one argument; [`install`]`::<Type>` puts it on `Class`.
+macro_rules! one_key {
+    ($(#[$doc:meta])* $ty:ident, $name:literal, $class:ty, |$py:ident, $this:ident, $key:ident| $body:expr) => {
+        $(#[$doc])*
+        pub(crate) struct $ty;
+
+        impl $crate::fastcall::OneKey for $ty {
+            const NAME: &'static str = $name;
+            fn original() -> &'static ::std::sync::OnceLock<::pyo3::Py<::pyo3::PyAny>> {
+                static M: ::std::sync::OnceLock<::pyo3::Py<::pyo3::PyAny>> = ::std::sync::OnceLock::new();
+                &M
+            }
+            fn call(
+                $py: ::pyo3::Python<'_>,
+                slf: &::pyo3::Bound<'_, ::pyo3::PyAny>,
+                $key: &::pyo3::Bound<'_, ::pyo3::PyAny>,
+            ) -> ::pyo3::PyResult<::pyo3::Py<::pyo3::PyAny>> {
+                let $this = $crate::fastcall::receiver::<$class>(slf).get();
+                $body
+            }
+        }
+    };
+}
+pub(crate) use one_key;
+
 /// Replaces `cls.<M::NAME>` with a fastcall method descriptor for `M` (CPython >= 3.10 only;
 /// a no-op before). Called once per method at module initialisation.
 pub(crate) fn install<M: OneKey>(cls: &Bound<'_, PyType>) -> PyResult<()> {

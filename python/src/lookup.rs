@@ -11,7 +11,6 @@ use pyo3::types::PyString;
 use pyo3::PyTypeInfo;
 
 use crate::convert::key_bytes;
-use crate::fastcall::receiver;
 use crate::ring::Labels;
 
 /// Calls `key -> values[server index]` (or `None` when no server owns the key) on a fixed
@@ -92,19 +91,7 @@ impl NodeLookup {
     }
 }
 
-/// `_NodeLookup.get` through [`crate::fastcall`].
-pub(crate) struct FastLookup;
-
-impl crate::fastcall::OneKey for FastLookup {
-    const NAME: &'static str = "get";
-    fn original() -> &'static std::sync::OnceLock<Py<PyAny>> {
-        static M: std::sync::OnceLock<Py<PyAny>> = std::sync::OnceLock::new();
-        &M
-    }
-    fn call(py: Python<'_>, slf: &Bound<'_, PyAny>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        Ok(receiver::<NodeLookup>(slf)
-            .get()
-            .get(py, key)?
-            .unwrap_or_else(|| py.None()))
-    }
-}
+crate::fastcall::one_key!(
+    /// `_NodeLookup.get` through [`crate::fastcall`].
+    FastLookup, "get", NodeLookup, |py, lookup, key| Ok(lookup.get(py, key)?.unwrap_or_else(|| py.None()))
+);

@@ -17,7 +17,6 @@ use pyo3::PyTypeInfo;
 
 use crate::convert::{hash_of, key_bytes, profile_of, quoted, servers_of, weight_of};
 use crate::errors::to_py;
-use crate::fastcall::receiver;
 use crate::pin::Pinned;
 
 /// Batches of this many keys or more release the GIL (detach from the interpreter) while
@@ -1010,51 +1009,19 @@ impl Ring {
     }
 }
 
-/// `Ring.get` through [`crate::fastcall`].
-pub(crate) struct FastGet;
+crate::fastcall::one_key!(
+    /// `Ring.get` through [`crate::fastcall`].
+    FastGet, "get", Ring, |py, ring, key| Ok(ring.get(py, key)?.into_any())
+);
 
-impl crate::fastcall::OneKey for FastGet {
-    const NAME: &'static str = "get";
-    fn original() -> &'static std::sync::OnceLock<Py<PyAny>> {
-        static M: std::sync::OnceLock<Py<PyAny>> = std::sync::OnceLock::new();
-        &M
+crate::fastcall::one_key!(
+    /// `Ring.get_node` through [`crate::fastcall`].
+    FastGetNode, "get_node", Ring, |py, ring, key| {
+        Ok(ring.get_node(py, key)?.map_or_else(|| py.None(), Py::into_any))
     }
-    fn call(py: Python<'_>, slf: &Bound<'_, PyAny>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        Ok(receiver::<Ring>(slf).get().get(py, key)?.into_any())
-    }
-}
+);
 
-/// `Ring.get_node` through [`crate::fastcall`].
-pub(crate) struct FastGetNode;
-
-impl crate::fastcall::OneKey for FastGetNode {
-    const NAME: &'static str = "get_node";
-    fn original() -> &'static std::sync::OnceLock<Py<PyAny>> {
-        static M: std::sync::OnceLock<Py<PyAny>> = std::sync::OnceLock::new();
-        &M
-    }
-    fn call(py: Python<'_>, slf: &Bound<'_, PyAny>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        Ok(receiver::<Ring>(slf)
-            .get()
-            .get_node(py, key)?
-            .map_or_else(|| py.None(), Py::into_any))
-    }
-}
-
-/// `Ring.get_many` through [`crate::fastcall`].
-pub(crate) struct FastGetMany;
-
-impl crate::fastcall::OneKey for FastGetMany {
-    const NAME: &'static str = "get_many";
-    fn original() -> &'static std::sync::OnceLock<Py<PyAny>> {
-        static M: std::sync::OnceLock<Py<PyAny>> = std::sync::OnceLock::new();
-        &M
-    }
-    fn call(py: Python<'_>, slf: &Bound<'_, PyAny>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        Ok(receiver::<Ring>(slf)
-            .get()
-            .get_many(py, key)?
-            .into_any()
-            .unbind())
-    }
-}
+crate::fastcall::one_key!(
+    /// `Ring.get_many` through [`crate::fastcall`].
+    FastGetMany, "get_many", Ring, |py, ring, key| Ok(ring.get_many(py, key)?.into_any().unbind())
+);
