@@ -6,9 +6,77 @@ import java.nio.charset.StandardCharsets;
 final class Utf16 {
     private Utf16() {}
 
-    /** The key's bytes decoded as Java's {@code new String(bytes, UTF_8)} does. */
+    /**
+     * The key's bytes decoded as UTF-8 into UTF-16 code units by the spec's rule: each maximal
+     * invalid subsequence (the longest prefix of a well-formed sequence that cannot be
+     * completed, or one stray byte) becomes one U+FFFD. Characters outside the BMP become a
+     * surrogate pair.
+     */
     static String decode(byte[] b, int off, int len) {
-        return new String(b, off, len, StandardCharsets.UTF_8);
+        int end = off + len;
+        boolean ascii = true;
+        for (int i = off; i < end; i++) {
+            if (b[i] < 0) {
+                ascii = false;
+                break;
+            }
+        }
+        if (ascii) {
+            return new String(b, off, len, StandardCharsets.ISO_8859_1);
+        }
+        StringBuilder out = new StringBuilder(len);
+        int i = off;
+        while (i < end) {
+            int c = b[i] & 0xff;
+            if (c < 0x80) {
+                out.append((char) c);
+                i++;
+                continue;
+            }
+            int need;
+            int lo = 0x80, hi = 0xbf;
+            if (c >= 0xc2 && c <= 0xdf) {
+                need = 1;
+            } else if (c >= 0xe0 && c <= 0xef) {
+                need = 2;
+                if (c == 0xe0) {
+                    lo = 0xa0;
+                } else if (c == 0xed) {
+                    hi = 0x9f;
+                }
+            } else if (c >= 0xf0 && c <= 0xf4) {
+                need = 3;
+                if (c == 0xf0) {
+                    lo = 0x90;
+                } else if (c == 0xf4) {
+                    hi = 0x8f;
+                }
+            } else {
+                out.append('\uFFFD');
+                i++;
+                continue;
+            }
+            int cp = c & (0x3f >> need);
+            int j = i + 1;
+            int got = 0;
+            while (got < need && j < end) {
+                int d = b[j] & 0xff;
+                int l = got == 0 ? lo : 0x80, h = got == 0 ? hi : 0xbf;
+                if (d < l || d > h) {
+                    break;
+                }
+                cp = (cp << 6) | (d & 0x3f);
+                j++;
+                got++;
+            }
+            if (got == need) {
+                out.appendCodePoint(cp);
+            } else {
+                out.append('\uFFFD');
+            }
+            i = j;
+        }
+        return out.toString();
     }
 
     /** FNV over UTF-16 units (spymemcached / xmemcached {@code FNV1*_HASH}). */
