@@ -119,6 +119,15 @@ public final class Ring {
         return hash.canonical;
     }
 
+    /**
+     * The spec's failover kind of the profile: {@code "rehash"} (spymemcached, xmemcached:
+     * {@link #failover} rehashes the key and may repeat servers) or {@code "walk"} (the next
+     * distinct servers).
+     */
+    public String failoverKind() {
+        return profile.failover == Profile.Failover.REHASH && profile.isRing() ? "rehash" : "walk";
+    }
+
     /** The servers, in the order given. */
     public List<Server> servers() {
         return servers;

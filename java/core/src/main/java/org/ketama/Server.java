@@ -1,5 +1,8 @@
 package org.ketama;
 
+import java.net.InetAddress;
+import java.net.Inet6Address;
+import java.net.InetSocketAddress;
 import java.util.Objects;
 
 /**
@@ -24,6 +27,27 @@ public final class Server {
         this.label = Objects.requireNonNull(label, "label");
         this.weight = weight;
         this.name = name == null || name.isEmpty() ? null : name;
+    }
+
+    /**
+     * The label of a socket address as the clients' configuration spells it: the host as
+     * given (a name stays a name; no DNS is done), or the IP literal when the address was made
+     * from one, then {@code :port}; IPv6 literals in brackets. Used by the client adapters.
+     */
+    public static String labelOf(InetSocketAddress a) {
+        String host = a.getHostString();
+        InetAddress ip = a.getAddress();
+        if (ip instanceof Inet6Address && host.equals(ip.getHostAddress())) {
+            host = ip.getHostAddress();
+            int zone = host.indexOf('%');
+            if (zone >= 0) {
+                host = host.substring(0, zone);
+            }
+        }
+        if (host.indexOf(':') >= 0) {
+            host = "[" + host + "]";
+        }
+        return host + ":" + a.getPort();
     }
 
     /** The label, as given. */
