@@ -109,6 +109,7 @@ class Tools:
             "C (libketama.so)": [a.c_reader],
             "PHP Ketama\\Client (php-memcached)": [a.php, "-d", "ffi.enable=1", os.path.join(a.here, "php_reader.php"), "memcached"],
             "PHP Ketama\\Client (pecl memcache)": [a.php, "-d", "ffi.enable=1", os.path.join(a.here, "php_reader.php"), "memcache"],
+            "Java spymemcached + org.ketama ProfileNodeLocator": [a.java, "-cp", a.java_cp, "SpyReader"],
         }
 
     def read(self, name: str, profile: str, servers: str, keys: str, dead: str | None = None) -> tuple[int, int, list[str]]:

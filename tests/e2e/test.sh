@@ -40,6 +40,10 @@ cc -std=c11 -Wall -Wextra -pedantic -Werror -I include -o "$work/c_reader" "$her
     -L "$work/lib" -lketama -Wl,-rpath,"$work/lib"
 spy=/usr/share/java/spymemcached.jar
 javac -nowarn -cp "$spy" -d "$work" "$here/SpyWriter.java"
+# the Java reader: spymemcached through our NodeLocator (the port's sources compiled as they are)
+javac -nowarn -encoding UTF-8 -cp "$spy" -d "$work" "$root"/java/core/src/main/java/org/ketama/*.java \
+    "$root"/java/spymemcached/src/main/java/org/ketama/spymemcached/*.java "$here/SpyReader.java"
+cp "$root/java/core/src/main/resources/org/ketama/profiles.json" "$work/org/ketama/"
 
 venv="${KETAMA_VENV:-$root/python/.venv}"
 if ! "$venv/bin/python" -c 'import ketama, pymemcache' >/dev/null 2>&1; then
