@@ -13,7 +13,9 @@ import java.util.Set;
  * keys exactly as one client does: a profile of the embedded spec, a key hash, and servers.
  *
  * <p>Rings are immutable and safe to share between threads without locking. Lookups on the
- * {@code byte[]} overloads allocate nothing for profiles that do not rewrite keys.
+ * {@code byte[]} overloads allocate nothing on 32-bit rings whose hash reads bytes and whose
+ * client does not rewrite keys (the ketama profiles); the Java clients' UTF-16 hashes decode
+ * the key first.
  *
  * <pre>{@code
  * Ring ring = Ring.create("libmemcached-weighted", null,

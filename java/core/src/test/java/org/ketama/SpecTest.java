@@ -32,6 +32,11 @@ class SpecTest {
             assertEquals(name, e.errorName());
             assertEquals(Profile.str((Map<String, Object>) o, "message"), e.getMessage());
         }
+        for (Object o : Profile.list(doc, "profiles")) {
+            Map<String, Object> row = (Map<String, Object>) o;
+            Profile p = Spec.get().profile(Profile.str(row, "name"));
+            assertEquals(Profile.bool(row, "is_ring"), p.isRing(), p.name);
+        }
         assertEquals("libmemcached-weighted", Ring.create("php-memcached", null, List.of()).profile());
         assertThrows(UnknownProfileException.class, () -> Ring.create("nope", null, List.of()));
     }

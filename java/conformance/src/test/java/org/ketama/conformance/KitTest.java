@@ -10,7 +10,6 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,28 +19,10 @@ import org.junit.jupiter.api.Test;
  * KETAMA_REQUIRE_CLI is set (then it fails).
  */
 class KitTest {
-    static Path root() {
-        for (Path q = Paths.get("").toAbsolutePath(); q != null; q = q.getParent()) {
-            if (Files.isDirectory(q.resolve("tests/vectors")) && Files.isDirectory(q.resolve("java"))) {
-                return q;
-            }
-        }
-        throw new IllegalStateException("no repository root");
-    }
-
     @Test
     void everyVectorFileAgreesThroughTheKit() throws Exception {
-        Path root = root();
-        String env = System.getenv("KETAMA_BIN");
-        Path bin = env != null && !env.isEmpty() ? Paths.get(env) : root.resolve("target/debug/ketama");
-        boolean required = System.getenv("KETAMA_REQUIRE_CLI") != null && !System.getenv("KETAMA_REQUIRE_CLI").isEmpty();
-        if (!Files.isExecutable(bin)) {
-            if (required) {
-                throw new AssertionError("KETAMA_REQUIRE_CLI is set but the ketama CLI is missing: " + bin);
-            }
-            System.out.println("SKIPPED: no ketama CLI at " + bin + " (set KETAMA_BIN, or build it: cargo build -p ketama-cli)");
-            Assumptions.assumeTrue(false, "no ketama CLI at " + bin);
-        }
+        Path root = Cli.root();
+        Path bin = Cli.bin();
         // Surefire's own class path holds this module's classes and the core artifact.
         String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
