@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The mixed-language fleet test (issue 12): PHP (php-memcached) and Java (spymemcached) write to
-# real memcached servers on 127.0.0.1; our Python package, a C program on libketama.so and PHP's
-# Ketama\Client read every key back; `ketama audit` names the writer. See fleet.py.
+# real memcached servers on 127.0.0.1; our Python package, a C program on libketama.so, PHP's
+# Ketama\Client and spymemcached with our Java NodeLocator read every key back; `ketama audit`
+# names the writer. See fleet.py.
 # Installs what is missing (Debian packages; the Python package into python/.venv as
 # python/test.sh does), builds the CLI, the library, the C reader and the Java writer.
 #   tests/e2e/test.sh        (env KETAMA_VENV: the venv to use, default python/.venv)

@@ -62,7 +62,11 @@ public final class ProfileSessionLocator extends AbstractMemcachedSessionLocator
         this.state = new State(Ring.create(profile, hash, List.of()), List.of());
     }
 
-    /** {@code host:port} of the session's remote address, weighted by the session's weight. */
+    /**
+     * {@code host:port} of the session's remote address, weighted by the session's weight
+     * (deprecated in xmemcached, yet what its own Ketama locator weighs servers by).
+     */
+    @SuppressWarnings("deprecation")
     public static Server defaultServer(Session s) {
         InetSocketAddress a = s.getRemoteSocketAddress();
         long w = s instanceof MemcachedSession ? ((MemcachedSession) s).getWeight() : 1;
