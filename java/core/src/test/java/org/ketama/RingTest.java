@@ -93,6 +93,33 @@ class RingTest {
     }
 
     @Test
+    void byteKeyLookupsAllocateNothing() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mx instanceof com.sun.management.ThreadMXBean, "no allocation counter");
+        com.sun.management.ThreadMXBean tmx = (com.sun.management.ThreadMXBean) mx;
+        byte[][] keys = new byte[1000][];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = ("user:" + i + ":profile").getBytes(StandardCharsets.UTF_8);
+        }
+        for (String profile : new String[] {"libketama", "libmemcached", "spymemcached", "twemproxy", "xmemcached"}) {
+            Ring r = Ring.create(profile, null, servers(20));
+            long sum = 0;
+            for (byte[] k : keys) {
+                sum += r.index(k);
+            }
+            long id = Thread.currentThread().getId();
+            long before = tmx.getThreadAllocatedBytes(id);
+            for (int round = 0; round < 100; round++) {
+                for (byte[] k : keys) {
+                    sum += r.index(k);
+                }
+            }
+            long allocated = tmx.getThreadAllocatedBytes(id) - before;
+            assertTrue(allocated < 4096, profile + ": " + allocated + " bytes for 100,000 lookups (sum " + sum + ")");
+        }
+    }
+
+    @Test
     void concurrentReadersAgree() throws Exception {
         Ring r = Ring.create("libmemcached-weighted", null, servers(10));
         List<String> want = new ArrayList<>();
