@@ -10,7 +10,6 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -81,7 +80,7 @@ final class Spec {
             }
             hashOrder.add(name);
             hashNames.put(name, fn);
-            hashFolded.put(name.toLowerCase(Locale.ROOT), fn);
+            hashFolded.put(asciiLower(name), fn);
             for (Object a : Profile.list(h, "aliases")) {
                 hashNames.put((String) a, fn);
             }
@@ -118,12 +117,23 @@ final class Spec {
         }
         HashFn fn = hashNames.get(name);
         if (fn == null) {
-            fn = hashFolded.get(name.toLowerCase(Locale.ROOT));
+            fn = hashFolded.get(asciiLower(name));
         }
         if (fn == null) {
             throw KetamaException.of("UnknownHash", name);
         }
         return fn;
+    }
+
+    /** ASCII letters lowercased, every other character kept (names match in ASCII case only). */
+    static String asciiLower(String s) {
+        char[] c = s.toCharArray();
+        for (int i = 0; i < c.length; i++) {
+            if (c[i] >= 'A' && c[i] <= 'Z') {
+                c[i] = (char) (c[i] + 32);
+            }
+        }
+        return new String(c);
     }
 
     /** A profile by name or alias. */

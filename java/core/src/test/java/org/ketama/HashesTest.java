@@ -111,6 +111,9 @@ class HashesTest {
         assertEquals("fnv1_32", Hashes.canonicalName("fnv1_32"));
         assertEquals("one_at_a_time_unsigned", Hashes.canonicalName("ONE_AT_A_TIME"));
         assertEquals("fnv1a_64", Hashes.canonicalName("FNV1A_64"));
+        assertEquals("jenkins", Hashes.canonicalName("JENKINS"));
+        // ASCII case only: the Kelvin sign lowercases to 'k' in Java, not in core.
+        assertThrows(UnknownHashException.class, () -> Hashes.hash("jen\u212Ains", new byte[0]));
         assertThrows(AmbiguousHashException.class, () -> Hashes.hash("crc32", new byte[0]));
         UnknownHashException e = assertThrows(UnknownHashException.class, () -> Hashes.hash("nope", new byte[0]));
         assertEquals("UnknownHash", e.errorName());
