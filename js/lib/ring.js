@@ -231,43 +231,44 @@ function maglevTable(seeds) {
 
 // ----- point strings -----
 
+/** Writes the decimal digits of `i` at `buf[o..)`; returns the new end. */
+function putDecimal(buf, o, i) {
+  if (i < 10) {
+    buf[o] = 0x30 + i;
+    return o + 1;
+  }
+  let digits = 1;
+  for (let x = i; x >= 10; x = Math.floor(x / 10)) digits++;
+  let at = o + digits;
+  for (let x = i; at > o; x = Math.floor(x / 10)) buf[--at] = 0x30 + (x % 10);
+  return o + digits;
+}
+
 /** Writes point string i of `node` (UTF-8 bytes) into `buf`; returns its length. */
 function spell(buf, form, node, i) {
-  const digits = String(i);
   let o = 0;
-  const put = (s) => {
-    for (let j = 0; j < s.length; j++) buf[o++] = s.charCodeAt(j);
-  };
-  const putNode = () => {
-    buf.set(node, o);
-    o += node.length;
-  };
   switch (form) {
     case 'dash':
-      putNode();
-      buf[o++] = 0x2d;
-      put(digits);
-      break;
+      buf.set(node, 0);
+      buf[node.length] = 0x2d;
+      return putDecimal(buf, node.length + 1, i);
     case 'prefix':
-      put(digits);
-      putNode();
-      break;
+      o = putDecimal(buf, 0, i);
+      buf.set(node, o);
+      return o + node.length;
     case 'concat':
-      putNode();
-      put(digits);
-      break;
+      buf.set(node, 0);
+      return putDecimal(buf, node.length, i);
     case 'bare':
-      putNode();
-      break;
+      buf.set(node, 0);
+      return node.length;
     case 'colon':
-      putNode();
-      buf[o++] = 0x3a;
-      put(digits);
-      break;
+      buf.set(node, 0);
+      buf[node.length] = 0x3a;
+      return putDecimal(buf, node.length + 1, i);
     default:
       throw new E.UnsupportedError(`string form ${form}`);
   }
-  return o;
 }
 
 /** Compares two byte arrays bytewise (a shorter prefix first). */
@@ -382,43 +383,55 @@ class Ring {
     }
     if (points > MAX_POINTS) throw new E.TooManyPointsError();
     const wide = p.points === 'md5_wide';
-    const out = { values: [], owners: [], wide: wide ? [] : null };
-    entries.forEach((e, owner) => this.generate(e, owner, out));
-    const count = out.values.length;
+    const java4 = p.points === 'java_ketama' && this.hashName === 'md5';
+    let count = 0;
+    for (const e of entries) count += java4 ? Math.ceil(e.strings / 4) * 4 : e.strings * perString;
+    const out = { values: new Uint32Array(count), owners: new Uint32Array(count), wide: wide ? [] : null, at: 0, segments: [] };
+    entries.forEach((e, owner) => {
+      const from = out.at;
+      this.generate(e, owner, out);
+      out.segments.push([from, out.at]);
+    });
     const n = entries.length;
-    const tie = (owner) => (p.ties === 'later_wins' ? n - 1 - entries[owner].rank : entries[owner].rank);
-    let order;
-    if (wide) {
-      order = [...Array(count).keys()];
-      order.sort((a, b) => {
-        const x = out.wide[a];
-        const y = out.wide[b];
-        return x < y ? -1 : x > y ? 1 : tie(out.owners[a]) - tie(out.owners[b]);
-      });
-    } else if (n < 1 << 21) {
-      // one float per point: position * 2^21 + tie rank, sorted numerically
-      const keys = new Float64Array(count);
-      for (let i = 0; i < count; i++) keys[i] = out.values[i] * 2097152 + tie(out.owners[i]);
-      keys.sort();
-      const byTie = new Uint32Array(n);
-      for (let o = 0; o < n; o++) byTie[tie(o)] = o;
-      this.values = new Uint32Array(count);
-      this.owners = new Uint32Array(count);
-      for (let i = 0; i < count; i++) {
-        const k = keys[i];
-        const v = Math.floor(k / 2097152);
-        this.values[i] = v;
-        this.owners[i] = byTie[k - v * 2097152];
+    const ranks = new Uint32Array(n);
+    for (let o = 0; o < n; o++) ranks[o] = p.ties === 'later_wins' ? n - 1 - entries[o].rank : entries[o].rank;
+    // Points laid out owner by owner in tie order (winner first), then a stable radix sort
+    // by position: equal positions keep the tie order.
+    const byTie = new Uint32Array(n);
+    for (let o = 0; o < n; o++) byTie[ranks[o]] = o;
+    const vals = new Uint32Array(count);
+    const idx = new Uint32Array(count);
+    let at = 0;
+    for (let r = 0; r < n; r++) {
+      const seg = out.segments[byTie[r]];
+      for (let i = seg[0]; i < seg[1]; i++) {
+        vals[at] = out.values[i];
+        idx[at++] = i;
       }
-    } else {
-      order = [...Array(count).keys()];
-      order.sort((a, b) => out.values[a] - out.values[b] || tie(out.owners[a]) - tie(out.owners[b]));
     }
-    if (order) {
-      this.values = Uint32Array.from(order, (i) => out.values[i]);
-      this.owners = Uint32Array.from(order, (i) => out.owners[i]);
-      if (wide) this.wide = order.map((i) => out.wide[i]);
+    radixSort(vals, idx, new Uint32Array(count), new Uint32Array(count));
+    if (wide) {
+      // 128-bit positions: runs sharing their top 32 bits ordered by the whole position
+      for (let i = 0; i < count; ) {
+        let j = i + 1;
+        while (j < count && vals[j] === vals[i]) j++;
+        if (j - i > 1) {
+          const run = Array.from(idx.subarray(i, j));
+          run.sort((a, b) => {
+            const x = out.wide[a];
+            const y = out.wide[b];
+            return x < y ? -1 : x > y ? 1 : ranks[out.owners[a]] - ranks[out.owners[b]];
+          });
+          idx.set(run, i);
+        }
+        i = j;
+      }
+      this.wide = Array.from(idx, (i) => out.wide[i]);
     }
+    const owns = new Uint32Array(count);
+    for (let i = 0; i < count; i++) owns[i] = out.owners[idx[i]];
+    this.values = vals;
+    this.owners = owns;
     this.buildIndex();
     if (p.ties === 'sorted_list') this.buildTieRuns();
     if (p.placement === 'pecl_buckets') {
@@ -434,9 +447,11 @@ class Ring {
   generate(e, owner, out) {
     const p = this.profile;
     const t = e.strings;
+    const vals = out.values;
+    const owns = out.owners;
     const push = (v) => {
-      out.values.push(v >>> 0);
-      out.owners.push(owner);
+      vals[out.at] = v;
+      owns[out.at++] = owner;
     };
     if (p.points === 'crc32_chain') {
       const buf = new Uint8Array(e.nodeBytes.length + 4);
@@ -487,8 +502,7 @@ class Ring {
         const d = md5(buf, len);
         let w = 0n;
         for (let g = 0; g < 4; g++) w = (w << 32n) | BigInt(bswapU(d[g]));
-        out.values.push(Number(w >> 96n));
-        out.owners.push(owner);
+        push(Number(w >> 96n));
         out.wide.push(w);
       }
       return;
@@ -505,13 +519,12 @@ class Ring {
     let bits = 1;
     while (bits < 20 && 1 << bits < len) bits++;
     this.shift = 32 - bits;
-    const starts = new Uint32Array((1 << bits) + 1);
-    let i = 0;
-    for (let b = 0; b <= 1 << bits; b++) {
-      const floor = b * 2 ** this.shift;
-      while (i < len && this.values[i] < floor) i++;
-      starts[b] = i;
-    }
+    const buckets = 1 << bits;
+    const starts = new Uint32Array(buckets + 1);
+    const v = this.values;
+    // starts[b] = number of values whose top bits are < b
+    for (let i = 0; i < len; i++) starts[(v[i] >>> this.shift) + 1]++;
+    for (let b = 1; b <= buckets; b++) starts[b] += starts[b - 1];
     this.starts = starts;
   }
 
@@ -835,6 +848,30 @@ class Ring {
   /** The node string the client hashes for server `i`. */
   nodeString(i) {
     return this.entries[i] ? this.entries[i].node : undefined;
+  }
+}
+
+/**
+ * Sorts `vals` (with `owns` alongside) by value, stably: two counting passes of 16 bits,
+ * through the scratch arrays `tv`/`to` (same length).
+ */
+function radixSort(vals, owns, tv, to) {
+  const n = vals.length;
+  const count = new Uint32Array(65537);
+  for (let i = 0; i < n; i++) count[(vals[i] & 0xffff) + 1]++;
+  for (let b = 1; b <= 65536; b++) count[b] += count[b - 1];
+  for (let i = 0; i < n; i++) {
+    const d = count[vals[i] & 0xffff]++;
+    tv[d] = vals[i];
+    to[d] = owns[i];
+  }
+  count.fill(0);
+  for (let i = 0; i < n; i++) count[(tv[i] >>> 16) + 1]++;
+  for (let b = 1; b <= 65536; b++) count[b] += count[b - 1];
+  for (let i = 0; i < n; i++) {
+    const d = count[tv[i] >>> 16]++;
+    vals[d] = tv[i];
+    owns[d] = to[i];
   }
 }
 
