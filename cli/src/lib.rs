@@ -27,6 +27,7 @@ pub mod plot;
 pub mod progress;
 pub mod servers;
 pub mod simulate;
+pub mod spec;
 pub mod version;
 
 use output::{key_text, Table};
@@ -53,6 +54,35 @@ pub enum Format {
     Csv,
 }
 
+/// What `--format` accepts: the output formats, plus `spec` (the profile table as data, for
+/// `profiles` only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// Aligned columns with a header line.
+    Table,
+    /// JSON.
+    Json,
+    /// CSV with a header line.
+    Csv,
+    /// `profiles` only: every profile's knobs and every hash as JSON (`spec/profiles.json`).
+    Spec,
+}
+
+impl FormatArg {
+    /// The output format, or a failure for `spec` outside `profiles`.
+    pub fn output(f: Option<FormatArg>) -> Result<Option<Format>, Fail> {
+        Ok(match f {
+            None => None,
+            Some(FormatArg::Table) => Some(Format::Table),
+            Some(FormatArg::Json) => Some(Format::Json),
+            Some(FormatArg::Csv) => Some(Format::Csv),
+            Some(FormatArg::Spec) => {
+                return Err(Fail::new("--format spec is only for `ketama profiles`"))
+            }
+        })
+    }
+}
+
 /// Consistent hashing exactly as each memcached client does it.
 #[derive(Debug, Parser)]
 #[command(name = "ketama", version = version::LINE, about, long_about = None)]
@@ -64,7 +94,7 @@ pub struct Cli {
     /// Output format where the output is a table (lookup, hash and points print plain lines
     /// when no format is given).
     #[arg(long, short = 'f', global = true, value_enum)]
-    pub format: Option<Format>,
+    pub format: Option<FormatArg>,
 
     #[command(subcommand)]
     pub command: Command,
@@ -181,13 +211,23 @@ where
             return 2;
         }
     };
+    if let (Command::Profiles, Some(FormatArg::Spec)) = (&cli.command, cli.format) {
+        return emit(&spec::text());
+    }
+    let format = match FormatArg::output(cli.format) {
+        Ok(f) => f,
+        Err(Fail(msg)) => {
+            eprintln!("ketama: {msg}");
+            return 2;
+        }
+    };
     if let Command::Audit(a) = &cli.command {
-        return audit::main(a, cli.format); // its own exit status for a partial audit
+        return audit::main(a, format); // its own exit status for a partial audit
     }
     if let Command::Lookup(a) = &cli.command {
         // Streamed: each answer is written as its key is read.
         let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-        return match lookup::stream(a, cli.format, &mut stdout) {
+        return match lookup::stream(a, format, &mut stdout) {
             Ok(()) => 0,
             Err(Fail(msg)) => {
                 eprintln!("ketama: {msg}");
@@ -222,7 +262,10 @@ pub(crate) fn emit(out: &str) -> i32 {
 
 /// Runs a parsed command; returns what to print on stdout.
 pub fn run(cli: &Cli) -> Result<String, Fail> {
-    let f = cli.format;
+    if let (Command::Profiles, Some(FormatArg::Spec)) = (&cli.command, cli.format) {
+        return Ok(spec::text());
+    }
+    let f = FormatArg::output(cli.format)?;
     match &cli.command {
         Command::Lookup(a) => {
             let mut out = Vec::new();
