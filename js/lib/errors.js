@@ -1,5 +1,6 @@
 'use strict';
-// The error vocabulary of the core, one Error subclass per variant, with the core's texts.
+// The error vocabulary of the core (the spec's `errors`): one Error subclass per variant,
+// named `<Variant>Error`, with the core's texts.
 
 /** The base class of every error this package throws on bad input. */
 class KetamaError extends Error {
@@ -12,25 +13,8 @@ class KetamaError extends Error {
   }
 }
 
-/** [variant name, message] of each core error, in the core's order. */
-const VARIANTS = [
-  ['EmptyRing', 'the ring has no servers'],
-  ['NoServer', 'no server owns this key'],
-  ['UnknownProfile', 'unknown profile name'],
-  ['UnknownHash', 'unknown hash name'],
-  [
-    'AmbiguousHash',
-    "ambiguous hash name 'crc32': use 'crc' (15-bit, libhashkit/Java/twemproxy) or 'crc32a' (full CRC-32, PHP/pecl/Go)",
-  ],
-  ['BadWeight', 'weight not accepted by this profile'],
-  ['DuplicateServer', 'a server with this label is already on the ring'],
-  ['MissingServer', 'no server with this label is on the ring'],
-  ['BadLabel', 'bad server label (expected host:port, [ipv6]:port or host)'],
-  ['KeyRejected', 'this client refuses the key'],
-  ['Unsupported', 'this profile cannot place this server'],
-  ['TooManyPoints', 'too many points for one continuum (the limit is 8388608 = 2^23 points)'],
-  ['BadFactor', 'bad capacity factor'],
-];
+/** [variant name, message] of each core error, in the core's order (the spec's `errors`). */
+const VARIANTS = require('../spec/profiles.json').errors.map((e) => [e.name, e.message]);
 
 /** Error classes by core variant name (`EmptyRing` -> `EmptyRingError`). */
 const byVariant = {};

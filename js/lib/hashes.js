@@ -364,6 +364,17 @@ const IMPL = {
   seed_tohash: seedToHash,
 };
 
+/** How each implementation reads the key (the spec's `input` field of each hash). */
+const INPUT = {};
+for (const name of Object.keys(IMPL)) INPUT[name] = 'bytes';
+for (const name of ['one_at_a_time', 'fnv1_64', 'fnv1a_64', 'fnv1_32', 'fnv1a_32', 'hsieh']) INPUT[name] = 'signed_bytes';
+for (const name of ['one_at_a_time_unsigned', 'fnv1_64_unsigned', 'fnv1a_64_unsigned', 'fnv1_32_unsigned', 'fnv1a_32_unsigned', 'hsieh_unsigned']) {
+  INPUT[name] = 'unsigned_bytes';
+}
+for (const name of ['java_fnv1_64', 'java_fnv1a_64', 'java_fnv1_32', 'java_fnv1a_32', 'native', 'mysql', 'elf', 'rs', 'lua']) {
+  INPUT[name] = 'utf16_units';
+}
+
 /**
  * whalin OLD_COMPAT_HASH: h = 33 h + unit over the UTF-16 units in a wrapping signed 64-bit
  * long, as a BigInt.
@@ -375,4 +386,4 @@ function oldCompat(b, n) {
   return h >= SIGN64 ? h - TWO64 : h;
 }
 
-module.exports = { IMPL, oldCompat, crc32a, murmur3Guava, sha1be, md5le };
+module.exports = { IMPL, INPUT, oldCompat, crc32a, murmur3Guava, sha1be, md5le };

@@ -4,7 +4,7 @@
 // value is one this port implements, so a row made of known knobs works without code.
 
 const SPEC = require('../spec/profiles.json');
-const { IMPL } = require('./hashes');
+const { IMPL, INPUT } = require('./hashes');
 const { UnknownProfileError, UnknownHashError, AmbiguousHashError } = require('./errors');
 
 const KNOWN = {
@@ -31,10 +31,13 @@ function check(profile, knob, value) {
   }
 }
 
-/** Hash rows: {name, aliases, description}. */
+/** Hash rows: {name, aliases, description, input, fn}; each spec hash must be implemented, reading its input the way the spec says. */
 const HASHES = SPEC.hashes.map((h) => {
   if (!IMPL[h.name]) throw new Error(`spec: hash '${h.name}' is not implemented by this port`);
-  return { name: h.name, aliases: h.aliases || [], description: h.description || '', fn: IMPL[h.name] };
+  if (h.input !== undefined && INPUT[h.name] !== h.input) {
+    throw new Error(`spec: hash '${h.name}' reads ${h.input}, this port ${INPUT[h.name]}`);
+  }
+  return { name: h.name, aliases: h.aliases || [], description: h.description || '', input: h.input, fn: IMPL[h.name] };
 });
 
 /** The internal form of one spec row (knobs checked once, at load). */
@@ -61,7 +64,7 @@ function normalize(p) {
     node: p.node,
     names: !!p.names,
     strings: p.strings,
-    count: p.count,
+    count: { kind: p.count.kind, k: p.count.strings || 0, formula: p.count.formula },
     points: p.points.kind,
     per: p.points.per || 1,
     placement: pl.kind,
@@ -72,7 +75,7 @@ function normalize(p) {
     ties: p.ties,
     zeroWeight: p.zero_weight,
     key: p.key.kind,
-    keyN: p.key.n || 0,
+    keyN: p.key.bytes || 0,
     singleShortcut: !!p.single_shortcut,
     emptyKeyRejected: p.empty_key_rejected || [],
     keyLimits: {

@@ -24,3 +24,15 @@ test('every profile and hash of the spec is implemented', () => {
   assert.deepStrictEqual(ketama.profiles().map((p) => p.name), spec.profiles.map((p) => p.name));
   assert.deepStrictEqual(ketama.hashes().map((h) => h.name), spec.hashes.map((h) => h.name));
 });
+
+test('one Error subclass per error of the spec, with its message', () => {
+  const spec = JSON.parse(fs.readFileSync(EMBEDDED, 'utf8'));
+  for (const e of spec.errors) {
+    const cls = ketama[`${e.name}Error`];
+    assert.strictEqual(typeof cls, 'function', e.name);
+    const err = new cls();
+    assert.ok(err instanceof ketama.KetamaError);
+    assert.strictEqual(err.variant, e.name);
+    assert.strictEqual(err.message, e.message);
+  }
+});
