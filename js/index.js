@@ -4,7 +4,7 @@
 
 const { Ring, MAX_POINTS } = require('./lib/ring');
 const { PROFILES, HASHES, hashByName } = require('./lib/profiles');
-const { toBytes } = require('./lib/bytes');
+const { encodeShared, scratchBytes } = require('./lib/bytes');
 const errors = require('./lib/errors');
 
 /**
@@ -15,10 +15,21 @@ const errors = require('./lib/errors');
  * @returns {number}
  */
 function hash(name, key) {
-  const row = hashByName(name);
-  const b = toBytes(key);
-  return row.fn(b, b.length);
+  let row = resolved.get(name);
+  if (row === undefined) {
+    row = hashByName(name);
+    resolved.set(name, row);
+  }
+  if (typeof key === 'string') {
+    const n = encodeShared(key); // may grow the shared buffer: read it afterwards
+    return row.fn(scratchBytes(), n);
+  }
+  if (key instanceof Uint8Array) return row.fn(key, key.length);
+  throw new TypeError('key must be a string, Buffer or Uint8Array');
 }
+
+/** Hash names already resolved (names are looked up once). */
+const resolved = new Map();
 
 /**
  * Every profile: name, aliases, description and default hash.

@@ -339,6 +339,13 @@ class Ring {
     this.labels = entries.map((e) => e.server.label);
     this.n = entries.length;
     this.build();
+    // The common shape, looked up by `index` without the general dispatch: a sorted
+    // continuum searched lower-bound, the winner stored first, keys hashed as given.
+    this.plain = p.placement === 'ring' && p.bound === 'lower_bound' && p.key === 'none' &&
+      !p.keyLimits.blanks && !this.runs && !this.wide;
+    this.emptyRefused = p.keyLimits.empty || p.emptyKeyRejected.includes(this.hashName);
+    this.maxLen = p.keyLimits.maxLen;
+    this.shortcut = p.singleShortcut && this.n === 1;
   }
 
   /** Generates, sorts and indexes the points, or the non-ring placement's tables. */
@@ -713,6 +720,15 @@ class Ring {
   index(key) {
     if (this.n === 0) throw new E.EmptyRingError();
     loadKey(key);
+    if (this.plain) {
+      // no rewrite, no blank check: only the length limits, then the lower-bound search
+      if (kn === 0 ? this.emptyRefused : kn > this.maxLen) throw new E.KeyRejectedError();
+      if (this.shortcut) return 0;
+      const len = this.values.length;
+      if (len === 0) throw new E.NoServerError();
+      const at = this.lowerBound(this.hashFn(kb, kn));
+      return this.owners[at === len ? 0 : at];
+    }
     prepare(this.profile, this.hashName);
     return this.indexOfPrepared();
   }

@@ -11,6 +11,13 @@ const { sha1 } = require('../lib/sha1');
 const spooky = require('../lib/spooky');
 const furc = require('../lib/furc');
 
+test('a string key longer than the shared buffer hashes as its bytes (first call)', () => {
+  // Runs first in this process: the shared encoding buffer has to grow during this call.
+  const key = `${'x'.repeat(100000)}é`;
+  assert.strictEqual(hash('md5', key), hash('md5', Buffer.from(key)));
+  assert.strictEqual(hash('crc32a', `${'y'.repeat(200000)}€`), hash('crc32a', Buffer.from(`${'y'.repeat(200000)}€`)));
+});
+
 test('known answers', () => {
   const cases = [
     ['md5', 'apple', 3195025439], ['one_at_a_time', 'apple', 2297466611], ['crc32a', 'apple', 2838417488],
