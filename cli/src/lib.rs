@@ -16,6 +16,8 @@ pub mod alloc_count;
 pub mod audit;
 pub mod bucket;
 pub mod compare;
+pub mod conformance;
+pub mod conformance_driver;
 pub mod diff;
 pub mod keys;
 pub mod live;
@@ -126,6 +128,13 @@ pub enum Command {
     /// Print the bucket (0 .. N-1) of each unsigned 64-bit input under a bucket function
     /// (jump, guava, jumpback, fliphash, maglev-go, mpchash-go); inputs from arguments or stdin.
     Bucket(bucket::BucketArgs),
+    /// Feed the recorded vector files to a program over the conformance line protocol
+    /// (docs/conformance.md) and report its agreement per file (exit status 1 when any key
+    /// differs).
+    Conformance(conformance::ConformanceArgs),
+    /// The conformance protocol answered by this build's core (the reference driver).
+    #[command(hide = true)]
+    ConformanceDriver,
 }
 
 /// A profile, an optional hash and a servers file.
@@ -190,7 +199,7 @@ where
             }
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                 eprintln!(
-                    "ketama: missing command: lookup, hash, points, profiles, hashes, simulate, diff, compare, audit or bucket (see `ketama --help`)"
+                    "ketama: missing command: lookup, hash, points, profiles, hashes, simulate, diff, compare, audit, bucket or conformance (see `ketama --help`)"
                 );
                 return 2;
             }
@@ -221,6 +230,12 @@ where
             return 2;
         }
     };
+    if let Command::Conformance(a) = &cli.command {
+        return conformance::main(a, format); // exit status 1 when the program disagrees
+    }
+    if let Command::ConformanceDriver = &cli.command {
+        return conformance_driver::main();
+    }
     if let Command::Audit(a) = &cli.command {
         return audit::main(a, format); // its own exit status for a partial audit
     }
@@ -281,6 +296,9 @@ pub fn run(cli: &Cli) -> Result<String, Fail> {
         Command::Compare(a) => compare::run(a, f.unwrap_or(Format::Table)),
         Command::Audit(a) => audit::run(a, f.unwrap_or(Format::Table)).map(|(out, _)| out),
         Command::Bucket(a) => bucket::run(a, f),
+        Command::Conformance(_) | Command::ConformanceDriver => Err(Fail::new(
+            "conformance runs a program and streams its answers: run it from the command line",
+        )),
     }
 }
 
