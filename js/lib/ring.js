@@ -306,8 +306,11 @@ class Ring {
     for (const s of list) {
       if (s === null || typeof s !== 'object') throw new TypeError('each server must be an object');
       const weight = s.weight === undefined ? 1 : s.weight;
-      if (!Number.isInteger(weight) || weight < 0 || weight > U32_MAX) throw new E.BadWeightError(String(weight));
+      if (typeof s.label !== 'string') throw new TypeError('a server label must be a string');
       const server = new Server(s.label, weight, s.name);
+      if (!Number.isInteger(weight) || weight < 0 || weight > U32_MAX) {
+        throw new E.BadWeightError(`${server.label}: ${JSON.stringify(weight)}`);
+      }
       if (weight === 0 && p.zeroWeight === 'reject') throw new E.BadWeightError(`${server.label}: 0`);
       const ep = server.endpoint();
       if (seen.has(ep)) throw new E.DuplicateServerError(server.label);

@@ -99,7 +99,13 @@ class Server {
     if (typeof label !== 'string' || label === '' || /[\s\p{Cc}\uFEFF]/u.test(label)) {
       throw new BadLabelError(String(label));
     }
-    const [host, port] = splitHostPort(label);
+    let host;
+    let port;
+    try {
+      [host, port] = splitHostPort(label);
+    } catch (err) {
+      throw new BadLabelError(label); // the whole label named, whichever part is bad
+    }
     if (host === '') throw new BadLabelError(label);
     /** The label as written: what lookups return. */
     this.label = label;
