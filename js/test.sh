@@ -2,9 +2,9 @@
 # The JavaScript package's tests: its dev dependencies from the registry (npm ci: memjs for the
 # hook test, typescript for the declarations), the types checked by tsc, then node --test
 # (every vector file directly, hashes, API and errors, the shared bad-input matrix, memjs, the
-# spec copy, and the
-# conformance kit when the ketama CLI is there: env KETAMA_BIN, else target/debug/ketama;
-# KETAMA_REQUIRE_CLI=1 makes a missing kit a failure). Installs Node.js when it is missing.
+# spec copy, and the conformance kit when the ketama CLI is there: env KETAMA_BIN, else
+# target/debug/ketama; KETAMA_REQUIRE_CLI=1 makes a missing kit a failure). Installs Node.js
+# when it is missing.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
