@@ -81,3 +81,26 @@ export class KeyRejectedError extends VariantError {}
 export class UnsupportedError extends VariantError {}
 export class TooManyPointsError extends VariantError {}
 export class BadFactorError extends VariantError {}
+
+/** The bucket functions `bucket` accepts. */
+export const BUCKET_ALGORITHMS: string[];
+
+/** Why a bucket function gave no bucket. */
+export class BucketError extends KetamaError {
+  /** `UnknownAlgorithm`, `ZeroBuckets`, `TooManyBuckets` or `NoBucket`. */
+  readonly variant: 'UnknownAlgorithm' | 'ZeroBuckets' | 'TooManyBuckets' | 'NoBucket';
+}
+
+/** A bucket function fixed to one bucket count, its table built once. */
+export class Bucketer {
+  /** `jump`, `guava`, `jumpback`, `fliphash`, `maglev-go` or `mpchash-go`; buckets 1 ..= its limit. */
+  constructor(algorithm: string, buckets: number);
+  /** The bucket (0 ..= buckets - 1) of a 64-bit input: a BigInt, a safe integer or a decimal string. */
+  get(input: bigint | number | string): number;
+}
+
+/** The bucket of `input` in 0 ..= buckets - 1 under `algorithm` (see Bucketer). */
+export function bucket(algorithm: string, input: bigint | number | string, buckets: number): number;
+
+/** SipHash-2-4 of `data` under the key (k0, k1). */
+export function siphash24(k0: bigint, k1: bigint, data: Uint8Array): bigint;

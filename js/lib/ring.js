@@ -921,4 +921,4 @@ function wideOf(b, n) {
   return w;
 }
 
-module.exports = { Ring, MAX_POINTS };
+module.exports = { Ring, MAX_POINTS, jump, maglevTable };

@@ -1,5 +1,5 @@
 // Compiled with `tsc --noEmit` (js/test.sh): the declarations describe the API as used.
-import { Ring, hash, profiles, hashes, KetamaError, KeyRejectedError, MAX_POINTS } from '..';
+import { Ring, hash, profiles, hashes, KetamaError, KeyRejectedError, MAX_POINTS, bucket, Bucketer } from '..';
 
 const ring: Ring = new Ring({
   profile: 'libmemcached-weighted',
@@ -27,4 +27,6 @@ try {
   }
 }
 
-void [label, fromBytes, index, many, seq, pts, h, names, limit];
+const b: number = bucket('jump', 42n, 10) + new Bucketer('maglev-go', 7).get('18446744073709551615');
+
+void [label, fromBytes, index, many, seq, pts, h, names, limit, b];
