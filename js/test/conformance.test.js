@@ -33,3 +33,47 @@ test('every vector file agrees through the conformance kit', { skip: missing || 
   });
   assert.strictEqual(r.status, 0, `kit exit ${r.status}\n${r.stderr}\n${r.stdout.slice(0, 4000)}`);
 });
+
+// Profiles whose placement no real client defines (jump, rendezvous, maglev) or that have no
+// recorded file yet: the port must at least agree with the core (the CLI's `ketama lookup`)
+// key for key. Not a compatibility proof, a check that the port computes what core computes.
+const { Ring } = require('..');
+
+function coveredProfiles() {
+  const covered = new Set();
+  const dir = path.join(REPO, 'tests', 'vectors');
+  for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.json'))) {
+    const v = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
+    if ((v.kind || 'locate') !== 'hash' && v.profile) covered.add(v.profile);
+  }
+  return covered;
+}
+
+test('profiles without vector files agree with the core key for key', { skip: missing || false, timeout: 300000 }, () => {
+  const covered = coveredProfiles();
+  const rest = require('..').profiles().filter((p) => !covered.has(p.name) && !p.aliases.some((a) => covered.has(a)));
+  assert.ok(rest.length > 0);
+  const servers = [
+    { label: '10.0.0.1:11211', weight: 1 },
+    { label: '10.0.0.2:11211', weight: 3 },
+    { label: '10.0.0.3:11212', weight: 2 },
+    { label: 'cache4:11211', weight: 1 },
+    { label: '[2001:db8::5]:11211', weight: 5 },
+  ];
+  const tmp = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'ketama-js-'));
+  try {
+    const file = path.join(tmp, 'servers');
+    fs.writeFileSync(file, servers.map((s) => `${s.label} ${s.weight}\n`).join(''));
+    const keys = Array.from({ length: 3000 }, (_, i) => `key:${i}:${'é'.repeat(i % 3)}`);
+    for (const p of rest) {
+      const r = spawnSync(BIN, ['lookup', '-p', p.name, '-s', file], { input: keys.join('\n') + '\n', encoding: 'utf8' });
+      assert.strictEqual(r.status, 0, `${p.name}: ${r.stderr}`);
+      const core = r.stdout.split('\n').slice(0, keys.length);
+      const ring = new Ring({ profile: p.name, servers });
+      const bad = keys.filter((k, i) => ring.get(k) !== core[i]);
+      assert.strictEqual(bad.length, 0, `${p.name}: ${bad.length} keys differ from the core, e.g. ${bad[0]}`);
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});
