@@ -396,7 +396,7 @@ class Ring {
     const java4 = p.points === 'java_ketama' && this.hashName === 'md5';
     let count = 0;
     for (const e of entries) count += java4 ? Math.ceil(e.strings / 4) * 4 : e.strings * perString;
-    const out = { values: new Uint32Array(count), owners: new Uint32Array(count), wide: wide ? [] : null, at: 0, segments: [] };
+    const out = { values: new Uint32Array(count), owners: new Uint32Array(count), wide: wide ? new Uint32Array(count * 3) : null, at: 0, segments: [] };
     entries.forEach((e, owner) => {
       const from = out.at;
       this.generate(e, owner, out);
@@ -427,16 +427,17 @@ class Ring {
         while (j < count && vals[j] === vals[i]) j++;
         if (j - i > 1) {
           const run = Array.from(idx.subarray(i, j));
-          run.sort((a, b) => {
-            const x = out.wide[a];
-            const y = out.wide[b];
-            return x < y ? -1 : x > y ? 1 : ranks[out.owners[a]] - ranks[out.owners[b]];
-          });
+          const w = out.wide;
+          run.sort((a, b) =>
+            w[3 * a] - w[3 * b] || w[3 * a + 1] - w[3 * b + 1] || w[3 * a + 2] - w[3 * b + 2] ||
+            ranks[out.owners[a]] - ranks[out.owners[b]]);
           idx.set(run, i);
         }
         i = j;
       }
-      this.wide = Array.from(idx, (i) => out.wide[i]);
+      // the low 96 bits of each position, three words per point, in sorted order
+      this.wide = new Uint32Array(count * 3);
+      for (let i = 0; i < count; i++) this.wide.set(out.wide.subarray(3 * idx[i], 3 * idx[i] + 3), 3 * i);
     }
     const owns = new Uint32Array(count);
     for (let i = 0; i < count; i++) owns[i] = out.owners[idx[i]];
@@ -510,10 +511,9 @@ class Ring {
       for (let i = 0; i < t; i++) {
         const len = spell(buf, p.strings, e.nodeBytes, i);
         const d = md5(buf, len);
-        let w = 0n;
-        for (let g = 0; g < 4; g++) w = (w << 32n) | BigInt(bswapU(d[g]));
-        push(Number(w >> 96n));
-        out.wide.push(w);
+        const at = out.at;
+        push(bswapU(d[0]));
+        for (let g = 1; g < 4; g++) out.wide[3 * at + g - 1] = bswapU(d[g]);
       }
       return;
     }
@@ -607,13 +607,22 @@ class Ring {
     if (len === 0) throw new E.NoServerError();
     const p = this.profile;
     if (this.wide) {
-      const w = wideOf(kb, kn);
-      const top = Number(w >> 96n);
+      // the key as a 128-bit big-endian number: first point > it
+      const d = md5(kb, kn);
+      const top = bswapU(d[0]);
+      const k1 = bswapU(d[1]);
+      const k2 = bswapU(d[2]);
+      const k3 = bswapU(d[3]);
+      const v = this.values;
+      const w = this.wide;
       let lo = this.starts[top >>> this.shift];
       let hi = this.starts[(top >>> this.shift) + 1];
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (this.wide[mid] <= w) lo = mid + 1;
+        const x = v[mid];
+        const le = x < top || (x === top && (w[3 * mid] < k1 || (w[3 * mid] === k1 &&
+          (w[3 * mid + 1] < k2 || (w[3 * mid + 1] === k2 && w[3 * mid + 2] <= k3)))));
+        if (le) lo = mid + 1;
         else hi = mid;
       }
       return lo === len ? 0 : lo;
@@ -911,14 +920,6 @@ function slotOf(cumulative, h) {
 
 function bswapU(w) {
   return (((w & 0xff) << 24) | ((w & 0xff00) << 8) | ((w >>> 8) & 0xff00) | (w >>> 24)) >>> 0;
-}
-
-/** The whole MD5 digest of b[0..n) as a big-endian 128-bit BigInt. */
-function wideOf(b, n) {
-  const d = md5(b, n);
-  let w = 0n;
-  for (let g = 0; g < 4; g++) w = (w << 32n) | BigInt(bswapU(d[g]));
-  return w;
 }
 
 module.exports = { Ring, MAX_POINTS, jump, maglevTable };

@@ -119,3 +119,31 @@ test('the ES module entry exports the same objects', async () => {
   assert.strictEqual(m.hash, hash);
   assert.strictEqual(m.KeyRejectedError, ketama.KeyRejectedError);
 });
+
+test('uhashring: 128-bit positions sorted in full, equal top words included, and searched in full', () => {
+  const crypto = require('node:crypto');
+  const servers = Array.from({ length: 1000 }, (_, i) => ({ label: `10.1.${i >> 8}.${i & 255}:11211` }));
+  const ring = new Ring({ profile: 'uhashring', servers });
+  const v = ring.values;
+  const w = ring.wide;
+  const full = (i) => (BigInt(v[i]) << 96n) | (BigInt(w[3 * i]) << 64n) | (BigInt(w[3 * i + 1]) << 32n) | BigInt(w[3 * i + 2]);
+  // every position is int(md5(label-i), 16), each once
+  const want = [];
+  for (const s of servers) {
+    for (let i = 0; i < 160; i++) want.push(BigInt(`0x${crypto.createHash('md5').update(`${s.label}-${i}`).digest('hex')}`));
+  }
+  want.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const got = Array.from({ length: v.length }, (_, i) => full(i));
+  assert.deepStrictEqual(got, want);
+  let runs = 0;
+  for (let i = 1; i < v.length; i++) if (v[i] === v[i - 1]) runs++;
+  assert.ok(runs > 0, 'this ring has positions sharing their top 32 bits');
+  // the search: first position > md5(key) as 128 bits, wrapping
+  for (let k = 0; k < 3000; k++) {
+    const key = `key${k}`;
+    const h = BigInt(`0x${crypto.createHash('md5').update(key).digest('hex')}`);
+    let at = want.findIndex((x) => x > h);
+    if (at < 0) at = 0;
+    assert.strictEqual(ring.get(key), ring.labels[ring.owners[at]], key);
+  }
+});
