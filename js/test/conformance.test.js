@@ -77,3 +77,29 @@ test('profiles without vector files agree with the core key for key', { skip: mi
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+test('points() of every continuum profile equals the core (ketama points)', { skip: missing || false, timeout: 300000 }, () => {
+  const spec = JSON.parse(fs.readFileSync(path.join(REPO, 'js', 'spec', 'profiles.json'), 'utf8'));
+  const servers = [
+    { label: '10.0.0.1:11211', weight: 1 },
+    { label: '10.0.0.2:11211', weight: 3 },
+    { label: '10.0.0.3:11212', weight: 2 },
+    { label: '[2001:db8::5]:11211', weight: 2 },
+  ];
+  const tmp = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'ketama-js-'));
+  try {
+    const file = path.join(tmp, 'servers');
+    fs.writeFileSync(file, servers.map((s) => `${s.label} ${s.weight}\n`).join(''));
+    const rings = spec.profiles.filter((p) => p.is_ring);
+    assert.ok(rings.length > 20);
+    for (const p of rings) {
+      const r = spawnSync(BIN, ['points', '-p', p.name, '-s', file], { encoding: 'utf8', maxBuffer: 64 << 20 });
+      assert.strictEqual(r.status, 0, `${p.name}: ${r.stderr}`);
+      const core = r.stdout.trim().split('\n');
+      const ours = new Ring({ profile: p.name, servers }).points().map(([v, l]) => `${v}\t${l}`);
+      assert.deepStrictEqual(ours, core, p.name);
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});
