@@ -147,3 +147,19 @@ test('uhashring: 128-bit positions sorted in full, equal top words included, and
     assert.strictEqual(ring.get(key), ring.labels[ring.owners[at]], key);
   }
 });
+
+test('the README examples', () => {
+  const ring = new Ring({
+    profile: 'php-memcached',
+    hash: null,
+    servers: [
+      { label: '10.0.1.1:11211', weight: 1 },
+      { label: '10.0.1.2:11211', weight: 2 },
+      { label: '10.0.1.3:11211', weight: 1, name: 'cache3' },
+    ],
+  });
+  assert.strictEqual(ring.get('user:1'), '10.0.1.1:11211');
+  assert.strictEqual(ring.index('user:1'), 0);
+  assert.strictEqual(hash('md5', 'user:1'), 282964413);
+  assert.strictEqual(ketama.bucket('guava', '2687259751451158933', 807), 195);
+});
