@@ -33,17 +33,6 @@ function scratchBytes() {
 }
 
 /**
- * A fresh Uint8Array of the UTF-8 bytes of a string, or the bytes of a Buffer/Uint8Array.
- * @param {string|Uint8Array} key
- * @returns {Uint8Array}
- */
-function toBytes(key) {
-  if (typeof key === 'string') return encoder.encode(key);
-  if (key instanceof Uint8Array) return key;
-  throw new TypeError('key must be a string, Buffer or Uint8Array');
-}
-
-/**
  * The UTF-16 code units of the string whose UTF-8 encoding is `bytes[0..len)`, as Java's
  * `new String(bytes, UTF_8)` decodes it: each malformed sequence becomes one U+FFFD.
  * @param {Uint8Array} bytes
@@ -66,13 +55,6 @@ function utf16(bytes, len) {
   return decoder.decode(bytes.subarray(0, len));
 }
 
-/** Lowercase hex of bytes. */
-function hex(bytes) {
-  let s = '';
-  for (let i = 0; i < bytes.length; i++) s += (bytes[i] < 16 ? '0' : '') + bytes[i].toString(16);
-  return s;
-}
-
 /** Bytes of a lowercase or uppercase hex string; `null` when it is not hex. */
 function fromHex(s) {
   if (s.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(s)) return null;
@@ -81,4 +63,4 @@ function fromHex(s) {
   return out;
 }
 
-module.exports = { encodeShared, scratchBytes, toBytes, utf16, hex, fromHex, encoder };
+module.exports = { encodeShared, scratchBytes, utf16, fromHex, encoder };
