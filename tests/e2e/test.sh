@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The mixed-language fleet test (issue 12): PHP (php-memcached) and Java (spymemcached) write to
-# real memcached servers on 127.0.0.1; our Python package, a C program on libketama.so, PHP's
-# Ketama\Client and spymemcached with our Java NodeLocator read every key back; `ketama audit`
-# names the writer. See fleet.py.
+# The mixed-language fleet test: PHP (php-memcached) and Java (spymemcached) write to real
+# memcached servers on 127.0.0.1; our Python package, a C program on libketama.so, PHP's
+# Ketama\Client, spymemcached with our Java NodeLocator and Node (memjs over our JavaScript
+# ring) read every key back; `ketama audit` names the writer. See fleet.py.
 # Installs what is missing (Debian packages; the Python package into python/.venv as
 # python/test.sh does), builds the CLI, the library, the C reader and the Java writer.
 #   tests/e2e/test.sh        (env KETAMA_VENV: the venv to use, default python/.venv)
@@ -53,6 +53,11 @@ if ! "$venv/bin/python" -c 'import ketama, pymemcache' >/dev/null 2>&1; then
     "$venv/bin/python" -m pip install -q "$root/python[test]"
 fi
 
+# the Node reader: the JavaScript package and memjs (js/test.sh installs them the same way)
+command -v node >/dev/null 2>&1 || { sudo_=""; [[ $(id -u) == 0 ]] || sudo_=sudo; $sudo_ apt-get install -y -qq nodejs npm >/dev/null; }
+node -e "require('$root/js/node_modules/memjs/package.json')" 2>/dev/null || (cd "$root/js" && npm ci --no-audit --no-fund >/dev/null)
+
 timeout 600 python3 "$here/fleet.py" --ketama "$target/debug/ketama" --ketama-lib "$lib" \
     --c-reader "$work/c_reader" --python "$venv/bin/python" --php php --java java \
-    --java-cp "$spy:$work" --memcached "$(command -v memcached || echo /usr/bin/memcached)" --work "$work"
+    --java-cp "$spy:$work" --memcached "$(command -v memcached || echo /usr/bin/memcached)" --work "$work" \
+    --node "$(command -v node)"
