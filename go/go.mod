@@ -1,3 +1,3 @@
 module github.com/ketama/ketama/go
 
-go 1.21
+go 1.19

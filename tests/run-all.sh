@@ -68,6 +68,9 @@ stage "C ABI: header freshness, C tests under valgrind/ASan, install + pkg-confi
 
 stage "Python package" 20 bash python/test.sh
 
+stage "Go port: vet, unit tests, every vector file through ketama conformance, gomemcache adapter" 10 \
+    bash go/test.sh
+
 stage "Mixed-language fleet on live memcached: PHP and Java write, Python, C and PHP read, ketama audit" 15 \
     bash tests/e2e/test.sh
 
