@@ -41,6 +41,8 @@ type Ring struct {
 	// first among equal positions.
 	values []uint32
 	owners []uint32
+	index  []uint32 // index[b] = first position >= b << shift (len(index) = 2^bits + 1)
+	shift  uint
 	wide   []wide128         // md5_wide: the full 128-bit positions
 	runs   map[uint32]uint32 // sorted_list ties: first position of a run -> owner
 	pecl   []uint32
@@ -233,6 +235,7 @@ func (r *Ring) buildContinuum(ranks []uint32) error {
 			r.wide[i] = pt.wide
 		}
 	}
+	r.buildIndex()
 	if p.place == placePeclBuckets {
 		if len(r.values) > 0 {
 			r.pecl = make([]uint32, peclBuckets)
@@ -359,6 +362,61 @@ func (r *Ring) generate(pts []point, owner uint32, n uint32) []point {
 	return pts
 }
 
+// buildIndex makes the bucket index over the top bits of the positions: about two points
+// per bucket, so a search reads one index entry and a few neighbouring positions.
+func (r *Ring) buildIndex() {
+	n := len(r.values)
+	if n == 0 {
+		return
+	}
+	b := uint(1)
+	for b < 20 && (1<<b) < n/2 {
+		b++
+	}
+	r.shift = 32 - b
+	r.index = make([]uint32, (1<<b)+1)
+	p := 0
+	for i := range r.index {
+		lo := uint64(i) << r.shift
+		for p < n && uint64(r.values[p]) < lo {
+			p++
+		}
+		r.index[i] = uint32(p)
+	}
+}
+
+// lower is lowerBound(r.values, h) through the bucket index.
+func (r *Ring) lower(h uint32) int {
+	b := h >> r.shift
+	lo, hi := int(r.index[b]), int(r.index[b+1])
+	v := r.values
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if v[m] < h {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// upper is upperBound(r.values, h) through the bucket index.
+func (r *Ring) upper(h uint32) int {
+	b := h >> r.shift
+	lo, hi := int(r.index[b]), int(r.index[b+1])
+	v := r.values
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if v[m] <= h {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
 // lowerBound is the first index whose value is >= h (len(v) when none).
 func lowerBound(v []uint32, h uint32) int {
 	lo, hi := 0, len(v)
@@ -409,16 +467,16 @@ func (r *Ring) position(h uint32) (int, error) {
 	}
 	switch r.prof.bound {
 	case boundLowerSigned:
-		return wrap(lowerBound(v, h^0x80000000)), nil
+		return wrap(r.lower(h ^ 0x80000000)), nil
 	case boundUpper:
-		return wrap(upperBound(v, h)), nil
+		return wrap(r.upper(h)), nil
 	case boundLowerZeroLast:
 		if h == 0 {
 			return r.firstOfRun(n - 1), nil
 		}
-		return wrap(lowerBound(v, h)), nil
+		return wrap(r.lower(h)), nil
 	case boundFloor:
-		p := upperBound(v, h)
+		p := r.upper(h)
 		if p > 0 {
 			return r.firstOfRun(p - 1), nil
 		}
@@ -430,18 +488,18 @@ func (r *Ring) position(h uint32) (int, error) {
 			}
 		}
 		probe := uint32(distinct - 1)
-		if q := lowerBound(v, probe); q < n && v[q] == probe {
+		if q := r.lower(probe); q < n && v[q] == probe {
 			return q, nil
 		}
 		return 0, ErrNoServer
 	case boundFloorWrap:
-		p := upperBound(v, h)
+		p := r.upper(h)
 		if p == 0 {
 			return r.firstOfRun(n - 1), nil
 		}
 		return r.firstOfRun(p - 1), nil
 	default:
-		return wrap(lowerBound(v, h)), nil
+		return wrap(r.lower(h)), nil
 	}
 }
 
@@ -729,7 +787,7 @@ func (r *Ring) failover(key []byte, n int) ([]int, error) {
 	for len(out) < n && len(r.values) > 0 {
 		tagged = append(strconv.AppendUint(tagged[:0], t, 10), k...)
 		hv += r.hash(tagged)
-		at := lowerBound(r.values, hv)
+		at := r.lower(hv)
 		if at == len(r.values) {
 			at = 0
 		}
