@@ -34,6 +34,7 @@ type Ring struct {
 	md5Key        bool // the key hash is ketama md5 (inlined fast path)
 	emptyRejected bool
 	servers       []parsed
+	labelOf       []string // servers' labels, compact for Get
 	nodes         []string
 	seeds         []uint64
 
@@ -87,6 +88,10 @@ func New(profile, hash string, servers []Server) (*Ring, error) {
 			return nil, &ServerError{Index: i, Label: s.Label, Err: err.(*Error)}
 		}
 		r.servers[i] = ps
+	}
+	r.labelOf = make([]string, len(servers))
+	for i, s := range servers {
+		r.labelOf[i] = s.Label
 	}
 	seen := make(map[string]struct{}, len(servers))
 	r.nodes = make([]string, len(servers))
@@ -656,7 +661,7 @@ func (r *Ring) Get(key string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return r.servers[i].Label, nil
+	return r.labelOf[i], nil
 }
 
 // GetBytes is Get for a key given as bytes (keys may hold any byte).
