@@ -101,6 +101,18 @@ func TestPlacementEqualsTheCores(t *testing.T) {
 		if len(got) != len(keys) {
 			t.Fatalf("%s: %d answers for %d keys", p, len(got), len(keys))
 		}
+		if pts := r.Points(); pts != nil {
+			core := runKetama(t, nil, "points", "-p", p, "-s", file)
+			if len(core) != len(pts) {
+				t.Errorf("%s: %d points, core %d", p, len(pts), len(core))
+			}
+			for i := 0; i < len(core) && i < len(pts); i++ {
+				if mine := fmt.Sprintf("%d\t%s", pts[i].Position, pts[i].Label); mine != core[i] {
+					t.Errorf("%s: point %d: %q, core %q", p, i, mine, core[i])
+					break
+				}
+			}
+		}
 		for i, k := range keys {
 			mine, err := r.GetBytes(k)
 			if err != nil {

@@ -809,14 +809,16 @@ type Point struct {
 }
 
 // Points returns the continuum in ascending order (nil for placements without one: modulo,
-// jump, furc, rendezvous, maglev). On uhashring's 128-bit ring, the top 32 bits.
+// jump, furc, rendezvous, maglev); among equal positions the tie winner first (for
+// xmemcached's sorted-list ties, the server listed first: Get applies the rule). On
+// uhashring's 128-bit ring, the top 32 bits.
 func (r *Ring) Points() []Point {
 	if r.values == nil {
 		return nil
 	}
 	out := make([]Point, len(r.values))
 	for i, v := range r.values {
-		out[i] = Point{v, r.servers[r.ownerAt(r.firstOfRun(i))].Label}
+		out[i] = Point{v, r.labelOf[r.owners[i]]}
 	}
 	return out
 }
