@@ -23,10 +23,13 @@ echo "go/test.sh: $($GO version)"
 export GOFLAGS="${GOFLAGS:-} -mod=mod -buildvcs=false" CGO_ENABLED=0
 
 if [[ -z ${KETAMA_BIN:-} ]]; then
-    if [[ ! -x $root/target/debug/ketama ]] && command -v cargo >/dev/null; then
-        (cd "$root" && cargo build -q -p ketama-cli)
+    target="$root/target"
+    if command -v cargo >/dev/null; then
+        target=$(cd "$root" && cargo metadata --format-version 1 --no-deps |
+            python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
+        [[ -x $target/debug/ketama ]] || (cd "$root" && cargo build -q -p ketama-cli)
     fi
-    export KETAMA_BIN="$root/target/debug/ketama"
+    export KETAMA_BIN="$target/debug/ketama"
 fi
 export KETAMA_REQUIRE_CLI=1
 
