@@ -61,6 +61,16 @@ func TestHashNames(t *testing.T) {
 	}
 }
 
+func TestProfileHashes(t *testing.T) {
+	h, err := ProfileHashes("php-memcached")
+	if err != nil || len(h) < 2 || h[0] != "md5" {
+		t.Errorf("php-memcached hashes: %v %v", h, err)
+	}
+	if _, err := ProfileHashes("nope"); !errors.Is(err, ErrUnknownProfile) {
+		t.Errorf("unknown profile: %v", err)
+	}
+}
+
 func TestBuildErrors(t *testing.T) {
 	var se *ServerError
 	if _, err := New("nope", "", nil); !errors.Is(err, ErrUnknownProfile) {

@@ -34,6 +34,7 @@ type specProfile struct {
 	Aliases     []string `json:"aliases"`
 	Description string   `json:"description"`
 	DefaultHash string   `json:"default_hash"`
+	Hashes      []string `json:"hashes"`
 	Crc32       *string  `json:"crc32"`
 	Node        string   `json:"node"`
 	Names       bool     `json:"names"`
@@ -189,6 +190,7 @@ type profile struct {
 	name, description string
 	aliases           []string
 	defaultHash       string
+	hashes            []string
 	crc32             string // "" = none
 	node              nodeForm
 	names             bool
@@ -262,7 +264,7 @@ func compile(s *specProfile) (*profile, error) {
 	var bad error
 	p := &profile{
 		name: s.Name, description: s.Description, aliases: s.Aliases,
-		defaultHash: s.DefaultHash, names: s.Names, singleShortcut: s.SingleShortcut,
+		defaultHash: s.DefaultHash, hashes: s.Hashes, names: s.Names, singleShortcut: s.SingleShortcut,
 		emptyRejected: s.EmptyKeyRejected, limitEmpty: s.KeyLimits.Empty,
 		blanks: s.KeyLimits.Blanks, maxLen: -1, isRing: s.IsRing,
 	}
@@ -338,7 +340,7 @@ func compile(s *specProfile) (*profile, error) {
 	if s.Removal != "own_points" && s.Removal != "clears_its_positions" && bad == nil {
 		bad = fmt.Errorf("embedded spec: unknown removal %q", s.Removal)
 	}
-	for _, h := range append([]string{s.DefaultHash}, s.EmptyKeyRejected...) {
+	for _, h := range append(append([]string{s.DefaultHash}, s.Hashes...), s.EmptyKeyRejected...) {
 		if _, ok := hashFuncs[h]; !ok && bad == nil {
 			bad = fmt.Errorf("embedded spec: profile %s names unknown hash %q", s.Name, h)
 		}
@@ -394,6 +396,16 @@ func Profiles() []string {
 		out[i] = p.name
 	}
 	return out
+}
+
+// ProfileHashes lists the key hashes the profile's client offers its users, the default
+// first (New accepts any hash for any profile).
+func ProfileHashes(profile string) ([]string, error) {
+	p, err := profileByName(profile)
+	if err != nil {
+		return nil, err
+	}
+	return append([]string(nil), p.hashes...), nil
 }
 
 // Hashes lists the canonical hash names in documentation order.
