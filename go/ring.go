@@ -725,6 +725,9 @@ func (r *Ring) locateN(key []byte, n int) ([]int, error) {
 	if want > len(r.servers) {
 		want = len(r.servers)
 	}
+	if want < 0 {
+		want = 0
+	}
 	out := make([]int, 0, want)
 	if want <= 0 {
 		return out, nil
@@ -775,6 +778,9 @@ func (r *Ring) failover(key []byte, n int) ([]int, error) {
 	}
 	if p.bounded && n > len(r.servers)+1 {
 		n = len(r.servers) + 1
+	}
+	if n < 0 {
+		n = 0
 	}
 	first, err := r.locate(key)
 	if err != nil {

@@ -142,7 +142,18 @@ func TestGetNAndFailover(t *testing.T) {
 	if r.Servers()[i].Label != first {
 		t.Errorf("Index %d is not %s", i, first)
 	}
+	for _, n := range []int{0, -1} {
+		if got, err := r.GetN("apple", n); err != nil || len(got) != 0 {
+			t.Errorf("GetN(%d) = %v, %v", n, got, err)
+		}
+		if got, err := r.Failover("apple", n); err != nil || len(got) != 0 {
+			t.Errorf("Failover(%d) = %v, %v", n, got, err)
+		}
+	}
 	spy, _ := New("spymemcached", "", servers(3))
+	if got, err := spy.Failover("apple", -5); err != nil || len(got) != 0 {
+		t.Errorf("spymemcached Failover(-5) = %v, %v", got, err)
+	}
 	seq, err := spy.Failover("apple", 7)
 	if err != nil || len(seq) != 7 {
 		t.Errorf("spymemcached failover: %v %v", seq, err)
