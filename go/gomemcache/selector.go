@@ -1,11 +1,17 @@
-// Package gomemcache plugs ketama's client-exact key placement into
-// github.com/bradfitz/gomemcache: NewServerSelector returns a memcache.ServerSelector that
-// sends each key where the chosen client (php-memcached, spymemcached, twemproxy, ...) sends
-// it, so a Go service reads the keys that client wrote.
+// Package ketama (import path github.com/ketama/ketama/go/gomemcache) plugs ketama's
+// client-exact key placement into github.com/bradfitz/gomemcache: NewServerSelector returns a
+// memcache.ServerSelector that sends each key where the chosen client (php-memcached,
+// spymemcached, twemproxy, ...) sends it, so a Go service reads the keys that client wrote.
 //
-//	sel, err := gomemcache.NewServerSelector("php-memcached", "", servers)
+//	import ketama "github.com/ketama/ketama/go/gomemcache"
+//
+//	sel, err := ketama.NewServerSelector("php-memcached", "", []ketama.Server{
+//		{Label: "10.0.0.1:11211", Weight: 1}, {Label: "10.0.0.2:11211", Weight: 1},
+//	})
 //	mc := memcache.NewFromSelector(sel)
-package gomemcache
+//
+// It lives in its own module so that the core package depends on nothing.
+package ketama
 
 import (
 	"fmt"
@@ -14,8 +20,11 @@ import (
 	"sync/atomic"
 
 	"github.com/bradfitz/gomemcache/memcache"
-	ketama "github.com/ketama/ketama/go"
+	core "github.com/ketama/ketama/go"
 )
+
+// Server is the core package's Server (label, weight, optional name).
+type Server = core.Server
 
 // ServerSelector is a memcache.ServerSelector placing keys by a ketama profile. It is safe
 // for concurrent use; SetServers replaces the fleet atomically.
@@ -25,7 +34,7 @@ type ServerSelector struct {
 }
 
 type state struct {
-	ring  *ketama.Ring
+	ring  *core.Ring
 	addrs []net.Addr // by server index
 }
 
@@ -33,7 +42,7 @@ var _ memcache.ServerSelector = (*ServerSelector)(nil)
 
 // NewServerSelector builds a selector for profile and hash ("" = the profile's default) over
 // servers (labels host:port, [ipv6]:port or host; a label containing "/" is a Unix socket).
-func NewServerSelector(profile, hash string, servers []ketama.Server) (*ServerSelector, error) {
+func NewServerSelector(profile, hash string, servers []Server) (*ServerSelector, error) {
 	s := &ServerSelector{profile: profile, hash: hash}
 	if err := s.SetServers(servers); err != nil {
 		return nil, err
@@ -69,8 +78,8 @@ func resolve(label string) (net.Addr, error) {
 }
 
 // SetServers replaces the fleet (nothing changes when it fails).
-func (s *ServerSelector) SetServers(servers []ketama.Server) error {
-	r, err := ketama.New(s.profile, s.hash, servers)
+func (s *ServerSelector) SetServers(servers []Server) error {
+	r, err := core.New(s.profile, s.hash, servers)
 	if err != nil {
 		return err
 	}
@@ -85,7 +94,7 @@ func (s *ServerSelector) SetServers(servers []ketama.Server) error {
 }
 
 // PickServer returns the server the profile's client picks for key (memcache.ErrNoServers
-// on an empty fleet; ketama.ErrKeyRejected for a key the client refuses).
+// on an empty fleet; core.ErrKeyRejected for a key the client refuses).
 func (s *ServerSelector) PickServer(key string) (net.Addr, error) {
 	st := s.state.Load()
 	if st == nil || st.ring.Len() == 0 {

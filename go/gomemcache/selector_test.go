@@ -1,4 +1,4 @@
-package gomemcache
+package ketama
 
 import (
 	"errors"
@@ -7,11 +7,11 @@ import (
 	"testing"
 
 	"github.com/bradfitz/gomemcache/memcache"
-	ketama "github.com/ketama/ketama/go"
+	core "github.com/ketama/ketama/go"
 )
 
-func fleet() []ketama.Server {
-	return []ketama.Server{
+func fleet() []Server {
+	return []Server{
 		{Label: "127.0.0.1:11211", Weight: 1},
 		{Label: "127.0.0.2:11212", Weight: 2},
 		{Label: "[::1]:11213", Weight: 1},
@@ -25,7 +25,7 @@ func TestPicksWhatTheRingSays(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, _ := ketama.New(profile, "", fleet())
+		r, _ := core.New(profile, "", fleet())
 		want := map[string]string{
 			"127.0.0.1:11211": "127.0.0.1:11211", "127.0.0.2:11212": "127.0.0.2:11212",
 			"[::1]:11213": "[::1]:11213", "127.0.0.3": "127.0.0.3:11211",
@@ -50,9 +50,9 @@ func TestGomemcacheProfileEqualsServerList(t *testing.T) {
 	if err := ss.SetServers(labels...); err != nil {
 		t.Fatal(err)
 	}
-	var servers []ketama.Server
+	var servers []Server
 	for _, l := range labels {
-		servers = append(servers, ketama.Server{Label: l, Weight: 1})
+		servers = append(servers, Server{Label: l, Weight: 1})
 	}
 	sel, _ := NewServerSelector("gomemcache", "", servers)
 	for i := 0; i < 1000; i++ {
@@ -73,11 +73,11 @@ func TestErrorsAndEach(t *testing.T) {
 	if _, err := sel.PickServer("k"); !errors.Is(err, memcache.ErrNoServers) {
 		t.Errorf("empty fleet: %v", err)
 	}
-	if _, err := NewServerSelector("nope", "", fleet()); !errors.Is(err, ketama.ErrUnknownProfile) {
+	if _, err := NewServerSelector("nope", "", fleet()); !errors.Is(err, core.ErrUnknownProfile) {
 		t.Errorf("unknown profile: %v", err)
 	}
 	sel, _ = NewServerSelector("php-memcached", "", fleet())
-	if _, err := sel.PickServer(""); !errors.Is(err, ketama.ErrKeyRejected) {
+	if _, err := sel.PickServer(""); !errors.Is(err, core.ErrKeyRejected) {
 		t.Errorf("empty key: %v", err)
 	}
 	var n int
@@ -86,7 +86,7 @@ func TestErrorsAndEach(t *testing.T) {
 		t.Errorf("Each saw %d servers", n)
 	}
 	// A failed update leaves the fleet as it was.
-	if err := sel.SetServers([]ketama.Server{{Label: "bad label", Weight: 1}}); !errors.Is(err, ketama.ErrBadLabel) {
+	if err := sel.SetServers([]Server{{Label: "bad label", Weight: 1}}); !errors.Is(err, core.ErrBadLabel) {
 		t.Errorf("bad label: %v", err)
 	}
 	if _, err := sel.PickServer("k"); err != nil {
