@@ -31,20 +31,20 @@ var hashFuncs = map[string]hashFunc{
 	"fnv1a_64_unsigned":      func(k []byte) uint32 { return fnvBytes(k, false, fnv1a, basis64Low, prime64Low) },
 	"fnv1_32_unsigned":       func(k []byte) uint32 { return fnvBytes(k, false, fnv1, basis32, prime32) },
 	"fnv1a_32_unsigned":      func(k []byte) uint32 { return fnvBytes(k, false, fnv1a, basis32, prime32) },
-	"java_fnv1_64":           func(k []byte) uint32 { return fnvUnits(utf16Units(k), fnv1, basis64Low, prime64Low) },
-	"java_fnv1a_64":          func(k []byte) uint32 { return fnvUnits(utf16Units(k), fnv1a, basis64Low, prime64Low) },
-	"java_fnv1_32":           func(k []byte) uint32 { return fnvUnits(utf16Units(k), fnv1, basis32, prime32) },
-	"java_fnv1a_32":          func(k []byte) uint32 { return fnvUnits(utf16Units(k), fnv1a, basis32, prime32) },
+	"java_fnv1_64":           func(k []byte) uint32 { return fnvUnits(k, fnv1, basis64Low, prime64Low) },
+	"java_fnv1a_64":          func(k []byte) uint32 { return fnvUnits(k, fnv1a, basis64Low, prime64Low) },
+	"java_fnv1_32":           func(k []byte) uint32 { return fnvUnits(k, fnv1, basis32, prime32) },
+	"java_fnv1a_32":          func(k []byte) uint32 { return fnvUnits(k, fnv1a, basis32, prime32) },
 	"hsieh":                  func(k []byte) uint32 { return hsieh(k, true) },
 	"hsieh_unsigned":         func(k []byte) uint32 { return hsieh(k, false) },
 	"murmur":                 murmur2,
 	"murmur3":                func(k []byte) uint32 { return murmur3x86(k, 0xDEADBEEF*uint32(len(k))) },
 	"jenkins":                jenkins,
-	"native":                 func(k []byte) uint32 { return javaNative(utf16Units(k)) },
-	"mysql":                  func(k []byte) uint32 { return javaMysql(utf16Units(k)) },
-	"elf":                    func(k []byte) uint32 { return javaElf(utf16Units(k)) },
-	"rs":                     func(k []byte) uint32 { return javaRs(utf16Units(k)) },
-	"lua":                    func(k []byte) uint32 { return javaLua(utf16Units(k)) },
+	"native":                 func(k []byte) uint32 { return javaNative(k) },
+	"mysql":                  func(k []byte) uint32 { return javaMysql(k) },
+	"elf":                    func(k []byte) uint32 { return javaElf(k) },
+	"rs":                     func(k []byte) uint32 { return javaRs(k) },
+	"lua":                    func(k []byte) uint32 { return javaLua(k) },
 	"md5_be":                 func(k []byte) uint32 { d := md5.Sum(k); return binary.BigEndian.Uint32(d[:4]) },
 	"seed_tohash":            seedToHash,
 	"sha1":                   sha1Word,
@@ -120,9 +120,10 @@ func fnvBytes(k []byte, signed, a bool, basis, prime uint32) uint32 {
 	return h
 }
 
-func fnvUnits(units []uint16, a bool, basis, prime uint32) uint32 {
+func fnvUnits(k []byte, a bool, basis, prime uint32) uint32 {
 	h := basis
-	for _, u := range units {
+	it := units{k: k}
+	for u, ok := it.next(); ok; u, ok = it.next() {
 		x := uint32(u)
 		if a {
 			h = (h ^ x) * prime
@@ -133,25 +134,34 @@ func fnvUnits(units []uint16, a bool, basis, prime uint32) uint32 {
 	return h
 }
 
-// utf16Units decodes the key as Java's new String(bytes, UTF_8): each maximal invalid
-// subsequence becomes one U+FFFD; characters outside the BMP give a surrogate pair.
-func utf16Units(k []byte) []uint16 {
-	out := make([]uint16, 0, len(k))
-	for len(k) > 0 {
-		r, n := utf8.DecodeRune(k)
-		if r == utf8.RuneError && n <= 1 {
-			n = invalidRun(k)
-			r = utf8.RuneError
-		}
-		if r >= 0x10000 {
-			a, b := utf16.EncodeRune(r)
-			out = append(out, uint16(a), uint16(b))
-		} else {
-			out = append(out, uint16(r))
-		}
-		k = k[n:]
+// units iterates the UTF-16 code units of the key decoded as Java's new String(bytes,
+// UTF_8): each maximal invalid subsequence becomes one U+FFFD; characters outside the BMP
+// give a surrogate pair. It allocates nothing.
+type units struct {
+	k      []byte
+	low    uint16
+	hasLow bool
+}
+
+func (u *units) next() (uint16, bool) {
+	if u.hasLow {
+		u.hasLow = false
+		return u.low, true
 	}
-	return out
+	if len(u.k) == 0 {
+		return 0, false
+	}
+	r, n := utf8.DecodeRune(u.k)
+	if r == utf8.RuneError && n <= 1 {
+		n = invalidRun(u.k)
+	}
+	u.k = u.k[n:]
+	if r >= 0x10000 {
+		a, b := utf16.EncodeRune(r)
+		u.low, u.hasLow = uint16(b), true
+		return uint16(a), true
+	}
+	return uint16(r), true
 }
 
 // invalidRun is the length of the maximal prefix of k that starts a UTF-8 sequence but does
@@ -374,27 +384,30 @@ func tailWordN(p []byte) uint32 {
 	return v
 }
 
-func javaNative(units []uint16) uint32 {
+func javaNative(k []byte) uint32 {
 	var h uint32
-	for _, u := range units {
+	it := units{k: k}
+	for u, ok := it.next(); ok; u, ok = it.next() {
 		h = h*31 + uint32(u)
 	}
 	return h
 }
 
-func javaMysql(units []uint16) uint32 {
+func javaMysql(key []byte) uint32 {
 	var h uint32
 	k := uint32(4)
-	for _, u := range units {
+	it := units{k: key}
+	for u, ok := it.next(); ok; u, ok = it.next() {
 		h ^= ((h&63)+k)*uint32(u) + h<<8
 		k += 3
 	}
 	return h
 }
 
-func javaElf(units []uint16) uint32 {
+func javaElf(k []byte) uint32 {
 	var h uint32
-	for _, u := range units {
+	it := units{k: k}
+	for u, ok := it.next(); ok; u, ok = it.next() {
 		h = (h << 4) + uint32(u)
 		g := h & 0xF0000000
 		if g != 0 {
@@ -405,10 +418,11 @@ func javaElf(units []uint16) uint32 {
 	return h & 0x7FFFFFFF
 }
 
-func javaRs(units []uint16) uint32 {
+func javaRs(k []byte) uint32 {
 	var h uint32
 	a := uint32(63689)
-	for _, u := range units {
+	it := units{k: k}
+	for u, ok := it.next(); ok; u, ok = it.next() {
 		h = h*a + uint32(u)
 		a *= 378551
 	}
@@ -416,24 +430,38 @@ func javaRs(units []uint16) uint32 {
 }
 
 // javaLua is Lua's string hash in signed 64-bit arithmetic, reading every step-th unit
-// from the end (step = n/32 + 1).
-func javaLua(units []uint16) uint32 {
-	n := int64(len(units))
+// from the end (step = n/32 + 1): a first pass counts the units, a second keeps the (at
+// most 33) read ones on the stack, folded from the last.
+func javaLua(k []byte) uint32 {
+	var n int64
+	it := units{k: k}
+	for _, ok := it.next(); ok; _, ok = it.next() {
+		n++
+	}
 	step := (n >> 5) + 1
+	var picked [40]uint16
+	count := 0
+	it = units{k: k}
+	var i int64
+	for u, ok := it.next(); ok; u, ok = it.next() {
+		i++ // 1-based: the loop reads units i-1 for i = n, n-step, ... while i >= step
+		if i >= step && (n-i)%step == 0 && count < len(picked) {
+			picked[count] = u
+			count++
+		}
+	}
 	h := n
-	for i := n; i >= step; i -= step {
-		h ^= (h << 5) + (h >> 2) + int64(units[i-1])
+	for j := count - 1; j >= 0; j-- {
+		h ^= (h << 5) + (h >> 2) + int64(picked[j])
 	}
 	return uint32(h)
 }
 
-// javaHashCode is String.hashCode as Java's signed int.
-func javaHashCode(k []byte) int32 { return int32(javaNative(utf16Units(k))) }
-
 // whalinOldCompat is whalin's OLD_COMPAT_HASH: h = 33 h + unit in a wrapping signed long.
 func whalinOldCompat(k []byte) int64 {
 	var h int64
-	for _, u := range utf16Units(k) {
+	it := units{k: k}
+	for u, ok := it.next(); ok; u, ok = it.next() {
 		h = h*33 + int64(u)
 	}
 	return h

@@ -208,8 +208,14 @@ func TestConcurrentReaders(t *testing.T) {
 
 func TestGetAllocatesNothing(t *testing.T) {
 	// Profiles that hash the key as given allocate nothing per lookup.
-	for _, p := range []string{"libketama", "libmemcached", "libmemcached-weighted", "twemproxy", "spymemcached", "xmemcached", "uhashring", "node-hashring", "gomemcache"} {
-		r, _ := New(p, "", servers(10))
+	for _, c := range [][2]string{
+		{"libketama", ""}, {"libmemcached", ""}, {"libmemcached-weighted", ""}, {"twemproxy", ""},
+		{"spymemcached", ""}, {"xmemcached", ""}, {"uhashring", ""}, {"node-hashring", ""},
+		{"gomemcache", ""}, {"xmemcached", "FNV1A_32_HASH"}, {"xmemcached", "LUA_HASH"},
+		{"memjs", ""}, {"whalin-old-compat", ""}, {"folsom", ""}, {"mcrouter-ch3", ""},
+	} {
+		p := c[0] + " " + c[1]
+		r, _ := New(c[0], c[1], servers(10))
 		allocs := testing.AllocsPerRun(1000, func() { _, _ = r.Get("some-key-of-moderate-length") })
 		if allocs != 0 {
 			t.Errorf("%s: %v allocations per Get", p, allocs)
