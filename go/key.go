@@ -2,55 +2,79 @@ package ketama
 
 import (
 	"crypto/md5"
+	"sync"
 	"unicode/utf8"
 )
 
+// keyBufs holds the scratch buffers of rewritten keys (reused: no allocation per lookup).
+var keyBufs = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// release returns a scratch buffer from prepare (nil: none was taken).
+func release(b *[]byte) {
+	if b != nil {
+		keyBufs.Put(b)
+	}
+}
+
 // prepare applies the profile's key refusals and rewriting: the bytes the client hashes.
-// Only a rewritten key (pecl_sanitize, url_encode, a long dalli key) is a new buffer.
-func (r *Ring) prepare(key []byte) ([]byte, error) {
+// A rewritten key (pecl_sanitize, url_encode, a long dalli key) is built in a pooled buffer,
+// returned too: the caller hands it to release once it has hashed the key.
+func (r *Ring) prepare(key []byte) ([]byte, *[]byte, error) {
 	p := r.prof
 	if len(key) == 0 && (p.limitEmpty || r.emptyRejected) {
-		return nil, ErrKeyRejected
+		return nil, nil, ErrKeyRejected
 	}
 	if p.maxLen >= 0 && len(key) > p.maxLen {
-		return nil, ErrKeyRejected
+		return nil, nil, ErrKeyRejected
 	}
 	if p.blanks {
 		for _, b := range key {
 			if b <= 0x20 {
-				return nil, ErrKeyRejected
+				return nil, nil, ErrKeyRejected
 			}
 		}
 	}
 	switch p.key {
+	case keyNone:
+		return key, nil, nil
 	case keyTruncate:
 		if len(key) > p.truncate {
-			return key[:p.truncate], nil
+			return key[:p.truncate], nil, nil
 		}
+		return key, nil, nil
+	}
+	bp := keyBufs.Get().(*[]byte)
+	var out []byte
+	switch p.key {
 	case keyPeclSanitize:
 		n := len(key)
 		if n > 250 {
 			n = 250
 		}
-		out := append(make([]byte, 0, n), key[:n]...)
+		out = append((*bp)[:0], key[:n]...)
 		for i, b := range out {
 			if b <= 0x20 {
 				out[i] = '_'
 			}
 		}
-		return out, nil
 	case keyDalliDigest:
-		return dalliDigest(key), nil
+		if !dalliLong(key) {
+			keyBufs.Put(bp)
+			return key, nil, nil
+		}
+		out = dalliDigest(key, (*bp)[:0])
 	case keyURLEncode:
-		return urlEncode(key), nil
+		out = urlEncode(key, (*bp)[:0])
 	}
-	return key, nil
+	if cap(out) > cap(*bp) && cap(out) <= 1<<16 {
+		*bp = out[:0] // keep a grown buffer, unless it is huge
+	}
+	return out, bp, nil
 }
 
 // urlEncode is URLEncoder.encode(key, "UTF-8") over the key's bytes.
-func urlEncode(key []byte) []byte {
+func urlEncode(key, out []byte) []byte {
 	const hex = "0123456789ABCDEF"
-	out := make([]byte, 0, len(key)*3)
 	for _, b := range key {
 		switch {
 		case b >= 'a' && b <= 'z', b >= 'A' && b <= 'Z', b >= '0' && b <= '9',
@@ -65,11 +89,11 @@ func urlEncode(key []byte) []byte {
 	return out
 }
 
-// dalliDigest shortens a key of more than 250 characters (UTF-8 sequences; a byte outside
-// a valid sequence counts one) to its first 212 characters + ":md5:" + the hex MD5.
-func dalliDigest(key []byte) []byte {
-	const maxChars, keepChars = 250, 212
-	keep, chars, at := 0, 0, 0
+// dalliChars walks the key's characters as Ruby counts them (UTF-8 sequences; a byte
+// outside a valid sequence counts one) and returns the byte length of the first keep
+// characters and whether the key has more than max characters.
+func dalliChars(key []byte, keep, max int) (int, bool) {
+	kept, chars, at := 0, 0, 0
 	for at < len(key) {
 		want := 1
 		switch b := key[at]; {
@@ -86,19 +110,31 @@ func dalliDigest(key []byte) []byte {
 		}
 		at += n
 		chars++
-		if chars == keepChars {
-			keep = at
+		if chars == keep {
+			kept = at
 		}
-		if chars > maxChars {
-			break
+		if chars > max {
+			return kept, true
 		}
 	}
-	if chars <= maxChars {
-		return key
-	}
+	return kept, false
+}
+
+const dalliMaxChars, dalliKeepChars = 250, 212
+
+// dalliLong tells whether dalli shortens the key (more than 250 characters).
+func dalliLong(key []byte) bool {
+	_, long := dalliChars(key, dalliKeepChars, dalliMaxChars)
+	return long
+}
+
+// dalliDigest appends to out the shortened form of a long key: its first 212 characters +
+// ":md5:" + the hex MD5 of the whole key.
+func dalliDigest(key, out []byte) []byte {
+	keep, _ := dalliChars(key, dalliKeepChars, dalliMaxChars)
 	const hex = "0123456789abcdef"
 	d := md5.Sum(key)
-	out := append(make([]byte, 0, keep+37), key[:keep]...)
+	out = append(out, key[:keep]...)
 	out = append(out, ":md5:"...)
 	for _, b := range d {
 		out = append(out, hex[b>>4], hex[b&15])

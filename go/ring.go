@@ -641,10 +641,11 @@ func (r *Ring) locate(key []byte) (int, error) {
 	if len(r.servers) == 0 {
 		return 0, ErrEmptyRing
 	}
-	k, err := r.prepare(key)
+	k, buf, err := r.prepare(key)
 	if err != nil {
 		return 0, err
 	}
+	defer release(buf)
 	if r.prof.singleShortcut && len(r.servers) == 1 {
 		return 0, nil
 	}
@@ -676,10 +677,11 @@ func (r *Ring) GetBytes(key []byte) (string, error) {
 // KeyHash is the key's hash as this ring's client computes it: after its key refusals
 // (ErrKeyRejected) and rewriting. It needs no servers.
 func (r *Ring) KeyHash(key []byte) (uint32, error) {
-	k, err := r.prepare(key)
+	k, buf, err := r.prepare(key)
 	if err != nil {
 		return 0, err
 	}
+	defer release(buf)
 	return r.hash(k), nil
 }
 
@@ -733,7 +735,8 @@ func (r *Ring) locateN(key []byte, n int) ([]int, error) {
 		return out, nil
 	}
 	out = append(out, first)
-	k, _ := r.prepare(key)
+	k, buf, _ := r.prepare(key)
+	defer release(buf)
 	push := func(i int) {
 		for _, x := range out {
 			if x == i {
@@ -791,7 +794,8 @@ func (r *Ring) failover(key []byte, n int) ([]int, error) {
 		return out, nil
 	}
 	out = append(out, first)
-	k, _ := r.prepare(key)
+	k, buf, _ := r.prepare(key)
+	defer release(buf)
 	hv := r.hash(k)
 	tagged := make([]byte, 0, len(k)+20)
 	t := uint64(p.firstTag)

@@ -213,12 +213,32 @@ func TestGetAllocatesNothing(t *testing.T) {
 		{"spymemcached", ""}, {"xmemcached", ""}, {"uhashring", ""}, {"node-hashring", ""},
 		{"gomemcache", ""}, {"xmemcached", "FNV1A_32_HASH"}, {"xmemcached", "LUA_HASH"},
 		{"memjs", ""}, {"whalin-old-compat", ""}, {"folsom", ""}, {"mcrouter-ch3", ""},
+		{"pecl-memcache", ""}, {"dalli", ""}, {"whalin-consistent-sanitized", ""},
 	} {
 		p := c[0] + " " + c[1]
 		r, _ := New(c[0], c[1], servers(10))
 		allocs := testing.AllocsPerRun(1000, func() { _, _ = r.Get("some-key-of-moderate-length") })
 		if allocs != 0 {
 			t.Errorf("%s: %v allocations per Get", p, allocs)
+		}
+	}
+}
+
+func TestRewrittenKeysAllocateNothing(t *testing.T) {
+	long := string(make([]byte, 300)) + "é"
+	for _, c := range [][2]string{{"dalli", long}, {"whalin-consistent-sanitized", "a key/with spaces & ü"}, {"pecl-memcache", "a key\twith blanks"}} {
+		r, _ := New(c[0], "", servers(10))
+		want, err := r.Get(c[1])
+		if err != nil {
+			t.Fatalf("%s: %v", c[0], err)
+		}
+		allocs := testing.AllocsPerRun(1000, func() {
+			if got, _ := r.Get(c[1]); got != want {
+				t.Fatalf("%s: %s then %s", c[0], want, got)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations per Get", c[0], allocs)
 		}
 	}
 }
