@@ -7,7 +7,8 @@
 //! The rules every call follows:
 //! - **One deadline per connection.** [`Conn::connect`] sets it to now + [`Options::timeout`];
 //!   it covers the connect and every read and write after it, however the server trickles its
-//!   bytes. [`Conn::set_deadline`] moves it (a long job can give each step its own budget).
+//!   bytes (only the time the caller's own callback takes in [`Conn::list_keys`] is added
+//!   back). [`Conn::set_deadline`] moves it (a long job can give each step its own budget).
 //! - **Stop within [`POLL`].** No wait blocks longer than [`POLL`] without checking
 //!   [`Options::stop`] (the flag Ctrl-C and SIGTERM raise, see [`crate::stop`]).
 //! - **Bounded memory.** Every line is bounded ([`MAX_LINE`], [`MAX_LISTING_LINE`]), `stats`
@@ -677,7 +678,8 @@ impl Conn {
     /// Neither command is a snapshot: while the server's LRU maintainer moves items between
     /// its queues (e.g. just after many reads), a crawl can miss some. So the listing is
     /// repeated, a few times at most, until the distinct keys seen reach the server's
-    /// `curr_items` (read first). One pass may list at most `2 * curr_items + 100000` lines
+    /// `curr_items` (read first). The time `each` takes does not count against the
+    /// deadline (it is the caller's, not the server's). One pass may list at most `2 * curr_items + 100000` lines
     /// (a busy server adds keys while it is listed; an endless listing is refused).
     pub fn list_keys(&mut self, mut each: impl FnMut(&[u8])) -> Result<Listed, Error> {
         let items = self.item_count()?;
@@ -762,7 +764,7 @@ impl Conn {
                 match &l {
                     Some(line) if line == b"END" => return Ok(true),
                     Some(line) => match metadump_key(line) {
-                        Ok(k) => sink(&k),
+                        Ok(k) => self.hand_over(&k, sink),
                         Err(why) => report(n, why),
                     },
                     None => report(n, format!("longer than {MAX_LISTING_LINE} bytes")),
@@ -778,6 +780,14 @@ impl Conn {
             ErrorKind::Refused,
             format!("the LRU crawler of {} stayed busy", self.name),
         ))
+    }
+
+    /// Gives a listed key to the caller; the time its callback takes is not the server's,
+    /// so it moves the deadline.
+    fn hand_over(&mut self, key: &[u8], sink: &mut dyn FnMut(&[u8])) {
+        let t = Instant::now();
+        sink(key);
+        self.deadline += t.elapsed();
     }
 
     fn listing_too_long(&self, n: u64) -> Error {
@@ -809,7 +819,7 @@ impl Conn {
                 match self.read_line(MAX_LISTING_LINE)? {
                     Some(l) if l == b"END" => break,
                     Some(l) => match cachedump_key(&l) {
-                        Ok(k) => sink(k),
+                        Ok(k) => self.hand_over(k, sink),
                         Err(why) => report(n, why),
                     },
                     None => report(n, format!("longer than {MAX_LISTING_LINE} bytes")),
