@@ -521,7 +521,7 @@ impl Conn {
         self.write_request("version", b"version\r\n")?;
         let l = self.line(MAX_LINE)?;
         match l.strip_prefix(b"VERSION ") {
-            Some(v) => Ok(String::from_utf8_lossy(v).into_owned()),
+            Some(v) => Ok(crate::output::key_text(v)),
             None => Err(self.unexpected(&l)),
         }
     }

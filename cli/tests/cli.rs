@@ -1046,3 +1046,32 @@ fn lookup_matches_real_client_vectors() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+#[test]
+fn control_characters_never_reach_the_terminal_raw() {
+    let d = Dir::new("escapes");
+    let s = d.file("servers", b"10.0.0.1:11211\n10.0.0.2:11211\n");
+    // ESC [2J (clear screen), a C1 CSI, a bidi override.
+    let keys = "a\x1b[2Jb\nc\u{9b}2Jd\nx\u{202e}y\n";
+    for f in ["table", "csv"] {
+        let out = ketama_stdin(
+            &["lookup", "-p", "libketama", "-s", &s, "--format", f],
+            Some(keys.as_bytes()),
+        );
+        let text = common::stdout_of(&[f], out);
+        assert!(
+            !text.contains('\x1b') && !text.contains('\u{9b}') && !text.contains('\u{202e}'),
+            "{f}: {text:?}"
+        );
+        assert!(text.contains("a\\x1b[2Jb"), "{f}: {text}");
+        assert!(text.contains("c\\u{009b}2Jd"), "{f}: {text}");
+        assert!(text.contains("x\\u{202e}y"), "{f}: {text}");
+    }
+    // JSON keeps the exact key (escaped by JSON itself).
+    let out = ketama_stdin(
+        &["lookup", "-p", "libketama", "-s", &s, "--format", "json"],
+        Some(keys.as_bytes()),
+    );
+    let v: serde_json::Value = serde_json::from_str(&common::stdout_of(&["json"], out)).unwrap();
+    assert_eq!(v[0]["key"], "a\x1b[2Jb");
+}

@@ -155,9 +155,38 @@ fn bad_lines_are_reported_and_skipped_and_never_reach_the_terminal_raw() {
         );
     }
     assert!(!err.contains('\x1b'), "raw escape on stderr");
+}
+
+#[test]
+fn keys_with_c1_controls_are_escaped_in_the_table() {
+    // A valid memcached key (no byte below 0x21) holding U+009B, a terminal's CSI.
+    let g = Fake::listing(&["csi%C2%9B2J"], &[]);
+    // A second (unreachable) server where libketama looks for the key: it is misplaced.
+    let f = (1..100)
+        .map(|port| {
+            let down = format!("127.0.0.1:{port}");
+            let f = servers_file("csi", &[g.addr(), &down]);
+            let out = common::ketama_stdin(
+                &[
+                    "lookup",
+                    "-p",
+                    "libketama",
+                    "-s",
+                    f.to_str().unwrap(),
+                    "csi\u{9b}2J",
+                ],
+                None,
+            );
+            (f, down, out.stdout)
+        })
+        .find(|(_, down, owner)| String::from_utf8_lossy(owner).trim() == down)
+        .map(|(f, _, _)| f)
+        .unwrap();
     let (out, _) = audit(&f, &["-p", "libketama", "--timeout", "5"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(!out.stdout.contains(&0x1b));
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains('\u{9b}'), "{text}");
+    assert!(text.contains("csi\\u{009b}2J"), "{text}");
 }
 
 #[test]
