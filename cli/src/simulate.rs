@@ -409,21 +409,18 @@ fn load_keys(a: &SimulateArgs) -> Result<(String, Vec<Vec<u8>>), Fail> {
             .collect();
         return Ok((format!("distinct lines of {path}"), keys));
     }
-    let (source, text) = match &a.text {
+    let (source, words) = match &a.text {
         Some(path) => {
-            let bytes = std::fs::read(path)
+            let words = std::fs::File::open(path)
+                .and_then(|f| keys::WordCounter::default().read(f))
                 .map_err(|e| Fail::new(format!("{path}: cannot read text: {e}")))?;
-            (
-                format!("distinct words of {path}"),
-                String::from_utf8_lossy(&bytes).into_owned(),
-            )
+            (format!("distinct words of {path}"), words)
         }
         None => (
             format!("distinct words of the {}", keys::DEFAULT_CORPUS_NAME),
-            keys::DEFAULT_CORPUS.to_string(),
+            keys::word_count(keys::DEFAULT_CORPUS),
         ),
     };
-    let words = keys::word_count(&text);
     Ok((
         source,
         words.into_iter().map(|(w, _)| w.into_bytes()).collect(),

@@ -1075,3 +1075,40 @@ fn control_characters_never_reach_the_terminal_raw() {
     let v: serde_json::Value = serde_json::from_str(&common::stdout_of(&["json"], out)).unwrap();
     assert_eq!(v[0]["key"], "a\x1b[2Jb");
 }
+
+#[test]
+fn simulate_text_streams_a_big_file() {
+    let d = Dir::new("bigtext");
+    // 16 MB of 1,000 distinct words.
+    let words: String = (0..1000).map(|i| format!("w{} ", keyword(i))).collect();
+    let mut text = String::with_capacity(16 << 20);
+    while text.len() < 16 << 20 {
+        text.push_str(&words);
+        text.push('\n');
+    }
+    let path = d.file("big.txt", text.as_bytes());
+    drop(text);
+    let (out, kb) = common::peak(&["simulate", "--text", &path, "--format", "json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["keys"], 1000, "{}", v);
+    // The file is 16 MB; reading it whole took about 6 times that.
+    assert!(kb < 16 * 1024, "peak RSS {kb} kB");
+}
+
+/// A distinct alphabetic word for `i`.
+fn keyword(mut i: usize) -> String {
+    let mut s = String::new();
+    loop {
+        s.push((b'a' + (i % 26) as u8) as char);
+        i /= 26;
+        if i == 0 {
+            return s;
+        }
+    }
+}

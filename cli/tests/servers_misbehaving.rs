@@ -5,13 +5,12 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 use common::fake::Fake;
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_ketama");
 
 fn servers_file(name: &str, addrs: &[&str]) -> PathBuf {
     let d = std::env::temp_dir().join(format!("ketama-fake-{}-{name}", std::process::id()));
@@ -57,7 +56,7 @@ fn each_server_gets_one_total_deadline_and_servers_are_asked_in_parallel() {
 fn an_endless_listing_is_refused_in_bounded_memory() {
     let f0 = Fake::endless_metadump();
     let f = servers_file("endless", &[f0.addr()]);
-    let (out, peak_kb) = peak(&[
+    let (out, peak_kb) = common::peak(&[
         "audit",
         "-s",
         f.to_str().unwrap(),
@@ -76,36 +75,6 @@ fn an_endless_listing_is_refused_in_bounded_memory() {
     assert!(peak_kb < 64 * 1024, "peak RSS {peak_kb} kB");
 }
 
-/// Runs `ketama args`; returns its output and its peak RSS in kB (VmHWM, read while it runs).
-fn peak(args: &[&str]) -> (Output, u64) {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut peak_kb = 0u64;
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if let Ok(s) = std::fs::read_to_string(format!("/proc/{}/status", child.id())) {
-            if let Some(kb) = s
-                .lines()
-                .find_map(|l| l.strip_prefix("VmHWM:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-            {
-                peak_kb = kb;
-            }
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "{args:?} still running"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    (child.wait_with_output().unwrap(), peak_kb)
-}
-
 #[test]
 fn detect_keeps_counts_not_key_lists() {
     // 20,000 keys on a server no candidate ring gives them all to: most candidates misplace
@@ -115,9 +84,9 @@ fn detect_keeps_counts_not_key_lists() {
     let (a, b) = (Fake::listing(&refs, &[]), Fake::listing(&[], &[]));
     let f = servers_file("detect", &[a.addr(), b.addr()]);
     let s = f.to_str().unwrap();
-    let (out, profile_kb) = peak(&["audit", "-s", s, "-p", "libmemcached"]);
+    let (out, profile_kb) = common::peak(&["audit", "-s", s, "-p", "libmemcached"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let (out, detect_kb) = peak(&["audit", "-s", s, "--detect"]);
+    let (out, detect_kb) = common::peak(&["audit", "-s", s, "--detect"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(String::from_utf8_lossy(&out.stdout).contains("20000 keys"));
     assert!(
