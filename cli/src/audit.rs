@@ -34,7 +34,7 @@ pub const EXIT_PARTIAL: i32 = 3;
 #[derive(Debug, Args)]
 pub struct AuditArgs {
     /// Servers file: `host:port [weight] [name]` per line, as the clients are configured.
-    #[arg(long, short = 's')]
+    #[arg(long, short = 's', value_parser = crate::path_arg())]
     pub servers: String,
     /// The profile to check the keys against (see `ketama profiles`).
     #[arg(

@@ -5,7 +5,7 @@
 //! naming what was wrong. No input makes it panic.
 
 use std::ffi::OsString;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use ketama_core::{Error, Hash, Profile, Ring};
@@ -109,7 +109,7 @@ pub struct RingArgs {
     #[arg(long = "hash", short = 'H')]
     pub hash: Option<String>,
     /// Servers file: `host:port [weight] [name]` per line.
-    #[arg(long, short = 's')]
+    #[arg(long, short = 's', value_parser = crate::path_arg())]
     pub servers: String,
 }
 
@@ -120,12 +120,10 @@ pub struct LookupArgs {
     pub ring: RingArgs,
     /// Keys file, one key per line (`-` for stdin); read as a stream, like stdin: memory does
     /// not grow with the number of keys (except with `--format table`, which aligns columns).
-    #[arg(
-        long = "keys",
+    #[arg(long = "keys",
         short = 'k',
         value_name = "FILE",
-        conflicts_with = "keys"
-    )]
+        conflicts_with = "keys", value_parser = crate::path_arg())]
     pub keys_file: Option<String>,
     /// Keys (default: read from stdin, one per line).
     pub keys: Vec<OsString>,
@@ -145,19 +143,60 @@ pub struct HashArgs {
     pub keys: Vec<OsString>,
 }
 
+/// The command-line definition: [`Cli`]'s, with the option help that depends on the
+/// subcommand (`audit` lists only the formats it accepts). Help, man pages and completions
+/// all come from here.
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    let cmd = Cli::command();
+    // A subcommand's own copy of a global option replaces it there (same id: the value still
+    // reaches `Cli::format`).
+    let Some(format) = cmd
+        .get_arguments()
+        .find(|a| a.get_id() == "format")
+        .cloned()
+    else {
+        return cmd;
+    };
+    cmd.mut_subcommand("audit", |a| {
+        a.arg(
+            format
+                .hide_possible_values(true)
+                .help("Output format: table or json [possible values: table, json]"),
+        )
+    })
+}
+
 /// Runs the command line; returns the exit status.
 pub fn main_with_args<I, T>(args: I) -> i32
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let mut args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    // `ketama help --help` is `ketama help`: help about help is the help.
+    if args.get(1).is_some_and(|a| a == "help") {
+        args.retain(|a| a != "--help" && a != "-h");
+    }
+    let parsed = command()
+        .try_get_matches_from(args)
+        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(c) => c,
         Err(e) => {
             use clap::error::ErrorKind;
             if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-                let _ = e.print();
-                return 0;
+                // Help that cannot be written (a full disk, a closed descriptor) is a failure;
+                // a closed pipe (`| head`) is not.
+                let mut text = if std::io::stdout().is_terminal() {
+                    e.render().ansi().to_string()
+                } else {
+                    e.render().to_string()
+                };
+                if !text.ends_with('\n') {
+                    text.push('\n');
+                }
+                return emit(&text);
             }
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                 eprintln!(
@@ -244,6 +283,21 @@ pub fn run(cli: &Cli) -> Result<String, Fail> {
         }
         Command::Bucket(a) => bucket::run(a, f),
     }
+}
+
+/// The parser of every file-name option: the name as UTF-8 text, or a usage error that names
+/// the option (file names that are not UTF-8 are refused; clap alone would not say which
+/// argument was wrong).
+pub fn path_arg() -> impl clap::builder::TypedValueParser<Value = String> {
+    use clap::builder::TypedValueParser;
+    clap::builder::OsStringValueParser::new().try_map(|s: OsString| {
+        s.into_string().map_err(|s| {
+            format!(
+                "the file name '{}' is not UTF-8 (rename the file or link it under a UTF-8 name)",
+                s.to_string_lossy()
+            )
+        })
+    })
 }
 
 /// Parses a `--timeout SECONDS` value: a positive number of seconds (fractions allowed), at

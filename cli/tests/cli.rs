@@ -1112,3 +1112,65 @@ fn keyword(mut i: usize) -> String {
         }
     }
 }
+
+#[test]
+fn file_names_that_are_not_utf8_are_refused_naming_the_option() {
+    use std::os::unix::ffi::OsStrExt;
+    let bad = std::ffi::OsStr::from_bytes(b"/tmp/servers-\xff");
+    for (sub, opt) in [
+        (&["lookup", "-p", "libketama", "-s"][..], "--servers"),
+        (&["simulate", "--plot"][..], "--plot"),
+        (&["simulate", "--keys"][..], "--keys"),
+        (&["audit", "--detect", "-s"][..], "--servers"),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ketama"))
+            .args(sub)
+            .arg(bad)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{sub:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(opt) && err.contains("is not UTF-8"),
+            "{sub:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn help_that_cannot_be_written_fails_and_help_help_succeeds() {
+    let full = std::fs::File::create("/dev/full").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ketama"))
+        .arg("--help")
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write output"));
+    let out = ketama(&["help", "--help"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Usage: ketama"));
+}
+
+#[test]
+fn audit_help_lists_only_the_formats_audit_accepts() {
+    let audit = String::from_utf8(ketama(&["audit", "--help"]).stdout).unwrap();
+    let line = audit
+        .lines()
+        .find(|l| l.contains("--format"))
+        .unwrap()
+        .to_string();
+    assert!(
+        line.contains("table") || audit.contains("table or json"),
+        "{audit}"
+    );
+    assert!(!audit.contains("csv"), "{audit}");
+    let lookup = String::from_utf8(ketama(&["lookup", "--help"]).stdout).unwrap();
+    assert!(lookup.contains("csv"), "{lookup}");
+}

@@ -11,7 +11,6 @@ use std::time::{Duration, Instant};
 use common::fake::Fake;
 use serde_json::Value;
 
-
 fn servers_file(name: &str, addrs: &[&str]) -> PathBuf {
     let d = std::env::temp_dir().join(format!("ketama-fake-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
