@@ -612,11 +612,20 @@ fn kill_all(pids: &Path) {
     }
 }
 
+/// Whether a process runs (or is stopped): a zombie is dead, only waiting for its new parent
+/// (init, once ketama itself was killed) to reap it.
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|s| Some(s.rsplit_once(") ")?.1.chars().next()? != 'Z'))
+        .unwrap_or(false)
+}
+
 fn all_gone_within(pids: &Path, limit: Duration) {
     let deadline = Instant::now() + limit;
-    while recorded(pids).into_iter().any(alive) {
+    while recorded(pids).into_iter().any(running) {
         if Instant::now() > deadline {
-            let left: Vec<u32> = recorded(pids).into_iter().filter(|p| alive(*p)).collect();
+            let left: Vec<u32> = recorded(pids).into_iter().filter(|p| running(*p)).collect();
             kill_all(pids);
             panic!("memcached processes left running: {left:?}");
         }
