@@ -561,14 +561,14 @@ pub fn run(a: &AuditArgs, f: Format, w: &mut dyn Write) -> Result<bool, Fail> {
             Err(u) => down.push(u),
         }
     }
+    if crate::stop::requested() {
+        return Err(Fail::new("audit: interrupted"));
+    }
     for d in &down {
         eprintln!(
             "ketama: audit: server {} is unreachable ({}); the other servers are still audited",
             d.label, d.error
         );
-    }
-    if crate::stop::requested() {
-        return Err(Fail::new("audit: interrupted"));
     }
     let keys: usize = held.iter().map(|h| h.keys).sum();
     let scores = scores(&rings, &tallies, keep);

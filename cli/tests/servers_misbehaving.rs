@@ -191,3 +191,45 @@ fn timeouts_are_checked() {
         );
     }
 }
+
+#[test]
+fn ctrl_c_stops_an_audit_waiting_on_stalled_servers_within_a_second() {
+    let (a, b) = (Fake::stalled(), Fake::stalled());
+    let f = servers_file("sigint", &[a.addr(), b.addr()]);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ketama"))
+        .args([
+            "audit",
+            "-s",
+            f.to_str().unwrap(),
+            "--detect",
+            "--timeout",
+            "20",
+        ])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let st = std::process::Command::new("sh")
+        .args(["-c", &format!("kill -INT {}", child.id())])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let t = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if t.elapsed() > Duration::from_secs(5) {
+            let _ = child.kill();
+            panic!("audit still running 5 s after SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(
+        t.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        t.elapsed()
+    );
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr(&out).trim(), "ketama: audit: interrupted");
+}
