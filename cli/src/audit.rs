@@ -134,6 +134,8 @@ pub struct Tally {
 #[derive(Debug)]
 pub struct Scorer<'a> {
     rings: &'a [Ring],
+    /// Per ring, the index of this server in it (`None`: the ring does not have it).
+    index: Vec<Option<usize>>,
     label: String,
     keep: usize,
     /// Per ring, in order.
@@ -145,6 +147,10 @@ impl<'a> Scorer<'a> {
     pub fn new(rings: &'a [Ring], label: &str, keep: usize) -> Scorer<'a> {
         Scorer {
             rings,
+            index: rings
+                .iter()
+                .map(|r| r.servers().position(|s| s.label == label))
+                .collect(),
             label: label.to_string(),
             keep,
             tallies: vec![Tally::default(); rings.len()],
@@ -156,15 +162,18 @@ impl<'a> Scorer<'a> {
     pub fn key(&mut self, key: &[u8]) -> Option<Misplaced> {
         let mut first = None;
         for (i, (ring, t)) in self.rings.iter().zip(&mut self.tallies).enumerate() {
-            match ring.locate(key) {
-                Ok(s) if s.label == self.label => t.agree += 1,
+            match ring.locate_index(key) {
+                Ok(at) if Some(at) == self.index[i] => t.agree += 1,
                 r => {
                     t.misplaced += 1;
                     if t.first.len() < self.keep || i == 0 {
                         let m = Misplaced {
                             key: key.to_vec(),
                             on: self.label.clone(),
-                            expected: r.ok().map(|s| s.label.clone()),
+                            expected: r
+                                .ok()
+                                .and_then(|at| ring.server(at))
+                                .map(|s| s.label.clone()),
                         };
                         if t.first.len() < self.keep {
                             t.first.push(m.clone());
