@@ -68,6 +68,12 @@ stage "C ABI: header freshness, C tests under valgrind/ASan, install + pkg-confi
 
 stage "Python package" 20 bash python/test.sh
 
+stage "Java port: unit tests, every vector file, spymemcached/xmemcached adapters, conformance kit" 10 \
+    bash java/test.sh
+# KETAMA_REQUIRE_CLI: the conformance-kit run of the JS port fails instead of skipping
+stage "JavaScript package: every vector file, directly and through ketama conformance; memjs hook; tsc" 5 \
+    env KETAMA_REQUIRE_CLI=1 bash js/test.sh
+
 stage "Mixed-language fleet on live memcached: PHP and Java write, Python, C and PHP read, ketama audit" 15 \
     bash tests/e2e/test.sh
 

@@ -16,6 +16,8 @@ pub mod alloc_count;
 pub mod audit;
 pub mod bucket;
 pub mod compare;
+pub mod conformance;
+pub mod conformance_driver;
 pub mod diff;
 pub mod keys;
 pub mod live;
@@ -27,6 +29,7 @@ pub mod plot;
 pub mod progress;
 pub mod servers;
 pub mod simulate;
+pub mod spec;
 pub mod stop;
 pub mod version;
 
@@ -54,6 +57,35 @@ pub enum Format {
     Csv,
 }
 
+/// What `--format` accepts: the output formats, plus `spec` (the profile table as data, for
+/// `profiles` only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// Aligned columns with a header line.
+    Table,
+    /// JSON.
+    Json,
+    /// CSV with a header line.
+    Csv,
+    /// `profiles` only: every profile's knobs and every hash as JSON (`spec/profiles.json`).
+    Spec,
+}
+
+impl FormatArg {
+    /// The output format, or a failure for `spec` outside `profiles`.
+    pub fn output(f: Option<FormatArg>) -> Result<Option<Format>, Fail> {
+        Ok(match f {
+            None => None,
+            Some(FormatArg::Table) => Some(Format::Table),
+            Some(FormatArg::Json) => Some(Format::Json),
+            Some(FormatArg::Csv) => Some(Format::Csv),
+            Some(FormatArg::Spec) => {
+                return Err(Fail::new("--format spec is only for `ketama profiles`"))
+            }
+        })
+    }
+}
+
 /// Consistent hashing exactly as each memcached client does it.
 #[derive(Debug, Parser)]
 #[command(name = "ketama", version = version::LINE, about, long_about = None)]
@@ -65,7 +97,7 @@ pub struct Cli {
     /// Output format where the output is a table (lookup, hash and points print plain lines
     /// when no format is given).
     #[arg(long, short = 'f', global = true, value_enum)]
-    pub format: Option<Format>,
+    pub format: Option<FormatArg>,
 
     #[command(subcommand)]
     pub command: Command,
@@ -97,6 +129,13 @@ pub enum Command {
     /// Print the bucket (0 .. N-1) of each unsigned 64-bit input under a bucket function
     /// (jump, guava, jumpback, fliphash, maglev-go, mpchash-go); inputs from arguments or stdin.
     Bucket(bucket::BucketArgs),
+    /// Feed the recorded vector files to a program over the conformance line protocol
+    /// (docs/conformance.md) and report its agreement per file (exit status 1 when any key
+    /// differs).
+    Conformance(conformance::ConformanceArgs),
+    /// The conformance protocol answered by this build's core (the reference driver).
+    #[command(hide = true)]
+    ConformanceDriver,
 }
 
 /// A profile, an optional hash and a servers file.
@@ -200,7 +239,7 @@ where
             }
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                 eprintln!(
-                    "ketama: missing command: lookup, hash, points, profiles, hashes, simulate, diff, compare, audit or bucket (see `ketama --help`)"
+                    "ketama: missing command: lookup, hash, points, profiles, hashes, simulate, diff, compare, audit, bucket or conformance (see `ketama --help`)"
                 );
                 return 2;
             }
@@ -221,13 +260,29 @@ where
             return 2;
         }
     };
+    if let (Command::Profiles, Some(FormatArg::Spec)) = (&cli.command, cli.format) {
+        return emit(&spec::text());
+    }
+    let format = match FormatArg::output(cli.format) {
+        Ok(f) => f,
+        Err(Fail(msg)) => {
+            eprintln!("ketama: {msg}");
+            return 2;
+        }
+    };
+    if let Command::Conformance(a) = &cli.command {
+        return conformance::main(a, format); // exit status 1 when the program disagrees
+    }
+    if let Command::ConformanceDriver = &cli.command {
+        return conformance_driver::main();
+    }
     if let Command::Audit(a) = &cli.command {
-        return audit::main(a, cli.format); // its own exit status for a partial audit
+        return audit::main(a, format); // its own exit status for a partial audit
     }
     if let Command::Lookup(a) = &cli.command {
         // Streamed: each answer is written as its key is read.
         let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-        return match lookup::stream(a, cli.format, &mut stdout) {
+        return match lookup::stream(a, format, &mut stdout) {
             Ok(()) => 0,
             Err(Fail(msg)) => {
                 eprintln!("ketama: {msg}");
@@ -262,7 +317,10 @@ pub(crate) fn emit(out: &str) -> i32 {
 
 /// Runs a parsed command; returns what to print on stdout.
 pub fn run(cli: &Cli) -> Result<String, Fail> {
-    let f = cli.format;
+    if let (Command::Profiles, Some(FormatArg::Spec)) = (&cli.command, cli.format) {
+        return Ok(spec::text());
+    }
+    let f = FormatArg::output(cli.format)?;
     match &cli.command {
         Command::Lookup(a) => {
             let mut out = Vec::new();
@@ -282,6 +340,9 @@ pub fn run(cli: &Cli) -> Result<String, Fail> {
             Ok(String::from_utf8_lossy(&out).into_owned())
         }
         Command::Bucket(a) => bucket::run(a, f),
+        Command::Conformance(_) | Command::ConformanceDriver => Err(Fail::new(
+            "conformance runs a program and streams its answers: run it from the command line",
+        )),
     }
 }
 

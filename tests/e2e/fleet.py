@@ -4,8 +4,9 @@
 Called by tests/e2e/test.sh, which builds the pieces. Standard library only.
 
 1. php-memcached (OPT_LIBKETAMA_COMPATIBLE) writes 3,000 keys to 4 servers; our Python
-   package (pymemcache HashClient + ketama.hasher), a C program on libketama.so and PHP
-   (Ketama\\Client over Ketama\\Ring, both backends) read every key back from the server our
+   package (pymemcache HashClient + ketama.hasher), a C program on libketama.so, PHP
+   (Ketama\\Client over Ketama\\Ring, both backends) and Node (memjs with our JavaScript
+   ring as its getServer) read every key back from the server our
    ring names, profile php-memcached: 100% hits. `ketama audit --detect` ranks
    libmemcached-weighted (md5) first with 100% agreement; `audit --profile` of another
    client names exactly the keys it would miss.
@@ -109,6 +110,8 @@ class Tools:
             "C (libketama.so)": [a.c_reader],
             "PHP Ketama\\Client (php-memcached)": [a.php, "-d", "ffi.enable=1", os.path.join(a.here, "php_reader.php"), "memcached"],
             "PHP Ketama\\Client (pecl memcache)": [a.php, "-d", "ffi.enable=1", os.path.join(a.here, "php_reader.php"), "memcache"],
+            "Java spymemcached + org.ketama ProfileNodeLocator": [a.java, "-cp", a.java_cp, "SpyReader"],
+            "Node (memjs + our ring as getServer)": [a.node, os.path.join(a.here, "node_reader.js")],
         }
 
     def read(self, name: str, profile: str, servers: str, keys: str, dead: str | None = None) -> tuple[int, int, list[str]]:
@@ -191,7 +194,7 @@ def check_detect(
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    for opt in ("ketama", "ketama-lib", "c-reader", "python", "php", "java", "java-cp", "memcached", "work"):
+    for opt in ("ketama", "ketama-lib", "c-reader", "python", "php", "java", "java-cp", "memcached", "work", "node"):
         ap.add_argument("--" + opt, required=True)
     a = ap.parse_args()
     a.here = os.path.dirname(os.path.abspath(__file__))

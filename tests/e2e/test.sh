@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The mixed-language fleet test (issue 12): PHP (php-memcached) and Java (spymemcached) write to
-# real memcached servers on 127.0.0.1; our Python package, a C program on libketama.so and PHP's
-# Ketama\Client read every key back; `ketama audit` names the writer. See fleet.py.
+# The mixed-language fleet test: PHP (php-memcached) and Java (spymemcached) write to real
+# memcached servers on 127.0.0.1; our Python package, a C program on libketama.so, PHP's
+# Ketama\Client, spymemcached with our Java NodeLocator and Node (memjs over our JavaScript
+# ring) read every key back; `ketama audit` names the writer. See fleet.py.
 # Installs what is missing (Debian packages; the Python package into python/.venv as
 # python/test.sh does), builds the CLI, the library, the C reader and the Java writer.
 #   tests/e2e/test.sh        (env KETAMA_VENV: the venv to use, default python/.venv)
@@ -40,6 +41,10 @@ cc -std=c11 -Wall -Wextra -pedantic -Werror -I include -o "$work/c_reader" "$her
     -L "$work/lib" -lketama -Wl,-rpath,"$work/lib"
 spy=/usr/share/java/spymemcached.jar
 javac -nowarn -cp "$spy" -d "$work" "$here/SpyWriter.java"
+# the Java reader: spymemcached through our NodeLocator (the port's sources compiled as they are)
+javac -nowarn -encoding UTF-8 -cp "$spy" -d "$work" "$root"/java/core/src/main/java/org/ketama/*.java \
+    "$root"/java/spymemcached/src/main/java/org/ketama/spymemcached/*.java "$here/SpyReader.java"
+cp "$root/java/core/src/main/resources/org/ketama/profiles.json" "$work/org/ketama/"
 
 venv="${KETAMA_VENV:-$root/python/.venv}"
 if ! "$venv/bin/python" -c 'import ketama, pymemcache' >/dev/null 2>&1; then
@@ -48,6 +53,11 @@ if ! "$venv/bin/python" -c 'import ketama, pymemcache' >/dev/null 2>&1; then
     "$venv/bin/python" -m pip install -q "$root/python[test]"
 fi
 
+# the Node reader: the JavaScript package and memjs (js/test.sh installs them the same way)
+command -v node >/dev/null 2>&1 || { sudo_=""; [[ $(id -u) == 0 ]] || sudo_=sudo; $sudo_ apt-get install -y -qq nodejs npm >/dev/null; }
+node -e "require('$root/js/node_modules/memjs/package.json')" 2>/dev/null || (cd "$root/js" && npm ci --no-audit --no-fund >/dev/null)
+
 timeout 600 python3 "$here/fleet.py" --ketama "$target/debug/ketama" --ketama-lib "$lib" \
     --c-reader "$work/c_reader" --python "$venv/bin/python" --php php --java java \
-    --java-cp "$spy:$work" --memcached "$(command -v memcached || echo /usr/bin/memcached)" --work "$work"
+    --java-cp "$spy:$work" --memcached "$(command -v memcached || echo /usr/bin/memcached)" --work "$work" \
+    --node "$(command -v node)"

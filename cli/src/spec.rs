@@ -1,0 +1,288 @@
+//! `ketama profiles --format spec`: core's profile and hash tables as data for the ports.
+//!
+//! This module is the one place where core's knobs get their exported names (schema in
+//! `spec/README.md`). Every match below is exhaustive over core's enums, so a new knob value
+//! cannot reach the ports unnamed. Placement and formula names follow the exported
+//! vocabulary (`placement: {"kind": "ring", "bound": ...}`, `libketama`, `libmemcached`,
+//! `node_hashring`, `integer_div`) whatever core's own type names are.
+
+use ketama_core::profile::{
+    Failover, KeyLimits, KeyRewrite, Order, PointHash, Removal, Search, StringForm, Ties,
+    ZeroWeight,
+};
+use ketama_core::server::NodeForm;
+use ketama_core::weight::{Count, Formula};
+use ketama_core::{Error, Hash, Profile};
+use serde_json::{json, Value};
+
+/// The schema version of the exported document; bumped when a field changes meaning.
+pub const SCHEMA: u32 = 1;
+
+/// The whole spec document: schema version, error names, hashes and profiles.
+pub fn document() -> Value {
+    json!({
+        "schema": SCHEMA,
+        "generator": "ketama profiles --format spec",
+        "errors": Error::ALL.iter().map(|e| json!({"name": e.name(), "message": e.as_str()})).collect::<Vec<_>>(),
+        "hashes": Hash::all().map(hash).collect::<Vec<_>>(),
+        "profiles": Profile::all().iter().map(|p| profile(p)).collect::<Vec<_>>(),
+    })
+}
+
+/// The document as committed in `spec/profiles.json` (pretty JSON, a final newline).
+pub fn text() -> String {
+    crate::output::json(&document())
+}
+
+/// One hash: our name, the client names [`Hash::from_name`] accepts, how it reads a key.
+pub fn hash(h: Hash) -> Value {
+    json!({
+        "name": h.name(),
+        "aliases": h.aliases(),
+        "input": input(h),
+        "description": h.description(),
+    })
+}
+
+/// How a hash reads the key's bytes (`spec/README.md`, "hashes").
+fn input(h: Hash) -> &'static str {
+    if h.is_java_utf16() {
+        return "utf16_units";
+    }
+    match h {
+        Hash::OneAtATime
+        | Hash::Fnv1_64
+        | Hash::Fnv1a64
+        | Hash::Fnv1_32
+        | Hash::Fnv1a32
+        | Hash::Hsieh => "signed_bytes",
+        Hash::OneAtATimeUnsigned
+        | Hash::Fnv1_64Unsigned
+        | Hash::Fnv1a64Unsigned
+        | Hash::Fnv1_32Unsigned
+        | Hash::Fnv1a32Unsigned
+        | Hash::HsiehUnsigned => "unsigned_bytes",
+        _ => "bytes",
+    }
+}
+
+/// One profile: every field of [`Profile`].
+pub fn profile(p: &Profile) -> Value {
+    json!({
+        "name": p.name,
+        "aliases": p.aliases,
+        "description": p.description,
+        "default_hash": p.default_hash.name(),
+        "crc32": p.crc32.map(Hash::name),
+        "node": node(p.node),
+        "names": p.names,
+        "strings": strings(p.strings),
+        "count": count(p.count),
+        "points": points(p.points),
+        "placement": placement(p.search),
+        "ties": ties(p.ties),
+        "zero_weight": zero_weight(p.zero_weight),
+        "key": key(p.key),
+        "single_shortcut": p.single_shortcut,
+        "empty_key_rejected": p.empty_key_rejected.iter().map(|h| h.name()).collect::<Vec<_>>(),
+        "key_limits": key_limits(p.key_limits),
+        "order": order(p.order),
+        "failover": failover(p.failover),
+        "removal": removal(p.removal),
+        "is_ring": p.is_ring(),
+        "uses_weights": p.uses_weights(),
+    })
+}
+
+fn node(n: NodeForm) -> &'static str {
+    match n {
+        NodeForm::Label => "label",
+        NodeForm::OmitDefaultPort => "omit_default_port",
+        NodeForm::SlashLabel => "slash_label",
+        NodeForm::JavaSpy => "java_spy",
+        NodeForm::JavaXmc => "java_xmc",
+        NodeForm::JavaNginx => "java_nginx",
+        NodeForm::Bare => "bare",
+        NodeForm::JavaHostName => "java_host_name",
+        NodeForm::HostPort => "host_port",
+        NodeForm::JavaHostNamePort => "java_host_name_port",
+        NodeForm::NginxHostNulPort => "nginx_host_nul_port",
+    }
+}
+
+fn strings(s: StringForm) -> &'static str {
+    match s {
+        StringForm::Dash => "dash",
+        StringForm::Prefix => "prefix",
+        StringForm::Concat => "concat",
+        StringForm::Bare => "bare",
+        StringForm::Colon => "colon",
+    }
+}
+
+fn formula(f: Formula) -> &'static str {
+    match f {
+        Formula::Lk => "libketama",
+        Formula::Lm => "libmemcached",
+        Formula::Nd => "node_hashring",
+        Formula::Int => "integer_div",
+        Formula::Dalli => "dalli",
+        Formula::Whalin => "whalin",
+    }
+}
+
+fn count(c: Count) -> Value {
+    match c {
+        Count::Fixed(k) => json!({"kind": "fixed", "strings": k}),
+        Count::PerWeight(k) => json!({"kind": "per_weight", "strings": k}),
+        Count::Relative(f) => json!({"kind": "relative", "formula": formula(f)}),
+    }
+}
+
+fn points(p: PointHash) -> Value {
+    match p {
+        PointHash::Md5Words { per } => json!({"kind": "md5_words", "per": per}),
+        PointHash::KeyHash => json!({"kind": "key_hash"}),
+        PointHash::JavaKetama => json!({"kind": "java_ketama"}),
+        PointHash::Md5Wide => json!({"kind": "md5_wide"}),
+        PointHash::Crc32Chain => json!({"kind": "crc32_chain"}),
+        PointHash::Murmur3Chain => json!({"kind": "murmur3_chain"}),
+        PointHash::Sha1Word => json!({"kind": "sha1_word"}),
+    }
+}
+
+fn ring(bound: &str) -> Value {
+    json!({"kind": "ring", "bound": bound})
+}
+
+fn placement(s: Search) -> Value {
+    match s {
+        Search::LowerBound => ring("lower_bound"),
+        Search::UpperBound => ring("upper_bound"),
+        Search::LowerBoundZeroLast => ring("lower_bound_zero_last"),
+        Search::Floor => ring("floor"),
+        Search::FloorWrap => ring("floor_wrap"),
+        Search::LowerBoundSigned => ring("lower_bound_signed"),
+        Search::Buckets1024 => json!({"kind": "pecl_buckets"}),
+        Search::Modula { weighted, high15 } => {
+            json!({"kind": "modula", "weighted": weighted, "high15": high15})
+        }
+        Search::JavaAbsModulo {
+            weighted,
+            old_compat,
+        } => json!({"kind": "java_abs_modulo", "weighted": weighted, "old_compat": old_compat}),
+        Search::Furc { weighted } => json!({"kind": "furc", "weighted": weighted}),
+        Search::Jump => json!({"kind": "jump"}),
+        Search::Rendezvous => json!({"kind": "rendezvous"}),
+        Search::Maglev => json!({"kind": "maglev"}),
+    }
+}
+
+fn ties(t: Ties) -> &'static str {
+    match t {
+        Ties::EarlierWins => "earlier_wins",
+        Ties::LaterWins => "later_wins",
+        Ties::SortedList => "sorted_list",
+    }
+}
+
+fn zero_weight(z: ZeroWeight) -> &'static str {
+    match z {
+        ZeroWeight::AsOne => "as_one",
+        ZeroWeight::AsIs => "as_is",
+        ZeroWeight::Reject => "reject",
+    }
+}
+
+fn key(k: KeyRewrite) -> Value {
+    match k {
+        KeyRewrite::None => json!({"kind": "none"}),
+        KeyRewrite::PeclSanitize => json!({"kind": "pecl_sanitize"}),
+        KeyRewrite::Truncate(n) => json!({"kind": "truncate", "bytes": n}),
+        KeyRewrite::DalliDigest => json!({"kind": "dalli_digest"}),
+        KeyRewrite::UrlEncode => json!({"kind": "url_encode"}),
+    }
+}
+
+fn key_limits(l: KeyLimits) -> Value {
+    json!({"empty": l.empty, "max_len": l.max_len, "blanks": l.blanks})
+}
+
+fn order(o: Order) -> &'static str {
+    match o {
+        Order::Given => "given",
+        Order::NodeLengthThenBytes => "node_length_then_bytes",
+    }
+}
+
+fn failover(f: Failover) -> Value {
+    match f {
+        Failover::Walk => json!({"kind": "walk"}),
+        Failover::Rehash {
+            first_tag,
+            bounded_by_servers,
+        } => {
+            json!({"kind": "rehash", "first_tag": first_tag, "bounded_by_servers": bounded_by_servers})
+        }
+    }
+}
+
+fn removal(r: Removal) -> &'static str {
+    match r {
+        Removal::OwnPoints => "own_points",
+        Removal::ClearsItsPositions => "clears_its_positions",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_profile_and_hash_is_exported_once() {
+        let d = document();
+        let profiles = d["profiles"].as_array().map_or(0, Vec::len);
+        assert_eq!(profiles, Profile::all().len());
+        let hashes: Vec<&str> = d["hashes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|h| h["name"].as_str())
+            .collect();
+        assert_eq!(hashes.len(), Hash::all().count());
+        for h in &hashes {
+            assert!(Hash::from_name(h).is_ok(), "{h}");
+        }
+        // Every hash a profile names is in the hash table.
+        for p in d["profiles"].as_array().into_iter().flatten() {
+            let mut named = vec![&p["default_hash"]];
+            named.extend(p["empty_key_rejected"].as_array().into_iter().flatten());
+            if !p["crc32"].is_null() {
+                named.push(&p["crc32"]);
+            }
+            for n in named {
+                assert!(hashes.contains(&n.as_str().unwrap_or("?")), "{n}");
+            }
+        }
+    }
+
+    #[test]
+    fn placement_uses_the_exported_names() {
+        let p = profile(&ketama_core::profile::LIBKETAMA);
+        assert_eq!(
+            p["placement"],
+            json!({"kind": "ring", "bound": "lower_bound"})
+        );
+        assert_eq!(
+            p["count"],
+            json!({"kind": "relative", "formula": "libketama"})
+        );
+        let p = profile(&ketama_core::profile::PECL_MEMCACHE_STANDARD);
+        assert_eq!(
+            p["placement"],
+            json!({"kind": "modula", "weighted": true, "high15": true})
+        );
+        assert_eq!(input(Hash::OneAtATime), "signed_bytes");
+        assert_eq!(input(Hash::Native), "utf16_units");
+    }
+}

@@ -1,0 +1,81 @@
+//! `spec/profiles.json` is exactly what `ketama profiles --format spec` prints, so the ports
+//! that embed it implement core's table as it is.
+
+mod common;
+
+use common::{ketama_stdin, stdout_of};
+use serde_json::Value;
+
+const REGENERATE: &str =
+    "cargo run -q -p ketama-cli -- profiles --format spec > spec/profiles.json";
+
+fn committed() -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/profiles.json");
+    std::fs::read_to_string(path).unwrap_or_default()
+}
+
+#[test]
+fn committed_spec_equals_what_core_says() {
+    let args = ["profiles", "--format", "spec"];
+    let printed = stdout_of(&args, ketama_stdin(&args, None));
+    assert!(
+        committed() == printed,
+        "spec/profiles.json differs from core's table; regenerate it with:\n    {REGENERATE}"
+    );
+}
+
+#[test]
+fn spec_lists_every_profile_with_its_knobs() {
+    let args = ["profiles", "--format", "spec"];
+    let v: Value = serde_json::from_str(&stdout_of(&args, ketama_stdin(&args, None))).unwrap();
+    let listed = stdout_of(&["profiles"], ketama_stdin(&["profiles"], None));
+    let profiles = v["profiles"].as_array().unwrap();
+    // `ketama profiles` prints a header line and one line per profile.
+    assert_eq!(profiles.len() + 1, listed.lines().count());
+    let knobs = [
+        "name",
+        "aliases",
+        "description",
+        "default_hash",
+        "crc32",
+        "node",
+        "names",
+        "strings",
+        "count",
+        "points",
+        "placement",
+        "ties",
+        "zero_weight",
+        "key",
+        "single_shortcut",
+        "empty_key_rejected",
+        "key_limits",
+        "order",
+        "failover",
+        "removal",
+        "is_ring",
+        "uses_weights",
+    ];
+    for p in profiles {
+        let o = p.as_object().unwrap();
+        let mut have: Vec<&str> = o.keys().map(String::as_str).collect();
+        have.sort_unstable();
+        let mut want = knobs.to_vec();
+        want.sort_unstable();
+        assert_eq!(have, want, "{}", p["name"]);
+    }
+    let twemproxy = profiles.iter().find(|p| p["name"] == "twemproxy").unwrap();
+    assert_eq!(twemproxy["crc32"], "crc");
+    assert_eq!(twemproxy["order"], "node_length_then_bytes");
+    assert_eq!(twemproxy["count"]["formula"], "libmemcached");
+    let folsom = profiles.iter().find(|p| p["name"] == "folsom").unwrap();
+    assert_eq!(folsom["placement"]["bound"], "lower_bound_signed");
+    assert_eq!(v["schema"], 1);
+}
+
+#[test]
+fn format_spec_is_only_for_profiles() {
+    let out = ketama_stdin(&["hashes", "--format", "spec"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("only for `ketama profiles`"));
+}

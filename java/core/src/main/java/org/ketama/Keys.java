@@ -1,0 +1,143 @@
+package org.ketama;
+
+import java.util.Arrays;
+
+/** The bytes a client hashes for a key: its refusals, then its rewriting. */
+final class Keys {
+    private Keys() {}
+
+    /** Whether the client refuses {@code key} (before any rewriting). */
+    static boolean refused(Profile p, HashFn hash, byte[] key) {
+        int len = key.length;
+        if (len == 0 && (p.emptyRefused || p.emptyKeyRejected.contains(hash))) {
+            return true;
+        }
+        if (p.maxLen >= 0 && len > p.maxLen) {
+            return true;
+        }
+        if (p.blanksRefused) {
+            for (byte b : key) {
+                if ((b & 0xff) <= 0x20) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The key the client hashes, or throws {@link KeyRejectedException}. */
+    static byte[] prepare(Profile p, HashFn hash, byte[] key) {
+        if (refused(p, hash, key)) {
+            throw KetamaException.of("KeyRejected");
+        }
+        switch (p.rewrite) {
+            case NONE:
+                return key;
+            case TRUNCATE:
+                return key.length <= p.truncateBytes ? key : Arrays.copyOf(key, p.truncateBytes);
+            case PECL_SANITIZE: {
+                byte[] out = Arrays.copyOf(key, Math.min(key.length, 250));
+                for (int i = 0; i < out.length; i++) {
+                    if ((out[i] & 0xff) <= 0x20) {
+                        out[i] = '_';
+                    }
+                }
+                return out;
+            }
+            case DALLI_DIGEST:
+                return dalliDigest(key);
+            case URL_ENCODE:
+                return urlEncode(key);
+            default:
+                throw new IllegalStateException(p.rewrite.toString());
+        }
+    }
+
+    private static final byte[] UPPER_HEX = "0123456789ABCDEF".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] LOWER_HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    /** {@code URLEncoder.encode(key, "UTF-8")} over the bytes: a-zA-Z0-9 . - * _ kept, space to +, else %XX. */
+    static byte[] urlEncode(byte[] key) {
+        byte[] out = new byte[key.length * 3];
+        int n = 0;
+        for (byte b : key) {
+            int c = b & 0xff;
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '*' || c == '_') {
+                out[n++] = b;
+            } else if (c == ' ') {
+                out[n++] = '+';
+            } else {
+                out[n++] = '%';
+                out[n++] = UPPER_HEX[c >>> 4];
+                out[n++] = UPPER_HEX[c & 15];
+            }
+        }
+        return Arrays.copyOf(out, n);
+    }
+
+    /** dalli's longest key in characters before it is shortened, and the characters it keeps. */
+    private static final int DALLI_MAX_CHARS = 250;
+    private static final int DALLI_KEEP_CHARS = 212;
+
+    /**
+     * dalli: a key longer than 250 characters (UTF-8 sequences; a byte outside one counts as
+     * one) becomes its first 212 characters + {@code :md5:} + the lowercase hex MD5 of the key.
+     */
+    static byte[] dalliDigest(byte[] key) {
+        int at = 0;
+        int chars = 0;
+        int keep = 0;
+        while (at < key.length) {
+            at += charLength(key, at);
+            chars++;
+            if (chars == DALLI_KEEP_CHARS) {
+                keep = at;
+            }
+            if (chars > DALLI_MAX_CHARS) {
+                break;
+            }
+        }
+        if (chars <= DALLI_MAX_CHARS) {
+            return key;
+        }
+        byte[] d = Md5.digest(key, 0, key.length);
+        byte[] out = Arrays.copyOf(key, keep + 37);
+        byte[] tag = {':', 'm', 'd', '5', ':'};
+        System.arraycopy(tag, 0, out, keep, 5);
+        for (int i = 0; i < 16; i++) {
+            out[keep + 5 + 2 * i] = LOWER_HEX[(d[i] & 0xff) >>> 4];
+            out[keep + 6 + 2 * i] = LOWER_HEX[d[i] & 15];
+        }
+        return out;
+    }
+
+    /** Length of the character at {@code at}: a well-formed UTF-8 sequence, else one byte. */
+    private static int charLength(byte[] k, int at) {
+        int b = k[at] & 0xff;
+        int want = b <= 0x7f ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 1;
+        if (want == 1 || at + want > k.length) {
+            return 1;
+        }
+        int lo = 0x80, hi = 0xbf;
+        if (b == 0xe0) {
+            lo = 0xa0;
+        } else if (b == 0xed) {
+            hi = 0x9f;
+        } else if (b == 0xf0) {
+            lo = 0x90;
+        } else if (b == 0xf4) {
+            hi = 0x8f;
+        }
+        int c1 = k[at + 1] & 0xff;
+        if (c1 < lo || c1 > hi) {
+            return 1;
+        }
+        for (int i = 2; i < want; i++) {
+            int c = k[at + i] & 0xff;
+            if (c < 0x80 || c > 0xbf) {
+                return 1;
+            }
+        }
+        return want;
+    }
+}

@@ -1,0 +1,151 @@
+package org.ketama;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** Known answers of every hash family (core's unit-test values, from the real clients). */
+class HashesTest {
+    static long h(String name, String key) {
+        return Hashes.hash(name, key);
+    }
+
+    @Test
+    void knownAnswers() {
+        assertEquals(3195025439L, h("md5", "apple"));
+        assertEquals(2297466611L, h("one_at_a_time", "apple"));
+        assertEquals(2144029493L, h("one_at_a_time", "été"));
+        assertEquals(1191034661L, h("one_at_a_time_unsigned", "été"));
+        assertEquals(0xCBF43926L, h("crc32a", "123456789"));
+        assertEquals(2838417488L, h("crc32a", "apple"));
+        assertEquals(10542L, h("crc", "apple"));
+        assertEquals(2257596867L, h("crc16", "123456789"));
+        assertEquals(3662830516L, h("crc16", "apple"));
+        assertEquals(473199127L, h("fnv1_64", "apple"));
+        assertEquals(1488911807L, h("fnv1a_64", "apple"));
+        assertEquals(67176023L, h("fnv1_32", "apple"));
+        assertEquals(280767167L, h("fnv1a_32", "apple"));
+        assertEquals(200187927L, h("fnv1a_32", "été"));
+        assertEquals(4290086935L, h("fnv1a_32_unsigned", "été"));
+        assertEquals(3995086359L, h("fnv1_64", "été"));
+        assertEquals(3487848983L, h("fnv1_64_unsigned", "été"));
+        assertEquals(3738850110L, h("hsieh", "apple"));
+        assertEquals(0L, h("hsieh", ""));
+        assertEquals(1442444624L, h("jenkins", "apple"));
+        assertEquals(4142305122L, h("murmur", "apple"));
+        assertEquals(1120212521L, h("murmur3", "apple"));
+        assertEquals(1510573L, h("seed_tohash", "apple"));
+        assertEquals(0xa9993e36L, h("sha1", "abc"));
+        assertEquals(0xda39a3eeL, h("sha1", ""));
+        assertEquals(4077680093L, h("native", "hello world!"));
+        assertEquals(2036609855L, h("mysql", "hello world!"));
+        assertEquals(21676401L, h("elf", "hello world!"));
+        assertEquals(1353327565L, h("rs", "hello world!"));
+        assertEquals(843468207L, h("lua", "hello world!"));
+        assertEquals(3045921L, h("native", "café"));
+        assertEquals(2942944915L, h("lua", "emoji😀x"));
+        assertEquals(2638304199L, h("mysql", "emoji😀x"));
+        assertEquals(88517560L, h("elf", "emoji😀x"));
+        assertEquals(1110486855L, h("rs", "emoji😀x"));
+        assertEquals(3548571338L, h("spooky32", "hello"));
+        assertEquals(1811220761L, h("spooky32", ""));
+    }
+
+    @Test
+    void javaClientNames() {
+        String[] names = {"CRC_HASH", "FNV1_64_HASH", "FNV1A_64_HASH", "FNV1_32_HASH", "FNV1A_32_HASH", "KETAMA_HASH", "ONE_AT_A_TIME"};
+        long[][] want = {
+            {948, 3111880380L, 3445237362L, 2315368860L, 2956263410L, 2398699516L, 2614696403L},
+            {6317, 4043580002L, 3898172124L, 3853951970L, 856211068L, 3833532679L, 2425794034L},
+            {19412, 651624534L, 918180296L, 162790294L, 3646128104L, 3331975971L, 866013889L},
+        };
+        String[] keys = {"hello world!", "café", "emoji😀x"};
+        for (int k = 0; k < keys.length; k++) {
+            for (int i = 0; i < names.length; i++) {
+                assertEquals(want[k][i], h(names[i], keys[k]), names[i] + " " + keys[k]);
+            }
+        }
+    }
+
+    @Test
+    void spookyAndFurcAgreeWithMcrouter() {
+        byte[] hello = "hello".getBytes(StandardCharsets.UTF_8);
+        assertEquals(2594585269L, Spooky.hash32(hello, 0, 5, 0xface2014) & 0xFFFFFFFFL);
+        assertEquals(3992584464990660298L, Spooky.hash128First(hello, 0, 5, 0, 0));
+        assertEquals(5566605159182504090L, Furc.murmur64a(new byte[0], 0, 0, Furc.SEED));
+        assertEquals(0, Furc.furcHash(hello, 0, 5, 3));
+        assertEquals(72, Furc.furcHash(new byte[0], 0, 0, 1000));
+        byte[] k192 = new byte[192];
+        java.util.Arrays.fill(k192, (byte) 107);
+        assertEquals(1739110002L, Spooky.hash32(k192, 0, 192, 0) & 0xFFFFFFFFL);
+        assertEquals(Long.parseUnsignedLong("10536444386813195890"), Spooky.hash128First(k192, 0, 192, 0, 0));
+        int[] ns = {0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 100, 1000, 65535, 65536, 8388607, 8388608, 8388609, 16777216};
+        int[] want = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 98, 777, 5385, 5385, 3104963, 3104963, 3104963, 3104963};
+        byte[] k32 = new byte[32];
+        java.util.Arrays.fill(k32, (byte) 107);
+        for (int i = 0; i < ns.length; i++) {
+            assertEquals(want[i], Furc.furcHash(k32, 0, 32, ns[i]), "n=" + ns[i]);
+        }
+    }
+
+    @Test
+    void md5MatchesTheJdkAtEveryLength() throws Exception {
+        Random r = new Random(7);
+        for (int len = 0; len <= 200; len++) {
+            byte[] b = new byte[len + 3];
+            r.nextBytes(b);
+            byte[] want = MessageDigest.getInstance("MD5").digest(java.util.Arrays.copyOfRange(b, 3, 3 + len));
+            assertArrayEquals(want, Md5.digest(b, 3, len), "len " + len);
+        }
+    }
+
+    @Test
+    void namesResolveAsCoreDoes() {
+        assertEquals("md5", Hashes.canonicalName("KETAMA_HASH"));
+        assertEquals("java_fnv1_32", Hashes.canonicalName("FNV1_32_HASH"));
+        assertEquals("fnv1_32", Hashes.canonicalName("fnv1_32"));
+        assertEquals("one_at_a_time_unsigned", Hashes.canonicalName("ONE_AT_A_TIME"));
+        assertEquals("fnv1a_64", Hashes.canonicalName("FNV1A_64"));
+        assertEquals("jenkins", Hashes.canonicalName("JENKINS"));
+        // ASCII case only: the Kelvin sign lowercases to 'k' in Java, not in core.
+        assertThrows(UnknownHashException.class, () -> Hashes.hash("jen\u212Ains", new byte[0]));
+        assertThrows(AmbiguousHashException.class, () -> Hashes.hash("crc32", new byte[0]));
+        UnknownHashException e = assertThrows(UnknownHashException.class, () -> Hashes.hash("nope", new byte[0]));
+        assertEquals("UnknownHash", e.errorName());
+        for (String n : Hashes.names()) {
+            assertEquals(n, Hashes.canonicalName(n));
+        }
+    }
+
+    @Test
+    void everySpecHashHasItsFlavour() {
+        // The spec's `input` for each hash equals how this port's function reads bytes.
+        @SuppressWarnings("unchecked")
+        java.util.Map<String, Object> doc = (java.util.Map<String, Object>) Json.parse(Spec.read());
+        for (Object o : Profile.list(doc, "hashes")) {
+            @SuppressWarnings("unchecked")
+            java.util.Map<String, Object> hash = (java.util.Map<String, Object>) o;
+            HashFn fn = HashFn.byCanonical(Profile.str(hash, "name"));
+            assertEquals(Profile.str(hash, "input"), fn.input(), fn.canonical);
+        }
+        assertEquals(HashFn.values().length, Hashes.names().size());
+    }
+
+    @Test
+    void utf16DecodingReplacesEachMaximalInvalidSubsequence() {
+        int[][] in = {{0xE2, 0x82}, {0xF0, 0x80, 0x80}, {0xED, 0xA0, 0x80}, {0xC0, 0x80}, {'a', 0xFF, 'b'}, {0xF0, 0x9F, 0x98, 0x80}};
+        String[] want = {"\uFFFD", "\uFFFD\uFFFD\uFFFD", "\uFFFD\uFFFD\uFFFD", "\uFFFD\uFFFD", "a\uFFFDb", "\uD83D\uDE00"};
+        for (int i = 0; i < in.length; i++) {
+            byte[] b = new byte[in[i].length];
+            for (int j = 0; j < b.length; j++) {
+                b[j] = (byte) in[i][j];
+            }
+            assertEquals(want[i], Utf16.decode(b, 0, b.length), "case " + i);
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package org.ketama;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/** The public API: typed errors, n-server lookups, the continuum, concurrent readers. */
+class RingTest {
+    static List<Server> servers(int n) {
+        List<Server> l = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            l.add(new Server("10.0.0." + i + ":11211", 1));
+        }
+        return l;
+    }
+
+    @Test
+    void badInputGetsTypedErrors() {
+        assertThrows(BadWeightException.class, () -> Ring.create("libketama", null, List.of(new Server("a:1", 0))));
+        assertThrows(BadWeightException.class, () -> Ring.create("spymemcached", null, List.of(new Server("a:1", -1))));
+        assertThrows(BadWeightException.class, () -> Ring.create("spymemcached", null, List.of(new Server("a:1", 1L << 32))));
+        assertThrows(BadLabelException.class, () -> Ring.create("libketama", null, List.of(new Server("a b", 1))));
+        assertThrows(TooManyPointsException.class, () -> Ring.create("xmemcached", null, List.of(new Server("10.0.0.1:1", 60000))));
+        assertThrows(UnsupportedException.class, () -> Ring.create("xmemcached-nginx", null, List.of(new Server("cache1:1", 1))));
+        assertThrows(UnknownHashException.class, () -> Ring.create("libketama", "nope", List.of()));
+        assertThrows(AmbiguousHashException.class, () -> Ring.create("libketama", "crc32", List.of()));
+        assertEquals("crc", Ring.create("twemproxy", "crc32", List.of()).hash());
+        assertEquals("crc32a", Ring.create("pecl-memcache", "crc32", List.of()).hash());
+        Ring empty = Ring.create("libketama", null, List.of());
+        assertThrows(EmptyRingException.class, () -> empty.get("k"));
+        Ring lm = Ring.create("libmemcached", null, servers(3));
+        assertThrows(KeyRejectedException.class, () -> lm.get(""));
+        assertThrows(KeyRejectedException.class, () -> lm.get(new byte[251]));
+        Ring xmc = Ring.create("xmemcached", null, servers(3));
+        assertThrows(KeyRejectedException.class, () -> xmc.get(""));
+        // Every server of zero weight: points for none.
+        Ring zero = Ring.create("uhashring-ketama", null, List.of(new Server("a:1", 0), new Server("b:1", 0)));
+        assertThrows(NoServerException.class, () -> zero.get("k"));
+    }
+
+    @Test
+    void getNGivesDistinctServersPrimaryFirst() {
+        for (String profile : Ring.profiles()) {
+            Ring r = Ring.create(profile, null, servers(5));
+            for (int k = 0; k < 50; k++) {
+                String key = "key" + k;
+                List<String> n;
+                try {
+                    n = r.getN(key, 3);
+                } catch (NoServerException e) {
+                    // The seed class returns null below its smallest point.
+                    assertEquals("flexihash-seed", profile);
+                    continue;
+                }
+                assertEquals(3, n.size(), profile);
+                assertEquals(3, new HashSet<>(n).size(), profile);
+                assertEquals(r.get(key), n.get(0), profile);
+                assertEquals(5, r.getN(key, 9).size(), profile);
+            }
+        }
+    }
+
+    @Test
+    void pointsAreSortedAndOwned() {
+        Ring r = Ring.create("libketama", null, servers(4));
+        List<Ring.Point> pts = r.points();
+        assertEquals(160 * 4, pts.size());
+        for (int i = 1; i < pts.size(); i++) {
+            assertTrue(pts.get(i - 1).position() <= pts.get(i).position());
+        }
+        assertTrue(pts.stream().allMatch(p -> p.server() >= 0 && p.server() < 4));
+        assertEquals(0, Ring.create("modula", null, servers(4)).points().size());
+    }
+
+    @Test
+    void stringAndByteKeysAgree() {
+        Ring r = Ring.create("spymemcached", "KETAMA_HASH", servers(7));
+        for (int k = 0; k < 200; k++) {
+            String key = "user:" + k + "é";
+            assertEquals(r.get(key), r.get(key.getBytes(StandardCharsets.UTF_8)));
+        }
+        assertNotEquals(r.getN("a", 7), r.getN("b", 7));
+    }
+
+    @Test
+    void byteKeyLookupsAllocateNothing() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mx instanceof com.sun.management.ThreadMXBean, "no allocation counter");
+        com.sun.management.ThreadMXBean tmx = (com.sun.management.ThreadMXBean) mx;
+        byte[][] keys = new byte[1000][];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = ("user:" + i + ":profile").getBytes(StandardCharsets.UTF_8);
+        }
+        for (String profile : new String[] {"libketama", "libmemcached", "spymemcached", "twemproxy", "xmemcached"}) {
+            Ring r = Ring.create(profile, null, servers(20));
+            long sum = 0;
+            for (byte[] k : keys) {
+                sum += r.index(k);
+            }
+            long id = Thread.currentThread().getId();
+            long before = tmx.getThreadAllocatedBytes(id);
+            for (int round = 0; round < 100; round++) {
+                for (byte[] k : keys) {
+                    sum += r.index(k);
+                }
+            }
+            long allocated = tmx.getThreadAllocatedBytes(id) - before;
+            assertTrue(allocated < 4096, profile + ": " + allocated + " bytes for 100,000 lookups (sum " + sum + ")");
+        }
+    }
+
+    @Test
+    void concurrentReadersAgree() throws Exception {
+        Ring r = Ring.create("libmemcached-weighted", null, servers(10));
+        List<String> want = new ArrayList<>();
+        for (int k = 0; k < 2000; k++) {
+            want.add(r.get("k" + k));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<Boolean>> fs = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                fs.add(pool.submit(() -> {
+                    for (int k = 0; k < 2000; k++) {
+                        if (!r.get("k" + k).equals(want.get(k))) {
+                            return false;
+                        }
+                    }
+                    return true;
+                }));
+            }
+            for (Future<Boolean> f : fs) {
+                assertTrue(f.get());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}

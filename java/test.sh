@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The Java port's tests: unit tests, every vector file read directly, the spymemcached and
+# xmemcached adapters against those clients' own locators, and the port through the
+# conformance kit (`ketama conformance --all`), in one Maven reactor build.
+# Installs Maven and a JDK (Debian) when missing; Maven fetches its dependencies from Maven
+# Central into ~/.m2. Builds the `ketama` CLI for the kit when cargo is there.
+#   java/test.sh            (env KETAMA_BIN: the ketama CLI to use)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+
+need=()
+command -v mvn >/dev/null 2>&1 || need+=(maven)
+command -v javac >/dev/null 2>&1 || need+=(default-jdk-headless)
+if ((${#need[@]})); then
+    echo "java: installing ${need[*]}"
+    sudo_=""; [[ $(id -u) == 0 ]] || sudo_=sudo
+    $sudo_ apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_ apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+if [[ -z "${KETAMA_BIN:-}" ]]; then
+    cd "$root"
+    cargo build -q -p ketama-cli
+    target=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
+    export KETAMA_BIN="$target/debug/ketama"
+fi
+
+cd "$here"
+# KETAMA_REQUIRE_CLI: the conformance-kit test fails instead of skipping without the CLI.
+KETAMA_REQUIRE_CLI=1 mvn -q -B test
+# Maven is quiet: one summary line from Surefire's reports.
+python3 - "$here" <<'PY'
+import glob, sys, xml.etree.ElementTree as ET
+t = f = s = 0
+for p in glob.glob(sys.argv[1] + "/*/target/surefire-reports/TEST-*.xml"):
+    r = ET.parse(p).getroot()
+    t += int(r.get("tests", 0)); s += int(r.get("skipped", 0))
+    f += int(r.get("failures", 0)) + int(r.get("errors", 0))
+print(f"java: {t - f - s} passed, {f} failed, {s} skipped")
+PY

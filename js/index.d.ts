@@ -1,0 +1,106 @@
+// Types of the ketama package (hand-written; checked by `tsc --noEmit` on test/types.ts).
+
+/** A key: a string (hashed as its UTF-8 bytes) or raw bytes. */
+export type Key = string | Uint8Array;
+
+/** One memcached server. */
+export interface ServerSpec {
+  /** `host:port`, `[ipv6]:port`, `host` or a bare IPv6 address: what lookups return. */
+  label: string;
+  /** The weight (its meaning depends on the profile; default 1). */
+  weight?: number;
+  /** An explicit node name (twemproxy's server name, a Java client's node string). */
+  name?: string | null;
+}
+
+/** What a ring is built from. */
+export interface RingOptions {
+  /** A profile name or alias (`libmemcached-weighted`, `php-memcached`, `spymemcached`, ...). */
+  profile: string;
+  /** The key hash (null/undefined: the profile's default). */
+  hash?: string | null;
+  /** The servers, in the order the client is given them. */
+  servers: ServerSpec[];
+}
+
+/** A consistent-hashing ring (or modulo/jump/rendezvous/maglev table) for one profile. */
+export class Ring {
+  constructor(options: RingOptions);
+  /** The canonical name of the key hash in use. */
+  readonly hashName: string;
+  /** The label of the server `key` goes to. */
+  get(key: Key): string;
+  /** The index (in the order given) of the server `key` goes to. */
+  index(key: Key): number;
+  /** Up to `n` distinct server labels for `key`, primary first. */
+  getN(key: Key, n: number): string[];
+  /** Up to `n` distinct server indexes for `key`, primary first. */
+  indexN(key: Key, n: number): number[];
+  /** The client's own failover sequence for `key` (labels; rehash clients may repeat). */
+  failover(key: Key, n: number): string[];
+  /** The key hash as this ring computes it (after the client's key rewriting). */
+  keyHash(key: Key): number;
+  /** The continuum as [position, label] pairs, ascending (empty for non-ring profiles). */
+  points(): Array<[number, string]>;
+  /** The servers' labels, in the order given. */
+  servers(): string[];
+  /** The node string the client hashes for server `i`. */
+  nodeString(i: number): string | undefined;
+}
+
+/** The unsigned 32-bit hash of `key` by the named hash function. */
+export function hash(name: string, key: Key): number;
+
+/** Every profile. */
+export function profiles(): { name: string; aliases: string[]; description: string; defaultHash: string }[];
+
+/** Every hash function. */
+export function hashes(): { name: string; aliases: string[]; description: string }[];
+
+/** The most points one continuum may hold (2^23). */
+export const MAX_POINTS: number;
+
+/** The base class of every error this package throws on bad input. */
+export class KetamaError extends Error {}
+/** An error named after the core's error vocabulary. */
+declare class VariantError extends KetamaError {
+  /** The core's name (`EmptyRing`, `NoServer`, ...). */
+  readonly variant: string;
+  constructor(detail?: string);
+}
+export class EmptyRingError extends VariantError {}
+export class NoServerError extends VariantError {}
+export class UnknownProfileError extends VariantError {}
+export class UnknownHashError extends VariantError {}
+export class AmbiguousHashError extends VariantError {}
+export class BadWeightError extends VariantError {}
+export class DuplicateServerError extends VariantError {}
+export class MissingServerError extends VariantError {}
+export class BadLabelError extends VariantError {}
+export class KeyRejectedError extends VariantError {}
+export class UnsupportedError extends VariantError {}
+export class TooManyPointsError extends VariantError {}
+export class BadFactorError extends VariantError {}
+
+/** The bucket functions `bucket` accepts. */
+export const BUCKET_ALGORITHMS: string[];
+
+/** Why a bucket function gave no bucket. */
+export class BucketError extends KetamaError {
+  /** `UnknownAlgorithm`, `ZeroBuckets`, `TooManyBuckets` or `NoBucket`. */
+  readonly variant: 'UnknownAlgorithm' | 'ZeroBuckets' | 'TooManyBuckets' | 'NoBucket';
+}
+
+/** A bucket function fixed to one bucket count, its table built once. */
+export class Bucketer {
+  /** `jump`, `guava`, `jumpback`, `fliphash`, `maglev-go` or `mpchash-go`; buckets 1 ..= its limit. */
+  constructor(algorithm: string, buckets: number);
+  /** The bucket (0 ..= buckets - 1) of a 64-bit input: a BigInt, a safe integer or a decimal string. */
+  get(input: bigint | number | string): number;
+}
+
+/** The bucket of `input` in 0 ..= buckets - 1 under `algorithm` (see Bucketer). */
+export function bucket(algorithm: string, input: bigint | number | string, buckets: number): number;
+
+/** SipHash-2-4 of `data` under the key (k0, k1). */
+export function siphash24(k0: bigint, k1: bigint, data: Uint8Array): bigint;

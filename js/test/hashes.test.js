@@ -1,0 +1,98 @@
+'use strict';
+// Known answers of every hash (the core's unit-test values, FIPS/RFC values, folly's and
+// mcrouter's printed values) and the package's MD5/SHA-1 against node:crypto at every length.
+
+const test = require('node:test');
+const assert = require('node:assert');
+const crypto = require('node:crypto');
+const { hash, hashes } = require('..');
+const { digest } = require('../lib/md5');
+const { sha1 } = require('../lib/sha1');
+const spooky = require('../lib/spooky');
+const furc = require('../lib/furc');
+
+test('a string key longer than the shared buffer hashes as its bytes (first call)', () => {
+  // Runs first in this process: the shared encoding buffer has to grow during this call.
+  const key = `${'x'.repeat(100000)}é`;
+  assert.strictEqual(hash('md5', key), hash('md5', Buffer.from(key)));
+  assert.strictEqual(hash('crc32a', `${'y'.repeat(200000)}€`), hash('crc32a', Buffer.from(`${'y'.repeat(200000)}€`)));
+});
+
+test('known answers', () => {
+  const cases = [
+    ['md5', 'apple', 3195025439], ['one_at_a_time', 'apple', 2297466611], ['crc32a', 'apple', 2838417488],
+    ['crc32a', '123456789', 0xcbf43926], ['crc', 'apple', 10542], ['crc16', '123456789', 2257596867],
+    ['crc16', 'apple', 3662830516], ['fnv1_64', 'apple', 473199127], ['fnv1a_64', 'apple', 1488911807],
+    ['fnv1_32', 'apple', 67176023], ['fnv1a_32', 'apple', 280767167], ['fnv1a_32', 'été', 200187927],
+    ['fnv1a_32_unsigned', 'été', 4290086935], ['fnv1_64', 'été', 3995086359],
+    ['fnv1_64_unsigned', 'été', 3487848983], ['hsieh', 'apple', 3738850110], ['hsieh', '', 0],
+    ['murmur', 'apple', 4142305122], ['murmur3', 'apple', 1120212521], ['jenkins', 'apple', 1442444624],
+    ['one_at_a_time', 'été', 2144029493], ['one_at_a_time_unsigned', 'été', 1191034661],
+    ['native', 'hello world!', 4077680093], ['mysql', 'hello world!', 2036609855],
+    ['elf', 'hello world!', 21676401], ['rs', 'hello world!', 1353327565], ['lua', 'hello world!', 843468207],
+    ['native', 'café', 3045921], ['lua', 'emoji😀x', 2942944915], ['mysql', 'emoji😀x', 2638304199],
+    ['elf', 'emoji😀x', 88517560], ['rs', 'emoji😀x', 1110486855], ['seed_tohash', 'apple', 1510573],
+    ['sha1', 'abc', 0xa9993e36], ['sha1', '', 0xda39a3ee], ['spooky32', 'hello', 3548571338],
+    ['spooky32', '', 1811220761], ['native', 'polygenelubricants', 2147483648],
+  ];
+  for (const [name, key, want] of cases) assert.strictEqual(hash(name, key), want, `${name}(${key})`);
+});
+
+test('Java client names select the UTF-16 flavours', () => {
+  const want = {
+    'hello world!': [948, 3111880380, 3445237362, 2315368860, 2956263410, 2398699516, 2614696403],
+    'café': [6317, 4043580002, 3898172124, 3853951970, 856211068, 3833532679, 2425794034],
+    'emoji😀x': [19412, 651624534, 918180296, 162790294, 3646128104, 3331975971, 866013889],
+  };
+  const names = ['CRC_HASH', 'FNV1_64_HASH', 'FNV1A_64_HASH', 'FNV1_32_HASH', 'FNV1A_32_HASH', 'KETAMA_HASH', 'ONE_AT_A_TIME'];
+  for (const [key, values] of Object.entries(want)) {
+    names.forEach((n, i) => assert.strictEqual(hash(n, key), values[i], `${n}(${key})`));
+  }
+});
+
+test('malformed UTF-8 is one U+FFFD per bad sequence, a BOM is kept', () => {
+  assert.strictEqual(hash('native', Buffer.from([0x61, 0xff, 0x62])), hash('native', 'a\ufffdb'));
+  assert.notStrictEqual(hash('native', '\ufeffbom'), hash('native', 'bom'));
+});
+
+test('SpookyHash and furc: folly and mcrouter answers', () => {
+  const enc = (s) => Buffer.from(s);
+  assert.strictEqual(spooky.hash32(enc('hello'), 5, 0xface2014), 2594585269);
+  assert.strictEqual(spooky.hash64(enc('hello'), 5, 0), 3992584464990660298n);
+  assert.strictEqual(spooky.hash64(enc(''), 0, 0), 2533000996631939353n);
+  assert.strictEqual(furc.murmur64a(enc(''), 0, furc.FURC_SEED), 5566605159182504090n);
+  assert.strictEqual(furc.furcHash(enc('hello'), 5, 3), 0);
+  assert.strictEqual(furc.furcHash(enc(''), 0, 1000), 72);
+  const x200 = Buffer.alloc(200, 120);
+  assert.strictEqual(spooky.hash32(x200, 200, 0), 2412047933);
+  assert.strictEqual(spooky.hash32(x200, 200, 0xface2014), 3499804764);
+  assert.strictEqual(furc.murmur64a(x200, 200, furc.FURC_SEED), 15403071186475803386n);
+  assert.deepStrictEqual([65535, 8388608, 4294967295].map((n) => furc.furcHash(x200, 200, n)), [59252, 5259028, 2083861692]);
+  const r512 = Buffer.from(Array.from({ length: 512 }, (_, i) => i % 256));
+  assert.strictEqual(spooky.hash32(r512, 512, 0), 4243562489);
+  assert.strictEqual(furc.furcHash(r512, 512, 1000), 20);
+  const weights = [1, 1, 1, 1, 1, 1, 1];
+  for (let i = 0; i < 200; i++) {
+    const k = enc(String(i));
+    assert.strictEqual(furc.weightedCh3(k, k.length, weights), furc.furcHash(k, k.length, 7));
+  }
+  assert.strictEqual(furc.weightedCh3(enc('k'), 1, []), -1);
+  assert.strictEqual(furc.weightedCh3(enc('k'), 1, [1.5]), -1);
+});
+
+test('MD5 and SHA-1 equal node:crypto at every length 0..300', () => {
+  for (let n = 0; n <= 300; n++) {
+    const b = Buffer.alloc(n);
+    for (let i = 0; i < n; i++) b[i] = (i * 131 + n) & 0xff;
+    assert.strictEqual(Buffer.from(digest(b)).toString('hex'), crypto.createHash('md5').update(b).digest('hex'), `md5 ${n}`);
+    const h = Array.from(sha1(b), (w) => (w >>> 0).toString(16).padStart(8, '0')).join('');
+    assert.strictEqual(h, crypto.createHash('sha1').update(b).digest('hex'), `sha1 ${n}`);
+  }
+});
+
+test('every hash in the table has a name that resolves to it', () => {
+  for (const h of hashes()) {
+    assert.strictEqual(typeof hash(h.name, 'x'), 'number');
+    for (const a of h.aliases) assert.strictEqual(hash(a, 'abc'), hash(h.name, 'abc'), a);
+  }
+});

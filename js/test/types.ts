@@ -1,0 +1,32 @@
+// Compiled with `tsc --noEmit` (js/test.sh): the declarations describe the API as used.
+import { Ring, hash, profiles, hashes, KetamaError, KeyRejectedError, MAX_POINTS, bucket, Bucketer } from '..';
+
+const ring: Ring = new Ring({
+  profile: 'libmemcached-weighted',
+  hash: null,
+  servers: [{ label: '10.0.0.1:11211', weight: 1 }, { label: '10.0.0.2:11211', name: 'b' }],
+});
+const label: string = ring.get('key');
+const fromBytes: string = ring.get(new Uint8Array([1, 2, 3]));
+const index: number = ring.index('key');
+const many: string[] = ring.getN('key', 2);
+const seq: string[] = ring.failover('key', 3);
+const pts: Array<[number, string]> = ring.points();
+const h: number = hash('md5', 'key');
+const names: string[] = profiles().map((p) => p.name).concat(hashes().map((x) => x.name));
+const limit: number = MAX_POINTS;
+
+try {
+  ring.get('');
+} catch (err) {
+  if (err instanceof KeyRejectedError) {
+    const v: string = err.variant;
+    const e: KetamaError = err;
+    void v;
+    void e;
+  }
+}
+
+const b: number = bucket('jump', 42n, 10) + new Bucketer('maglev-go', 7).get('18446744073709551615');
+
+void [label, fromBytes, index, many, seq, pts, h, names, limit, b];
