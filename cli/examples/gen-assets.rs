@@ -11,7 +11,6 @@
 
 use std::path::{Path, PathBuf};
 
-use clap::CommandFactory;
 use clap_complete::Shell;
 
 /// The shells completions are written for, with their file names.
@@ -23,7 +22,7 @@ pub const SHELLS: [(Shell, &str); 3] = [
 
 /// The completion script for `shell`.
 pub fn completion(shell: Shell) -> Vec<u8> {
-    let mut cmd = ketama_cli::Cli::command();
+    let mut cmd = ketama_cli::command();
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut cmd, "ketama", &mut out);
     out
@@ -41,7 +40,7 @@ pub fn write_all(out: &Path) -> std::io::Result<Vec<PathBuf>> {
     }
     let man = out.join("man");
     std::fs::create_dir_all(&man)?;
-    let mut cmd = ketama_cli::Cli::command();
+    let mut cmd = ketama_cli::command();
     cmd.build();
     written.push(write_man(&cmd, &man, "ketama")?);
     for sub in cmd.get_subcommands() {

@@ -28,10 +28,10 @@ pub struct CompareArgs {
     #[arg(long)]
     pub with_hash: Option<String>,
     /// Servers file (the same fleet for both).
-    #[arg(long, short = 's')]
+    #[arg(long, short = 's', value_parser = crate::path_arg())]
     pub servers: String,
     /// Keys file, one key per line (default: 100,000 built-in generated keys).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::path_arg())]
     pub keys: Option<String>,
 }
 

@@ -21,10 +21,10 @@ pub struct DiffArgs {
     #[command(flatten)]
     pub ring: RingArgs,
     /// The servers file after the change.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::path_arg())]
     pub to: String,
     /// Keys file, one key per line (default: 100,000 built-in generated keys).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::path_arg())]
     pub keys: Option<String>,
     /// Also list every key that moves.
     #[arg(long)]

@@ -103,40 +103,113 @@ fn splitmix64(i: u64) -> u64 {
 /// A word is a maximal run of alphabetic characters; an apostrophe (`'` or `’`) between two
 /// letters stays inside the word (`father's`). Words are lowercased.
 pub fn word_count(text: &str) -> Vec<(String, usize)> {
-    let mut order: Vec<(String, usize)> = Vec::new();
-    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    let chars: Vec<char> = text.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        if !chars[i].is_alphabetic() {
-            i += 1;
-            continue;
-        }
-        let mut word = String::new();
-        while i < chars.len() {
-            let c = chars[i];
+    let mut w = WordCounter::default();
+    w.feed(text);
+    w.finish()
+}
+
+/// [`word_count`] over a text given in pieces (a word may span two pieces): memory grows
+/// with the distinct words only.
+#[derive(Debug, Default)]
+pub struct WordCounter {
+    order: Vec<(String, usize)>,
+    index: std::collections::HashMap<String, usize>,
+    word: String,
+    /// An apostrophe right after a letter: kept if a letter follows.
+    apostrophe: bool,
+}
+
+impl WordCounter {
+    /// Counts the words of the next piece of text.
+    pub fn feed(&mut self, text: &str) {
+        for c in text.chars() {
             if c.is_alphabetic() {
-                word.extend(c.to_lowercase());
-                i += 1;
-            } else if (c == '\'' || c == '\u{2019}')
-                && i + 1 < chars.len()
-                && chars[i + 1].is_alphabetic()
-            {
-                word.push('\'');
-                i += 1;
+                if self.apostrophe {
+                    self.word.push('\'');
+                    self.apostrophe = false;
+                }
+                if c.is_ascii() {
+                    self.word.push(c.to_ascii_lowercase());
+                } else {
+                    self.word.extend(c.to_lowercase());
+                }
+            } else if (c == '\'' || c == '\u{2019}') && !self.word.is_empty() && !self.apostrophe {
+                self.apostrophe = true;
             } else {
-                break;
-            }
-        }
-        match index.get(&word) {
-            Some(&at) => order[at].1 += 1,
-            None => {
-                index.insert(word.clone(), order.len());
-                order.push((word, 1));
+                self.end_word();
             }
         }
     }
-    order
+
+    fn end_word(&mut self) {
+        self.apostrophe = false;
+        if self.word.is_empty() {
+            return;
+        }
+        match self.index.get(&self.word) {
+            Some(&at) => self.order[at].1 += 1,
+            None => {
+                self.index.insert(self.word.clone(), self.order.len());
+                self.order.push((self.word.clone(), 1));
+            }
+        }
+        self.word.clear();
+    }
+
+    /// The distinct words in order of first appearance, with counts.
+    pub fn finish(mut self) -> Vec<(String, usize)> {
+        self.end_word();
+        self.order
+    }
+
+    /// Counts the words of a file read in pieces (invalid UTF-8 separates words, as U+FFFD
+    /// would).
+    pub fn read(mut self, mut r: impl std::io::Read) -> std::io::Result<Vec<(String, usize)>> {
+        let mut buf = vec![0u8; 1 << 16];
+        let mut kept = 0; // bytes of an incomplete character carried to the next read
+        loop {
+            let n = match r.read(&mut buf[kept..]) {
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            let end = kept + n;
+            let mut at = 0;
+            kept = 0;
+            while at < end {
+                match std::str::from_utf8(&buf[at..end]) {
+                    Ok(t) => {
+                        self.feed(t);
+                        at = end;
+                    }
+                    Err(e) => {
+                        let ok = e.valid_up_to();
+                        // The bytes before valid_up_to are valid UTF-8.
+                        self.feed(std::str::from_utf8(&buf[at..at + ok]).unwrap_or_default());
+                        at += ok;
+                        match e.error_len() {
+                            Some(bad) => {
+                                self.end_word();
+                                at += bad;
+                            }
+                            None if n > 0 => {
+                                kept = end - at;
+                                buf.copy_within(at..end, 0);
+                                at = end;
+                            }
+                            None => {
+                                self.end_word();
+                                at = end;
+                            }
+                        }
+                    }
+                }
+            }
+            if n == 0 {
+                return Ok(self.finish());
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -168,5 +241,38 @@ mod tests {
         assert_eq!(k[50_000], format!("{:016x}", splitmix64(0)).into_bytes());
         let distinct: std::collections::HashSet<&Vec<u8>> = k.iter().collect();
         assert_eq!(distinct.len(), GENERATED_KEYS);
+    }
+
+    /// Yields one byte per read: every word, apostrophe and character is split.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl std::io::Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            match self.0.split_first() {
+                Some((b, rest)) if !buf.is_empty() => {
+                    buf[0] = *b;
+                    self.0 = rest;
+                    Ok(1)
+                }
+                _ => Ok(0),
+            }
+        }
+    }
+
+    #[test]
+    fn words_read_in_pieces_are_the_words_of_the_whole() {
+        let mut text =
+            "The father\u{2019}s h\u{f6}use; the HOUSE 12 \u{2019}tis a''b don't' \u{e9}t\u{e9}"
+                .as_bytes()
+                .to_vec();
+        text.extend_from_slice(b" bad\xffbytes end\xe2\x80");
+        let whole = word_count(&String::from_utf8_lossy(&text));
+        let pieces = WordCounter::default().read(Trickle(&text)).unwrap();
+        assert_eq!(pieces, whole);
+        let big = WordCounter::default().read(&text[..]).unwrap();
+        assert_eq!(big, whole);
+        assert!(whole
+            .iter()
+            .any(|(w, _)| w == "father\u{2019}s" || w == "father's"));
     }
 }

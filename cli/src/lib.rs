@@ -5,7 +5,7 @@
 //! naming what was wrong. No input makes it panic.
 
 use std::ffi::OsString;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use ketama_core::{Error, Hash, Profile, Ring};
@@ -30,6 +30,7 @@ pub mod progress;
 pub mod servers;
 pub mod simulate;
 pub mod spec;
+pub mod stop;
 pub mod version;
 
 use output::{key_text, Table};
@@ -147,7 +148,7 @@ pub struct RingArgs {
     #[arg(long = "hash", short = 'H')]
     pub hash: Option<String>,
     /// Servers file: `host:port [weight] [name]` per line.
-    #[arg(long, short = 's')]
+    #[arg(long, short = 's', value_parser = crate::path_arg())]
     pub servers: String,
 }
 
@@ -158,12 +159,10 @@ pub struct LookupArgs {
     pub ring: RingArgs,
     /// Keys file, one key per line (`-` for stdin); read as a stream, like stdin: memory does
     /// not grow with the number of keys (except with `--format table`, which aligns columns).
-    #[arg(
-        long = "keys",
+    #[arg(long = "keys",
         short = 'k',
         value_name = "FILE",
-        conflicts_with = "keys"
-    )]
+        conflicts_with = "keys", value_parser = crate::path_arg())]
     pub keys_file: Option<String>,
     /// Keys (default: read from stdin, one per line).
     pub keys: Vec<OsString>,
@@ -183,19 +182,60 @@ pub struct HashArgs {
     pub keys: Vec<OsString>,
 }
 
+/// The command-line definition: [`Cli`]'s, with the option help that depends on the
+/// subcommand (`audit` lists only the formats it accepts). Help, man pages and completions
+/// all come from here.
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    let cmd = Cli::command();
+    // A subcommand's own copy of a global option replaces it there (same id: the value still
+    // reaches `Cli::format`).
+    let Some(format) = cmd
+        .get_arguments()
+        .find(|a| a.get_id() == "format")
+        .cloned()
+    else {
+        return cmd;
+    };
+    cmd.mut_subcommand("audit", |a| {
+        a.arg(
+            format
+                .hide_possible_values(true)
+                .help("Output format: table or json [possible values: table, json]"),
+        )
+    })
+}
+
 /// Runs the command line; returns the exit status.
 pub fn main_with_args<I, T>(args: I) -> i32
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let mut args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    // `ketama help --help` is `ketama help`: help about help is the help.
+    if args.get(1).is_some_and(|a| a == "help") {
+        args.retain(|a| a != "--help" && a != "-h");
+    }
+    let parsed = command()
+        .try_get_matches_from(args)
+        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(c) => c,
         Err(e) => {
             use clap::error::ErrorKind;
             if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-                let _ = e.print();
-                return 0;
+                // Help that cannot be written (a full disk, a closed descriptor) is a failure;
+                // a closed pipe (`| head`) is not.
+                let mut text = if std::io::stdout().is_terminal() {
+                    e.render().ansi().to_string()
+                } else {
+                    e.render().to_string()
+                };
+                if !text.ends_with('\n') {
+                    text.push('\n');
+                }
+                return emit(&text);
             }
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                 eprintln!(
@@ -294,11 +334,47 @@ pub fn run(cli: &Cli) -> Result<String, Fail> {
         Command::Simulate(a) => simulate::run(a, f.unwrap_or(Format::Table)),
         Command::Diff(a) => diff::run(a, f.unwrap_or(Format::Table)),
         Command::Compare(a) => compare::run(a, f.unwrap_or(Format::Table)),
-        Command::Audit(a) => audit::run(a, f.unwrap_or(Format::Table)).map(|(out, _)| out),
+        Command::Audit(a) => {
+            let mut out = Vec::new();
+            audit::run(a, f.unwrap_or(Format::Table), &mut out)?;
+            Ok(String::from_utf8_lossy(&out).into_owned())
+        }
         Command::Bucket(a) => bucket::run(a, f),
         Command::Conformance(_) | Command::ConformanceDriver => Err(Fail::new(
             "conformance runs a program and streams its answers: run it from the command line",
         )),
+    }
+}
+
+/// The parser of every file-name option: the name as UTF-8 text, or a usage error that names
+/// the option (file names that are not UTF-8 are refused; clap alone would not say which
+/// argument was wrong).
+pub fn path_arg() -> impl clap::builder::TypedValueParser<Value = String> {
+    use clap::builder::TypedValueParser;
+    clap::builder::OsStringValueParser::new().try_map(|s: OsString| {
+        s.into_string().map_err(|s| {
+            format!(
+                "the file name '{}' is not UTF-8 (rename the file or link it under a UTF-8 name)",
+                s.to_string_lossy()
+            )
+        })
+    })
+}
+
+/// Parses a `--timeout SECONDS` value: a positive number of seconds (fractions allowed), at
+/// most a day.
+pub fn seconds(s: &str) -> Result<std::time::Duration, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= 86_400.0 => Ok(std::time::Duration::from_secs_f64(x)),
+        _ => Err(format!(
+            "'{s}' is not a number of seconds (more than 0, at most 86400)"
+        )),
+    }
+}
+
+impl From<memcache::Error> for Fail {
+    fn from(e: memcache::Error) -> Fail {
+        Fail(e.message)
     }
 }
 

@@ -30,10 +30,15 @@ impl Table {
         let cols = self.headers.len();
         let mut width = vec![0usize; cols];
         let mut numeric = vec![true; cols];
+        let safe: Vec<Vec<String>> = self
+            .rows
+            .iter()
+            .map(|r| r.iter().map(|c| cell_text(c).into_owned()).collect())
+            .collect();
         for (c, h) in self.headers.iter().enumerate() {
             width[c] = h.chars().count();
         }
-        for r in &self.rows {
+        for r in &safe {
             for (c, cell) in r.iter().enumerate().take(cols) {
                 width[c] = width[c].max(cell.chars().count());
                 if !looks_numeric(cell) {
@@ -65,7 +70,7 @@ impl Table {
             out.push('\n');
         };
         line(&self.headers);
-        for r in &self.rows {
+        for r in &safe {
             line(r);
         }
         out
@@ -93,6 +98,7 @@ fn looks_numeric(s: &str) -> bool {
 
 /// One CSV field, quoted when needed.
 pub fn csv_field(s: &str) -> String {
+    let s = &*cell_text(s);
     if s.contains([',', '"', '\n', '\r']) || s.starts_with(' ') || s.ends_with(' ') {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
@@ -112,22 +118,67 @@ pub fn json(v: &serde_json::Value) -> String {
     s
 }
 
-/// A key for display (text, CSV, JSON `key`): a UTF-8 key as it is; a key that is not UTF-8
-/// with each invalid byte as `\xNN` and each backslash doubled, so two different keys never
-/// print the same (no U+FFFD replacement). JSON output also gives such a key's exact bytes
-/// as `key_hex` (see [`key_fields`]).
+/// Whether a character may reach a terminal as it is: not a control character (C0, DEL,
+/// C1) and not an invisible format character that reorders or hides text (bidi controls,
+/// zero-width characters, line/paragraph separators, BOM).
+pub fn is_printable(c: char) -> bool {
+    !(c.is_control()
+        || matches!(c,
+            '\u{200b}'..='\u{200f}'
+            | '\u{2028}'..='\u{202e}'
+            | '\u{2060}'..='\u{2069}'
+            | '\u{feff}'))
+}
+
+/// A key for display (text, CSV, messages): a UTF-8 key of printable characters
+/// ([`is_printable`]) as it is; any other key with each backslash doubled, each invalid byte
+/// and each ASCII control byte as `\xNN`, and each other non-printable character as
+/// `\u{NNNN}`, so that no server byte reaches a terminal raw, and two different escaped keys
+/// never print the same (no U+FFFD replacement). JSON output gives the exact key (see
+/// [`key_fields`]).
 pub fn key_text(key: &[u8]) -> String {
     if let Ok(text) = core::str::from_utf8(key) {
-        return text.to_string();
+        if text.chars().all(is_printable) {
+            return text.to_string();
+        }
     }
     let mut out = String::with_capacity(key.len() + 8);
     for chunk in key.utf8_chunks() {
-        out.push_str(&chunk.valid().replace('\\', "\\\\"));
+        for c in chunk.valid().chars() {
+            escape_char(&mut out, c);
+        }
         for b in chunk.invalid() {
             let _ = write!(out, "\\x{b:02x}");
         }
     }
     out
+}
+
+fn escape_char(out: &mut String, c: char) {
+    match c {
+        '\\' => out.push_str("\\\\"),
+        c if is_printable(c) => out.push(c),
+        c if (c as u32) < 0x80 => {
+            let _ = write!(out, "\\x{:02x}", c as u32);
+        }
+        c => {
+            let _ = write!(out, "\\u{{{:04x}}}", c as u32);
+        }
+    }
+}
+
+/// A table cell made safe for a terminal: non-printable characters escaped as in
+/// [`key_text`] (cells that are printable are left as they are).
+pub fn cell_text(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.chars().all(is_printable) {
+        std::borrow::Cow::Borrowed(s)
+    } else {
+        let mut out = String::with_capacity(s.len() + 8);
+        for c in s.chars() {
+            escape_char(&mut out, c);
+        }
+        std::borrow::Cow::Owned(out)
+    }
 }
 
 /// Lowercase hex of `bytes`.
@@ -139,12 +190,18 @@ pub fn hex(bytes: &[u8]) -> String {
     s
 }
 
-/// A key's JSON fields: `key` ([`key_text`]), and `key_hex` (its bytes in hex) when the key is
-/// not UTF-8.
+/// A key's JSON fields: `key` (the key itself when it is UTF-8, else [`key_text`]), and
+/// `key_hex` (its bytes in hex) when the key is not UTF-8.
 pub fn key_fields(o: &mut serde_json::Map<String, serde_json::Value>, key: &[u8]) {
-    o.insert("key".into(), key_text(key).into());
-    if core::str::from_utf8(key).is_err() {
-        o.insert("key_hex".into(), hex(key).into());
+    match core::str::from_utf8(key) {
+        // JSON escapes control characters itself: the key stays exact.
+        Ok(text) => {
+            o.insert("key".into(), text.into());
+        }
+        Err(_) => {
+            o.insert("key".into(), key_text(key).into());
+            o.insert("key_hex".into(), hex(key).into());
+        }
     }
 }
 
@@ -159,6 +216,20 @@ mod tests {
         assert_eq!(key_text(b"a\xfe"), "a\\xfe");
         assert_eq!(key_text(b"\\\xff"), "\\\\\\xff");
         assert_ne!(key_text(b"\xff"), key_text(b"\xfe"));
+        // Control and invisible characters never print raw, and stay distinct.
+        assert_eq!(key_text(b"a\x1b[2Jb"), "a\\x1b[2Jb");
+        assert_eq!(key_text("a\u{9b}2J".as_bytes()), "a\\u{009b}2J");
+        assert_eq!(key_text("x\u{202e}y".as_bytes()), "x\\u{202e}y");
+        assert_eq!(key_text(b"a\\x1b\x07"), "a\\\\x1b\\x07");
+        assert_eq!(key_text("caf\u{e9}".as_bytes()), "caf\u{e9}");
+        let mut t = Table::new(&["k"]);
+        t.row(vec!["a\u{1b}[2J".into()]);
+        assert_eq!(t.text(), "k\na\\x1b[2J\n");
+        assert_eq!(t.csv(), "k\na\\x1b[2J\n");
+        let mut o = serde_json::Map::new();
+        key_fields(&mut o, b"k\x1b");
+        assert_eq!(o["key"], "k\u{1b}");
+        assert!(!o.contains_key("key_hex"));
         let mut o = serde_json::Map::new();
         key_fields(&mut o, b"k\xff");
         assert_eq!(o["key_hex"], "6bff");

@@ -45,6 +45,22 @@ fn curve(loads: &[u64]) -> Vec<(f64, f64)> {
 }
 
 /// Writes the SVG.
+/// Fails unless `path` can be written (checked before any computation, so a bad path costs
+/// nothing; an existing file is left as it is until [`write`], a new one is not left behind).
+pub fn check_writable(path: &str) -> Result<(), Fail> {
+    let existed = std::path::Path::new(path).exists();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| Fail::new(format!("--plot {path}: cannot write: {e}")))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
 pub fn write(r: &Report, path: &str) -> Result<(), Fail> {
     let fail = |e: &dyn std::fmt::Display| Fail::new(format!("--plot {path}: {e}"));
     let root = SVGBackend::new(path, (1100, 1000)).into_drawing_area();

@@ -34,10 +34,10 @@ pub const DEFAULT_HASHES: &[&str] = &[
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
     /// Text to word-count: its distinct words are the keys (default: the built-in corpus).
-    #[arg(long, conflicts_with = "keys")]
+    #[arg(long, conflicts_with = "keys", value_parser = crate::path_arg())]
     pub text: Option<String>,
     /// Keys file, one key per line (distinct non-empty lines are used).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::path_arg())]
     pub keys: Option<String>,
     /// Client profile; or a comma-separated list of algorithms to compare on the same keys
     /// and fleet changes (add, remove, one server failing, a weighted fleet): profiles, the
@@ -52,7 +52,7 @@ pub struct SimulateArgs {
     pub key_count: Option<usize>,
     /// Compare the --profile list as algorithms and draw load per server and keys moved per
     /// change into this SVG file.
-    #[arg(long, value_name = "FILE.svg")]
+    #[arg(long, value_name = "FILE.svg", value_parser = crate::path_arg())]
     pub plot: Option<String>,
     /// Hashes to compare: a comma-separated list, or `all` for every hash
     /// [default: CRC32_HASH,KETAMA_HASH,FNV1_32_HASH,NATIVE_HASH,MYSQL_HASH].
@@ -70,7 +70,7 @@ pub struct SimulateArgs {
     pub remove: usize,
     /// Servers file for the original fleet instead of --nodes; added nodes take the next
     /// ports after the highest one, on the last server's host.
-    #[arg(long, short = 's')]
+    #[arg(long, short = 's', value_parser = crate::path_arg())]
     pub servers: Option<String>,
     /// Also run the experiment on real memcached processes started on 127.0.0.1 (one per
     /// node, free ports; the node labels are still what is hashed) and print the live hit
@@ -78,8 +78,13 @@ pub struct SimulateArgs {
     #[arg(long)]
     pub live: bool,
     /// The memcached binary for --live [default: memcached on the PATH].
-    #[arg(long, requires = "live", value_name = "PATH")]
+    #[arg(long, requires = "live", value_name = "PATH", value_parser = crate::path_arg())]
     pub memcached: Option<String>,
+    /// --live: the longest any one step may wait on a server, in seconds (a step is the
+    /// connect, a `stats`, or one batch of up to 1000 keys); a server that takes longer fails
+    /// the run, naming the server and the command.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::seconds, requires = "live")]
+    pub timeout: std::time::Duration,
 }
 
 /// The result for one hash.
@@ -311,6 +316,9 @@ fn run_algorithms(a: &SimulateArgs, names: &[String], f: Format) -> Result<Strin
     if names.is_empty() {
         return Err(Fail::new("--profile: empty list"));
     }
+    if let Some(path) = &a.plot {
+        plot::check_writable(path)?;
+    }
     let mut algorithms: Vec<(String, Algorithm)> = Vec::new();
     for n in names {
         let alg = Algorithm::from_name(n)?;
@@ -404,21 +412,18 @@ fn load_keys(a: &SimulateArgs) -> Result<(String, Vec<Vec<u8>>), Fail> {
             .collect();
         return Ok((format!("distinct lines of {path}"), keys));
     }
-    let (source, text) = match &a.text {
+    let (source, words) = match &a.text {
         Some(path) => {
-            let bytes = std::fs::read(path)
+            let words = std::fs::File::open(path)
+                .and_then(|f| keys::WordCounter::default().read(f))
                 .map_err(|e| Fail::new(format!("{path}: cannot read text: {e}")))?;
-            (
-                format!("distinct words of {path}"),
-                String::from_utf8_lossy(&bytes).into_owned(),
-            )
+            (format!("distinct words of {path}"), words)
         }
         None => (
             format!("distinct words of the {}", keys::DEFAULT_CORPUS_NAME),
-            keys::DEFAULT_CORPUS.to_string(),
+            keys::word_count(keys::DEFAULT_CORPUS),
         ),
     };
-    let words = keys::word_count(&text);
     Ok((
         source,
         words.into_iter().map(|(w, _)| w.into_bytes()).collect(),

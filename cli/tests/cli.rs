@@ -1046,3 +1046,131 @@ fn lookup_matches_real_client_vectors() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+#[test]
+fn control_characters_never_reach_the_terminal_raw() {
+    let d = Dir::new("escapes");
+    let s = d.file("servers", b"10.0.0.1:11211\n10.0.0.2:11211\n");
+    // ESC [2J (clear screen), a C1 CSI, a bidi override.
+    let keys = "a\x1b[2Jb\nc\u{9b}2Jd\nx\u{202e}y\n";
+    for f in ["table", "csv"] {
+        let out = ketama_stdin(
+            &["lookup", "-p", "libketama", "-s", &s, "--format", f],
+            Some(keys.as_bytes()),
+        );
+        let text = common::stdout_of(&[f], out);
+        assert!(
+            !text.contains('\x1b') && !text.contains('\u{9b}') && !text.contains('\u{202e}'),
+            "{f}: {text:?}"
+        );
+        assert!(text.contains("a\\x1b[2Jb"), "{f}: {text}");
+        assert!(text.contains("c\\u{009b}2Jd"), "{f}: {text}");
+        assert!(text.contains("x\\u{202e}y"), "{f}: {text}");
+    }
+    // JSON keeps the exact key (escaped by JSON itself).
+    let out = ketama_stdin(
+        &["lookup", "-p", "libketama", "-s", &s, "--format", "json"],
+        Some(keys.as_bytes()),
+    );
+    let v: serde_json::Value = serde_json::from_str(&common::stdout_of(&["json"], out)).unwrap();
+    assert_eq!(v[0]["key"], "a\x1b[2Jb");
+}
+
+#[test]
+fn simulate_text_streams_a_big_file() {
+    let d = Dir::new("bigtext");
+    // 16 MB of 1,000 distinct words.
+    let words: String = (0..1000).map(|i| format!("w{} ", keyword(i))).collect();
+    let mut text = String::with_capacity(16 << 20);
+    while text.len() < 16 << 20 {
+        text.push_str(&words);
+        text.push('\n');
+    }
+    let path = d.file("big.txt", text.as_bytes());
+    drop(text);
+    let (out, kb) = common::peak(&["simulate", "--text", &path, "--format", "json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["keys"], 1000, "{}", v);
+    // The file is 16 MB; reading it whole took about 6 times that.
+    assert!(kb < 16 * 1024, "peak RSS {kb} kB");
+}
+
+/// A distinct alphabetic word for `i`.
+fn keyword(mut i: usize) -> String {
+    let mut s = String::new();
+    loop {
+        s.push((b'a' + (i % 26) as u8) as char);
+        i /= 26;
+        if i == 0 {
+            return s;
+        }
+    }
+}
+
+#[test]
+fn file_names_that_are_not_utf8_are_refused_naming_the_option() {
+    use std::os::unix::ffi::OsStrExt;
+    let bad = std::ffi::OsStr::from_bytes(b"/tmp/servers-\xff");
+    for (sub, opt) in [
+        (&["lookup", "-p", "libketama", "-s"][..], "--servers"),
+        (&["simulate", "--plot"][..], "--plot"),
+        (&["simulate", "--keys"][..], "--keys"),
+        (&["audit", "--detect", "-s"][..], "--servers"),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ketama"))
+            .args(sub)
+            .arg(bad)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{sub:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(opt) && err.contains("is not UTF-8"),
+            "{sub:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn help_that_cannot_be_written_fails_and_help_help_succeeds() {
+    let full = std::fs::File::create("/dev/full").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ketama"))
+        .arg("--help")
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write output"));
+    let out = ketama(&["help", "--help"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Usage: ketama"));
+}
+
+#[test]
+fn audit_help_lists_only_the_formats_audit_accepts() {
+    let audit = String::from_utf8(ketama(&["audit", "--help"]).stdout).unwrap();
+    let line = audit
+        .lines()
+        .find(|l| l.contains("--format"))
+        .unwrap()
+        .to_string();
+    assert!(
+        line.contains("table") || audit.contains("table or json"),
+        "{audit}"
+    );
+    assert!(!audit.contains("csv"), "{audit}");
+    let lookup = String::from_utf8(ketama(&["lookup", "--help"]).stdout).unwrap();
+    assert!(lookup.contains("csv"), "{lookup}");
+}

@@ -552,3 +552,144 @@ fn audit_usage_errors() {
     ]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Starts `simulate --live` whose first memcached is stopped (SIGSTOP) once the 12th has
+/// started, so the run blocks reading its reply; returns the child and the PID file.
+fn stalled_live(name: &str, mc: &str, extra: &[&str]) -> (Child, PathBuf) {
+    let d = tmpdir(name);
+    let (script, pids) = wrapper(
+        &d,
+        mc,
+        &format!(
+            "[ \"$n\" -eq 12 ] && kill -STOP $(head -n1 '{}')",
+            d.join("pids").display()
+        ),
+    );
+    let child = Command::new(BIN)
+        .args([
+            "simulate",
+            "--live",
+            "--memcached",
+            script.to_str().unwrap(),
+        ])
+        .args(extra)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while recorded(&pids).len() < 12 {
+        assert!(start.elapsed() < Duration::from_secs(20), "starts too slow");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Let it reach the stopped server.
+    std::thread::sleep(Duration::from_millis(300));
+    (child, pids)
+}
+
+/// Waits for `child` at most `limit`; kills it (and the recorded processes) on failure.
+fn exits_within(child: &mut Child, pids: &Path, limit: Duration) -> std::process::ExitStatus {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            return s;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            kill_all(pids);
+            panic!("ketama still running {limit:?} after the signal");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn kill_all(pids: &Path) {
+    for pid in recorded(pids) {
+        let _ = Command::new("sh")
+            .args(["-c", &format!("kill -9 {pid} 2>/dev/null")])
+            .status();
+    }
+}
+
+/// Whether a process runs (or is stopped): a zombie is dead, only waiting for its new parent
+/// (init, once ketama itself was killed) to reap it.
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|s| Some(s.rsplit_once(") ")?.1.chars().next()? != 'Z'))
+        .unwrap_or(false)
+}
+
+fn all_gone_within(pids: &Path, limit: Duration) {
+    let deadline = Instant::now() + limit;
+    while recorded(pids).into_iter().any(running) {
+        if Instant::now() > deadline {
+            let left: Vec<u32> = recorded(pids).into_iter().filter(|p| running(*p)).collect();
+            kill_all(pids);
+            panic!("memcached processes left running: {left:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn ctrl_c_and_sigterm_stop_a_run_blocked_on_a_stalled_server_within_a_second() {
+    let Some(mc) = memcached() else { return };
+    for sig in ["INT", "TERM"] {
+        let (mut child, pids) = stalled_live(&format!("stall-{sig}"), &mc, &[]);
+        let t = Instant::now();
+        let st = Command::new("sh")
+            .args(["-c", &format!("kill -{sig} {}", child.id())])
+            .status()
+            .unwrap();
+        assert!(st.success());
+        let status = exits_within(&mut child, &pids, Duration::from_secs(2));
+        assert!(
+            t.elapsed() < Duration::from_millis(1500),
+            "{sig}: {:?}",
+            t.elapsed()
+        );
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        assert_eq!(status.code(), Some(2), "{sig}: {err}");
+        assert!(err.contains("interrupted"), "{sig}: {err}");
+        all_gone_within(&pids, Duration::from_secs(1));
+    }
+}
+
+#[test]
+fn a_stalled_server_fails_the_run_after_the_timeout_naming_it() {
+    let Some(mc) = memcached() else { return };
+    let (mut child, pids) = stalled_live("stall-timeout", &mc, &["--timeout", "1"]);
+    let status = exits_within(&mut child, &pids, Duration::from_secs(5));
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(
+            "timed out after 1 s waiting for the reply to `version` from 192.168.0.100:12000"
+        ),
+        "{err}"
+    );
+    all_gone_within(&pids, Duration::from_secs(1));
+}
+
+#[test]
+fn sigkill_of_ketama_takes_its_memcached_processes_with_it() {
+    let Some(mc) = memcached() else { return };
+    let (mut child, pids) = stalled_live("sigkill", &mc, &[]);
+    child.kill().unwrap(); // SIGKILL: no handler, no Drop
+    child.wait().unwrap();
+    all_gone_within(&pids, Duration::from_secs(2));
+}

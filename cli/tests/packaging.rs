@@ -4,8 +4,6 @@
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use clap::CommandFactory;
-
 #[path = "../examples/gen-assets.rs"]
 #[allow(dead_code)]
 mod gen_assets;
@@ -18,7 +16,7 @@ fn out_dir(name: &str) -> PathBuf {
 
 /// Every visible subcommand, from the clap definition itself (new ones are covered too).
 fn subcommands() -> Vec<String> {
-    ketama_cli::Cli::command()
+    ketama_cli::command()
         .get_subcommands()
         .filter(|s| !s.is_hide_set())
         .map(|s| s.get_name().to_string())

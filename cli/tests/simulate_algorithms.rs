@@ -355,4 +355,17 @@ fn algorithm_errors() {
         &with(&["-p", "jump,anchor", "--plot", "/nonexistent-dir/x.svg"]),
         "--plot",
     );
+    // The output path is checked before any input is read or anything computed.
+    fails(
+        &[
+            "simulate",
+            "-p",
+            "jump,anchor",
+            "--keys",
+            "/nonexistent-keys",
+            "--plot",
+            "/nonexistent-dir/x.svg",
+        ],
+        "--plot /nonexistent-dir/x.svg: cannot write",
+    );
 }

@@ -2,6 +2,7 @@
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// The binary under test.
 const BIN: &str = env!("CARGO_BIN_EXE_ketama");
@@ -37,3 +38,37 @@ pub fn stdout_of(args: &[&str], out: Output) -> String {
     );
     String::from_utf8(out.stdout).unwrap()
 }
+
+/// Runs `ketama args`; returns its output and its peak RSS in kB (VmHWM, read while it runs).
+#[allow(dead_code)]
+pub fn peak(args: &[&str]) -> (Output, u64) {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut peak_kb = 0u64;
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if let Ok(s) = std::fs::read_to_string(format!("/proc/{}/status", child.id())) {
+            if let Some(kb) = s
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            {
+                peak_kb = kb;
+            }
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{args:?} still running"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    (child.wait_with_output().unwrap(), peak_kb)
+}
+
+#[path = "fake.rs"]
+pub mod fake;
