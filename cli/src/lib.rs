@@ -21,6 +21,7 @@ pub mod keys;
 pub mod live;
 pub mod lookup;
 pub mod memcache;
+pub mod migrate;
 pub mod output;
 pub mod placement;
 pub mod plot;
@@ -96,6 +97,9 @@ pub enum Command {
     /// Print the bucket (0 .. N-1) of each unsigned 64-bit input under a bucket function
     /// (jump, guava, jumpback, fliphash, maglev-go, mpchash-go); inputs from arguments or stdin.
     Bucket(bucket::BucketArgs),
+    /// Copy exactly the keys whose server changes when a fleet is resized or its clients
+    /// switch placement: `plan` (read-only), `run` (copy or sync), `verify`.
+    Migrate(migrate::MigrateArgs),
 }
 
 /// A profile, an optional hash and a servers file.
@@ -160,7 +164,7 @@ where
             }
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                 eprintln!(
-                    "ketama: missing command: lookup, hash, points, profiles, hashes, simulate, diff, compare, audit or bucket (see `ketama --help`)"
+                    "ketama: missing command: lookup, hash, points, profiles, hashes, simulate, diff, compare, audit, bucket or migrate (see `ketama --help`)"
                 );
                 return 2;
             }
@@ -183,6 +187,9 @@ where
     };
     if let Command::Audit(a) = &cli.command {
         return audit::main(a, cli.format); // its own exit status for a partial audit
+    }
+    if let Command::Migrate(a) = &cli.command {
+        return migrate::main(a, cli.format); // its own exit statuses
     }
     if let Command::Lookup(a) = &cli.command {
         // Streamed: each answer is written as its key is read.
@@ -238,6 +245,15 @@ pub fn run(cli: &Cli) -> Result<String, Fail> {
         Command::Compare(a) => compare::run(a, f.unwrap_or(Format::Table)),
         Command::Audit(a) => audit::run(a, f.unwrap_or(Format::Table)).map(|(out, _)| out),
         Command::Bucket(a) => bucket::run(a, f),
+        Command::Migrate(a) => {
+            let f = f.unwrap_or(Format::Table);
+            match &a.command {
+                migrate::MigrateCommand::Plan(p) => migrate::plan::run(p, f),
+                migrate::MigrateCommand::Run(r) => migrate::run::run(r, f),
+                migrate::MigrateCommand::Verify(v) => migrate::verify::run(v, f),
+            }
+            .map(|(out, _)| out)
+        }
     }
 }
 

@@ -44,12 +44,17 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 static HANDLER: Once = Once::new();
 
 /// Installs the Ctrl-C / SIGTERM handler (once per process): it only sets a flag.
-fn install_handler() {
+pub(crate) fn install_handler() {
     HANDLER.call_once(|| {
         // If another handler is already installed (an embedding program), keep it: the
         // processes are still stopped by Drop on every other path.
         let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     });
+}
+
+/// Whether Ctrl-C or SIGTERM arrived since [`install_handler`].
+pub(crate) fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
 }
 
 fn check_interrupt() -> Result<(), Fail> {

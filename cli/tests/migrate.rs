@@ -1,0 +1,490 @@
+//! `ketama migrate plan | run | verify` against real memcached processes on 127.0.0.1.
+//!
+//! Needs Debian's `memcached` (tests/setup.sh installs it). Without it each test says so and
+//! passes, unless KETAMA_REQUIRE_MEMCACHED=1 (as tests/run-all.sh sets), where it fails.
+//! Every process a test starts is killed by its PID when the test ends (Drop).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use ketama_core::{Profile, Ring, Server};
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_ketama");
+
+fn memcached() -> Option<String> {
+    for p in ["/usr/bin/memcached", "/usr/local/bin/memcached"] {
+        if Path::new(p).exists() {
+            return Some(p.to_string());
+        }
+    }
+    if std::env::var("KETAMA_REQUIRE_MEMCACHED").as_deref() == Ok("1") {
+        panic!("memcached is required (KETAMA_REQUIRE_MEMCACHED=1) but not installed");
+    }
+    eprintln!("memcached not installed: test skipped (set KETAMA_REQUIRE_MEMCACHED=1 to fail)");
+    None
+}
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ketama-migrate-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// memcached processes started by a test, killed on drop.
+struct Fleet {
+    mc: String,
+    procs: Vec<Option<Child>>,
+    labels: Vec<String>,
+}
+
+impl Drop for Fleet {
+    fn drop(&mut self) {
+        for p in self.procs.iter_mut().flatten() {
+            let _ = p.kill();
+            let _ = p.wait();
+        }
+    }
+}
+
+fn spawn(mc: &str, port: u16, extra: &[&str]) -> Child {
+    let c = Command::new(mc)
+        .args([
+            "-l",
+            "127.0.0.1",
+            "-p",
+            &port.to_string(),
+            "-U",
+            "0",
+            "-m",
+            "64",
+            "-t",
+            "1",
+        ])
+        .args(extra)
+        .args(["-u", "root"]) // ignored unless root, where it is required
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "memcached on {port}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    c
+}
+
+impl Fleet {
+    fn start(mc: &str, n: usize) -> Fleet {
+        let mut f = Fleet {
+            mc: mc.to_string(),
+            procs: Vec::new(),
+            labels: Vec::new(),
+        };
+        for _ in 0..n {
+            let port = free_port();
+            f.procs.push(Some(spawn(mc, port, &[])));
+            f.labels.push(format!("127.0.0.1:{port}"));
+        }
+        f
+    }
+
+    fn stop(&mut self, i: usize) {
+        if let Some(mut p) = self.procs[i].take() {
+            let _ = p.kill();
+            let _ = p.wait();
+        }
+    }
+
+    fn restart(&mut self, i: usize) {
+        self.stop(i);
+        let port: u16 = self.labels[i].rsplit(':').next().unwrap().parse().unwrap();
+        self.procs[i] = Some(spawn(&self.mc, port, &[]));
+    }
+}
+
+/// A tiny meta-protocol client for the tests (one connection per call).
+fn talk(addr: &str, req: &[u8]) -> Vec<u8> {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    s.write_all(req).unwrap();
+    s.write_all(b"mn\r\n").unwrap();
+    let mut r = BufReader::new(s);
+    let mut out = Vec::new();
+    loop {
+        let mut l = Vec::new();
+        r.read_until(b'\n', &mut l).unwrap();
+        if l == b"MN\r\n" {
+            return out;
+        }
+        if l.starts_with(b"VA ") {
+            let n: usize = std::str::from_utf8(&l[3..])
+                .unwrap()
+                .split([' ', '\r'])
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            out.extend_from_slice(&l);
+            let mut v = vec![0; n + 2];
+            r.read_exact(&mut v).unwrap();
+            out.extend_from_slice(&v);
+            continue;
+        }
+        out.extend_from_slice(&l);
+    }
+}
+
+/// The key token and its flag: plain when the text protocol carries it, else base64 and `b`.
+fn tok(key: &[u8]) -> (String, &'static str) {
+    if key.len() <= 250 && key.iter().all(|&b| b > 0x20 && b != 0x7f) {
+        (String::from_utf8(key.to_vec()).unwrap(), "")
+    } else {
+        (b64(key), " b")
+    }
+}
+
+fn b64(bytes: &[u8]) -> String {
+    const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut s = String::new();
+    for c in bytes.chunks(3) {
+        let n = (c[0] as u32) << 16
+            | (*c.get(1).unwrap_or(&0) as u32) << 8
+            | *c.get(2).unwrap_or(&0) as u32;
+        for i in 0..4 {
+            s.push(if i <= c.len() {
+                A[(n >> (18 - 6 * i) & 63) as usize] as char
+            } else {
+                '='
+            });
+        }
+    }
+    s
+}
+
+/// Stores with `ms` (base64 key): flags, TTL (0 = none).
+fn store(addr: &str, key: &[u8], value: &[u8], flags: u32, ttl: i64) {
+    let mut req = format!(
+        "ms {} {}{} F{flags} T{ttl}\r\n",
+        tok(key).0,
+        value.len(),
+        tok(key).1
+    )
+    .into_bytes();
+    req.extend_from_slice(value);
+    req.extend_from_slice(b"\r\n");
+    let r = talk(addr, &req);
+    assert_eq!(
+        r,
+        b"HD\r\n",
+        "store on {addr}: {:?} -> {}",
+        String::from_utf8_lossy(&req[..req.len().min(300)]),
+        String::from_utf8_lossy(&r)
+    );
+}
+
+/// `(value, flags, ttl)` of a key, or None.
+fn fetch(addr: &str, key: &[u8]) -> Option<(Vec<u8>, u32, i64)> {
+    let r = talk(
+        addr,
+        format!("mg {}{} v f t\r\n", tok(key).0, tok(key).1).as_bytes(),
+    );
+    if r == b"EN\r\n" {
+        return None;
+    }
+    let end = r.windows(2).position(|w| w == b"\r\n").unwrap();
+    let head = std::str::from_utf8(&r[..end]).unwrap();
+    let mut flags = 0;
+    let mut ttl = 0;
+    for t in head.split(' ').skip(2) {
+        match t.as_bytes()[0] {
+            b'f' => flags = t[1..].parse().unwrap(),
+            b't' => ttl = t[1..].parse().unwrap(),
+            _ => {}
+        }
+    }
+    Some((r[end + 2..r.len() - 2].to_vec(), flags, ttl))
+}
+
+fn delete(addr: &str, key: &[u8]) {
+    talk(
+        addr,
+        format!("md {}{}\r\n", tok(key).0, tok(key).1).as_bytes(),
+    );
+}
+
+fn ring(profile: &str, labels: &[String], weights: &[u32]) -> Ring {
+    let p = Profile::by_name(profile).unwrap();
+    let servers: Vec<Server> = labels
+        .iter()
+        .zip(weights)
+        .map(|(l, &w)| Server::parse(l, w).unwrap())
+        .collect();
+    Ring::with_servers(p, None, servers).unwrap()
+}
+
+fn servers_file(dir: &Path, name: &str, labels: &[String], weights: &[u32]) -> String {
+    let p = dir.join(name);
+    let text: String = labels
+        .iter()
+        .zip(weights)
+        .map(|(l, w)| format!("{l} {w}\n"))
+        .collect();
+    std::fs::write(&p, text).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+fn ketama(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run ketama")
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "bad json ({e}): {}\nstderr: {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+fn ok(out: &Output) -> Value {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "stdout: {}\nstderr: {}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    json(out)
+}
+
+/// The keys of the tests: text, percent signs, binary bytes, a long one.
+fn key(i: usize) -> Vec<u8> {
+    match i % 5 {
+        0 => format!("user:{i}").into_bytes(),
+        1 => format!("a%20b%{i}").into_bytes(),
+        2 => {
+            let mut k = format!("bin{i}").into_bytes();
+            k.extend_from_slice(&[0, b' ', 0xff, b'\n', 0x7f]);
+            k
+        }
+        3 => format!("caf\u{e9}-{i}").into_bytes(),
+        _ => format!("{}{i}", "k".repeat(230)).into_bytes(),
+    }
+}
+
+fn value(i: usize, gen: u32) -> Vec<u8> {
+    format!("value-{i}-{gen}-{}", "x".repeat(i % 300)).into_bytes()
+}
+
+struct Setup {
+    _dir: PathBuf,
+    fleet: Fleet,
+    old: String,
+    new: String,
+    old_ring: Ring,
+    new_ring: Ring,
+    new_labels: Vec<String>,
+}
+
+/// 10 OLD servers (weights 1..=3), NEW = the 10 plus 2 (weight 2), libmemcached-weighted.
+fn setup(mc: &str, name: &str) -> Setup {
+    let dir = tmpdir(name);
+    let fleet = Fleet::start(mc, 12);
+    let weights: Vec<u32> = (0..12).map(|i| 1 + (i % 3) as u32).collect();
+    let old_labels = fleet.labels[..10].to_vec();
+    let new_labels = fleet.labels.clone();
+    let old = servers_file(&dir, "old", &old_labels, &weights[..10]);
+    let new = servers_file(&dir, "new", &new_labels, &weights);
+    Setup {
+        old_ring: ring("libmemcached-weighted", &old_labels, &weights[..10]),
+        new_ring: ring("libmemcached-weighted", &new_labels, &weights),
+        _dir: dir,
+        fleet,
+        old,
+        new,
+        new_labels,
+    }
+}
+
+fn owner<'a>(r: &'a Ring, k: &[u8]) -> &'a str {
+    &r.locate(k).unwrap().label
+}
+
+fn args<'a>(s: &'a Setup, verb: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut v = vec![
+        "migrate",
+        verb,
+        "--servers",
+        &s.old,
+        "--to",
+        &s.new,
+        "--profile",
+        "libmemcached-weighted",
+        "--format",
+        "json",
+    ];
+    v.extend_from_slice(extra);
+    v
+}
+
+#[test]
+fn resize_10_to_12_copies_what_moves_with_flags_and_ttl() {
+    let Some(mc) = memcached() else { return };
+    let s = setup(&mc, "resize");
+    let n = 3000;
+    let mut moving = Vec::new();
+    for i in 0..n {
+        let k = key(i);
+        let ttl = if i % 3 == 0 { 0 } else { 600 + i as i64 };
+        store(owner(&s.old_ring, &k), &k, &value(i, 0), i as u32 * 7, ttl);
+        if owner(&s.old_ring, &k) != owner(&s.new_ring, &k) {
+            moving.push(i);
+        }
+    }
+    // Expired keys are not copied: stored with a 1 s TTL, listed after it passed.
+    let mut expired = Vec::new();
+    for i in n..n + 400 {
+        let k = key(i);
+        if owner(&s.old_ring, &k) != owner(&s.new_ring, &k) {
+            store(owner(&s.old_ring, &k), &k, b"short", 1, 1);
+            expired.push(i);
+        }
+    }
+    // A key a new-placement client wrote before the copy: never overwritten.
+    let newer = moving[0];
+    let kn = key(newer);
+    store(owner(&s.new_ring, &kn), &kn, b"newer", 99, 0);
+    // A stale key (misplaced under OLD): not copied.
+    let stale = key(999_999);
+    let wrong = s
+        .fleet
+        .labels
+        .iter()
+        .take(10)
+        .find(|l| {
+            l.as_str() != owner(&s.old_ring, &stale) && l.as_str() != owner(&s.new_ring, &stale)
+        })
+        .unwrap()
+        .clone();
+    store(&wrong, &stale, b"stale", 0, 0);
+    std::thread::sleep(Duration::from_millis(2100));
+
+    let plan = ok(&ketama(&args(&s, "plan", &["--rate", "1000"])));
+    assert_eq!(plan["move"]["keys"], moving.len() as u64, "{plan}");
+    assert_eq!(plan["stay"]["keys"], (n - moving.len()) as u64);
+    assert_eq!(plan["stale"]["keys"], 1);
+    // The crawler reclaims expired items rather than listing them.
+    assert!(plan["expired"]["keys"].as_u64().unwrap() <= expired.len() as u64);
+    let flows: u64 = plan["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["keys"].as_u64().unwrap())
+        .sum();
+    assert_eq!(flows, moving.len() as u64);
+    // Weighted ketama gives each server points by its share of the total weight, so adding
+    // servers also moves a few keys between old ones: most go to the two new servers.
+    let to_new: u64 = plan["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["to"] == s.new_labels[10].as_str() || m["to"] == s.new_labels[11].as_str())
+        .map(|m| m["keys"].as_u64().unwrap())
+        .sum();
+    assert!(to_new * 10 > flows * 8, "{plan}");
+
+    let dry = ok(&ketama(&args(&s, "run", &["--dry-run"])));
+    assert_eq!(dry["counts"]["copied"], 0);
+    assert!(
+        fetch(&s.new_labels[10], &key(moving[1])).is_none()
+            || fetch(&s.new_labels[11], &key(moving[1])).is_none()
+    );
+
+    let before = Instant::now();
+    let run = ok(&ketama(&args(&s, "run", &[])));
+    let c = &run["counts"];
+    assert_eq!(c["moving"], moving.len() as u64, "{run}");
+    assert_eq!(c["copied"], (moving.len() - 1) as u64, "{run}");
+    assert_eq!(c["kept"], 1, "{run}");
+    assert_eq!(c["stale"], 1);
+    assert_eq!(c["failed"], 0);
+    for &i in &moving {
+        let k = key(i);
+        let got = fetch(owner(&s.new_ring, &k), &k).unwrap_or_else(|| panic!("key {i} not copied"));
+        if i == newer {
+            assert_eq!(got.0, b"newer");
+            assert_eq!(got.1, 99);
+            continue;
+        }
+        assert_eq!(got.0, value(i, 0), "key {i}");
+        assert_eq!(got.1, i as u32 * 7, "flags of key {i}");
+        if i % 3 == 0 {
+            assert_eq!(got.2, -1, "no expiry stays no expiry (key {i})");
+        } else {
+            // Stored 2 s before the run started: the copy's TTL is the remaining one.
+            let stored = 600 + i as i64;
+            let elapsed = 2 + before.elapsed().as_secs() as i64;
+            assert!(
+                got.2 <= stored && got.2 >= stored - elapsed - 3,
+                "TTL of key {i} within 3 s: {} of {stored}",
+                got.2
+            );
+        }
+    }
+    for &i in &expired {
+        let k = key(i);
+        assert!(
+            fetch(owner(&s.new_ring, &k), &k).is_none(),
+            "expired key {i} copied"
+        );
+    }
+    assert!(
+        fetch(owner(&s.new_ring, &stale), &stale).is_none(),
+        "a stale key is not copied"
+    );
+
+    // Every key is now where the NEW placement looks; the sources are old copies.
+    let v = ketama(&args(&s, "verify", &[]));
+    let vj = json(&v);
+    // The stale key sits where neither placement looks: the one unreachable key.
+    assert_eq!(v.status.code(), Some(1), "{vj}");
+    assert_eq!(vj["unreachable"], 1, "{vj}");
+    assert_eq!(vj["old_copies"], moving.len() as u64, "{vj}");
+    delete(&wrong, &stale);
+    let vj = ok(&ketama(&args(&s, "verify", &[])));
+    assert_eq!(vj["unreachable"], 0);
+
+    // After the switch: the old copies go, only where the NEW owner holds the key.
+    let kgone = key(moving[2]);
+    delete(owner(&s.new_ring, &kgone), &kgone);
+    let del = ok(&ketama(&args(&s, "run", &["--delete-moved"])));
+    assert_eq!(del["counts"]["deleted"], (moving.len() - 1) as u64, "{del}");
+    assert_eq!(del["counts"]["not_held"], 1, "{del}");
+    assert!(
+        fetch(owner(&s.old_ring, &kgone), &kgone).is_some(),
+        "a key the NEW owner lacks is kept"
+    );
+    assert!(fetch(owner(&s.old_ring, &key(moving[3])), &key(moving[3])).is_none());
+}
