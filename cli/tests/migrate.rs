@@ -373,7 +373,15 @@ fn resize_10_to_12_copies_what_moves_with_flags_and_ttl() {
         }
     }
     // A key a new-placement client wrote before the copy: never overwritten.
-    let newer = moving[0];
+    // (one whose NEW owner is an added server, so no OLD server lists it as stale)
+    let newer = *moving
+        .iter()
+        .find(|&&i| {
+            s.fleet.labels[10..]
+                .iter()
+                .any(|l| l == owner(&s.new_ring, &key(i)))
+        })
+        .unwrap();
     let kn = key(newer);
     store(owner(&s.new_ring, &kn), &kn, b"newer", 99, 0);
     // A stale key (misplaced under OLD): not copied.
@@ -417,10 +425,12 @@ fn resize_10_to_12_copies_what_moves_with_flags_and_ttl() {
 
     let dry = ok(&ketama(&args(&s, "run", &["--dry-run"])));
     assert_eq!(dry["counts"]["copied"], 0);
-    assert!(
-        fetch(&s.new_labels[10], &key(moving[1])).is_none()
-            || fetch(&s.new_labels[11], &key(moving[1])).is_none()
-    );
+    for &i in moving.iter().filter(|&&i| i != newer).take(200) {
+        assert!(
+            fetch(owner(&s.new_ring, &key(i)), &key(i)).is_none(),
+            "dry run copied key {i}"
+        );
+    }
 
     let before = Instant::now();
     let run = ok(&ketama(&args(&s, "run", &[])));
@@ -477,7 +487,7 @@ fn resize_10_to_12_copies_what_moves_with_flags_and_ttl() {
     assert_eq!(vj["unreachable"], 0);
 
     // After the switch: the old copies go, only where the NEW owner holds the key.
-    let kgone = key(moving[2]);
+    let kgone = key(*moving.iter().find(|&&i| i != newer).unwrap());
     delete(owner(&s.new_ring, &kgone), &kgone);
     let del = ok(&ketama(&args(&s, "run", &["--delete-moved"])));
     assert_eq!(del["counts"]["deleted"], (moving.len() - 1) as u64, "{del}");
@@ -486,5 +496,303 @@ fn resize_10_to_12_copies_what_moves_with_flags_and_ttl() {
         fetch(owner(&s.old_ring, &kgone), &kgone).is_some(),
         "a key the NEW owner lacks is kept"
     );
-    assert!(fetch(owner(&s.old_ring, &key(moving[3])), &key(moving[3])).is_none());
+    for &i in &moving {
+        if key(i) != kgone {
+            assert!(
+                fetch(owner(&s.old_ring, &key(i)), &key(i)).is_none(),
+                "old copy of {i} kept"
+            );
+        }
+    }
+}
+
+/// Writes keys `range` where the OLD placement puts them; returns those that move.
+fn write_old(s: &Setup, range: std::ops::Range<usize>, gen: u32) -> Vec<usize> {
+    let mut moving = Vec::new();
+    for i in range {
+        let k = key(i);
+        store(owner(&s.old_ring, &k), &k, &value(i, gen), i as u32, 0);
+        if owner(&s.old_ring, &k) != owner(&s.new_ring, &k) {
+            moving.push(i);
+        }
+    }
+    moving
+}
+
+#[test]
+fn a_second_run_with_state_syncs_and_leaves_client_changes_alone() {
+    let Some(mc) = memcached() else { return };
+    let s = setup(&mc, "sync");
+    let state = s._dir.join("state").to_string_lossy().into_owned();
+    let moving = write_old(&s, 0..2000, 0);
+    assert!(moving.len() > 80, "{}", moving.len());
+    let r1 = ok(&ketama(&args(&s, "run", &["--state", &state])));
+    assert_eq!(r1["counts"]["copied"], moving.len() as u64, "{r1}");
+    let text = std::fs::read_to_string(&state).unwrap();
+    assert!(text.starts_with("ketama-migrate-state 1\n"));
+    assert_eq!(text.lines().count(), moving.len() + 1);
+
+    let at_old = |i: usize| owner(&s.old_ring, &key(i)).to_string();
+    let at_new = |i: usize| owner(&s.new_ring, &key(i)).to_string();
+    let deleted = &moving[0..20];
+    let overwritten = &moving[20..40];
+    let client_then_source_changed = &moving[40..50];
+    let client_then_source_deleted = &moving[50..60];
+    let copy_lost = &moving[60..70];
+    for &i in deleted {
+        delete(&at_old(i), &key(i));
+    }
+    for &i in overwritten {
+        store(&at_old(i), &key(i), &value(i, 1), 1000 + i as u32, 0);
+    }
+    for &i in client_then_source_changed {
+        store(&at_new(i), &key(i), b"client", 5, 0);
+        store(&at_old(i), &key(i), &value(i, 1), 0, 0);
+    }
+    for &i in client_then_source_deleted {
+        store(&at_new(i), &key(i), b"client", 5, 0);
+        delete(&at_old(i), &key(i));
+    }
+    for &i in copy_lost {
+        delete(&at_new(i), &key(i));
+    }
+    let fresh = write_old(&s, 2000..2500, 0);
+
+    let r2 = ok(&ketama(&args(&s, "run", &["--state", &state])));
+    let c = &r2["counts"];
+    assert_eq!(c["copied"], (fresh.len() + copy_lost.len()) as u64, "{r2}");
+    assert_eq!(c["updated"], overwritten.len() as u64, "{r2}");
+    assert_eq!(c["deleted"], deleted.len() as u64, "{r2}");
+    assert_eq!(c["client_changed"], 20, "{r2}");
+    assert_eq!(c["unchanged"], (moving.len() - 70) as u64, "{r2}");
+    for &i in deleted {
+        assert!(
+            fetch(&at_new(i), &key(i)).is_none(),
+            "copy of deleted key {i} kept"
+        );
+    }
+    for &i in overwritten {
+        assert_eq!(
+            fetch(&at_new(i), &key(i)).unwrap(),
+            (value(i, 1), 1000 + i as u32, -1)
+        );
+    }
+    for &i in client_then_source_changed
+        .iter()
+        .chain(client_then_source_deleted)
+    {
+        assert_eq!(fetch(&at_new(i), &key(i)).unwrap().0, b"client", "key {i}");
+    }
+    for &i in copy_lost.iter().chain(&fresh) {
+        assert_eq!(
+            fetch(&at_new(i), &key(i)).unwrap().0,
+            value(i, 0),
+            "key {i}"
+        );
+    }
+    // A third run has nothing left to do.
+    let r3 = ok(&ketama(&args(&s, "run", &["--state", &state])));
+    let c = &r3["counts"];
+    for f in ["copied", "updated", "deleted", "client_changed", "failed"] {
+        assert_eq!(c[f], 0, "{f}: {r3}");
+    }
+}
+
+#[test]
+fn a_server_killed_mid_run_is_named_and_a_rerun_completes() {
+    let Some(mc) = memcached() else { return };
+    let mut s = setup(&mc, "kill");
+    let state = s._dir.join("state").to_string_lossy().into_owned();
+    let moving = write_old(&s, 0..12000, 0);
+    let victim = s.new_labels[10].clone();
+    let child = Command::new(BIN)
+        .args(args(
+            &s,
+            "run",
+            &["--state", &state, "--rate", "1500", "--concurrency", "2"],
+        ))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(600));
+    s.fleet.stop(10);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains(&victim), "the failed server is named: {err}");
+    assert!(err.contains("not copied"), "{err}");
+    let j = json(&out);
+    assert!(j["counts"]["failed"].as_u64().unwrap() > 0, "{j}");
+    assert!(j["counts"]["copied"].as_u64().unwrap() > 0, "{j}");
+    // While it is down, a run refuses to start and names it.
+    let refused = ketama(&args(&s, "run", &["--state", &state]));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains(&victim) && err.contains("nothing was copied"),
+        "{err}"
+    );
+    s.fleet.restart(10);
+    let r = ok(&ketama(&args(&s, "run", &["--state", &state])));
+    assert_eq!(r["counts"]["failed"], 0, "{r}");
+    for &i in &moving {
+        let k = key(i);
+        assert_eq!(
+            fetch(owner(&s.new_ring, &k), &k).map(|g| g.0),
+            Some(value(i, 0)),
+            "key {i}"
+        );
+    }
+}
+
+#[test]
+fn shards_split_the_old_servers() {
+    let Some(mc) = memcached() else { return };
+    let s = setup(&mc, "shard");
+    let moving = write_old(&s, 0..3000, 0);
+    let plan = ok(&ketama(&args(&s, "plan", &[])));
+    let mut total = 0;
+    for i in 0..3 {
+        let shard = format!("{i}/3");
+        let r = ok(&ketama(&args(&s, "run", &["--shard", &shard])));
+        let want: u64 = plan["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| {
+                s.fleet
+                    .labels
+                    .iter()
+                    .position(|l| l == m["from"].as_str().unwrap())
+                    .unwrap()
+                    % 3
+                    == i
+            })
+            .map(|m| m["keys"].as_u64().unwrap())
+            .sum();
+        assert_eq!(r["counts"]["copied"], want, "shard {shard}: {r}");
+        total += want;
+    }
+    assert_eq!(total, moving.len() as u64);
+    let bad = ketama(&args(&s, "run", &["--shard", "3/3"]));
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--shard"));
+}
+
+#[test]
+fn nothing_moves_when_old_and_new_are_the_same() {
+    let dir = tmpdir("same");
+    let f = servers_file(
+        &dir,
+        "s",
+        &["127.0.0.1:1".to_string(), "127.0.0.1:2".to_string()],
+        &[1, 1],
+    );
+    for verb in ["plan", "run"] {
+        let out = ketama(&[
+            "migrate",
+            verb,
+            "--servers",
+            &f,
+            "--to",
+            &f,
+            "--profile",
+            "libmemcached-weighted",
+        ]);
+        assert_eq!(out.status.code(), Some(0));
+        assert!(String::from_utf8_lossy(&out.stdout).contains("nothing moves"));
+    }
+}
+
+/// A fake server answering like memcached 1.4 (no meta commands).
+fn old_memcached() -> (String, std::thread::JoinHandle<()>) {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = l.local_addr().unwrap().to_string();
+    let h = std::thread::spawn(move || {
+        l.set_nonblocking(false).unwrap();
+        let Ok((s, _)) = l.accept() else { return };
+        s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let mut w = s.try_clone().unwrap();
+        for line in BufReader::new(s).lines() {
+            let Ok(line) = line else { return };
+            let reply = if line.starts_with("version") {
+                "VERSION 1.4.25\r\n"
+            } else {
+                "ERROR\r\n"
+            };
+            if w.write_all(reply.as_bytes()).is_err() {
+                return;
+            }
+        }
+    });
+    (addr, h)
+}
+
+#[test]
+fn refusals_name_the_server() {
+    let Some(mc) = memcached() else { return };
+    let dir = tmpdir("refuse");
+    let fleet = Fleet::start(&mc, 1);
+    let (fake, h) = old_memcached();
+    let old = servers_file(&dir, "old", &fleet.labels, &[1]);
+    let new = servers_file(
+        &dir,
+        "new",
+        &[fleet.labels[0].clone(), fake.clone()],
+        &[1, 1],
+    );
+    let out = ketama(&[
+        "migrate",
+        "run",
+        "--servers",
+        &old,
+        "--to",
+        &new,
+        "--profile",
+        "libmemcached-weighted",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&fake) && err.contains("1.4.25") && err.contains("1.6"),
+        "{err}"
+    );
+    h.join().unwrap();
+    let down = format!("127.0.0.1:{}", free_port());
+    let new = servers_file(
+        &dir,
+        "new2",
+        &[fleet.labels[0].clone(), down.clone()],
+        &[1, 1],
+    );
+    let out = ketama(&[
+        "migrate",
+        "run",
+        "--servers",
+        &old,
+        "--to",
+        &new,
+        "--profile",
+        "libmemcached-weighted",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains(&down) && err.contains("nothing was copied"),
+        "{err}"
+    );
+    let out = ketama(&[
+        "migrate",
+        "verify",
+        "--servers",
+        &old,
+        "--to",
+        &new,
+        "--profile",
+        "libmemcached-weighted",
+    ]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(&down));
 }

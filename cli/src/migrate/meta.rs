@@ -18,6 +18,9 @@ pub const MAX_ITEM: usize = 1 << 30;
 /// memcached reads an expiry above this many seconds as an absolute Unix time.
 pub const RELATIVE_TTL_MAX: i64 = 60 * 60 * 24 * 30;
 
+/// Part of the message of a server without the meta protocol.
+pub const NO_META: &str = "has no meta commands";
+
 /// A key as `lru_crawler metadump` lists it, with its metadata.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Listed {
@@ -266,7 +269,7 @@ impl MetaConn {
             Ok(version)
         } else {
             Err(self.err(format!(
-                "memcached {version} has no meta commands (`mn` answered {}): migrate needs memcached 1.6 or later",
+                "memcached {version} {NO_META} (`mn` answered {}): migrate needs memcached 1.6 or later",
                 String::from_utf8_lossy(&l)
             )))
         }
@@ -409,6 +412,29 @@ impl MetaConn {
             b"EN" => Ok(false),
             x if x == b"HD" || x.starts_with(b"HD ") => Ok(true),
             x => Err(self.unexpected("mg", x)),
+        }
+    }
+
+    /// Queues an `mg` that asks for the item's CAS only.
+    pub fn queue_cas(&mut self, key: &[u8]) -> Result<(), String> {
+        let mut out = Vec::with_capacity(key.len() + 12);
+        out.extend_from_slice(b"mg ");
+        let b = key_token(key, &mut out);
+        out.extend_from_slice(if b { b" b c u\r\n" } else { b" c u\r\n" });
+        self.queue(&out)
+    }
+
+    /// Reads the reply to one [`queue_cas`](Self::queue_cas): the CAS, `None` on a miss.
+    pub fn read_cas(&mut self) -> Result<Option<u64>, String> {
+        let mut l = Vec::new();
+        self.line(&mut l)?;
+        if l == b"EN" {
+            return Ok(None);
+        }
+        let tokens: Vec<&[u8]> = l.split(|&b| b == b' ').collect();
+        match (tokens[0], token(&tokens[1..], b'c')) {
+            (b"HD", Some(c)) => Ok(Some(c)),
+            _ => Err(self.unexpected("mg", &l)),
         }
     }
 

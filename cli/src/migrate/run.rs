@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use super::meta::{self, DeleteReply, MetaConn, Mode, SetReply};
+use super::meta::{self, DeleteReply, MetaConn, Mode, SetReply, NO_META};
 use super::plan::now;
 use super::state::{Copy, State};
 use super::{list_server, parse_shard, Fate, Listing, Placement, RunArgs, CACHEDUMP_NOTE};
@@ -231,7 +231,18 @@ pub fn run(a: &RunArgs, f: Format) -> Result<(String, i32), Fail> {
             0,
         ));
     }
-    let o = execute(&pl, a, shard)?;
+    let clock = match preflight(&pl) {
+        Ok(c) => c,
+        Err(Refusal::NoMeta(e)) => return Err(Fail::new(e)),
+        Err(Refusal::Down(down)) => {
+            eprintln!(
+                "ketama: migrate run: every NEW server must answer before anything is copied; nothing was copied: {}",
+                down.join("; ")
+            );
+            return Ok((String::new(), super::EXIT_SERVER));
+        }
+    };
+    let o = execute(&pl, a, shard, &clock)?;
     let code = if o.interrupted {
         2
     } else if !o.dead.is_empty() || get(&o.counts.failed) > 0 {
@@ -274,32 +285,45 @@ fn open(label: &str, addr: &str) -> Result<MetaConn, String> {
     Ok(c)
 }
 
-/// Does the work of a run (no output).
-pub fn execute(
-    pl: &Placement,
-    a: &RunArgs,
-    shard: Option<(usize, usize)>,
-) -> Result<Outcome, Fail> {
-    crate::live::install_handler();
-    let start = Instant::now();
-    let counts = Counts::default();
-    let dead = Dead::default();
-    // 1. Every NEW server answers and speaks meta; its clock is read.
+/// Why a run does not start.
+#[derive(Debug)]
+pub enum Refusal {
+    /// A server without the meta protocol (memcached before 1.6).
+    NoMeta(String),
+    /// NEW servers that did not answer (each message names one).
+    Down(Vec<String>),
+}
+
+/// Checks that every NEW server answers and speaks the meta protocol; returns each one's
+/// clock offset (its clock minus ours, seconds).
+pub fn preflight(pl: &Placement) -> Result<Vec<i64>, Refusal> {
     let mut clock = vec![0i64; pl.new_labels.len()];
     let mut down = Vec::new();
     for (j, (label, addr)) in pl.new_labels.iter().zip(&pl.new_addrs).enumerate() {
         match open(label, addr).and_then(|mut c| c.server_time()) {
             Ok(t) => clock[j] = t - now(),
-            Err(e) if e.contains("no meta commands") => return Err(Fail::new(e)),
+            Err(e) if e.contains(NO_META) => return Err(Refusal::NoMeta(e)),
             Err(e) => down.push(e),
         }
     }
-    if !down.is_empty() {
-        return Err(Fail::new(format!(
-            "NEW servers must all answer before anything is copied; nothing was copied: {}",
-            down.join("; ")
-        )));
+    if down.is_empty() {
+        Ok(clock)
+    } else {
+        Err(Refusal::Down(down))
     }
+}
+
+/// Does the work of a run (no output); `clock` comes from [`preflight`].
+pub fn execute(
+    pl: &Placement,
+    a: &RunArgs,
+    shard: Option<(usize, usize)>,
+    clock: &[i64],
+) -> Result<Outcome, Fail> {
+    crate::live::install_handler();
+    let start = Instant::now();
+    let counts = Counts::default();
+    let dead = Dead::default();
     let sources: Vec<usize> = (0..pl.old_labels.len())
         .filter(|p| shard.is_none_or(|(i, n)| p % n == i))
         .collect();
@@ -317,7 +341,7 @@ pub fn execute(
             break;
         }
         if let Err(e) = open(label, &pl.old_addrs[src]) {
-            if e.contains("no meta commands") {
+            if e.contains(NO_META) {
                 return Err(Fail::new(e));
             }
             dead.add(label, e);
@@ -338,7 +362,7 @@ pub fn execute(
         dead: &dead,
         state: state.as_ref(),
         bucket: bucket.as_ref(),
-        clock: &clock,
+        clock,
         delete_moved: a.delete_moved,
         stop: &stop,
     };
@@ -506,18 +530,6 @@ fn feed(
                 }
                 None => None,
             };
-            if let Some(p) = &prev {
-                if !ctx.delete_moved
-                    && cas != 0
-                    && p.src_cas == cas
-                    && p.dst == dst
-                    && p.src == s.src
-                {
-                    inc(&c.unchanged, 1);
-                    inc(&c.done, 1);
-                    continue;
-                }
-            }
             if dry_run {
                 inc(&c.done, 1);
                 continue;
@@ -659,6 +671,61 @@ struct Write1 {
     compare: Option<u64>,
 }
 
+/// Keys copied before whose source is unchanged (same CAS at listing) are only checked on
+/// the NEW server (`mg <key> c`, no value): unchanged when the copy still has the CAS the tool
+/// wrote; copied again when it is gone (evicted, or the server restarted); forgotten (left
+/// alone) when a client changed it. Returns the jobs that still need their source read.
+fn probe_copies(ctx: &Ctx, new: &mut HashMap<usize, MetaConn>, batch: Vec<Job>) -> Vec<Job> {
+    let c = ctx.counts;
+    let pl = ctx.pl;
+    let mut rest = Vec::with_capacity(batch.len());
+    let mut by_dst: BTreeMap<usize, Vec<Job>> = BTreeMap::new();
+    for j in batch {
+        match &j.prev {
+            Some(p) if j.cas != 0 && p.src_cas == j.cas && p.dst == j.dst && p.src == j.src => {
+                by_dst.entry(j.dst).or_default().push(j)
+            }
+            _ => rest.push(j),
+        }
+    }
+    let mut records = Vec::new();
+    for (dst, jobs) in by_dst {
+        let Some(conn) = conn(ctx, new, dst, &pl.new_labels, &pl.new_addrs) else {
+            inc(&c.failed, jobs.len() as u64);
+            continue;
+        };
+        let r = (|| -> Result<Vec<Option<u64>>, String> {
+            for j in &jobs {
+                conn.queue_cas(&j.key)?;
+            }
+            conn.flush()?;
+            jobs.iter().map(|_| conn.read_cas()).collect()
+        })();
+        match r {
+            Ok(cas) => {
+                for (j, now) in jobs.into_iter().zip(cas) {
+                    let want = j.prev.as_ref().map_or(0, |p| p.dst_cas);
+                    match now {
+                        Some(x) if x == want => inc(&c.unchanged, 1),
+                        Some(_) => {
+                            inc(&c.client_changed, 1);
+                            records.push((j.key, None));
+                        }
+                        None => rest.push(Job { prev: None, ..j }),
+                    }
+                }
+            }
+            Err(e) => {
+                ctx.dead.add(&pl.new_labels[dst], e);
+                new.remove(&dst);
+                inc(&c.failed, jobs.len() as u64);
+            }
+        }
+    }
+    record(ctx, records);
+    rest
+}
+
 fn copy_batch(
     ctx: &Ctx,
     old: &mut HashMap<usize, MetaConn>,
@@ -666,6 +733,7 @@ fn copy_batch(
     batch: Vec<Job>,
 ) {
     let c = ctx.counts;
+    let batch = probe_copies(ctx, new, batch);
     let mut by_dst: BTreeMap<usize, Vec<Write1>> = BTreeMap::new();
     for (job, got) in read_sources(ctx, old, batch) {
         let (mode, compare) = match &job.prev {
@@ -977,7 +1045,7 @@ fn rows(a: &RunArgs, c: &Counts) -> Vec<(&'static str, u64, &'static str)> {
             (
                 "unchanged",
                 get(&c.unchanged),
-                "copied before, source unchanged",
+                "copied before; source and copy unchanged",
             ),
             (
                 "kept",
