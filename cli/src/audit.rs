@@ -11,12 +11,19 @@
 //! Exit status: 0 when every server was audited, 3 when some could not be reached (each is
 //! named on stderr; the others are still audited), 2 on bad usage or when none answered.
 
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{sync_channel, SyncSender};
+use std::sync::Mutex;
+use std::time::Duration;
+
 use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ketama_core::{Hash, Profile, Ring};
 use serde_json::{json, Value};
 
-use crate::memcache::{Conn, KeyListing};
-use crate::output::{key_text, pct, Table};
+use crate::memcache::{Conn, KeyListing, Options};
+use crate::output::{key_fields, key_text, pct, Table};
 use crate::servers::{self, Fleet};
 use crate::{Fail, Format};
 
@@ -44,9 +51,14 @@ pub struct AuditArgs {
     /// share of keys that sit where it would put them.
     #[arg(long)]
     pub detect: bool,
-    /// Misplaced keys listed in the table (JSON lists them all).
+    /// Misplaced keys listed in the table (JSON lists them all, as they are found).
     #[arg(long, default_value_t = 20, value_name = "N")]
     pub show: usize,
+    /// The longest one server may take, in seconds, from the connect to the end of its
+    /// listing; a server that takes longer is reported unreachable (the others are still
+    /// audited).
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::seconds)]
+    pub timeout: Duration,
 }
 
 /// What one server holds.
@@ -56,13 +68,15 @@ pub struct Holding {
     pub label: String,
     /// How the keys were listed.
     pub listing: KeyListing,
-    /// Its keys.
-    pub keys: Vec<Vec<u8>>,
+    /// How many distinct keys were listed.
+    pub keys: usize,
     /// Its `curr_items` (`stats`).
     pub items: u64,
+    /// Listing lines skipped (memcached never sends them).
+    pub bad_lines: u64,
 }
 
-/// A server that did not answer.
+/// A server that did not answer, or failed during its listing.
 #[derive(Clone, Debug)]
 pub struct Unreachable {
     /// The server's label.
@@ -91,8 +105,10 @@ pub struct Score {
     pub hash: Hash,
     /// Keys held where this profile looks, per server (holdings order).
     pub agree_per_server: Vec<usize>,
-    /// Keys it looks for elsewhere.
-    pub misplaced: Vec<Misplaced>,
+    /// How many keys it looks for elsewhere.
+    pub misplaced: usize,
+    /// The first misplaced keys (as many as asked for, in holdings order).
+    pub shown: Vec<Misplaced>,
 }
 
 impl Score {
@@ -102,6 +118,89 @@ impl Score {
     }
 }
 
+/// One candidate's counts on one server: only counts grow with the keys; at most `keep`
+/// misplaced keys are kept.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    /// Keys where the candidate looks.
+    pub agree: usize,
+    /// Keys it looks for elsewhere.
+    pub misplaced: usize,
+    /// The first of those.
+    pub first: Vec<Misplaced>,
+}
+
+/// Scores the keys of one server against every candidate ring as they are listed.
+#[derive(Debug)]
+pub struct Scorer<'a> {
+    rings: &'a [Ring],
+    label: String,
+    keep: usize,
+    /// Per ring, in order.
+    pub tallies: Vec<Tally>,
+}
+
+impl<'a> Scorer<'a> {
+    /// A scorer for the server `label`, keeping the first `keep` misplaced keys per ring.
+    pub fn new(rings: &'a [Ring], label: &str, keep: usize) -> Scorer<'a> {
+        Scorer {
+            rings,
+            label: label.to_string(),
+            keep,
+            tallies: vec![Tally::default(); rings.len()],
+        }
+    }
+
+    /// Counts one key held by this server; returns the first ring's verdict when it looks
+    /// elsewhere.
+    pub fn key(&mut self, key: &[u8]) -> Option<Misplaced> {
+        let mut first = None;
+        for (i, (ring, t)) in self.rings.iter().zip(&mut self.tallies).enumerate() {
+            match ring.locate(key) {
+                Ok(s) if s.label == self.label => t.agree += 1,
+                r => {
+                    t.misplaced += 1;
+                    if t.first.len() < self.keep || i == 0 {
+                        let m = Misplaced {
+                            key: key.to_vec(),
+                            on: self.label.clone(),
+                            expected: r.ok().map(|s| s.label.clone()),
+                        };
+                        if t.first.len() < self.keep {
+                            t.first.push(m.clone());
+                        }
+                        if i == 0 {
+                            first = Some(m);
+                        }
+                    }
+                }
+            }
+        }
+        first
+    }
+}
+
+/// Each ring's score from the tallies of every server that answered (holdings order).
+pub fn scores(rings: &[Ring], per_server: &[Vec<Tally>], keep: usize) -> Vec<Score> {
+    rings
+        .iter()
+        .enumerate()
+        .map(|(i, ring)| {
+            let mut shown = Vec::new();
+            for t in per_server {
+                let left = keep.saturating_sub(shown.len());
+                shown.extend(t[i].first.iter().take(left).cloned());
+            }
+            Score {
+                profile: ring.profile(),
+                hash: ring.hash(),
+                agree_per_server: per_server.iter().map(|t| t[i].agree).collect(),
+                misplaced: per_server.iter().map(|t| t[i].misplaced).sum(),
+                shown,
+            }
+        })
+        .collect()
+}
 /// The hashes a profile's client lets its users choose, besides the default (names as
 /// `ketama hashes` prints them).
 pub fn offered_hashes(p: &Profile) -> &'static [&'static str] {
@@ -182,59 +281,120 @@ fn address(s: &ketama_core::Server) -> String {
     }
 }
 
-/// Lists the keys of every server (read-only); unreachable servers are returned apart.
-pub fn collect(fleet: &Fleet) -> (Vec<Holding>, Vec<Unreachable>) {
-    let mut held = Vec::new();
-    let mut down = Vec::new();
-    for s in fleet.servers() {
-        let r = Conn::connect(&address(&s)).and_then(|mut c| c.list_keys());
-        match r {
-            Ok(l) => held.push(Holding {
-                label: s.label.clone(),
-                listing: l.listing,
-                keys: l.keys,
-                items: l.items,
-            }),
-            Err(error) => down.push(Unreachable {
-                label: s.label.clone(),
-                error,
-            }),
+/// The most servers asked at the same time.
+pub const MAX_PARALLEL: usize = 16;
+
+/// What asking one server gave.
+type Answer = Result<(Holding, Vec<Tally>), Unreachable>;
+
+/// Lists the keys of every server (read-only, up to [`MAX_PARALLEL`] at a time, each within
+/// `opts.timeout`) and scores them against `rings` as they come; `stream` receives each key
+/// the first ring looks for elsewhere. Returns the answers in the fleet's order.
+pub fn collect(
+    fleet: &Fleet,
+    rings: &[Ring],
+    keep: usize,
+    opts: Options,
+    stream: Option<SyncSender<Misplaced>>,
+    bar: &ProgressBar,
+) -> Vec<Answer> {
+    let servers = fleet.servers();
+    let next = AtomicUsize::new(0);
+    let listed = AtomicU64::new(0);
+    let answers: Vec<Mutex<Option<Answer>>> = servers.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..servers.len().clamp(1, MAX_PARALLEL) {
+            let stream = stream.clone();
+            let (next, listed, answers, servers) = (&next, &listed, &answers, &servers);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(s) = servers.get(i) else { return };
+                let a = ask(s, rings, keep, opts, stream.as_ref(), listed, bar);
+                if let Ok(mut slot) = answers[i].lock() {
+                    *slot = Some(a);
+                }
+                bar.inc(1);
+            });
         }
-    }
-    (held, down)
+    });
+    answers
+        .into_iter()
+        .zip(&servers)
+        .map(|(a, s)| {
+            a.into_inner().ok().flatten().unwrap_or_else(|| {
+                Err(Unreachable {
+                    label: s.label.clone(),
+                    error: "not asked".into(),
+                })
+            })
+        })
+        .collect()
 }
 
-/// Scores one ring against the holdings.
-pub fn score(ring: &Ring, held: &[Holding]) -> Score {
-    let mut agree_per_server = Vec::with_capacity(held.len());
-    let mut misplaced = Vec::new();
-    for h in held {
-        let mut agree = 0;
-        for k in &h.keys {
-            match ring.locate(k) {
-                Ok(s) if s.label == h.label => agree += 1,
-                r => misplaced.push(Misplaced {
-                    key: k.clone(),
-                    on: h.label.clone(),
-                    expected: r.ok().map(|s| s.label.clone()),
-                }),
+/// Lists and scores one server.
+fn ask(
+    s: &ketama_core::Server,
+    rings: &[Ring],
+    keep: usize,
+    opts: Options,
+    stream: Option<&SyncSender<Misplaced>>,
+    listed: &AtomicU64,
+    bar: &ProgressBar,
+) -> Answer {
+    let mut scorer = Scorer::new(rings, &s.label, keep);
+    let mut n = 0u64;
+    let r = Conn::connect(&address(s), opts).and_then(|mut c| {
+        c.list_keys(|k| {
+            if let (Some(m), Some(tx)) = (scorer.key(k), stream) {
+                let _ = tx.send(m);
             }
+            n += 1;
+            if n % 4096 == 0 {
+                let total = listed.fetch_add(4096, Ordering::Relaxed) + 4096;
+                bar.set_message(total.to_string());
+            }
+        })
+    });
+    match r {
+        Ok(l) => {
+            for b in &l.bad {
+                eprintln!(
+                    "ketama: audit: server {}: line {} of the reply to `{}` skipped: {}",
+                    s.label,
+                    b.line,
+                    l.listing.command(),
+                    b.reason
+                );
+            }
+            if l.bad_count > l.bad.len() as u64 {
+                eprintln!(
+                    "ketama: audit: server {}: {} bad lines skipped in all",
+                    s.label, l.bad_count
+                );
+            }
+            Ok((
+                Holding {
+                    label: s.label.clone(),
+                    listing: l.listing,
+                    keys: l.keys as usize,
+                    items: l.items,
+                    bad_lines: l.bad_count,
+                },
+                scorer.tallies,
+            ))
         }
-        agree_per_server.push(agree);
-    }
-    Score {
-        profile: ring.profile(),
-        hash: ring.hash(),
-        agree_per_server,
-        misplaced,
+        Err(e) => Err(Unreachable {
+            label: s.label.clone(),
+            error: e.message,
+        }),
     }
 }
 
-/// Every profile with its default and offered hashes, best agreement first (ties: the
-/// default hash before the others, then `ketama profiles` order). Profiles that cannot build
-/// a ring from this fleet are left out.
-pub fn detect(fleet: &Fleet, held: &[Holding]) -> Vec<Score> {
-    let mut scores = Vec::new();
+/// The rings `--detect` scores: every profile with its default and offered hashes (the
+/// default first, then `ketama profiles` order). Profiles that cannot build a ring from this
+/// fleet are left out.
+pub fn candidates(fleet: &Fleet) -> Vec<Ring> {
+    let mut rings = Vec::new();
     for p in Profile::all() {
         let mut hashes = vec![p.default_hash];
         for n in offered_hashes(p) {
@@ -246,12 +406,16 @@ pub fn detect(fleet: &Fleet, held: &[Holding]) -> Vec<Score> {
         }
         for h in hashes {
             if let Ok(ring) = servers::ring(p, Some(h), fleet) {
-                scores.push(score(&ring, held));
+                rings.push(ring);
             }
         }
     }
-    // Stable: equal scores keep the order above, defaults first (a client left at its
-    // default hash is the likelier explanation of a tie).
+    rings
+}
+
+/// Best agreement first. Stable: equal scores keep the candidates' order, defaults first (a
+/// client left at its default hash is the likelier explanation of a tie).
+pub fn rank(mut scores: Vec<Score>) -> Vec<Score> {
     scores.sort_by_key(|s| {
         (
             std::cmp::Reverse(s.agree()),
@@ -270,8 +434,71 @@ fn share(n: usize, total: usize) -> f64 {
     }
 }
 
-/// Runs `ketama audit`: the output and whether the audit was partial.
-pub fn run(a: &AuditArgs, f: Format) -> Result<(String, bool), Fail> {
+/// A progress bar over the servers on a terminal's stderr (hidden elsewhere).
+fn progress(servers: usize) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::with_draw_target(Some(servers as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "audit [{bar:30}] {pos}/{len} servers done, {msg} keys listed ({elapsed})",
+    ) {
+        pb.set_style(style.progress_chars("=> "));
+    }
+    pb.set_message("0");
+    pb.enable_steady_tick(std::time::Duration::from_millis(200));
+    pb
+}
+
+/// Writes to the output; a closed pipe silences the rest, another error is kept for the end.
+struct Out<'a> {
+    w: &'a mut dyn Write,
+    closed: bool,
+    error: Option<std::io::Error>,
+}
+
+impl Out<'_> {
+    fn put(&mut self, s: &str) {
+        if self.closed || self.error.is_some() {
+            return;
+        }
+        if let Err(e) = self.w.write_all(s.as_bytes()) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                self.closed = true;
+            } else {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    fn finish(mut self) -> Result<(), Fail> {
+        if !self.closed && self.error.is_none() {
+            if let Err(e) = self.w.flush() {
+                if e.kind() != std::io::ErrorKind::BrokenPipe {
+                    self.error = Some(e);
+                }
+            }
+        }
+        match self.error {
+            Some(e) => Err(Fail::new(format!("cannot write output: {e}"))),
+            None => Ok(()),
+        }
+    }
+}
+
+/// One misplaced key as JSON.
+fn misplaced_json(m: &Misplaced) -> Value {
+    let mut o = serde_json::Map::new();
+    key_fields(&mut o, &m.key);
+    o.insert("on".into(), json!(m.on));
+    o.insert("expected".into(), json!(m.expected));
+    Value::Object(o)
+}
+
+/// Runs `ketama audit`, writing its report to `w`; returns whether the audit was partial.
+/// JSON output of `--profile` streams the misplaced keys as the servers list them (a server
+/// that fails after listing some keeps those in `misplaced`).
+pub fn run(a: &AuditArgs, f: Format, w: &mut dyn Write) -> Result<bool, Fail> {
     if f == Format::Csv {
         return Err(Fail::new(
             "audit: --format csv is not available; use table or json",
@@ -279,7 +506,7 @@ pub fn run(a: &AuditArgs, f: Format) -> Result<(String, bool), Fail> {
     }
     let fleet = servers::load(&a.servers)?;
     // Resolve names before connecting, so bad usage costs no network round trip.
-    let target = match &a.profile {
+    let rings = match &a.profile {
         Some(name) => {
             let p = crate::profile(name)?;
             let h = a
@@ -287,55 +514,129 @@ pub fn run(a: &AuditArgs, f: Format) -> Result<(String, bool), Fail> {
                 .as_deref()
                 .map(|n| crate::hash(n, Some(p)))
                 .transpose()?;
-            Some(servers::ring(p, h, &fleet)?)
+            vec![servers::ring(p, h, &fleet)?]
         }
-        None => None,
+        None => candidates(&fleet),
     };
-    let (held, down) = collect(&fleet);
+    let detecting = a.profile.is_none();
+    let keep = if detecting { 0 } else { a.show };
+    let streaming = f == Format::Json && !detecting;
+    crate::stop::install();
+    let opts = Options::new(a.timeout);
+    let bar = progress(fleet.servers().len());
+    let mut out = Out {
+        w,
+        closed: false,
+        error: None,
+    };
+    let mut streamed = 0usize;
+    let answers = if streaming {
+        let (tx, rx) = sync_channel::<Misplaced>(4096);
+        std::thread::scope(|scope| {
+            let worker = scope.spawn(|| collect(&fleet, &rings, 0, opts, Some(tx), &bar));
+            for m in rx {
+                out.put(if streamed == 0 {
+                    "{\n  \"misplaced\": [\n    "
+                } else {
+                    ",\n    "
+                });
+                out.put(&serde_json::to_string(&misplaced_json(&m)).unwrap_or_default());
+                streamed += 1;
+            }
+            worker.join().unwrap_or_default()
+        })
+    } else {
+        collect(&fleet, &rings, keep, opts, None, &bar)
+    };
+    bar.finish_and_clear();
+    let mut held = Vec::new();
+    let mut tallies = Vec::new();
+    let mut down = Vec::new();
+    for a in answers {
+        match a {
+            Ok((h, t)) => {
+                held.push(h);
+                tallies.push(t);
+            }
+            Err(u) => down.push(u),
+        }
+    }
     for d in &down {
         eprintln!(
             "ketama: audit: server {} is unreachable ({}); the other servers are still audited",
             d.label, d.error
         );
     }
+    if crate::stop::requested() {
+        return Err(Fail::new("audit: interrupted"));
+    }
+    let keys: usize = held.iter().map(|h| h.keys).sum();
+    let scores = scores(&rings, &tallies, keep);
+    if held.is_empty() && streamed == 0 {
+        return Err(Fail::new(format!(
+            "audit: no server of {} answered",
+            fleet.path
+        )));
+    }
+    match (detecting, f) {
+        (false, Format::Json) => {
+            let s = &scores[0];
+            let mut v = profile_json(s, &held, &down, keys);
+            if streamed == 0 {
+                v["misplaced"] = json!([]);
+                out.put(&crate::output::json(&v));
+            } else {
+                // The rest of the object after the streamed list.
+                let rest = crate::output::json(&v);
+                out.put("\n  ],\n");
+                out.put(rest.strip_prefix("{\n").unwrap_or(&rest));
+            }
+        }
+        (false, _) => out.put(&profile_table(
+            &scores[0],
+            &held,
+            &down,
+            keys,
+            &fleet.path,
+            a.show,
+        )),
+        (true, Format::Json) => out.put(&crate::output::json(&detect_json(
+            &rank(scores),
+            &held,
+            &down,
+            keys,
+        ))),
+        (true, _) => out.put(&detect_table(
+            &rank(scores),
+            &held,
+            &down,
+            keys,
+            &fleet.path,
+        )),
+    }
+    out.finish()?;
     if held.is_empty() {
         return Err(Fail::new(format!(
             "audit: no server of {} answered",
             fleet.path
         )));
     }
-    let keys: usize = held.iter().map(|h| h.keys.len()).sum();
-    let out = match target {
-        Some(ring) => {
-            let s = score(&ring, &held);
-            match f {
-                Format::Json => crate::output::json(&profile_json(&s, &held, &down, keys)),
-                _ => profile_table(&s, &held, &down, keys, &fleet.path, a.show),
-            }
-        }
-        None => {
-            let scores = detect(&fleet, &held);
-            match f {
-                Format::Json => crate::output::json(&detect_json(&scores, &held, &down, keys)),
-                _ => detect_table(&scores, &held, &down, keys, &fleet.path),
-            }
-        }
-    };
-    Ok((out, !down.is_empty()))
+    Ok(!down.is_empty())
 }
 
 /// `ketama audit` from the command line: prints, returns the exit status.
 pub fn main(a: &AuditArgs, f: Option<Format>) -> i32 {
-    match run(a, f.unwrap_or(Format::Table)) {
-        Ok((out, partial)) => {
-            let code = crate::emit(&out);
-            if code == 0 && partial {
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    match run(a, f.unwrap_or(Format::Table), &mut stdout) {
+        Ok(partial) => {
+            if partial {
                 EXIT_PARTIAL
             } else {
-                code
+                0
             }
         }
         Err(Fail(msg)) => {
+            drop(stdout);
             eprintln!("ketama: {msg}");
             2
         }
@@ -349,14 +650,15 @@ fn servers_json(held: &[Holding], down: &[Unreachable], s: Option<&Score>) -> Va
         .map(|(i, h)| {
             let mut o = json!({
                 "server": h.label,
-                "keys": h.keys.len(),
+                "keys": h.keys,
                 "curr_items": h.items,
                 "listing": h.listing.command(),
+                "bad_lines": h.bad_lines,
             });
             if let Some(s) = s {
                 let agree = s.agree_per_server.get(i).copied().unwrap_or(0);
                 o["agree"] = json!(agree);
-                o["misplaced"] = json!(h.keys.len() - agree);
+                o["misplaced"] = json!(h.keys - agree);
             }
             o
         })
@@ -374,11 +676,6 @@ fn profile_json(s: &Score, held: &[Holding], down: &[Unreachable], keys: usize) 
         "partial": !down.is_empty(),
         "profiles": [{"profile": s.profile.name, "hash": s.hash.name(), "agree": share(s.agree(), keys)}],
         "servers": servers_json(held, down, Some(s)),
-        "misplaced": s.misplaced.iter().map(|m| json!({
-            "key": key_text(&m.key),
-            "on": m.on,
-            "expected": m.expected,
-        })).collect::<Vec<_>>(),
     })
 }
 
@@ -452,10 +749,10 @@ fn profile_table(
         let agree = s.agree_per_server.get(i).copied().unwrap_or(0);
         t.row(vec![
             h.label.clone(),
-            h.keys.len().to_string(),
+            h.keys.to_string(),
             h.items.to_string(),
             agree.to_string(),
-            (h.keys.len() - agree).to_string(),
+            (h.keys - agree).to_string(),
             h.listing.command().into(),
         ]);
     }
@@ -477,19 +774,19 @@ fn profile_table(
         s.agree(),
         s.profile.name
     ));
-    if !s.misplaced.is_empty() {
+    if s.misplaced > 0 {
         out.push_str(&format!(
             "\nmisplaced keys: {} (a client using {} never finds them){}\n",
-            s.misplaced.len(),
+            s.misplaced,
             s.profile.name,
-            if s.misplaced.len() > show {
+            if s.misplaced > show {
                 format!("; the first {show} (--show N, or --format json for all)")
             } else {
                 String::new()
             }
         ));
         let mut t = Table::new(&["key", "on", "profile looks on"]);
-        for m in s.misplaced.iter().take(show) {
+        for m in s.shown.iter().take(show) {
             t.row(vec![
                 key_text(&m.key),
                 m.on.clone(),
@@ -515,7 +812,7 @@ fn detect_table(
     for h in held {
         t.row(vec![
             h.label.clone(),
-            h.keys.len().to_string(),
+            h.keys.to_string(),
             h.items.to_string(),
             h.listing.command().into(),
         ]);
@@ -590,35 +887,43 @@ mod tests {
             .collect();
         let ring = Ring::with_servers(p, None, servers.clone()).unwrap();
         let keys: Vec<Vec<u8>> = (0..300).map(|i| format!("k{i}").into_bytes()).collect();
-        let mut held: Vec<Holding> = servers
+        let mut held: Vec<Vec<Vec<u8>>> = vec![Vec::new(); 3];
+        for k in &keys {
+            held[ring.locate_index(k).unwrap()].push(k.clone());
+        }
+        // Keys moved by hand to a server where the profile does not look.
+        let moved: Vec<Vec<u8>> = (0..3).map(|_| held[0].pop().unwrap()).collect();
+        held[1].extend(moved.iter().cloned());
+        let fleet = Fleet::from_servers("test", servers.clone());
+        let mut rings = vec![ring];
+        rings.extend(candidates(&fleet));
+        let tallies: Vec<Vec<Tally>> = servers
             .iter()
-            .map(|s| Holding {
-                label: s.label.clone(),
-                listing: KeyListing::Metadump,
-                keys: Vec::new(),
-                items: 0,
+            .zip(&held)
+            .map(|(s, keys)| {
+                let mut sc = Scorer::new(&rings, &s.label, 2);
+                for k in keys {
+                    sc.key(k);
+                }
+                sc.tallies
             })
             .collect();
-        for k in &keys {
-            let i = ring.locate_index(k).unwrap();
-            held[i].keys.push(k.clone());
-        }
-        // One key moved by hand to a server where the profile does not look.
-        let moved = held[0].keys.pop().unwrap();
-        held[1].keys.push(moved.clone());
-        let s = score(&ring, &held);
-        assert_eq!(s.agree(), 299);
-        assert_eq!(s.misplaced.len(), 1);
-        assert_eq!(s.misplaced[0].key, moved);
-        assert_eq!(s.misplaced[0].on, "127.0.0.1:20002");
-        assert_eq!(s.misplaced[0].expected.as_deref(), Some("127.0.0.1:20001"));
-        let fleet = Fleet::from_servers("test", servers);
-        let ranked = detect(&fleet, &held);
-        assert_eq!(ranked[0].agree(), 299);
+        let all = scores(&rings, &tallies, 2);
+        let s = &all[0];
+        assert_eq!(s.agree(), 297);
+        assert_eq!(s.misplaced, 3);
+        // Only the first two are kept.
+        assert_eq!(s.shown.len(), 2);
+        assert_eq!(s.shown[0].key, moved[0]);
+        assert_eq!(s.shown[0].on, "127.0.0.1:20002");
+        assert_eq!(s.shown[0].expected.as_deref(), Some("127.0.0.1:20001"));
+        let ranked = rank(all[1..].to_vec());
+        assert_eq!(ranked[0].agree(), 297);
         assert!(ranked
             .iter()
-            .take_while(|x| x.agree() == 299)
+            .take_while(|x| x.agree() == 297)
             .any(|x| x.profile.name == "libmemcached-weighted" && x.hash == Hash::Md5));
         assert!(ranked.iter().any(|x| x.agree() < 200));
+        assert!(ranked.iter().all(|x| x.shown.len() <= 2));
     }
 }

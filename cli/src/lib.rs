@@ -28,6 +28,7 @@ pub mod plot;
 pub mod progress;
 pub mod servers;
 pub mod simulate;
+pub mod stop;
 pub mod version;
 
 use output::{key_text, Table};
@@ -243,7 +244,11 @@ pub fn run(cli: &Cli) -> Result<String, Fail> {
         Command::Simulate(a) => simulate::run(a, f.unwrap_or(Format::Table)),
         Command::Diff(a) => diff::run(a, f.unwrap_or(Format::Table)),
         Command::Compare(a) => compare::run(a, f.unwrap_or(Format::Table)),
-        Command::Audit(a) => audit::run(a, f.unwrap_or(Format::Table)).map(|(out, _)| out),
+        Command::Audit(a) => {
+            let mut out = Vec::new();
+            audit::run(a, f.unwrap_or(Format::Table), &mut out)?;
+            Ok(String::from_utf8_lossy(&out).into_owned())
+        }
         Command::Bucket(a) => bucket::run(a, f),
         Command::Migrate(a) => {
             let f = f.unwrap_or(Format::Table);
@@ -254,6 +259,23 @@ pub fn run(cli: &Cli) -> Result<String, Fail> {
             }
             .map(|(out, _)| out)
         }
+    }
+}
+
+/// Parses a `--timeout SECONDS` value: a positive number of seconds (fractions allowed), at
+/// most a day.
+pub fn seconds(s: &str) -> Result<std::time::Duration, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= 86_400.0 => Ok(std::time::Duration::from_secs_f64(x)),
+        _ => Err(format!(
+            "'{s}' is not a number of seconds (more than 0, at most 86400)"
+        )),
+    }
+}
+
+impl From<memcache::Error> for Fail {
+    fn from(e: memcache::Error) -> Fail {
+        Fail(e.message)
     }
 }
 

@@ -10,18 +10,20 @@
 //! on empty servers.
 //!
 //! Every process started here is stopped by its PID when [`Daemons`] is dropped: at the end,
-//! on any error, and on Ctrl-C or SIGTERM (the handler only raises a flag; the work loop checks
-//! it between batches and unwinds normally).
+//! on any error, and on Ctrl-C or SIGTERM (the handler only raises [`crate::stop::flag`];
+//! every wait on a server checks it within [`crate::memcache::POLL`], and the run unwinds
+//! normally). On Linux each process also gets SIGKILL when the thread that started it ends,
+//! so even a `ketama` killed by SIGKILL (the OOM killer, `timeout -s KILL`) leaves none behind.
+//! Each step (the connect, a `stats`, a batch of keys) may wait on a server at most
+//! `--timeout`.
 
 use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Once;
 use std::time::{Duration, Instant};
 
-use crate::memcache::{key_ok, Conn};
+use crate::memcache::{key_ok, Conn, Options};
 use crate::output::key_text;
 use crate::servers::{self, Fleet};
 use crate::simulate::{Report, SimulateArgs};
@@ -40,28 +42,11 @@ const CHUNK: usize = 1000;
 /// How long a new process may take to answer.
 const START_TIMEOUT: Duration = Duration::from_secs(10);
 
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-static HANDLER: Once = Once::new();
-
-/// Installs the Ctrl-C / SIGTERM handler (once per process): it only sets a flag.
-pub(crate) fn install_handler() {
-    HANDLER.call_once(|| {
-        // If another handler is already installed (an embedding program), keep it: the
-        // processes are still stopped by Drop on every other path.
-        let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
-    });
-}
-
-/// Whether Ctrl-C or SIGTERM arrived since [`install_handler`].
-pub(crate) fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
-}
+const INTERRUPTED: &str = "interrupted: the memcached processes started for --live were stopped";
 
 fn check_interrupt() -> Result<(), Fail> {
-    if INTERRUPTED.load(Ordering::SeqCst) {
-        Err(Fail::new(
-            "interrupted: the memcached processes started for --live were stopped",
-        ))
+    if crate::stop::requested() {
+        Err(Fail::new(INTERRUPTED))
     } else {
         Ok(())
     }
@@ -114,7 +99,7 @@ fn free_port() -> Result<u16, Fail> {
 impl Daemons {
     /// Starts one more memcached on 127.0.0.1; returns its address once it answers and its
     /// `stats` name the PID we started (so we never talk to someone else's server).
-    pub fn start(&mut self, binary: &str) -> Result<SocketAddr, Fail> {
+    pub fn start(&mut self, binary: &str, timeout: Duration) -> Result<SocketAddr, Fail> {
         let mut last = String::new();
         for _ in 0..5 {
             check_interrupt()?;
@@ -135,6 +120,7 @@ impl Daemons {
                 use std::os::unix::process::CommandExt;
                 cmd.process_group(0);
             }
+            die_with_parent(&mut cmd);
             let child = cmd.spawn().map_err(|e| {
                 Fail::new(format!(
                     "--live: cannot start memcached ('{binary}'): {e} (install Debian's memcached or give --memcached PATH)"
@@ -142,7 +128,7 @@ impl Daemons {
             })?;
             let pid = child.id();
             self.list.push(Daemon { child });
-            match self.wait_ready(addr, pid) {
+            match self.wait_ready(addr, pid, timeout) {
                 Ok(()) => return Ok(addr),
                 Err(e) => {
                     last = e;
@@ -158,7 +144,7 @@ impl Daemons {
         )))
     }
 
-    fn wait_ready(&mut self, addr: SocketAddr, pid: u32) -> Result<(), String> {
+    fn wait_ready(&mut self, addr: SocketAddr, pid: u32, timeout: Duration) -> Result<(), String> {
         let start = Instant::now();
         loop {
             if let Some(d) = self.list.last_mut() {
@@ -166,10 +152,10 @@ impl Daemons {
                     return Err(format!("it exited ({status}) on port {}", addr.port()));
                 }
             }
-            if INTERRUPTED.load(Ordering::SeqCst) {
+            if crate::stop::requested() {
                 return Err("interrupted".into());
             }
-            if let Ok(mut c) = Conn::connect_addr(addr, &addr.to_string()) {
+            if let Ok(mut c) = Conn::connect_addr(addr, &addr.to_string(), Options::new(timeout)) {
                 let stats = c.stats("")?;
                 let theirs = stats
                     .iter()
@@ -258,7 +244,7 @@ pub fn run(a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result<Live, 
             "--live starts one memcached per node: {nodes} nodes, at most {MAX_NODES}"
         )));
     }
-    install_handler();
+    crate::stop::install();
     let binary = a.memcached.as_deref().unwrap_or(DEFAULT_MEMCACHED);
     let mut labels: Vec<String> = report.old.iter().map(|s| s.label.clone()).collect();
     labels.extend(report.added.iter().cloned());
@@ -266,14 +252,21 @@ pub fn run(a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result<Live, 
     let mut daemons = Daemons::default();
     let mut addresses = Vec::new();
     for l in &labels {
-        addresses.push((l.clone(), daemons.start(binary)?));
+        addresses.push((l.clone(), daemons.start(binary, a.timeout)?));
     }
+    let opts = Options::new(a.timeout);
     let mut conns: HashMap<String, Conn> = HashMap::new();
     for (l, addr) in &addresses {
-        conns.insert(l.clone(), Conn::connect_addr(*addr, l).map_err(Fail)?);
+        conns.insert(
+            l.clone(),
+            Conn::connect_addr(*addr, l, opts).map_err(interrupted)?,
+        );
     }
     let version = match conns.get_mut(&labels[0]) {
-        Some(c) => c.version().map_err(Fail)?,
+        Some(c) => {
+            c.set_deadline(Instant::now() + a.timeout);
+            c.version().map_err(interrupted)?
+        }
         None => String::new(),
     };
 
@@ -297,26 +290,30 @@ pub fn run(a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result<Live, 
         let value = format!("ketama-live-{i}");
         let mut stored = 0usize;
         for (label, ks) in &store {
-            let conn = conn(&mut conns, label)?;
+            let conn = step(&mut conns, label, a.timeout)?;
             for chunk in ks.chunks(CHUNK) {
                 check_interrupt()?;
                 let items: Vec<(&[u8], &[u8])> =
                     chunk.iter().map(|k| (*k, value.as_bytes())).collect();
-                conn.set_many(&items).map_err(Fail)?;
+                conn.set_many(&items).map_err(interrupted)?;
                 stored += chunk.len();
                 pb.inc(chunk.len() as u64);
             }
         }
         let mut items = Vec::new();
         for s in &report.old {
-            items.push(conn(&mut conns, &s.label)?.item_count().map_err(Fail)?);
+            items.push(
+                step(&mut conns, &s.label, a.timeout)?
+                    .item_count()
+                    .map_err(interrupted)?,
+            );
         }
         let mut hits = 0usize;
         for (label, ks) in &fetch {
-            let conn = conn(&mut conns, label)?;
+            let conn = step(&mut conns, label, a.timeout)?;
             for chunk in ks.chunks(CHUNK) {
                 check_interrupt()?;
-                let found = conn.get_many(chunk).map_err(Fail)?;
+                let found = conn.get_many(chunk).map_err(interrupted)?;
                 hits += chunk
                     .iter()
                     .filter(|k| found.get(**k).is_some_and(|v| v == value.as_bytes()))
@@ -326,14 +323,16 @@ pub fn run(a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result<Live, 
         }
         // Empty the servers for the next hash, and make sure they are.
         for (label, ks) in &store {
-            let conn = conn(&mut conns, label)?;
+            let conn = step(&mut conns, label, a.timeout)?;
             for chunk in ks.chunks(CHUNK) {
                 check_interrupt()?;
-                conn.delete_many(chunk).map_err(Fail)?;
+                conn.delete_many(chunk).map_err(interrupted)?;
             }
         }
         for l in &labels {
-            let left = conn(&mut conns, l)?.item_count().map_err(Fail)?;
+            let left = step(&mut conns, l, a.timeout)?
+                .item_count()
+                .map_err(interrupted)?;
             if left != 0 {
                 return Err(Fail::new(format!(
                     "--live: {left} items left on the server for {l} after deleting the keys"
@@ -361,11 +360,61 @@ pub fn run(a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result<Live, 
     })
 }
 
-fn conn<'a>(conns: &'a mut HashMap<String, Conn>, label: &str) -> Result<&'a mut Conn, Fail> {
-    conns
+/// The connection for `label`, with `timeout` for its next step.
+fn step<'a>(
+    conns: &'a mut HashMap<String, Conn>,
+    label: &str,
+    timeout: Duration,
+) -> Result<&'a mut Conn, Fail> {
+    let c = conns
         .get_mut(label)
-        .ok_or_else(|| Fail::new(format!("--live: no server started for {label}")))
+        .ok_or_else(|| Fail::new(format!("--live: no server started for {label}")))?;
+    c.set_deadline(Instant::now() + timeout);
+    Ok(c)
 }
+
+/// A client error as the run's failure; a stop request reads as the interruption it is.
+fn interrupted(e: crate::memcache::Error) -> Fail {
+    if e.kind == crate::memcache::ErrorKind::Interrupted {
+        Fail::new(INTERRUPTED)
+    } else {
+        Fail::new(format!("--live: {e}"))
+    }
+}
+
+/// Asks the kernel to SIGKILL the child when the thread that spawns it ends (Linux), so
+/// no memcached outlives a `ketama` killed without a chance to clean up.
+#[cfg(target_os = "linux")]
+fn die_with_parent(cmd: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    let parent = std::process::id();
+    // SAFETY: the hook runs in the forked child before exec and only makes two
+    // async-signal-safe system calls (prctl, getppid) and `_exit`; it touches no memory
+    // shared with the parent and allocates nothing.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::prctl(
+                libc::PR_SET_PDEATHSIG,
+                libc::SIGKILL as libc::c_ulong,
+                0,
+                0,
+                0,
+            ) != 0
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The parent may have died before the request took effect.
+            if libc::getppid() as u32 != parent {
+                libc::_exit(1);
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Elsewhere the processes are stopped by [`Daemons`]'s `Drop` only.
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent(_cmd: &mut Command) {}
 
 /// The servers of the experiment, for messages.
 pub fn describe(live: &Live) -> String {

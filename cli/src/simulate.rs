@@ -80,6 +80,11 @@ pub struct SimulateArgs {
     /// The memcached binary for --live [default: memcached on the PATH].
     #[arg(long, requires = "live", value_name = "PATH")]
     pub memcached: Option<String>,
+    /// --live: the longest any one step may wait on a server, in seconds (a step is the
+    /// connect, a `stats`, or one batch of up to 1000 keys); a server that takes longer fails
+    /// the run, naming the server and the command.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::seconds, requires = "live")]
+    pub timeout: std::time::Duration,
 }
 
 /// The result for one hash.

@@ -2,22 +2,20 @@
 //! `lru_crawler metadump`, pipelined: requests are queued in a write buffer, sent with one
 //! [`MetaConn::flush`], and their replies read back in order.
 //!
-//! Every read and write has a timeout (the text client's [`IO_TIMEOUT`]), every reply line is
-//! bounded, and a value is read only up to [`MAX_ITEM`]: a silent or misbehaving server makes
-//! a call fail with a message naming it, never hang.
+//! Built on the text client's [`Conn`]: every wait has a deadline ([`MetaConn::flush`] gives
+//! each round trip the whole `--timeout` again, a long listing gets it per line), notices
+//! Ctrl-C within [`crate::memcache::POLL`], every line is bounded, and a value is read only
+//! up to [`MAX_ITEM`]: a silent or misbehaving server makes a call fail with a message naming
+//! it, never hang.
 
-use std::io::{BufRead, BufReader, BufWriter, Read, Write};
-use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::time::{Duration, Instant};
 
-use crate::memcache::{key_ok, CONNECT_TIMEOUT, IO_TIMEOUT};
+use crate::memcache::{key_ok, Conn, Options, MAX_LINE, MAX_LISTING_LINE};
 
-/// The longest reply line accepted (metadump lines are under 400 bytes).
-const MAX_LINE: u64 = 64 * 1024;
 /// The largest value read (memcached's `-I` maximum item size is 1 GB, its default 1 MB).
 pub const MAX_ITEM: usize = 1 << 30;
 /// memcached reads an expiry above this many seconds as an absolute Unix time.
 pub const RELATIVE_TTL_MAX: i64 = 60 * 60 * 24 * 30;
-
 /// Part of the message of a server without the meta protocol.
 pub const NO_META: &str = "has no meta commands";
 
@@ -84,8 +82,12 @@ pub enum Mode {
 #[derive(Debug)]
 pub struct MetaConn {
     label: String,
-    r: BufReader<TcpStream>,
-    w: BufWriter<TcpStream>,
+    conn: Conn,
+    timeout: Duration,
+    /// Requests queued, sent by [`MetaConn::flush`].
+    out: Vec<u8>,
+    /// The first command queued since the last flush, for messages.
+    doing: &'static str,
 }
 
 /// Standard base64 (RFC 4648, with padding): how `b`-flagged keys travel.
@@ -176,33 +178,17 @@ fn token<T: std::str::FromStr>(tokens: &[&[u8]], flag: u8) -> Option<T> {
 }
 
 impl MetaConn {
-    /// Connects to `addr` (`host:port`); `label` names the server in every message.
-    pub fn connect(label: &str, addr: &str) -> Result<MetaConn, String> {
-        let addrs: Vec<SocketAddr> = addr
-            .to_socket_addrs()
-            .map_err(|e| format!("server {label}: cannot resolve {addr}: {e}"))?
-            .collect();
-        let mut last = format!("server {label}: {addr} has no address");
-        for a in addrs {
-            match TcpStream::connect_timeout(&a, CONNECT_TIMEOUT) {
-                Ok(s) => {
-                    let setup = || -> std::io::Result<(TcpStream, TcpStream)> {
-                        s.set_read_timeout(Some(IO_TIMEOUT))?;
-                        s.set_write_timeout(Some(IO_TIMEOUT))?;
-                        s.set_nodelay(true)?;
-                        Ok((s.try_clone()?, s))
-                    };
-                    let (r, w) = setup().map_err(|e| format!("server {label}: {e}"))?;
-                    return Ok(MetaConn {
-                        label: label.to_string(),
-                        r: BufReader::with_capacity(256 * 1024, r),
-                        w: BufWriter::with_capacity(256 * 1024, w),
-                    });
-                }
-                Err(e) => last = format!("server {label}: cannot connect: {e}"),
-            }
-        }
-        Err(last)
+    /// Connects to `addr` (`host:port`); `label` names the server in messages. Each round
+    /// trip may take up to `timeout`.
+    pub fn connect(label: &str, addr: &str, timeout: Duration) -> Result<MetaConn, String> {
+        let conn = Conn::connect(addr, Options::new(timeout)).map_err(|e| e.message)?;
+        Ok(MetaConn {
+            label: label.to_string(),
+            conn,
+            timeout,
+            out: Vec::with_capacity(64 * 1024),
+            doing: "",
+        })
     }
 
     /// The server's label.
@@ -215,38 +201,40 @@ impl MetaConn {
     }
 
     fn queue(&mut self, bytes: &[u8]) -> Result<(), String> {
-        let label = &self.label;
-        self.w
-            .write_all(bytes)
-            .map_err(|e| format!("server {label}: cannot send: {e}"))
+        self.out.extend_from_slice(bytes);
+        Ok(())
     }
 
-    /// Sends everything queued.
+    fn command(&mut self, name: &'static str) {
+        if self.out.is_empty() {
+            self.doing = name;
+        }
+    }
+
+    /// Sends everything queued; the replies that follow get a fresh deadline.
     pub fn flush(&mut self) -> Result<(), String> {
-        let label = &self.label;
-        self.w
-            .flush()
-            .map_err(|e| format!("server {label}: cannot send: {e}"))
+        self.conn.set_deadline(Instant::now() + self.timeout);
+        if self.out.is_empty() {
+            return Ok(());
+        }
+        let r = self.conn.write_request(self.doing, &self.out);
+        self.out.clear();
+        r.map_err(|e| e.message)
     }
 
     /// One reply line without its line end.
     fn line(&mut self, buf: &mut Vec<u8>) -> Result<(), String> {
-        buf.clear();
-        let n = (&mut self.r)
-            .take(MAX_LINE)
-            .read_until(b'\n', buf)
-            .map_err(|e| format!("server {}: no reply: {e}", self.label))?;
-        if n == 0 {
-            return Err(self.err("the server closed the connection"));
+        self.line_max(buf, MAX_LINE)
+    }
+
+    fn line_max(&mut self, buf: &mut Vec<u8>, max: usize) -> Result<(), String> {
+        match self.conn.read_line(max).map_err(|e| e.message)? {
+            Some(l) => {
+                *buf = l;
+                Ok(())
+            }
+            None => Err(self.err(format!("a reply line longer than {max} bytes"))),
         }
-        if buf.last() != Some(&b'\n') {
-            return Err(self.err("reply line too long"));
-        }
-        buf.pop();
-        if buf.last() == Some(&b'\r') {
-            buf.pop();
-        }
-        Ok(())
     }
 
     fn unexpected(&self, cmd: &str, l: &[u8]) -> String {
@@ -258,6 +246,7 @@ impl MetaConn {
 
     /// Checks that the server speaks the meta protocol; the refusal names its version.
     pub fn check_meta(&mut self) -> Result<String, String> {
+        self.command("version");
         self.queue(b"version\r\nmn\r\n")?;
         self.flush()?;
         let mut l = Vec::new();
@@ -277,6 +266,7 @@ impl MetaConn {
 
     /// The server's clock (`time` of `stats`), Unix seconds.
     pub fn server_time(&mut self) -> Result<i64, String> {
+        self.command("stats");
         self.queue(b"stats\r\n")?;
         self.flush()?;
         let mut l = Vec::new();
@@ -295,6 +285,7 @@ impl MetaConn {
 
     /// `curr_items` of `stats`.
     pub fn curr_items(&mut self) -> Result<u64, String> {
+        self.command("stats");
         self.queue(b"stats\r\n")?;
         self.flush()?;
         let mut l = Vec::new();
@@ -319,9 +310,10 @@ impl MetaConn {
     ) -> Result<bool, String> {
         let mut l = Vec::new();
         for attempt in 0..30u64 {
+            self.command("lru_crawler metadump all");
             self.queue(b"lru_crawler metadump all\r\n")?;
             self.flush()?;
-            self.line(&mut l)?;
+            self.line_max(&mut l, MAX_LISTING_LINE)?;
             if l.starts_with(b"BUSY") {
                 std::thread::sleep(std::time::Duration::from_millis(100 * (attempt + 1).min(5)));
                 continue;
@@ -335,7 +327,8 @@ impl MetaConn {
                 }
                 let item = parse_metadump(&l).ok_or_else(|| self.unexpected("metadump", &l))?;
                 each(item)?;
-                self.line(&mut l)?;
+                self.conn.set_deadline(Instant::now() + self.timeout);
+                self.line_max(&mut l, MAX_LISTING_LINE)?;
             }
         }
         Err(self.err("the LRU crawler stayed busy"))
@@ -344,6 +337,7 @@ impl MetaConn {
     /// Queues `mg` for the value, client flags, remaining TTL and CAS, without bumping the
     /// item in the LRU.
     pub fn queue_get(&mut self, key: &[u8]) -> Result<(), String> {
+        self.command("mg");
         let mut out = Vec::with_capacity(key.len() + 24);
         out.extend_from_slice(b"mg ");
         let b = key_token(key, &mut out);
@@ -379,14 +373,7 @@ impl MetaConn {
         else {
             return Err(self.unexpected("mg", &l));
         };
-        let mut value = vec![0u8; len + 2];
-        self.r
-            .read_exact(&mut value)
-            .map_err(|e| self.err(format!("short value: {e}")))?;
-        if &value[len..] != b"\r\n" {
-            return Err(self.err("a value not ended by \\r\\n"));
-        }
-        value.truncate(len);
+        let value = self.conn.read_data(len).map_err(|e| e.message)?;
         Ok(Some(Got {
             value,
             flags,
@@ -397,6 +384,7 @@ impl MetaConn {
 
     /// Queues an `mg` that only asks whether the key exists.
     pub fn queue_has(&mut self, key: &[u8]) -> Result<(), String> {
+        self.command("mg");
         let mut out = Vec::with_capacity(key.len() + 12);
         out.extend_from_slice(b"mg ");
         let b = key_token(key, &mut out);
@@ -417,6 +405,7 @@ impl MetaConn {
 
     /// Queues an `mg` that asks for the item's CAS only.
     pub fn queue_cas(&mut self, key: &[u8]) -> Result<(), String> {
+        self.command("mg");
         let mut out = Vec::with_capacity(key.len() + 12);
         out.extend_from_slice(b"mg ");
         let b = key_token(key, &mut out);
@@ -449,6 +438,7 @@ impl MetaConn {
         mode: Mode,
         compare: Option<u64>,
     ) -> Result<(), String> {
+        self.command("ms");
         let mut out = Vec::with_capacity(key.len() + value.len() + 64);
         out.extend_from_slice(b"ms ");
         let b = key_token(key, &mut out);
@@ -488,6 +478,7 @@ impl MetaConn {
 
     /// Queues an `md`, only if the item's CAS is `compare` when one is given.
     pub fn queue_delete(&mut self, key: &[u8], compare: Option<u64>) -> Result<(), String> {
+        self.command("md");
         let mut out = Vec::with_capacity(key.len() + 32);
         out.extend_from_slice(b"md ");
         if key_token(key, &mut out) {

@@ -12,6 +12,7 @@
 //! input, or when interrupted.
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use clap::{Args, Subcommand};
 use ketama_core::Ring;
@@ -72,6 +73,10 @@ pub struct PlaceArgs {
     /// profile's default).
     #[arg(long = "to-hash")]
     pub to_hash: Option<String>,
+    /// The longest one round trip to a server may take, in seconds (a listing: per line); a
+    /// server that takes longer is reported as failed.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::seconds)]
+    pub timeout: Duration,
 }
 
 /// `ketama migrate plan`.
@@ -146,6 +151,8 @@ pub struct Placement {
     pub new_addrs: Vec<String>,
     /// For each OLD server, its position in NEW (same label).
     pub old_in_new: Vec<Option<usize>>,
+    /// The longest one round trip may take.
+    pub timeout: Duration,
     old_pos: Vec<usize>,
     new_pos: Vec<usize>,
 }
@@ -209,6 +216,7 @@ impl Placement {
             old_labels,
             new_labels,
             old_in_new,
+            timeout: a.timeout,
         })
     }
 
@@ -304,24 +312,33 @@ pub const CACHEDUMP_NOTE: &str = "note: servers without an enabled LRU crawler w
 pub fn list_server(
     label: &str,
     addr: &str,
+    timeout: Duration,
     mut each: impl FnMut(meta::Listed) -> Result<(), String>,
 ) -> Result<Listing, String> {
-    let mut c = meta::MetaConn::connect(label, addr)?;
+    let mut c = meta::MetaConn::connect(label, addr, timeout)?;
     if c.metadump(&mut each)? {
         return Ok(Listing::Metadump);
     }
-    let listed = crate::memcache::Conn::connect(addr)
-        .and_then(|mut c| c.list_keys())
-        .map_err(|e| format!("server {label}: {e}"))?;
-    for key in listed.keys {
-        each(meta::Listed {
-            key,
-            exp: -1,
-            cas: 0,
-            size: 0,
-        })?;
+    let mut failed = None;
+    crate::memcache::Conn::connect(addr, crate::memcache::Options::new(timeout))
+        .and_then(|mut c| {
+            c.list_keys(|key| {
+                if failed.is_none() {
+                    failed = each(meta::Listed {
+                        key: key.to_vec(),
+                        exp: -1,
+                        cas: 0,
+                        size: 0,
+                    })
+                    .err();
+                }
+            })
+        })
+        .map_err(|e| e.message)?;
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(Listing::Cachedump),
     }
-    Ok(Listing::Cachedump)
 }
 
 /// Parses `--shard I/N`.

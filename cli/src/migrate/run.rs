@@ -114,7 +114,11 @@ impl Dead {
     fn has(&self, label: &str) -> bool {
         self.0.lock().map_or(true, |m| m.contains_key(label))
     }
+    /// Records a failure (not when Ctrl-C is what ended the wait).
     fn add(&self, label: &str, err: String) {
+        if crate::stop::requested() {
+            return;
+        }
         if let Ok(mut m) = self.0.lock() {
             m.entry(label.to_string()).or_insert(err);
         }
@@ -160,7 +164,7 @@ impl Bucket {
             }
         };
         let until = Instant::now() + Duration::from_secs_f64(wait);
-        while Instant::now() < until && !crate::live::interrupted() {
+        while Instant::now() < until && !crate::stop::requested() {
             std::thread::sleep((until - Instant::now()).min(Duration::from_millis(50)));
         }
     }
@@ -279,8 +283,8 @@ pub fn run(a: &RunArgs, f: Format) -> Result<(String, i32), Fail> {
 }
 
 /// Connects to a server and checks it speaks the meta protocol.
-fn open(label: &str, addr: &str) -> Result<MetaConn, String> {
-    let mut c = MetaConn::connect(label, addr)?;
+fn open(pl: &Placement, label: &str, addr: &str) -> Result<MetaConn, String> {
+    let mut c = MetaConn::connect(label, addr, pl.timeout)?;
     c.check_meta()?;
     Ok(c)
 }
@@ -300,7 +304,7 @@ pub fn preflight(pl: &Placement) -> Result<Vec<i64>, Refusal> {
     let mut clock = vec![0i64; pl.new_labels.len()];
     let mut down = Vec::new();
     for (j, (label, addr)) in pl.new_labels.iter().zip(&pl.new_addrs).enumerate() {
-        match open(label, addr).and_then(|mut c| c.server_time()) {
+        match open(pl, label, addr).and_then(|mut c| c.server_time()) {
             Ok(t) => clock[j] = t - now(),
             Err(e) if e.contains(NO_META) => return Err(Refusal::NoMeta(e)),
             Err(e) => down.push(e),
@@ -320,7 +324,7 @@ pub fn execute(
     shard: Option<(usize, usize)>,
     clock: &[i64],
 ) -> Result<Outcome, Fail> {
-    crate::live::install_handler();
+    crate::stop::install();
     let start = Instant::now();
     let counts = Counts::default();
     let dead = Dead::default();
@@ -337,10 +341,10 @@ pub fn execute(
     let mut spools = Vec::new();
     for &src in &sources {
         let label = &pl.old_labels[src];
-        if crate::live::interrupted() {
+        if crate::stop::requested() {
             break;
         }
-        if let Err(e) = open(label, &pl.old_addrs[src]) {
+        if let Err(e) = open(pl, label, &pl.old_addrs[src]) {
             if e.contains(NO_META) {
                 return Err(Fail::new(e));
             }
@@ -401,7 +405,7 @@ pub fn execute(
         r
     });
     feed_result?;
-    let interrupted = crate::live::interrupted();
+    let interrupted = crate::stop::requested();
     // 4. Copies whose source is gone (state only, sources listed completely).
     if let Some(st) = &state {
         if !interrupted && !a.delete_moved {
@@ -439,7 +443,7 @@ fn spool(pl: &Placement, src: usize, counts: &Counts) -> Result<Spool, String> {
     let fail = |e: std::io::Error| format!("spool file {}: {e}", s.path.display());
     let mut w = BufWriter::new(File::create(&s.path).map_err(fail)?);
     let label = &pl.old_labels[src];
-    let listing = list_server(label, &pl.old_addrs[src], |it| {
+    let listing = list_server(label, &pl.old_addrs[src], pl.timeout, |it| {
         inc(&counts.listed, 1);
         writeln!(w, "{} {} {} {}", it.cas, it.exp, it.size, hex(&it.key))
             .map_err(|e| format!("spool file: {e}"))
@@ -471,7 +475,7 @@ fn feed(
         let f = File::open(&s.path)
             .map_err(|e| Fail::new(format!("spool file {}: {e}", s.path.display())))?;
         for line in BufReader::new(f).split(b'\n') {
-            if crate::live::interrupted() || ctx.stop.load(Ordering::Relaxed) {
+            if crate::stop::requested() || ctx.stop.load(Ordering::Relaxed) {
                 return Ok(());
             }
             let line =
@@ -576,7 +580,7 @@ fn worker(ctx: &Ctx, rx: &Mutex<Receiver<Job>>) {
                 }
             }
         }
-        if crate::live::interrupted() {
+        if crate::stop::requested() {
             ctx.stop.store(true, Ordering::Relaxed);
             continue; // drain without work, so the feeder is never blocked
         }
@@ -606,7 +610,7 @@ fn conn<'m>(
         return None;
     }
     if let std::collections::hash_map::Entry::Vacant(e) = conns.entry(i) {
-        match open(&labels[i], &addrs[i]) {
+        match open(ctx.pl, &labels[i], &addrs[i]) {
             Ok(c) => {
                 e.insert(c);
             }

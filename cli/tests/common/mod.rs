@@ -37,3 +37,6 @@ pub fn stdout_of(args: &[&str], out: Output) -> String {
     );
     String::from_utf8(out.stdout).unwrap()
 }
+
+#[path = "fake.rs"]
+pub mod fake;
