@@ -11,7 +11,9 @@
 //! a server did not answer (or, for `run`, some keys could not be copied), 2 on bad usage or
 //! input, or when interrupted.
 
-use std::collections::HashMap;
+use std::collections::hash_map::RandomState;
+use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasher;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
@@ -316,7 +318,31 @@ pub fn list_server(
     mut each: impl FnMut(meta::Listed) -> Result<(), String>,
 ) -> Result<Listing, String> {
     let mut c = meta::MetaConn::connect(label, addr, timeout)?;
-    if c.metadump(&mut each)? {
+    // A crawl is not a snapshot: items the LRU maintainer moves between its queues while it
+    // runs (e.g. just after many reads) can be missed. So it is repeated, a few times at most,
+    // until the distinct keys seen reach `curr_items` (read again after each pass: the crawl
+    // reclaims expired items). Only an 8-byte fingerprint per key is kept for that.
+    let fingerprints = RandomState::new();
+    let mut seen = HashSet::new();
+    let mut crawler = false;
+    for pass in 0..6u64 {
+        let has_crawler = c.metadump(|it| {
+            if seen.insert(fingerprints.hash_one(&it.key)) {
+                each(it)
+            } else {
+                Ok(())
+            }
+        })?;
+        if !has_crawler {
+            break;
+        }
+        crawler = true;
+        if pass == 5 || seen.len() as u64 >= c.curr_items()? {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100 * (pass + 1)));
+    }
+    if crawler {
         return Ok(Listing::Metadump);
     }
     let mut failed = None;
@@ -358,7 +384,9 @@ pub fn parse_shard(s: &str) -> Result<(usize, usize), Fail> {
 
 /// Human duration for estimates: "45 s", "12 min", "3.5 h".
 pub fn duration_text(secs: f64) -> String {
-    if secs < 90.0 {
+    if secs < 1.0 {
+        "under 1 s".to_string()
+    } else if secs < 90.0 {
         format!("{secs:.0} s")
     } else if secs < 90.0 * 60.0 {
         format!("{:.0} min", secs / 60.0)
