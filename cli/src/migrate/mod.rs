@@ -320,12 +320,12 @@ pub fn list_server(
     let mut c = meta::MetaConn::connect(label, addr, timeout)?;
     // A crawl is not a snapshot: items the LRU maintainer moves between its queues while it
     // runs (e.g. just after many reads) can be missed. So it is repeated, a few times at most,
-    // until the distinct keys seen reach `curr_items` (read again after each pass: the crawl
-    // reclaims expired items). Only an 8-byte fingerprint per key is kept for that.
+    // until the distinct keys seen reach `curr_items` (read again after each pass). Only an 8-byte fingerprint per key is kept for that.
     let fingerprints = RandomState::new();
     let mut seen = HashSet::new();
     let mut crawler = false;
     for pass in 0..6u64 {
+        let before = seen.len();
         let has_crawler = c.metadump(|it| {
             if seen.insert(fingerprints.hash_one(&it.key)) {
                 each(it)
@@ -337,7 +337,9 @@ pub fn list_server(
             break;
         }
         crawler = true;
-        if pass == 5 || seen.len() as u64 >= c.curr_items()? {
+        // Expired items not yet reclaimed count in `curr_items` but are never listed: a pass
+        // that finds nothing new ends the repeats.
+        if pass == 5 || (pass > 0 && seen.len() == before) || seen.len() as u64 >= c.curr_items()? {
             break;
         }
         std::thread::sleep(Duration::from_millis(100 * (pass + 1)));
