@@ -796,3 +796,20 @@ fn refusals_name_the_server() {
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stderr).contains(&down));
 }
+
+#[test]
+fn simulate_live_migrate_reads_every_key_after_migrating() {
+    if memcached().is_none() {
+        return;
+    }
+    let out = ketama(&["simulate", "--live", "--migrate", "--format", "json"]);
+    let v = ok(&out);
+    let results = v["results"].as_array().unwrap();
+    assert!(!results.is_empty());
+    for r in results {
+        assert!(r["live_hit_rate"].as_f64().unwrap() < 1.0, "{r}");
+        assert_eq!(r["live_hit_rate_migrated"], 1.0, "{r}");
+    }
+    let plain = ok(&ketama(&["simulate", "--live", "--format", "json"]));
+    assert!(plain["results"][0].get("live_hit_rate_migrated").is_none());
+}

@@ -222,6 +222,39 @@ impl Placement {
         })
     }
 
+    /// The placement between two rings built elsewhere; `address` maps each label to where
+    /// its server listens (e.g. `simulate --live`'s local processes).
+    pub fn from_rings(
+        old_ring: Ring,
+        new_ring: Ring,
+        address: impl Fn(&str) -> String,
+        timeout: Duration,
+    ) -> Placement {
+        let labels = |r: &Ring| -> Vec<String> { r.servers().map(|s| s.label.clone()).collect() };
+        let old_labels = labels(&old_ring);
+        let new_labels = labels(&new_ring);
+        let old_in_new = old_labels
+            .iter()
+            .map(|l| new_labels.iter().position(|n| n == l))
+            .collect();
+        let fleet =
+            |name: &str, r: &Ring| Fleet::from_servers(name, r.servers().cloned().collect());
+        Placement {
+            old: fleet("the fleet", &old_ring),
+            new: fleet("the changed fleet", &new_ring),
+            old_pos: (0..old_labels.len()).collect(),
+            new_pos: (0..new_labels.len()).collect(),
+            old_addrs: old_labels.iter().map(|l| address(l)).collect(),
+            new_addrs: new_labels.iter().map(|l| address(l)).collect(),
+            old_ring,
+            new_ring,
+            old_labels,
+            new_labels,
+            old_in_new,
+            timeout,
+        }
+    }
+
     /// What happens to `key` listed on OLD server `src`.
     pub fn fate(&self, src: usize, key: &[u8]) -> Fate {
         match self.old_ring.locate_index(key) {

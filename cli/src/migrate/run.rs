@@ -246,7 +246,15 @@ pub fn run(a: &RunArgs, f: Format) -> Result<(String, i32), Fail> {
             return Ok((String::new(), super::EXIT_SERVER));
         }
     };
-    let o = execute(&pl, a, shard, &clock)?;
+    let opts = RunOptions {
+        state: a.state.clone(),
+        rate: a.rate,
+        concurrency: a.concurrency,
+        dry_run: a.dry_run,
+        delete_moved: a.delete_moved,
+        shard,
+    };
+    let o = execute(&pl, &opts, &clock)?;
     let code = if o.interrupted {
         2
     } else if !o.dead.is_empty() || get(&o.counts.failed) > 0 {
@@ -317,13 +325,39 @@ pub fn preflight(pl: &Placement) -> Result<Vec<i64>, Refusal> {
     }
 }
 
+/// How a run works (the options of `migrate run` besides the placement).
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// The state file.
+    pub state: Option<String>,
+    /// Keys per second at most.
+    pub rate: Option<u64>,
+    /// Parallel connections.
+    pub concurrency: usize,
+    /// Count only.
+    pub dry_run: bool,
+    /// Delete moved keys at their OLD server (where the NEW owner holds them).
+    pub delete_moved: bool,
+    /// Only OLD servers at positions I mod N.
+    pub shard: Option<(usize, usize)>,
+}
+
+impl Default for RunOptions {
+    fn default() -> RunOptions {
+        RunOptions {
+            state: None,
+            rate: None,
+            concurrency: 4,
+            dry_run: false,
+            delete_moved: false,
+            shard: None,
+        }
+    }
+}
+
 /// Does the work of a run (no output); `clock` comes from [`preflight`].
-pub fn execute(
-    pl: &Placement,
-    a: &RunArgs,
-    shard: Option<(usize, usize)>,
-    clock: &[i64],
-) -> Result<Outcome, Fail> {
+pub fn execute(pl: &Placement, a: &RunOptions, clock: &[i64]) -> Result<Outcome, Fail> {
+    let shard = a.shard;
     crate::stop::install();
     let start = Instant::now();
     let counts = Counts::default();
