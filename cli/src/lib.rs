@@ -1,7 +1,7 @@
 //! The `ketama` command line: which server each memcached client picks for a key, what moves
 //! when the fleet changes, and where two clients disagree. Contract: DESIGN.md ("CLI").
 //!
-//! Exit status: 0 on success, 3 when `audit` could not reach every server, 2 on bad usage or input, with a one-line message on stderr
+//! Exit status: 0 on success, 3 when `audit` or `migrate` could not reach a server, 1 when `migrate verify` finds unreachable keys, 2 on bad usage or input, with a one-line message on stderr
 //! naming what was wrong. No input makes it panic.
 
 use std::ffi::OsString;
@@ -60,7 +60,7 @@ pub enum Format {
 #[command(name = "ketama", version = version::LINE, about, long_about = None)]
 #[command(
     after_help = "Servers file: one server per line, `host:port [weight] [name]`, separated by \
-spaces or a tab; `#` comments; IPv6 as `[addr]:port`.\nExit status: 0 on success, 2 on bad usage or input, 3 when `audit` could not reach every server."
+spaces or a tab; `#` comments; IPv6 as `[addr]:port`.\nExit status: 0 on success, 2 on bad usage or input, 3 when `audit` or `migrate` could not reach a server (or `migrate run` could not copy some keys), 1 when `migrate verify` finds keys NEW clients cannot reach."
 )]
 pub struct Cli {
     /// Output format where the output is a table (lookup, hash and points print plain lines

@@ -813,3 +813,46 @@ fn simulate_live_migrate_reads_every_key_after_migrating() {
     let plain = ok(&ketama(&["simulate", "--live", "--format", "json"]));
     assert!(plain["results"][0].get("live_hit_rate_migrated").is_none());
 }
+
+#[test]
+fn ctrl_c_stops_within_a_second_and_a_rerun_resumes() {
+    let Some(mc) = memcached() else { return };
+    let s = setup(&mc, "ctrlc");
+    let state = s._dir.join("state").to_string_lossy().into_owned();
+    let moving = write_old(&s, 0..6000, 0);
+    let child = Command::new(BIN)
+        .args(args(&s, "run", &["--state", &state, "--rate", "400"]))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(800));
+    let sent = Instant::now();
+    // SIGINT to exactly this child.
+    let st = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        sent.elapsed() < Duration::from_secs(2),
+        "stopped after {:?}",
+        sent.elapsed()
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("interrupted") && err.contains("rerun resumes"),
+        "{err}"
+    );
+    let j = json(&out);
+    let first = j["counts"]["copied"].as_u64().unwrap();
+    assert!(first > 0 && first < moving.len() as u64, "{j}");
+    let recorded = std::fs::read_to_string(&state).unwrap().lines().count() as u64 - 1;
+    assert_eq!(recorded, first, "every copy made is in the state file");
+    let r = ok(&ketama(&args(&s, "run", &["--state", &state])));
+    assert_eq!(r["counts"]["copied"], moving.len() as u64 - first, "{r}");
+    assert_eq!(r["counts"]["unchanged"], first, "{r}");
+}

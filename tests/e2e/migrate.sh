@@ -67,6 +67,7 @@ done
 php_() { php "$here/php_migrate.php" "$@"; }
 place=(--servers "$work/old" --to "$work/new" --profile libmemcached-weighted)
 field() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["counts"][sys.argv[2]])' "$@"; }
+secs() { python3 -c 'import json,sys; print("%.2f s" % json.load(open(sys.argv[1]))["seconds"])' "$1"; }
 fail() { echo "e2e migrate: FAILED: $*" >&2; exit 1; }
 
 echo "== A. php-memcached 10 -> 12 weighted servers, $n keys"
@@ -75,11 +76,11 @@ php_ memcached newer "$work/new" 0 100 # clients already on the new placement
 "$ketama" migrate plan "${place[@]}" --rate 100000
 "$ketama" migrate run "${place[@]}" --state "$work/state" --format json >"$work/run1.json"
 [[ $(field "$work/run1.json" failed) == 0 ]] || fail "first run: $(cat "$work/run1.json")"
-echo "first run: copied $(field "$work/run1.json" copied), kept $(field "$work/run1.json" kept) (written by new-placement clients)"
+echo "first run: copied $(field "$work/run1.json" copied), kept $(field "$work/run1.json" kept) (written by new-placement clients), $(secs "$work/run1.json")"
 php_ memcached v2 "$work/old" 100 200
 php_ memcached delete "$work/old" 200 300
 "$ketama" migrate run "${place[@]}" --state "$work/state" --format json >"$work/run2.json"
-echo "second run: updated $(field "$work/run2.json" updated), deleted $(field "$work/run2.json" deleted), unchanged $(field "$work/run2.json" unchanged)"
+echo "second run: updated $(field "$work/run2.json" updated), deleted $(field "$work/run2.json" deleted), unchanged $(field "$work/run2.json" unchanged), $(secs "$work/run2.json")"
 # Every key read by php-memcached on the NEW fleet: its moved keys included.
 EXPECT=newer php_ memcached read "$work/new" 0 100 | tail -n1
 EXPECT=v2 php_ memcached read "$work/new" 100 200 | tail -n1
@@ -107,7 +108,7 @@ echo "pecl memcache before the migration: $before"
 switch=(--servers "$work/old" --to "$work/old" --profile libmemcached-weighted --to-profile pecl-memcache)
 "$ketama" migrate run "${switch[@]}" --format json >"$work/runB.json"
 [[ $(field "$work/runB.json" failed) == 0 ]] || fail "switch run: $(cat "$work/runB.json")"
-echo "switch run: copied $(field "$work/runB.json" copied) of $(field "$work/runB.json" listed)"
+echo "switch run: copied $(field "$work/runB.json" copied) of $(field "$work/runB.json" listed), $(secs "$work/runB.json")"
 EXPECT=v0 php_ memcache read "$work/old" 0 "$n" strings || fail "pecl memcache misses keys after the migration"
 "$ketama" migrate verify "${switch[@]}" | tail -n1
 echo "e2e migrate: OK"
