@@ -60,7 +60,7 @@ impl Drop for Fleet {
 }
 
 fn spawn(mc: &str, port: u16, extra: &[&str]) -> Child {
-    let c = Command::new(mc)
+    let mut c = Command::new(mc)
         .args([
             "-l",
             "127.0.0.1",
@@ -81,10 +81,12 @@ fn spawn(mc: &str, port: u16, extra: &[&str]) -> Child {
         .unwrap();
     let start = Instant::now();
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "memcached on {port}"
-        );
+        if start.elapsed() > Duration::from_secs(10) {
+            // Stopped before failing, so no process outlives the test.
+            let _ = c.kill();
+            let _ = c.wait();
+            panic!("memcached on {port} did not start");
+        }
         std::thread::sleep(Duration::from_millis(10));
     }
     c
@@ -855,4 +857,49 @@ fn ctrl_c_stops_within_a_second_and_a_rerun_resumes() {
     let r = ok(&ketama(&args(&s, "run", &["--state", &state])));
     assert_eq!(r["counts"]["copied"], moving.len() as u64 - first, "{r}");
     assert_eq!(r["counts"]["unchanged"], first, "{r}");
+}
+
+#[test]
+fn an_item_the_new_server_refuses_is_counted_and_the_rest_is_copied() {
+    let Some(mc) = memcached() else { return };
+    let dir = tmpdir("toolarge");
+    // OLD takes items up to 4 MB, NEW only up to its default 1 MB.
+    let mut f = Fleet {
+        mc: mc.clone(),
+        procs: Vec::new(),
+        labels: Vec::new(),
+    };
+    for extra in [&["-I", "4m"][..], &[]] {
+        let port = free_port();
+        f.procs.push(Some(spawn(&mc, port, extra)));
+        f.labels.push(format!("127.0.0.1:{port}"));
+    }
+    let old = servers_file(&dir, "old", &f.labels[..1], &[1]);
+    let new = servers_file(&dir, "new", &f.labels[1..], &[1]);
+    for i in 0..50 {
+        let v = if i == 7 {
+            vec![b'x'; 1_500_000]
+        } else {
+            value(i, 0)
+        };
+        store(&f.labels[0], &key(i), &v, 0, 0);
+    }
+    let out = ketama(&[
+        "migrate",
+        "run",
+        "--servers",
+        &old,
+        "--to",
+        &new,
+        "--profile",
+        "libmemcached-weighted",
+        "--format",
+        "json",
+    ]);
+    let j = json(&out);
+    assert_eq!(out.status.code(), Some(3), "{j}");
+    assert_eq!(j["counts"]["refused"], 1, "{j}");
+    assert_eq!(j["counts"]["copied"], 49, "{j}");
+    assert_eq!(fetch(&f.labels[1], &key(8)).unwrap().0, value(8, 0));
+    f.stop(0);
 }

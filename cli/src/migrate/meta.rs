@@ -56,6 +56,9 @@ pub enum SetReply {
     Exists,
     /// The compared item does not exist (`NF`).
     NotFound,
+    /// The server refused this item (`SERVER_ERROR ...`, e.g. larger than its item size
+    /// limit); the connection stays usable.
+    Refused,
 }
 
 /// The reply to an `md`.
@@ -472,6 +475,7 @@ impl MetaConn {
             b"NS" => Ok(SetReply::NotStored),
             b"EX" => Ok(SetReply::Exists),
             b"NF" => Ok(SetReply::NotFound),
+            b"SERVER_ERROR" => Ok(SetReply::Refused),
             _ => Err(self.unexpected("ms", &l)),
         }
     }

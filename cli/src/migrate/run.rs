@@ -76,6 +76,8 @@ pub struct Counts {
     pub not_held: AtomicU64,
     /// `--delete-moved`: OLD copies kept because they changed since they were listed.
     pub changed_at_source: AtomicU64,
+    /// Keys the NEW server refused (`SERVER_ERROR`, e.g. over its item size limit).
+    pub refused: AtomicU64,
     /// Keys the meta protocol cannot name (binary keys over 187 bytes).
     pub unsendable: AtomicU64,
     /// Keys not copied (or not deleted) because a server failed.
@@ -257,7 +259,7 @@ pub fn run(a: &RunArgs, f: Format) -> Result<(String, i32), Fail> {
     let o = execute(&pl, &opts, &clock)?;
     let code = if o.interrupted {
         2
-    } else if !o.dead.is_empty() || get(&o.counts.failed) > 0 {
+    } else if !o.dead.is_empty() || get(&o.counts.failed) > 0 || get(&o.counts.refused) > 0 {
         super::EXIT_SERVER
     } else {
         0
@@ -865,6 +867,7 @@ fn copy_batch(
                         inc(&c.client_changed, 1);
                         records.push((w.job.key, None));
                     }
+                    SetReply::Refused => inc(&c.refused, 1),
                     SetReply::NotFound => round.push(Write1 {
                         mode: Mode::Add,
                         compare: None,
@@ -1107,6 +1110,11 @@ fn rows(a: &RunArgs, c: &Counts) -> Vec<(&'static str, u64, &'static str)> {
             "vanished",
             get(&c.vanished),
             "gone at the source before it was read",
+        ),
+        (
+            "refused",
+            get(&c.refused),
+            "the NEW server refused the item (SERVER_ERROR: e.g. over its item size limit)",
         ),
         (
             "unsendable",
