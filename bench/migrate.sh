@@ -63,7 +63,7 @@ while not buf.endswith(b"MN\r\n"):
 EOF
 }
 
-printf '%-12s %8s %12s %10s %12s %10s\n' case keys concurrency seconds "keys/s" "peak RSS"
+printf '%-12s %8s %12s %10s %12s %10s %14s\n' case keys concurrency seconds "keys/s" "peak RSS" "tool CPU s"
 for case in small big; do
     if [[ $case == small ]]; then n=$small; size=32; else n=$big; size=102400; fi
     for c in "${conc[@]}"; do
@@ -80,10 +80,11 @@ import json, re, sys
 o = json.load(open(sys.argv[1]))
 t = open(sys.argv[2]).read()
 rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", t).group(1))
+cpu = sum(float(re.search(p + r" time \(seconds\): ([\d.]+)", t).group(1)) for p in ("User", "System"))
 c = o["counts"]
 assert c["failed"] == 0 and c["copied"] == c["moving"], c
 label = "small (32 B)" if sys.argv[3] == "small" else "100 KB"
-print(f"{label:<12} {c['copied']:>8} {sys.argv[4]:>12} {o['seconds']:>10.2f} {c['copied'] / o['seconds']:>12.0f} {rss / 1024:>7.1f} MB")
+print(f"{label:<12} {c['copied']:>8} {sys.argv[4]:>12} {o['seconds']:>10.2f} {c['copied'] / o['seconds']:>12.0f} {rss / 1024:>7.1f} MB {cpu:>14.2f}")
 EOF
         stop_all
     done
