@@ -81,6 +81,9 @@ stage "Go port: vet, unit tests, every vector file through ketama conformance, g
 stage "Mixed-language fleet on live memcached: PHP and Java write; Python, C, PHP, Go, Java and Node read; ketama audit" 15 \
     bash tests/e2e/test.sh
 
+stage "Migrations on live memcached: php-memcached 10 -> 12 weighted and php-memcached -> pecl memcache with ketama migrate, every key read back" 5 \
+    bash tests/e2e/migrate.sh
+
 stage "Packaging: wheel on every CPython without Rust, sdist, Debian packages + pkg-config/CMake/PHP, composer" 30 \
     bash tests/packaging.sh
 

@@ -1,7 +1,7 @@
 //! The `ketama` command line: which server each memcached client picks for a key, what moves
 //! when the fleet changes, and where two clients disagree. Contract: DESIGN.md ("CLI").
 //!
-//! Exit status: 0 on success, 3 when `audit` could not reach every server, 2 on bad usage or input, with a one-line message on stderr
+//! Exit status: 0 on success, 3 when `audit` or `migrate` could not reach a server, 1 when `migrate verify` finds unreachable keys, 2 on bad usage or input, with a one-line message on stderr
 //! naming what was wrong. No input makes it panic.
 
 use std::ffi::OsString;
@@ -23,6 +23,7 @@ pub mod keys;
 pub mod live;
 pub mod lookup;
 pub mod memcache;
+pub mod migrate;
 pub mod output;
 pub mod placement;
 pub mod plot;
@@ -91,7 +92,7 @@ impl FormatArg {
 #[command(name = "ketama", version = version::LINE, about, long_about = None)]
 #[command(
     after_help = "Servers file: one server per line, `host:port [weight] [name]`, separated by \
-spaces or a tab; `#` comments; IPv6 as `[addr]:port`.\nExit status: 0 on success, 2 on bad usage or input, 3 when `audit` could not reach every server."
+spaces or a tab; `#` comments; IPv6 as `[addr]:port`.\nExit status: 0 on success, 2 on bad usage or input, 3 when `audit` or `migrate` could not reach a server (or `migrate run` could not copy some keys), 1 when `migrate verify` finds keys NEW clients cannot reach."
 )]
 pub struct Cli {
     /// Output format where the output is a table (lookup, hash and points print plain lines
@@ -136,6 +137,9 @@ pub enum Command {
     /// The conformance protocol answered by this build's core (the reference driver).
     #[command(hide = true)]
     ConformanceDriver,
+    /// Copy exactly the keys whose server changes when a fleet is resized or its clients
+    /// switch placement: `plan` (read-only), `run` (copy or sync), `verify`.
+    Migrate(migrate::MigrateArgs),
 }
 
 /// A profile, an optional hash and a servers file.
@@ -239,7 +243,7 @@ where
             }
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                 eprintln!(
-                    "ketama: missing command: lookup, hash, points, profiles, hashes, simulate, diff, compare, audit, bucket or conformance (see `ketama --help`)"
+                    "ketama: missing command: lookup, hash, points, profiles, hashes, simulate, diff, compare, audit, bucket, migrate or conformance (see `ketama --help`)"
                 );
                 return 2;
             }
@@ -278,6 +282,9 @@ where
     }
     if let Command::Audit(a) = &cli.command {
         return audit::main(a, format); // its own exit status for a partial audit
+    }
+    if let Command::Migrate(a) = &cli.command {
+        return migrate::main(a, format); // its own exit statuses
     }
     if let Command::Lookup(a) = &cli.command {
         // Streamed: each answer is written as its key is read.
@@ -343,6 +350,15 @@ pub fn run(cli: &Cli) -> Result<String, Fail> {
         Command::Conformance(_) | Command::ConformanceDriver => Err(Fail::new(
             "conformance runs a program and streams its answers: run it from the command line",
         )),
+        Command::Migrate(a) => {
+            let f = f.unwrap_or(Format::Table);
+            match &a.command {
+                migrate::MigrateCommand::Plan(p) => migrate::plan::run(p, f),
+                migrate::MigrateCommand::Run(r) => migrate::run::run(r, f),
+                migrate::MigrateCommand::Verify(v) => migrate::verify::run(v, f),
+            }
+            .map(|(out, _)| out)
+        }
     }
 }
 

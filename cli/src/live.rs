@@ -193,6 +193,21 @@ pub struct LiveResult {
     pub hit_rate: f64,
     /// `curr_items` of each server of the original fleet after storing (fleet order).
     pub items: Vec<u64>,
+    /// With `--migrate`: keys found after `migrate run` copied the moving keys.
+    pub migrated_hits: Option<usize>,
+}
+
+impl LiveResult {
+    /// With `--migrate`: `migrated_hits / stored`.
+    pub fn migrated_hit_rate(&self) -> Option<f64> {
+        self.migrated_hits.map(|h| {
+            if self.stored == 0 {
+                0.0
+            } else {
+                h as f64 / self.stored as f64
+            }
+        })
+    }
 }
 
 /// The live half of the report.
@@ -270,7 +285,8 @@ pub fn run(a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result<Live, 
         None => String::new(),
     };
 
-    let pb = progress((report.results.len() * keys.len() * 2) as u64);
+    let passes = if a.migrate { 3 } else { 2 };
+    let pb = progress((report.results.len() * keys.len() * passes) as u64);
     let mut results = Vec::new();
     let old_fleet = Fleet::from_servers("the fleet", report.old.clone());
     let new_fleet = Fleet::from_servers("the changed fleet", report.new.clone());
@@ -308,17 +324,37 @@ pub fn run(a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result<Live, 
                     .map_err(interrupted)?,
             );
         }
-        let mut hits = 0usize;
-        for (label, ks) in &fetch {
-            let conn = step(&mut conns, label, a.timeout)?;
-            for chunk in ks.chunks(CHUNK) {
-                check_interrupt()?;
-                let found = conn.get_many(chunk).map_err(interrupted)?;
-                hits += chunk
-                    .iter()
-                    .filter(|k| found.get(**k).is_some_and(|v| v == value.as_bytes()))
-                    .count();
-                pb.inc(chunk.len() as u64);
+        let read_back = |conns: &mut HashMap<String, Conn>| -> Result<usize, Fail> {
+            let mut hits = 0usize;
+            for (label, ks) in &fetch {
+                let conn = step(conns, label, a.timeout)?;
+                for chunk in ks.chunks(CHUNK) {
+                    check_interrupt()?;
+                    let found = conn.get_many(chunk).map_err(interrupted)?;
+                    hits += chunk
+                        .iter()
+                        .filter(|k| found.get(**k).is_some_and(|v| v == value.as_bytes()))
+                        .count();
+                    pb.inc(chunk.len() as u64);
+                }
+            }
+            Ok(hits)
+        };
+        let hits = read_back(&mut conns)?;
+        let migrated_hits = if a.migrate {
+            migrate(&before, &after, &addresses, a.timeout)?;
+            Some(read_back(&mut conns)?)
+        } else {
+            None
+        };
+        // The copies the migration made sit where the changed fleet looks.
+        if a.migrate {
+            for (label, ks) in &fetch {
+                let conn = step(&mut conns, label, a.timeout)?;
+                for chunk in ks.chunks(CHUNK) {
+                    check_interrupt()?;
+                    conn.delete_many(chunk).map_err(interrupted)?;
+                }
             }
         }
         // Empty the servers for the next hash, and make sure they are.
@@ -348,6 +384,7 @@ pub fn run(a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result<Live, 
                 hits as f64 / stored as f64
             },
             items,
+            migrated_hits,
         });
     }
     pb.finish_and_clear();
@@ -371,6 +408,34 @@ fn step<'a>(
         .ok_or_else(|| Fail::new(format!("--live: no server started for {label}")))?;
     c.set_deadline(Instant::now() + timeout);
     Ok(c)
+}
+
+/// `ketama migrate run` from the original fleet's ring to the changed one, on the local
+/// processes standing in for the node labels; every moving key must be copied.
+fn migrate(
+    before: &ketama_core::Ring,
+    after: &ketama_core::Ring,
+    addresses: &[(String, SocketAddr)],
+    timeout: Duration,
+) -> Result<(), Fail> {
+    let map: HashMap<&str, String> = addresses
+        .iter()
+        .map(|(l, a)| (l.as_str(), a.to_string()))
+        .collect();
+    let pl = crate::migrate::Placement::from_rings(
+        before.clone(),
+        after.clone(),
+        |l| map.get(l).cloned().unwrap_or_default(),
+        timeout,
+    );
+    let clock = crate::migrate::run::preflight(&pl)
+        .map_err(|e| Fail::new(format!("--migrate: the changed fleet is not ready: {e:?}")))?;
+    let o = crate::migrate::run::execute(&pl, &crate::migrate::run::RunOptions::default(), &clock)?;
+    check_interrupt()?;
+    if let Some((label, e)) = o.dead.first() {
+        return Err(Fail::new(format!("--migrate: server {label} failed: {e}")));
+    }
+    Ok(())
 }
 
 /// A client error as the run's failure; a stop request reads as the interruption it is.

@@ -77,6 +77,10 @@ pub struct SimulateArgs {
     /// rates and item counts beside the simulated ones.
     #[arg(long)]
     pub live: bool,
+    /// --live: between storing and reading, copy the moving keys with `ketama migrate run`
+    /// and read again ("hit rate after migrating", expected 100%).
+    #[arg(long, requires = "live")]
+    pub migrate: bool,
     /// The memcached binary for --live [default: memcached on the PATH].
     #[arg(long, requires = "live", value_name = "PATH", value_parser = crate::path_arg())]
     pub memcached: Option<String>,
@@ -614,8 +618,12 @@ fn live_table(r: &Report, l: &Live) -> String {
         "found / stored",
         "live = simulated",
     ]);
+    let migrated = l.results.iter().any(|lx| lx.migrated_hits.is_some());
+    if migrated {
+        t.headers.push("hit rate after migrating".into());
+    }
     for (x, lx) in r.results.iter().zip(&l.results) {
-        t.row(vec![
+        let mut row = vec![
             x.shown.clone(),
             pct(x.hit_rate),
             pct(lx.hit_rate),
@@ -625,7 +633,11 @@ fn live_table(r: &Report, l: &Live) -> String {
             } else {
                 "NO".into()
             },
-        ]);
+        ];
+        if let Some(m) = lx.migrated_hit_rate() {
+            row.push(pct(m));
+        }
+        t.row(row);
     }
     out.push_str(&t.text());
     for (chunk, lchunk) in r.results.chunks(5).zip(l.results.chunks(5)) {
@@ -659,6 +671,9 @@ fn add_live_json(v: &mut Value, r: &Report, l: &Live) {
     if let Some(results) = v["results"].as_array_mut() {
         for (o, lx) in results.iter_mut().zip(&l.results) {
             o["live_hit_rate"] = json!(lx.hit_rate);
+            if let Some(m) = lx.migrated_hit_rate() {
+                o["live_hit_rate_migrated"] = json!(m);
+            }
             o["live_hits"] = json!(lx.hits);
             o["live_stored"] = json!(lx.stored);
             o["live_items_before"] = Value::Array(

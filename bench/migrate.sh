@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# `ketama migrate run` speed and memory on loopback: keys copied per second and the tool's
+# peak RSS (/usr/bin/time -v), with small values and with 100 KB values.
+# One OLD memcached holds every key; NEW is another memcached, so every key moves (the
+# worst case: one source, one destination, all keys copied). Each case runs on fresh servers.
+#
+#   bash bench/migrate.sh                 (release build of the CLI)
+# Env: BENCH_SMALL_KEYS (default 500000, 32-byte values), BENCH_BIG_KEYS (default 3000,
+# 100 KB values), BENCH_CONCURRENCY (default "1 4").
+# A benchmark, not a test: nothing here asserts a speed, and CI does not run it.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(dirname "$here")"
+cd "$root"
+small=${BENCH_SMALL_KEYS:-500000}
+big=${BENCH_BIG_KEYS:-3000}
+conc=(${BENCH_CONCURRENCY:-1 4})
+
+cargo build -q --release -p ketama-cli
+target=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
+ketama="$target/release/ketama"
+work=$(mktemp -d)
+pids=()
+stop_all() {
+    for p in "${pids[@]}"; do
+        kill "$p" 2>/dev/null || true
+        wait "$p" 2>/dev/null || true
+    done
+    pids=()
+}
+trap 'stop_all; rm -rf "$work"' EXIT
+user=()
+[[ $(id -u) == 0 ]] && user=(-u root)
+
+start() { # start PORT_VAR: a memcached with 2 GB and 1 MB items
+    local port
+    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    memcached -l 127.0.0.1 -p "$port" -U 0 -m 2048 -t 2 -c 1024 "${user[@]}" &
+    pids+=($!)
+    for _ in $(seq 100); do
+        (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+        sleep 0.05
+    done
+    printf -v "$1" '%s' "$port"
+}
+
+load() { # load PORT N VALUE_BYTES: pipelined `set ... noreply`
+    python3 - "$@" <<'EOF'
+import socket, sys
+port, n, size = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+s = socket.create_connection(("127.0.0.1", port))
+v = b"v" * size
+batch = []
+for i in range(n):
+    batch.append(b"set bench:%d 0 0 %d noreply\r\n%s\r\n" % (i, size, v))
+    if len(batch) >= 1000 or i == n - 1:
+        s.sendall(b"".join(batch))
+        batch = []
+s.sendall(b"mn\r\n")
+buf = b""
+while not buf.endswith(b"MN\r\n"):
+    buf += s.recv(65536)
+EOF
+}
+
+printf '%-12s %8s %12s %10s %12s %10s %14s\n' case keys concurrency seconds "keys/s" "peak RSS" "tool CPU s"
+for case in small big; do
+    if [[ $case == small ]]; then n=$small; size=32; else n=$big; size=102400; fi
+    for c in "${conc[@]}"; do
+        start old
+        start new
+        load "$old" "$n" "$size"
+        echo "127.0.0.1:$old" >"$work/old"
+        echo "127.0.0.1:$new" >"$work/new"
+        /usr/bin/time -v "$ketama" migrate run --servers "$work/old" --to "$work/new" \
+            --profile libmemcached-weighted --concurrency "$c" --format json \
+            >"$work/out.json" 2>"$work/time.txt"
+        python3 - "$work/out.json" "$work/time.txt" "$case" "$c" <<'EOF'
+import json, re, sys
+o = json.load(open(sys.argv[1]))
+t = open(sys.argv[2]).read()
+rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", t).group(1))
+cpu = sum(float(re.search(p + r" time \(seconds\): ([\d.]+)", t).group(1)) for p in ("User", "System"))
+c = o["counts"]
+assert c["failed"] == 0 and c["copied"] == c["moving"], c
+label = "small (32 B)" if sys.argv[3] == "small" else "100 KB"
+print(f"{label:<12} {c['copied']:>8} {sys.argv[4]:>12} {o['seconds']:>10.2f} {c['copied'] / o['seconds']:>12.0f} {rss / 1024:>7.1f} MB {cpu:>14.2f}")
+EOF
+        stop_all
+    done
+done
