@@ -47,7 +47,7 @@ use entry::Entry;
 use layout::Layout;
 pub use points::MAX_POINTS;
 #[cfg(feature = "std")]
-pub use shared::{SharedRing, Snapshot};
+pub use shared::{carry, SharedRing, Snapshot};
 pub use spans::{Span, Spans, Unit};
 
 /// A consistent-hashing ring (or a modulo/jump/rendezvous/maglev table) for one profile.
