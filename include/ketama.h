@@ -181,14 +181,17 @@ enum ketama_status ketama_ring_create(const char *profile, const char *hash, str
  * `KETAMA_STATUS_UNSUPPORTED` (a profile that is not a 32-bit continuum: modulo, jump,
  * rendezvous, maglev, uhashring), `KETAMA_STATUS_DUPLICATE_SERVER`, `KETAMA_STATUS_BAD_LABEL`.
  * On success `*ring_out` receives a ring to free with `ketama_ring_free()`; on failure it is
- * not written.
+ * not written. `failed_index_out` (NULL allowed) receives, on a failure that one server is
+ * to blame for (a bad or duplicate label), that server's index in `labels`; it is written
+ * only then.
  *
  * # Safety
  * `profile` and `hash` are NULL or NUL-terminated; `labels` and `label_lens` hold
  * `server_count` elements and each label its length in bytes; `positions` and `owners` hold
- * `point_count` elements; `ring_out` is NULL or writable.
+ * `point_count` elements; `ring_out` is NULL or writable; `failed_index_out` is NULL or
+ * writable.
  */
-enum ketama_status ketama_ring_create_points(const char *profile, const char *hash, const char *const *labels, const size_t *label_lens, size_t server_count, const uint32_t *positions, const uint32_t *owners, size_t point_count, struct ketama_ring **ring_out);
+enum ketama_status ketama_ring_create_points(const char *profile, const char *hash, const char *const *labels, const size_t *label_lens, size_t server_count, const uint32_t *positions, const uint32_t *owners, size_t point_count, struct ketama_ring **ring_out, size_t *failed_index_out);
 
 /**
  * Frees a ring (and every label it returned). NULL is a no-op.
@@ -224,16 +227,21 @@ enum ketama_status ketama_ring_add_named(struct ketama_ring *ring, const char *l
  * All or nothing: if any server is refused, the ring is unchanged. Duplicates are one
  * endpoint: IPv6 literals compare in canonical form (`[::1]:11211` = `[0:0::1]:11211`).
  * A continuum holds at most 2^23 = 8,388,608 points (52,428 equal libketama servers): more
- * is refused at once with `KETAMA_STATUS_TOO_MANY_POINTS`.
+ * is refused at once with `KETAMA_STATUS_TOO_MANY_POINTS`. A ring from
+ * `ketama_ring_create_points()` refuses with `KETAMA_STATUS_UNSUPPORTED`, as it refuses
+ * every change.
  *
  * `labels[i]` / `label_lens[i]`: the labels. `weights`: NULL for all 1. `names` /
  * `name_lens`: NULL for no names; a NULL `names[i]` means no name for that server.
+ * `failed_index_out` (NULL allowed) receives, on a failure that one server is to blame for
+ * (a bad label or weight, a duplicate, a host the profile cannot place), that server's
+ * index in `labels`; it is written only then.
  *
  * # Safety
  * `ring` is a live ring; the arrays (when not NULL) hold `count` elements and each string
- * the given number of bytes.
+ * the given number of bytes; `failed_index_out` is NULL or writable.
  */
-enum ketama_status ketama_ring_add_many(struct ketama_ring *ring, const char *const *labels, const size_t *label_lens, const uint32_t *weights, const char *const *names, const size_t *name_lens, size_t count);
+enum ketama_status ketama_ring_add_many(struct ketama_ring *ring, const char *const *labels, const size_t *label_lens, const uint32_t *weights, const char *const *names, const size_t *name_lens, size_t count, size_t *failed_index_out);
 
 /**
  * Removes the server with this label.

@@ -8,7 +8,11 @@
  * Same continuum and the same answers as libketama for the same server file (one
  * "address<TAB or SPACE>memory" per line), but no System V shared memory or semaphore, no
  * 512 KiB limit. Each process parses the file once per modification time; a changed file
- * is reloaded by ketama_roll() and, at most once a second, by ketama_get_server().
+ * is reloaded by ketama_roll() and, at most once a second, by ketama_get_server(), once it
+ * has stayed unchanged for 200 ms (a file still being written is not used: the previous
+ * continuum stays; ketama_roll() waits up to 2 s for it). Change the file by writing a new
+ * one and rename()-ing it over the old one: an in-place rewrite that pauses longer than
+ * 200 ms can be read half-written.
  * Quirks of libketama's parser are kept (the memory token's last character is dropped, so
  * the file must end with a newline); inputs libketama mishandles are refused with a
  * message in ketama_error(): addresses of 23+ characters, memory <= 0 or > 4294967295,
@@ -60,7 +64,10 @@ int ketama_roll(ketama_continuum *contptr, char *filename);
 void ketama_smoke(ketama_continuum contptr);
 
 /* The point for a key (a NUL-terminated string): the first point at or after
- * ketama_hashi(key), wrapping around. NULL for an empty continuum. Valid until smoke. */
+ * ketama_hashi(key), wrapping around. NULL for an empty continuum. Valid until
+ * ketama_smoke(), across any number of reloads: it points to a record kept for each
+ * distinct (address, point) the file has had (memory grows only with addresses or weight
+ * shares never seen before), not into `array`, which follows the current file. */
 mcs *ketama_get_server(char *key, ketama_continuum cont);
 
 /* Prints "Numpoints in continuum: N" and then "ip (point)" per point to stdout. */

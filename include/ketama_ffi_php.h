@@ -23,11 +23,11 @@ typedef enum ketama_status {
 typedef struct ketama_ring ketama_ring;
 enum ketama_status ketama_bucket(const char *algorithm, size_t algorithm_len, uint64_t input, uint32_t buckets, uint32_t *bucket_out);
 enum ketama_status ketama_ring_create(const char *profile, const char *hash, struct ketama_ring **ring_out);
-enum ketama_status ketama_ring_create_points(const char *profile, const char *hash, const char *const *labels, const size_t *label_lens, size_t server_count, const uint32_t *positions, const uint32_t *owners, size_t point_count, struct ketama_ring **ring_out);
+enum ketama_status ketama_ring_create_points(const char *profile, const char *hash, const char *const *labels, const size_t *label_lens, size_t server_count, const uint32_t *positions, const uint32_t *owners, size_t point_count, struct ketama_ring **ring_out, size_t *failed_index_out);
 void ketama_ring_free(struct ketama_ring *ring);
 enum ketama_status ketama_ring_add(struct ketama_ring *ring, const char *label, size_t label_len, uint32_t weight);
 enum ketama_status ketama_ring_add_named(struct ketama_ring *ring, const char *label, size_t label_len, uint32_t weight, const char *name, size_t name_len);
-enum ketama_status ketama_ring_add_many(struct ketama_ring *ring, const char *const *labels, const size_t *label_lens, const uint32_t *weights, const char *const *names, const size_t *name_lens, size_t count);
+enum ketama_status ketama_ring_add_many(struct ketama_ring *ring, const char *const *labels, const size_t *label_lens, const uint32_t *weights, const char *const *names, const size_t *name_lens, size_t count, size_t *failed_index_out);
 enum ketama_status ketama_ring_remove(struct ketama_ring *ring, const char *label, size_t label_len);
 enum ketama_status ketama_ring_set_weight(struct ketama_ring *ring, const char *label, size_t label_len, uint32_t weight);
 enum ketama_status ketama_ring_lookup(const struct ketama_ring *ring, const char *key, size_t key_len, const char **label_out, size_t *label_len_out);

@@ -175,7 +175,7 @@ static int lookups(int weighted, int servers, int nkeys) {
                 }
             }
         }
-        if (ketama_ring_add_many(b.ring, labels, lens, NULL, NULL, NULL, (size_t)servers) != KETAMA_STATUS_OK) {
+        if (ketama_ring_add_many(b.ring, labels, lens, NULL, NULL, NULL, (size_t)servers, NULL) != KETAMA_STATUS_OK) {
             return 2;
         }
         for (i = 0; i < servers; i++) free((void *)labels[i]);
@@ -245,7 +245,7 @@ static int build(int servers) {
         double t0, t1;
         if (ketama_ring_create("libmemcached-weighted", NULL, &ring) != KETAMA_STATUS_OK) return 2;
         t0 = now();
-        if (ketama_ring_add_many(ring, labels, lens, NULL, NULL, NULL, (size_t)servers) != KETAMA_STATUS_OK) return 2;
+        if (ketama_ring_add_many(ring, labels, lens, NULL, NULL, NULL, (size_t)servers, NULL) != KETAMA_STATUS_OK) return 2;
         t1 = now();
         if (t1 - t0 < best_build) best_build = t1 - t0;
         for (c = 0; c < 3; c++) {

@@ -7,7 +7,7 @@
 //! and reloads when the file changes: at `ketama_roll`, and from `ketama_get_server` at most
 //! once a second. No segment, no semaphore, no 512 KiB limit.
 //!
-//! Reload rule (issue 11): a change is seen when the file's device, inode, size, modification
+//! Reload rule: a change is seen when the file's device, inode, size, modification
 //! time or status-change time (`ctime`, which every write moves, even one that puts the mtime
 //! back) differ from the last check; the file is then read and rebuilt only when its content
 //! (MD5 of the bytes) differs, so `touch` alone costs one read and no new continuum.
@@ -15,10 +15,25 @@
 //! device (`/dev/zero`) or a larger file is refused at once, without reading, with a message
 //! saying which.
 //!
-//! Memory bound: an `mcs *` from `ketama_get_server` stays valid until `ketama_smoke`, or until
-//! [`KEPT_GENERATIONS`] later reloads that changed the content (each reload check is at least a
-//! second apart), whichever comes first; a continuum holds at most that many parsed copies
+//! Pointer lifetime: an `mcs *` from `ketama_get_server` stays valid until `ketama_smoke`,
+//! across any number of reloads. It points to an interned record, one per distinct
+//! (address, point) pair the file has had while a continuum of that path was alive, shared by
+//! every generation (see [`Records`]): a reload that changes some lines adds only the points
+//! those servers did not have before, and a server that comes back reuses its records.
+//! Memory is 28 bytes plus about 24 of index per such pair: for a file that only ever names
+//! servers out of a set of N addresses, at most N x (the most points one of them ever had);
+//! it grows only when the file names addresses (or weight shares) never seen before, and is
+//! freed with the last continuum of the path. `continuum.array` itself is the current
+//! generation's sorted copy; it stays valid for [`KEPT_GENERATIONS`] content changes
 //! (libketama itself rewrote its shared segment in place on reload).
+//!
+//! Files still being written are not published: a read counts only when the file's stamp
+//! is the same before and after it, and the file has not changed for [`SETTLE_MS`] (its
+//! status-change time is that old, or the same stamp and content were seen that long
+//! before). `ketama_get_server` keeps the previous continuum until then (and never waits);
+//! `ketama_roll` waits for it, at most [`ROLL_WAIT_MS`]. Writing a new file and `rename`-ing
+//! it over the old one is the safe way to change the servers; a writer that rewrites the
+//! file in place and pauses longer than [`SETTLE_MS`] mid-way can still be read half-written.
 //!
 //! File-format quirks (docs/client-notes.md 3.5) are reproduced or rejected explicitly:
 //! - reproduced: lines are read `fgets`-style in pieces of at most 126 bytes (a longer line
@@ -102,28 +117,126 @@ const _: () = assert!(core::mem::size_of::<mcs>() == 28);
 const MAX_FILE_BYTES: u64 = 64 << 20;
 
 /// How many parsed copies of its file one continuum keeps (the current one and the ones
-/// before it, so recent `mcs *` pointers stay valid).
+/// before it, so a recently read `continuum.array` stays valid).
 const KEPT_GENERATIONS: usize = 8;
+
+/// How long a server file must stay unchanged before it is published (milliseconds).
+const SETTLE_MS: u64 = 200;
+
+/// How long `ketama_roll` waits for a file being written to settle (milliseconds).
+const ROLL_WAIT_MS: u64 = 2000;
+
+/// The `mcs` records `ketama_get_server` hands out, one per distinct (address, point) pair,
+/// shared by every generation of one path and never moved or changed once written (so a
+/// pointer to one stays valid as long as this set lives: until the last `ketama_smoke` of
+/// the path).
+#[derive(Debug, Default)]
+struct Records {
+    inner: Mutex<RecordsInner>,
+}
+
+#[derive(Debug, Default)]
+struct RecordsInner {
+    /// Address -> its number in `index` keys.
+    ids: HashMap<Vec<u8>, u32>,
+    /// `(address number << 32) | point` -> the record.
+    index: HashMap<u64, Record>,
+    /// The blocks the records live in (from `Box::into_raw`, freed on drop), one per
+    /// generation that brought new pairs.
+    blocks: Vec<*mut [mcs]>,
+}
+
+/// A pointer to an interned `mcs` (into one of [`RecordsInner::blocks`]).
+#[derive(Clone, Copy, Debug)]
+struct Record(*const mcs);
+
+// SAFETY: a Record points into a block that is written once, before any Record to it is
+// shared, and then only read; the block lives as long as the `Records` that owns it.
+unsafe impl Send for Record {}
+// SAFETY: as above (read-only after publication).
+unsafe impl Sync for Record {}
+// SAFETY: the raw block pointers are owned by `RecordsInner` (freed in its Drop) and only
+// touched under `Records::inner`'s lock.
+unsafe impl Send for RecordsInner {}
+
+impl Drop for RecordsInner {
+    fn drop(&mut self) {
+        for &b in &self.blocks {
+            // SAFETY: from Box::into_raw in `Records::intern`, freed once, here.
+            drop(unsafe { Box::from_raw(b) });
+        }
+    }
+}
+
+impl Records {
+    /// The interned record for each of `points` (parallel to it), interning the new ones in
+    /// one new block.
+    fn intern(&self, points: &[mcs], addrs: &[&[u8]]) -> Box<[Record]> {
+        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        let inner = &mut *inner;
+        let mut keys = Vec::with_capacity(points.len());
+        let mut fresh: Vec<mcs> = Vec::new();
+        let mut fresh_keys: HashMap<u64, usize> = HashMap::new();
+        for (m, addr) in points.iter().zip(addrs) {
+            let next = u32::try_from(inner.ids.len()).unwrap_or(u32::MAX);
+            let id = *inner.ids.entry(addr.to_vec()).or_insert(next);
+            let key = u64::from(id) << 32 | u64::from(m.point);
+            if !inner.index.contains_key(&key) {
+                fresh_keys.entry(key).or_insert_with(|| {
+                    fresh.push(*m);
+                    fresh.len() - 1
+                });
+            }
+            keys.push(key);
+        }
+        if !fresh.is_empty() {
+            let block = Box::into_raw(fresh.into_boxed_slice());
+            inner.blocks.push(block);
+            let base = block.cast::<mcs>().cast_const();
+            for (key, at) in fresh_keys {
+                // SAFETY: `at` < the block's length (an index into `fresh`).
+                inner.index.insert(key, Record(unsafe { base.add(at) }));
+            }
+        }
+        keys.iter().map(|k| inner.index[k]).collect()
+    }
+
+    /// Number of interned records.
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.inner.lock().unwrap().index.len()
+    }
+}
 
 /// One parse of one server file.
 #[derive(Debug)]
 struct Generation {
     /// MD5 of the file's bytes.
     digest: [u8; 16],
+    /// What `continuum.array` shows.
     points: Box<[mcs]>,
     /// `points[i].point` for each i: what `ketama_get_server` searches (4 bytes a point in
     /// a row, 64 KiB for 100 servers, where the 28-byte `mcs` rows take 448 KiB: the search
     /// was half of a lookup, one cache miss a step).
     positions: Box<[u32]>,
+    /// The interned record of `points[i]` for each i: what `ketama_get_server` returns.
+    records: Box<[Record]>,
+    /// Keeps `records` alive.
+    _store: Arc<Records>,
 }
 
 impl Generation {
-    fn new(digest: [u8; 16], points: Box<[mcs]>) -> Generation {
+    fn new(digest: [u8; 16], servers: &[(Vec<u8>, u32)], store: Arc<Records>) -> Generation {
+        let (points, owners) = build(servers);
+        let addrs: Vec<&[u8]> = owners.iter().map(|&o| servers[o].0.as_slice()).collect();
+        let records = store.intern(&points, &addrs);
         let positions = points.iter().map(|m| m.point).collect();
         Generation {
             digest,
             points,
             positions,
+            records,
+            _store: store,
         }
     }
 }
@@ -194,18 +307,26 @@ fn now_ms() -> u64 {
 struct Inner {
     path: PathBuf,
     /// The last [`KEPT_GENERATIONS`] generations handed out through `c.array`, oldest first
-    /// (so recent `mcs *` pointers stay valid after a reload; see the module docs).
+    /// (so a recently read `c.array` stays valid after a reload; see the module docs).
     generations: Vec<Arc<Generation>>,
-    /// The file as of the last check.
+    /// The record sets of every generation this continuum published (one per path in
+    /// practice): every `mcs *` it returned stays valid until `ketama_smoke`.
+    records: Vec<Arc<Records>>,
+    /// The file as of the last published generation.
     stamp: Option<Stamp>,
+    /// A changed file seen but not yet settled.
+    pending: Option<Pending>,
     /// Storage `c.modtime` points to.
     modtime: Box<i64>,
 }
 
-/// The parsed generation of each file path while some continuum uses it (what libketama's
+/// The parsed generation and the records of each file path while some continuum uses them (what libketama's
 /// shared segment was per `ftok`). Weak, and dropped when empty, so nothing outlives the last
 /// `ketama_smoke` (valgrind sees no leak).
-static CACHE: Mutex<Option<HashMap<PathBuf, Weak<Generation>>>> = Mutex::new(None);
+static CACHE: Mutex<Option<HashMap<PathBuf, CacheEntry>>> = Mutex::new(None);
+
+/// A path's last generation and its interned records, while some continuum uses them.
+type CacheEntry = (Weak<Generation>, Weak<Records>);
 
 thread_local! {
     static ERROR: UnsafeCell<[c_char; 256]> = const { UnsafeCell::new([0; 256]) };
@@ -355,11 +476,11 @@ fn read_servers(data: &[u8], file: &str) -> Result<Vec<(Vec<u8>, u32)>, String> 
 }
 
 /// libketama's continuum for these servers: `LK` digests x 4 little-endian md5 words of
-/// `addr-k`, sorted by point, ties in file order.
-fn build(servers: &[(Vec<u8>, u32)]) -> Box<[mcs]> {
+/// `addr-k`, sorted by point, ties in file order; with each point's server (its line's index).
+fn build(servers: &[(Vec<u8>, u32)]) -> (Box<[mcs]>, Vec<usize>) {
     let total: u64 = servers.iter().map(|s| u64::from(s.1)).sum();
     let mut points = Vec::new();
-    for (addr, memory) in servers {
+    for (i, (addr, memory)) in servers.iter().enumerate() {
         let mut ip = [0 as c_char; ADDR_LEN];
         for (d, s) in ip.iter_mut().zip(addr) {
             *d = *s as c_char;
@@ -369,46 +490,117 @@ fn build(servers: &[(Vec<u8>, u32)]) -> Box<[mcs]> {
             s.extend_from_slice(format!("-{k}").as_bytes());
             let d = md5::digest(&s);
             for g in 0..4 {
-                points.push(mcs {
+                let m = mcs {
                     point: md5::word_le(&d, g),
                     ip,
                     _pad: [0; 2],
-                });
+                };
+                points.push((m, i));
             }
         }
     }
-    points.sort_by_key(|m| m.point); // stable: earlier server first among equal points
-    points.into_boxed_slice()
+    points.sort_by_key(|(m, _)| m.point); // stable: earlier server first among equal points
+    let owners = points.iter().map(|&(_, i)| i).collect();
+    (points.into_iter().map(|(m, _)| m).collect(), owners)
 }
 
-/// Loads `path` through the cache: read, and reparsed only when its content changed. Returns
-/// the generation and the stamp the file had before it was read.
-fn load(path: &Path) -> Result<(Arc<Generation>, Stamp), String> {
+/// What one look at the server file found.
+#[derive(Debug)]
+enum Loaded {
+    /// A settled file: its generation, and the file's stamp.
+    Ready(Arc<Generation>, Stamp),
+    /// The file is still changing: what was seen, for the next look to compare.
+    Unsettled(Pending),
+}
+
+/// A state of the file seen but not yet published (it had not been quiet long enough).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Pending {
+    stamp: Stamp,
+    digest: [u8; 16],
+    /// When this same stamp and content were first seen ([`now_ms`]).
+    seen_ms: u64,
+}
+
+/// How long ago (wall clock, milliseconds) the file's status last changed; None when its
+/// `ctime` lies in the future (a clock set back).
+fn quiet_for_ms(st: &Stamp) -> Option<u64> {
+    use std::time::{Duration, SystemTime, UNIX_EPOCH};
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).ok()?;
+    let changed = Duration::new(
+        u64::try_from(st.ctime.0).ok()?,
+        u32::try_from(st.ctime.1).ok()?,
+    );
+    let age = now.checked_sub(changed)?;
+    Some(u64::try_from(age.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// Reads `path` and, when it has settled (see the module docs), returns its generation
+/// through the cache: reparsed only when its content changed. `pending` is what the last
+/// look found unsettled.
+fn load(path: &Path, pending: Option<Pending>) -> Result<Loaded, String> {
     let file = path.display().to_string();
     let before = stamp(path)?;
     let data = read_capped(path)?;
+    let after = stamp(path)?;
     let digest = md5::digest(&data);
+    let now = now_ms();
+    let same = pending.filter(|p| p.stamp == after && p.digest == digest);
+    let settled = before == after
+        && (quiet_for_ms(&after).is_some_and(|q| q >= SETTLE_MS)
+            || same.is_some_and(|p| now.saturating_sub(p.seen_ms) >= SETTLE_MS));
+    if !settled {
+        return Ok(Loaded::Unsettled(Pending {
+            stamp: after,
+            digest,
+            seen_ms: same.map_or(now, |p| p.seen_ms),
+        }));
+    }
     let mut cache = CACHE.lock().unwrap_or_else(PoisonError::into_inner);
     let cache = cache.get_or_insert_with(HashMap::new);
-    if let Some(g) = cache.get(path).and_then(Weak::upgrade) {
+    let entry = cache.entry(path.to_path_buf()).or_default();
+    if let Some(g) = entry.0.upgrade() {
         if g.digest == digest {
-            return Ok((g, before));
+            return Ok(Loaded::Ready(g, after));
         }
     }
     let servers = read_servers(&data, &file)?;
     if servers.is_empty() {
         return Err(format!("No valid server definitions in file {file}"));
     }
-    let g = Arc::new(Generation::new(digest, build(&servers)));
-    cache.insert(path.to_path_buf(), Arc::downgrade(&g));
-    Ok((g, before))
+    let store = entry.1.upgrade().unwrap_or_default();
+    entry.1 = Arc::downgrade(&store);
+    let g = Arc::new(Generation::new(digest, &servers, store));
+    entry.0 = Arc::downgrade(&g);
+    Ok(Loaded::Ready(g, after))
+}
+
+/// [`load`] for `ketama_roll`: waits (at most [`ROLL_WAIT_MS`]) for a file being written to
+/// settle.
+fn load_waiting(path: &Path) -> Result<(Arc<Generation>, Stamp), String> {
+    let start = now_ms();
+    let mut pending = None;
+    loop {
+        match load(path, pending)? {
+            Loaded::Ready(g, st) => return Ok((g, st)),
+            Loaded::Unsettled(p) => pending = Some(p),
+        }
+        if now_ms().saturating_sub(start) >= ROLL_WAIT_MS {
+            return Err(format!(
+                "File {} is still being written (it changed during the last {ROLL_WAIT_MS} ms); \
+                 write the new file elsewhere and rename it into place",
+                path.display()
+            ));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(SETTLE_MS / 4));
+    }
 }
 
 /// Forgets cache entries no continuum uses any more (after a `ketama_smoke`).
 fn prune_cache() {
     let mut cache = CACHE.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some(map) = cache.as_mut() {
-        map.retain(|_, g| g.strong_count() > 0);
+        map.retain(|_, (g, r)| g.strong_count() > 0 || r.strong_count() > 0);
         if map.is_empty() {
             *cache = None;
         }
@@ -439,9 +631,21 @@ impl Continuum {
         };
         if stale {
             let path = inner.path.clone();
-            match load(&path) {
-                Ok((g, st)) => Continuum::publish(&self.c, &self.current, &mut inner, g, st),
-                Err(msg) => set_error(&msg), // keep serving the last good continuum
+            match load(&path, inner.pending) {
+                Ok(Loaded::Ready(g, st)) => {
+                    inner.pending = None;
+                    Continuum::publish(&self.c, &self.current, &mut inner, g, st);
+                }
+                Ok(Loaded::Unsettled(p)) => {
+                    // Keep the current continuum; look again soon after it may have settled.
+                    inner.pending = Some(p);
+                    self.next_check
+                        .store(now.saturating_add(SETTLE_MS / 4), Ordering::Relaxed);
+                }
+                Err(msg) => {
+                    inner.pending = None;
+                    set_error(&msg); // keep serving the last good continuum
+                }
             }
         }
     }
@@ -466,6 +670,9 @@ impl Continuum {
         // Kept alive by `inner.generations` (pushed below, or already its last) until
         // KEPT_GENERATIONS later content changes or ketama_smoke.
         current.store(Arc::as_ptr(&g).cast_mut(), Ordering::Release);
+        if !inner.records.iter().any(|r| Arc::ptr_eq(r, &g._store)) {
+            inner.records.push(Arc::clone(&g._store));
+        }
         // Same content (only touched): nothing new to keep.
         if !inner
             .generations
@@ -509,14 +716,15 @@ pub unsafe extern "C" fn ketama_roll(
             inner: Mutex::new(Inner {
                 path: path.clone(),
                 generations: Vec::new(),
+                records: Vec::new(),
                 stamp: None,
+                pending: None,
                 modtime: Box::new(0),
             }),
             current: AtomicPtr::new(core::ptr::null_mut()),
             next_check: AtomicU64::new(now_ms().saturating_add(CHECK_EVERY_MS)),
         });
-        let result = load(&path);
-        let ok = match result {
+        let ok = match load_waiting(&path) {
             Ok((g, st)) => {
                 cont.install(g, st);
                 1
@@ -549,7 +757,7 @@ pub unsafe extern "C" fn ketama_smoke(contptr: ketama_continuum) {
 
 /// The point a key maps to: the first point at or after `ketama_hashi(key)`, wrapping to the
 /// first. NULL when the continuum is NULL or empty. The `mcs` stays valid until
-/// `ketama_smoke`.
+/// `ketama_smoke`, across reloads (an interned record, see the module docs).
 ///
 /// # Safety
 /// `key` is NUL-terminated; `cont` is NULL or from `ketama_roll`.
@@ -570,7 +778,8 @@ pub unsafe extern "C" fn ketama_get_server(key: *mut c_char, cont: ketama_contin
             this.check(now);
         }
         // SAFETY: NULL, or the last of `inner.generations`, alive until KEPT_GENERATIONS
-        // later content changes (each check at least a second apart) or ketama_smoke.
+        // later content changes (each check at least a second apart) or ketama_smoke; this
+        // call reads it only until it returns.
         let Some(g) = (unsafe { this.current.load(Ordering::Acquire).as_ref() }) else {
             return core::ptr::null_mut();
         };
@@ -581,8 +790,8 @@ pub unsafe extern "C" fn ketama_get_server(key: *mut c_char, cont: ketama_contin
         let h = md5::ketama(unsafe { CStr::from_ptr(key) }.to_bytes());
         let i = g.positions.partition_point(|&p| p < h);
         let i = if i == g.points.len() { 0 } else { i };
-        // The generation lives until ketama_smoke or KEPT_GENERATIONS content changes.
-        g.points[i..].as_ptr().cast_mut()
+        // An interned record: valid until ketama_smoke, whatever reloads come meanwhile.
+        g.records[i].0.cast_mut()
     })
 }
 
@@ -717,5 +926,50 @@ mod tests {
         // fgets pieces of 126 bytes: a long comment line continues as a second "line".
         let long = format!("#{}x 10\n", " ".repeat(125));
         assert_eq!(parse(&long).unwrap(), [("x".into(), 10)]);
+    }
+
+    fn servers(lines: &[(&str, u32)]) -> Vec<(Vec<u8>, u32)> {
+        lines
+            .iter()
+            .map(|&(a, m)| (a.as_bytes().to_vec(), m))
+            .collect()
+    }
+
+    #[test]
+    fn generations_share_records_and_stay_bounded() {
+        let store = Arc::new(Records::default());
+        let a = servers(&[("10.0.0.1:11211", 100), ("10.0.0.2:11211", 100)]);
+        let b = servers(&[("10.0.0.1:11211", 100), ("10.0.0.3:11211", 100)]);
+        let ga = Generation::new([0; 16], &a, Arc::clone(&store));
+        assert_eq!(store.len(), 320);
+        let gb = Generation::new([1; 16], &b, Arc::clone(&store));
+        // Only 10.0.0.3's points are new.
+        assert_eq!(store.len(), 480);
+        // Flipping between the two files any number of times adds nothing.
+        for i in 0..50u8 {
+            let g = Generation::new(
+                [i; 16],
+                if i % 2 == 0 { &a } else { &b },
+                Arc::clone(&store),
+            );
+            assert_eq!(g.records.len(), 320);
+        }
+        assert_eq!(store.len(), 480);
+        // The records equal the generation's own points, and a server kept is the same record.
+        for (m, r) in ga.points.iter().zip(ga.records.iter()) {
+            // SAFETY: interned in `store`, alive.
+            let r = unsafe { &*r.0 };
+            assert_eq!((m.point, m.ip), (r.point, r.ip));
+        }
+        let kept = |g: &Generation| -> Vec<*const mcs> {
+            g.points
+                .iter()
+                .zip(g.records.iter())
+                .filter(|(m, _)| m.ip[7] == b'1' as c_char && m.ip[8] == b':' as c_char)
+                .map(|(_, r)| r.0)
+                .collect()
+        };
+        assert_eq!(kept(&ga), kept(&gb));
+        assert_eq!(kept(&ga).len(), 160);
     }
 }

@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use ketama_core::arc_swap::Guard;
 
-use ketama_core::{Error, Hash, Profile, Ring, Scratch, Server, SharedRing, Snapshot};
+use ketama_core::ring::carry;
+use ketama_core::{BuildError, Error, Hash, Profile, Ring, Scratch, Server, SharedRing, Snapshot};
 
 use crate::boundary::{
     bytes, c_text, ffi_boundary, in_slice, out, out_slice, text, FfiResult, Opaque,
@@ -62,39 +63,20 @@ impl Labels {
         let l = self.0.get(i).ok_or(ketama_status::Internal)?;
         Ok(&l[..l.len() - 1])
     }
+}
 
-    /// The labels of `ring`, reusing `old`'s where the server is the same (changes add at
-    /// the end, remove one or keep the order, so one pass finds them) and the store's for
-    /// labels seen before.
-    fn follow(ring: &Ring, old: &Labels, store: &mut HashSet<Arc<[u8]>>) -> Labels {
-        let mut out = Vec::with_capacity(ring.len());
-        let mut j = 0;
-        let same = |a: &Arc<[u8]>, label: &str| &a[..a.len() - 1] == label.as_bytes();
-        for s in ring.servers() {
-            let reuse = match (old.0.get(j), old.0.get(j + 1)) {
-                (Some(a), _) if same(a, &s.label) => Some((a, 1)),
-                (_, Some(b)) if same(b, &s.label) => Some((b, 2)),
-                _ => None,
-            };
-            if let Some((a, step)) = reuse {
-                out.push(Arc::clone(a));
-                j += step;
-                continue;
-            }
-            let mut owned = Vec::with_capacity(s.label.len() + 1);
-            owned.extend_from_slice(s.label.as_bytes());
-            owned.push(0);
-            let arc = match store.get(owned.as_slice()) {
-                Some(a) => Arc::clone(a),
-                None => {
-                    let a: Arc<[u8]> = owned.into();
-                    store.insert(Arc::clone(&a));
-                    a
-                }
-            };
-            out.push(arc);
+/// `label` NUL-terminated, from the store (added to it when new).
+fn intern(store: &mut HashSet<Arc<[u8]>>, label: &str) -> Arc<[u8]> {
+    let mut owned = Vec::with_capacity(label.len() + 1);
+    owned.extend_from_slice(label.as_bytes());
+    owned.push(0);
+    match store.get(owned.as_slice()) {
+        Some(a) => Arc::clone(a),
+        None => {
+            let a: Arc<[u8]> = owned.into();
+            store.insert(Arc::clone(&a));
+            a
         }
-        Labels(out)
     }
 }
 
@@ -105,9 +87,12 @@ impl Opaque for Handle {
 impl Handle {
     fn new(ring: Ring) -> Handle {
         let mut store = HashSet::new();
-        let labels = Labels::follow(&ring, &Labels(Vec::new()), &mut store);
+        let labels = ring
+            .servers()
+            .map(|s| intern(&mut store, &s.label))
+            .collect();
         Handle {
-            shared: SharedRing::new(ring, labels),
+            shared: SharedRing::new(ring, Labels(labels)),
             store: Mutex::new(store),
         }
     }
@@ -118,18 +103,64 @@ impl Handle {
         self.shared.load()
     }
 
-    /// Builds the next ring from the current one with `f` and publishes it with its labels;
-    /// on error nothing changes.
-    fn change(&self, f: impl FnOnce(&Ring, &mut Scratch) -> Result<Ring, Error>) -> FfiResult<()> {
+    /// Builds the next ring from the current one with `f` (writing into the retired
+    /// snapshot's memory) and publishes it with its labels (carried over from the current
+    /// snapshot, new ones from the store); on error nothing changes.
+    fn change<E>(&self, f: impl FnOnce(&Ring, &mut Scratch) -> Result<Ring, E>) -> Result<(), E> {
         self.shared.update(|now, scratch| {
             let next = f(&now.ring, scratch)?;
             // The store is only touched here, under the shared ring's writer lock; a panic
             // while holding it published nothing, so recovering from poisoning is sound.
             let mut store = self.store.lock().unwrap_or_else(PoisonError::into_inner);
-            let labels = Labels::follow(&next, &now.extra, &mut store);
-            Ok((next, labels))
+            let labels = carry(&now.ring, &now.extra.0, &next, |s| {
+                intern(&mut store, &s.label)
+            });
+            Ok((next, Labels(labels)))
         })
     }
+}
+
+/// Writes `i` to `failed_index_out` when it is not NULL.
+fn blame(failed_index_out: *mut usize, i: usize) {
+    if !failed_index_out.is_null() {
+        // SAFETY: writable when not NULL (the caller's contract of the functions taking it).
+        unsafe { *failed_index_out = i };
+    }
+}
+
+/// Builds `count` servers from C arrays; a refused one is blamed through `failed_index_out`.
+///
+/// # Safety
+/// As [`ketama_ring_add_many`].
+unsafe fn servers_from(
+    labels: &[*const c_char],
+    label_lens: &[usize],
+    weights: Option<&[u32]>,
+    names: Option<(&[*const c_char], &[usize])>,
+    failed_index_out: *mut usize,
+) -> FfiResult<Vec<Server>> {
+    let mut servers = Vec::with_capacity(labels.len());
+    for (i, (&label, &len)) in labels.iter().zip(label_lens).enumerate() {
+        let (name, name_len) = names.map_or((core::ptr::null(), 0), |(n, l)| (n[i], l[i]));
+        let weight = weights.map_or(1, |w| w[i]);
+        // SAFETY: caller's contract.
+        match unsafe { server(label, len, weight, name, name_len) } {
+            Ok(s) => servers.push(s),
+            Err(e) => {
+                blame(failed_index_out, i);
+                return Err(e);
+            }
+        }
+    }
+    Ok(servers)
+}
+
+/// A core refusal as a status, blaming its server through `failed_index_out`.
+fn blamed(e: BuildError, failed_index_out: *mut usize) -> ketama_status {
+    if let Some(i) = e.server {
+        blame(failed_index_out, i);
+    }
+    e.error.into()
 }
 
 /// Builds one server from C arguments.
@@ -249,12 +280,15 @@ pub unsafe extern "C" fn ketama_ring_create(
 /// `KETAMA_STATUS_UNSUPPORTED` (a profile that is not a 32-bit continuum: modulo, jump,
 /// rendezvous, maglev, uhashring), `KETAMA_STATUS_DUPLICATE_SERVER`, `KETAMA_STATUS_BAD_LABEL`.
 /// On success `*ring_out` receives a ring to free with `ketama_ring_free()`; on failure it is
-/// not written.
+/// not written. `failed_index_out` (NULL allowed) receives, on a failure that one server is
+/// to blame for (a bad or duplicate label), that server's index in `labels`; it is written
+/// only then.
 ///
 /// # Safety
 /// `profile` and `hash` are NULL or NUL-terminated; `labels` and `label_lens` hold
 /// `server_count` elements and each label its length in bytes; `positions` and `owners` hold
-/// `point_count` elements; `ring_out` is NULL or writable.
+/// `point_count` elements; `ring_out` is NULL or writable; `failed_index_out` is NULL or
+/// writable.
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn ketama_ring_create_points(
@@ -267,6 +301,7 @@ pub unsafe extern "C" fn ketama_ring_create_points(
     owners: *const u32,
     point_count: usize,
     ring_out: *mut *mut ketama_ring,
+    failed_index_out: *mut usize,
 ) -> ketama_status {
     ffi_boundary! {
         // SAFETY: caller's contract.
@@ -277,11 +312,8 @@ pub unsafe extern "C" fn ketama_ring_create_points(
         let (labels, label_lens) = unsafe { (in_slice(labels, server_count)?, in_slice(label_lens, server_count)?) };
         // SAFETY: as above.
         let (positions, owners) = unsafe { (in_slice(positions, point_count)?, in_slice(owners, point_count)?) };
-        let mut servers = Vec::with_capacity(server_count);
-        for i in 0..server_count {
-            // SAFETY: caller's contract.
-            servers.push(unsafe { server(labels[i], label_lens[i], 1, core::ptr::null(), 0) }?);
-        }
+        // SAFETY: caller's contract.
+        let servers = unsafe { servers_from(labels, label_lens, None, None, failed_index_out) }?;
         let mut points = Vec::with_capacity(point_count);
         for (&p, &o) in positions.iter().zip(owners) {
             if o as usize >= server_count {
@@ -289,7 +321,8 @@ pub unsafe extern "C" fn ketama_ring_create_points(
             }
             points.push((p, o as usize));
         }
-        let ring = Ring::from_points(profile, hash, servers, &points).map_err(|e| e.error)?;
+        let ring = Ring::from_points(profile, hash, servers, &points)
+            .map_err(|e| blamed(e, failed_index_out))?;
         *ring_out = Handle::new(ring).into_raw();
         Ok(())
     }
@@ -346,7 +379,7 @@ pub unsafe extern "C" fn ketama_ring_add_named(
         let handle = unsafe { Handle::borrow(ring) }?;
         // SAFETY: caller's contract.
         let server = unsafe { server(label, label_len, weight, name, name_len) }?;
-        handle.change(|ring, scratch| ring.with_added_in(server, scratch))
+        Ok(handle.change(|ring, scratch| ring.with_added_in(server, scratch))?)
     }
 }
 
@@ -354,15 +387,21 @@ pub unsafe extern "C" fn ketama_ring_add_named(
 /// All or nothing: if any server is refused, the ring is unchanged. Duplicates are one
 /// endpoint: IPv6 literals compare in canonical form (`[::1]:11211` = `[0:0::1]:11211`).
 /// A continuum holds at most 2^23 = 8,388,608 points (52,428 equal libketama servers): more
-/// is refused at once with `KETAMA_STATUS_TOO_MANY_POINTS`.
+/// is refused at once with `KETAMA_STATUS_TOO_MANY_POINTS`. A ring from
+/// `ketama_ring_create_points()` refuses with `KETAMA_STATUS_UNSUPPORTED`, as it refuses
+/// every change.
 ///
 /// `labels[i]` / `label_lens[i]`: the labels. `weights`: NULL for all 1. `names` /
 /// `name_lens`: NULL for no names; a NULL `names[i]` means no name for that server.
+/// `failed_index_out` (NULL allowed) receives, on a failure that one server is to blame for
+/// (a bad label or weight, a duplicate, a host the profile cannot place), that server's
+/// index in `labels`; it is written only then.
 ///
 /// # Safety
 /// `ring` is a live ring; the arrays (when not NULL) hold `count` elements and each string
-/// the given number of bytes.
+/// the given number of bytes; `failed_index_out` is NULL or writable.
 #[no_mangle]
+#[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn ketama_ring_add_many(
     ring: *mut ketama_ring,
     labels: *const *const c_char,
@@ -371,6 +410,7 @@ pub unsafe extern "C" fn ketama_ring_add_many(
     names: *const *const c_char,
     name_lens: *const usize,
     count: usize,
+    failed_index_out: *mut usize,
 ) -> ketama_status {
     ffi_boundary! {
         // SAFETY: caller's contract.
@@ -385,17 +425,11 @@ pub unsafe extern "C" fn ketama_ring_add_many(
             // SAFETY: as above.
             Some(unsafe { (in_slice(names, count)?, in_slice(name_lens, count)?) })
         };
-        let mut servers = Vec::with_capacity(count);
-        for i in 0..count {
-            let (name, name_len) = names.map_or((core::ptr::null(), 0), |(n, l)| (n[i], l[i]));
-            let weight = weights.map_or(1, |w| w[i]);
-            // SAFETY: caller's contract.
-            servers.push(unsafe { server(labels[i], label_lens[i], weight, name, name_len) }?);
-        }
-        handle.change(|old, scratch| {
-            let all = old.servers().cloned().chain(servers);
-            Ring::build_in(old.profile(), Some(old.hash()), all, scratch).map_err(|e| e.error)
-        })
+        // SAFETY: caller's contract.
+        let servers = unsafe { servers_from(labels, label_lens, weights, names, failed_index_out) }?;
+        handle
+            .change(|old, scratch| old.with_added_many_in(servers, scratch))
+            .map_err(|e| blamed(e, failed_index_out))
     }
 }
 
@@ -417,7 +451,9 @@ pub unsafe extern "C" fn ketama_ring_remove(
         }
         // SAFETY: caller's contract.
         let label = unsafe { text(label, label_len) }?;
-        handle.change(|ring, scratch| ring.with_removed_in(label, scratch).map(|(next, _)| next))
+        Ok(handle.change(|ring, scratch| {
+            ring.with_removed_in(label, scratch).map(|(next, _)| next)
+        })?)
     }
 }
 
@@ -440,7 +476,7 @@ pub unsafe extern "C" fn ketama_ring_set_weight(
         }
         // SAFETY: caller's contract.
         let label = unsafe { text(label, label_len) }?;
-        handle.change(|ring, scratch| ring.with_weight_in(label, weight, scratch))
+        Ok(handle.change(|ring, scratch| ring.with_weight_in(label, weight, scratch))?)
     }
 }
 

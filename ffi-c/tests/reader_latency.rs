@@ -46,6 +46,7 @@ fn lookups_continue_while_the_ring_changes() {
             std::ptr::null(),
             std::ptr::null(),
             labels.len(),
+            std::ptr::null_mut(),
         )
     };
     assert_eq!(st, ketama_status::Ok);

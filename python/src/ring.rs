@@ -34,26 +34,6 @@ pub(crate) struct Label {
 /// The labels of one snapshot, in server order.
 pub(crate) type Labels = Vec<Arc<Label>>;
 
-/// The labels for `ring`, reusing `old`'s where the server is the same (a change adds at the
-/// end, removes one or keeps the order) and `fresh` for a label added now.
-fn follow(ring: &ketama_core::Ring, old: &Labels, fresh: Option<&Arc<Label>>) -> Labels {
-    let mut out = Vec::with_capacity(ring.len());
-    let mut j = 0;
-    for s in ring.servers() {
-        let same = |l: Option<&Arc<Label>>| l.filter(|l| *l.text == *s.label).cloned();
-        if let Some(l) = same(old.get(j)) {
-            out.push(l);
-            j += 1;
-        } else if let Some(l) = same(old.get(j + 1)) {
-            out.push(l);
-            j += 2;
-        } else if let Some(l) = same(fresh) {
-            out.push(l);
-        }
-    }
-    out
-}
-
 /// A consistent-hashing ring that places keys exactly like the chosen client.
 ///
 /// Limits: a continuum holds at most 2^23 = 8,388,608 points (52,428 equal servers on the
@@ -277,11 +257,17 @@ impl Ring {
         fresh: Option<Arc<Label>>,
         f: impl FnOnce(&ketama_core::Ring, &mut Scratch) -> Result<ketama_core::Ring, Error> + Send,
     ) -> PyResult<()> {
+        // Labels are carried over from the current snapshot by core; a server it did not
+        // have is the one added now (`fresh`), else its label is made here.
         let r = py.detach(|| {
-            self.shared.update(|now, scratch| {
-                let next = f(&now.ring, scratch)?;
-                let labels = follow(&next, &now.extra, fresh.as_ref());
-                Ok::<_, Error>((next, labels))
+            self.shared.update_servers(f, |s| match &fresh {
+                Some(l) if *l.text == *s.label => Arc::clone(l),
+                _ => Python::attach(|py| {
+                    Arc::new(Label {
+                        text: s.label.as_str().into(),
+                        obj: PyString::new(py, &s.label).unbind(),
+                    })
+                }),
             })
         });
         self.publish(py);

@@ -115,6 +115,47 @@ impl Ring {
         Ok(ring)
     }
 
+    /// The next snapshot: this ring plus `servers` at the end of the server order, built in
+    /// one pass (the same ring as adding them one by one with [`Ring::with_added`]). All or
+    /// nothing. A refused server is blamed by its index in `servers`; a ring from
+    /// [`Ring::from_points`] refuses with [`Error::Unsupported`] (no server to blame), as it
+    /// refuses every change.
+    ///
+    /// ```
+    /// use ketama_core::{Error, Profile, Ring, Server};
+    /// let p = Profile::by_name("libketama")?;
+    /// let ring = Ring::with_servers(p, None, [Server::parse("a:1", 1)?])?;
+    /// let added = [Server::parse("b:1", 1)?, Server::parse("a:1", 1)?];
+    /// let bad = ring.with_added_many(added).unwrap_err();
+    /// assert_eq!((bad.error, bad.server), (Error::DuplicateServer, Some(1)));
+    /// assert_eq!(ring.with_added_many([Server::parse("b:1", 1)?]).unwrap().len(), 2);
+    /// # Ok::<(), ketama_core::Error>(())
+    /// ```
+    pub fn with_added_many(
+        &self,
+        servers: impl IntoIterator<Item = Server>,
+    ) -> Result<Ring, BuildError> {
+        self.with_added_many_in(servers, &mut Scratch::default())
+    }
+
+    /// [`Ring::with_added_many`], writing the points into `scratch`'s memory where it has
+    /// some.
+    pub fn with_added_many_in(
+        &self,
+        servers: impl IntoIterator<Item = Server>,
+        scratch: &mut Scratch,
+    ) -> Result<Ring, BuildError> {
+        if self.explicit {
+            return Err(whole(Error::Unsupported));
+        }
+        let base = self.len();
+        let all = self.servers().cloned().chain(servers);
+        Ring::build_in(self.profile, Some(self.hash), all, scratch).map_err(|e| BuildError {
+            error: e.error,
+            server: e.server.and_then(|i| i.checked_sub(base)),
+        })
+    }
+
     /// The server index for a key hash computed by the caller (a hasher of its own), by this
     /// ring's search and tie rules; `h` is compared as the ring's points are (for a signed
     /// search, as the signed value's bit pattern). [`Error::Unsupported`] where a hash alone
@@ -291,9 +332,60 @@ mod tests {
             ring.set_weight("10.0.0.1:11211", 3),
             Err(Error::Unsupported)
         );
+        let extra = Server::parse("10.9.9.9:1", 1).unwrap();
+        assert_eq!(
+            ring.with_added(extra.clone()).err(),
+            Some(Error::Unsupported)
+        );
+        let many = ring.with_added_many([extra]).unwrap_err();
+        assert_eq!((many.error, many.server), (Error::Unsupported, None));
+        assert_eq!(
+            ring.with_added_many([]).unwrap_err().error,
+            Error::Unsupported
+        );
+        assert_eq!(
+            ring.with_removed("10.0.0.1:11211").err(),
+            Some(Error::Unsupported)
+        );
+        assert_eq!(
+            ring.with_weight("10.0.0.1:11211", 3).err(),
+            Some(Error::Unsupported)
+        );
         assert_eq!(ring.points().collect::<Vec<_>>(), before);
         assert!(!Ring::with_servers(p, None, servers(2))
             .unwrap()
             .is_explicit());
+    }
+
+    #[test]
+    fn added_many_equals_added_one_by_one_and_blames_by_input_index() {
+        let p = profile("libketama"); // refuses weight 0
+        let all = servers(5);
+        let base = Ring::with_servers(p, None, all[..2].iter().cloned()).unwrap();
+        let many = base.with_added_many(all[2..].iter().cloned()).unwrap();
+        let mut one = base.clone();
+        for s in &all[2..] {
+            one.add(s.clone()).unwrap();
+        }
+        assert_eq!(
+            many.points().collect::<Vec<_>>(),
+            one.points().collect::<Vec<_>>()
+        );
+        assert_eq!(
+            many.servers().collect::<Vec<_>>(),
+            one.servers().collect::<Vec<_>>()
+        );
+        // A duplicate of a server already there, and a bad weight: blamed by their index in
+        // the added list; nothing changes.
+        let dup = base
+            .with_added_many([all[3].clone(), all[0].clone()])
+            .unwrap_err();
+        assert_eq!((dup.error, dup.server), (Error::DuplicateServer, Some(1)));
+        let zero = Server::parse("10.9.9.9:1", 0).unwrap();
+        let bad = base
+            .with_added_many([all[3].clone(), all[4].clone(), zero])
+            .unwrap_err();
+        assert_eq!(bad.server, Some(2));
+        assert_eq!(base.len(), 2);
     }
 }

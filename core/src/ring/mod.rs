@@ -70,5 +70,5 @@ pub use compiled::Ring;
 pub use points::MAX_POINTS;
 pub use scratch::Scratch;
 #[cfg(feature = "std")]
-pub use shared::{SharedRing, Snapshot};
+pub use shared::{carry, SharedRing, Snapshot};
 pub use spans::{Span, Spans, Unit};

@@ -11,6 +11,8 @@ use super::compiled::Ring;
 use super::scratch::Scratch;
 use crate::error::Error;
 use crate::server::Server;
+use alloc::collections::BTreeMap;
+use alloc::vec::Vec;
 
 /// One published state: the ring and whatever a binding derives from it (label strings,
 /// C pointers, ...), replaced together.
@@ -87,6 +89,77 @@ impl<X> SharedRing<X> {
             *spare = old.ring.into_scratch();
         }
         Ok(())
+    }
+}
+
+/// Carries per-server values (a binding's label objects, C pointers, ...) from one ring to the
+/// next: for each server of `next`, in server order, the value the server with the same label
+/// had in `prev` (`old[j]` for `prev`'s server `j`), or `fresh(server)` for a server `prev`
+/// did not have. `old` is parallel to `prev`'s servers.
+///
+/// Linear for the changes rings make (servers appended, one removed, order kept); any other
+/// order falls back to a label index built once.
+///
+/// ```
+/// use ketama_core::{ring::carry, Profile, Ring, Server};
+/// let p = Profile::by_name("libketama")?;
+/// let a = Ring::with_servers(p, None, ["a:1", "b:1"].map(|l| Server::parse(l, 1).unwrap()))?;
+/// let (b, _) = a.with_removed("a:1")?;
+/// let b = b.with_added(Server::parse("c:1", 1)?)?;
+/// let carried = carry(&a, &["A", "B"], &b, |s| if s.label == "c:1" { "C" } else { "?" });
+/// assert_eq!(carried, ["B", "C"]);
+/// # Ok::<(), ketama_core::Error>(())
+/// ```
+pub fn carry<T: Clone>(
+    prev: &Ring,
+    old: &[T],
+    next: &Ring,
+    mut fresh: impl FnMut(&Server) -> T,
+) -> Vec<T> {
+    let label = |j: usize| prev.server(j).map(|s| s.label.as_str());
+    let mut out = Vec::with_capacity(next.len());
+    let mut index: Option<BTreeMap<&str, usize>> = None;
+    let mut j = 0;
+    for s in next.servers() {
+        let at = if label(j) == Some(s.label.as_str()) {
+            j += 1;
+            Some(j - 1)
+        } else if label(j + 1) == Some(s.label.as_str()) {
+            j += 2;
+            Some(j - 1)
+        } else if j >= prev.len() {
+            None // appended
+        } else {
+            let index = index.get_or_insert_with(|| {
+                prev.servers()
+                    .enumerate()
+                    .map(|(i, s)| (s.label.as_str(), i))
+                    .collect()
+            });
+            index.get(s.label.as_str()).copied()
+        };
+        match at.and_then(|j| old.get(j)) {
+            Some(v) => out.push(v.clone()),
+            None => out.push(fresh(s)),
+        }
+    }
+    out
+}
+
+impl<T: Clone> SharedRing<Vec<T>> {
+    /// [`SharedRing::update`] for per-server data: `f` makes the next ring from the current
+    /// one (writing into the retired snapshot's memory, as in `update`); each server's value is carried from the current snapshot ([`carry`]) or made by
+    /// `fresh` for a new server. If `f` fails nothing is published.
+    pub fn update_servers<E>(
+        &self,
+        f: impl FnOnce(&Ring, &mut Scratch) -> Result<Ring, E>,
+        fresh: impl FnMut(&Server) -> T,
+    ) -> Result<(), E> {
+        self.update(|now, scratch| {
+            let next = f(&now.ring, scratch)?;
+            let values = carry(&now.ring, &now.extra, &next, fresh);
+            Ok((next, values))
+        })
     }
 }
 

@@ -21,6 +21,17 @@ namespace Ketama;
  * `get()` and a failure for `set()`/`delete()`; so is, with the php-memcached backend, any key
  * with a byte outside printable ASCII (the extension refuses it; pecl memcache sends it).
  * Connections open on first use.
+ *
+ * A server that fails (connection refused or dropped, no answer within `timeout`) is never
+ * taken for a miss: by default the call throws `Ketama\ServerException` naming the server and
+ * the cause, and the server is marked down for `retry` seconds, during which calls to it
+ * throw at once (no new wait); after that one call tries it again. With `failover => true`
+ * a call goes on along the profile's failover sequence (`Ring::failover()`: the servers the
+ * profile's own client would try next) and throws only when every server there failed.
+ * Options (third constructor argument): `timeout` (seconds, default 2: connect, send,
+ * receive and libmemcached's poll timeout, which is what bounds a read from a silent
+ * server), `retry` (seconds a failed server stays marked down, default 10), `failover`
+ * (default false).
  */
 final class Client
 {
@@ -33,12 +44,21 @@ final class Client
     private string $backend;
     /** @var array<string, \Memcached|\Memcache> connections by server label */
     private array $conns = [];
+    private float $timeout;
+    private int $retry;
+    private bool $failover;
+    /** @var array<string, array{float, string}> servers marked down: until when, and why */
+    private array $down = [];
+    /** @var array<string, string> pecl memcache failures reported by its callback, by label */
+    private array $reported = [];
 
     /**
      * @param string $backend self::MEMCACHED or self::MEMCACHE
-     * @throws \InvalidArgumentException when the backend is unknown or its extension is missing
+     * @param array{timeout?: int|float, retry?: int, failover?: bool} $options see the class doc
+     * @throws \InvalidArgumentException when the backend is unknown, its extension is missing
+     *         or an option is not understood
      */
-    public function __construct(Ring $ring, string $backend = self::MEMCACHED)
+    public function __construct(Ring $ring, string $backend = self::MEMCACHED, array $options = [])
     {
         if ($backend !== self::MEMCACHED && $backend !== self::MEMCACHE) {
             throw new \InvalidArgumentException("unknown backend '$backend': use 'memcached' or 'memcache'");
@@ -46,19 +66,36 @@ final class Client
         if (!extension_loaded($backend)) {
             throw new \InvalidArgumentException("the PHP extension '$backend' is not loaded");
         }
+        foreach (array_keys($options) as $name) {
+            if (!in_array($name, ['timeout', 'retry', 'failover'], true)) {
+                throw new \InvalidArgumentException("unknown option '$name': use timeout, retry or failover");
+            }
+        }
+        $timeout = $options['timeout'] ?? 2;
+        $retry = $options['retry'] ?? 10;
+        if (!is_int($timeout) && !is_float($timeout) || $timeout <= 0 || $timeout > 3600) {
+            throw new \InvalidArgumentException('timeout: seconds, above 0 and at most 3600');
+        }
+        if (!is_int($retry) || $retry < 0 || $retry > 86400) {
+            throw new \InvalidArgumentException('retry: whole seconds from 0 to 86400');
+        }
         $this->ring = $ring;
         $this->backend = $backend;
+        $this->timeout = (float) $timeout;
+        $this->retry = $retry;
+        $this->failover = (bool) ($options['failover'] ?? false);
     }
 
     /**
      * A client over a new ring of these servers (see `Ring::__construct` for the forms).
      *
      * @param array<int|string, int|string|array{weight?: int, name?: string}> $servers
+     * @param array{timeout?: int|float, retry?: int, failover?: bool} $options as for the constructor
      * @throws KetamaException
      */
-    public static function create(array $servers, string $profile, ?string $hash = null, string $backend = self::MEMCACHED): self
+    public static function create(array $servers, string $profile, ?string $hash = null, string $backend = self::MEMCACHED, array $options = []): self
     {
-        return new self(new Ring($servers, $profile, $hash), $backend);
+        return new self(new Ring($servers, $profile, $hash), $backend, $options);
     }
 
     /** The ring that places the keys. */
@@ -86,6 +123,8 @@ final class Client
      *
      * @param mixed $default
      * @return mixed
+     * @throws ServerException when the key's server (every server of its failover sequence,
+     *         with `failover`) failed
      */
     public function get(string $key, $default = null)
     {
@@ -98,25 +137,41 @@ final class Client
      *
      * @param iterable<string> $keys
      * @return array<string, mixed>
+     * @throws ServerException as get()
      */
     public function getMulti(iterable $keys): array
     {
-        $byServer = [];
         $order = [];
+        $todo = [];
         foreach ($keys as $key) {
             $key = (string) $key;
             $order[] = $key;
-            $label = $this->serverFor($key);
-            if ($label !== null) {
-                $byServer[$label][] = $key;
-            }
+            $todo[$key] = $this->candidates($key);
         }
         $found = [];
-        foreach ($byServer as $label => $list) {
-            $conn = $this->connection($label);
-            $got = $conn instanceof \Memcached ? $conn->getMulti($list) : $conn->get($list);
-            if (is_array($got)) {
-                $found += $got;
+        while ($todo !== []) {
+            $byServer = [];
+            foreach ($todo as $key => $servers) {
+                if ($servers === []) {
+                    unset($todo[$key]); // refused key: a miss
+                    continue;
+                }
+                $byServer[$servers[0]][] = $key;
+            }
+            foreach ($byServer as $label => $list) {
+                $got = $this->call($label, static fn ($conn) => $conn instanceof \Memcached ? $conn->getMulti($list) : $conn->get($list));
+                if ($got instanceof ServerException) {
+                    foreach ($list as $key) {
+                        $this->next($todo, $key, $got);
+                    }
+                    continue;
+                }
+                if (is_array($got)) {
+                    $found += $got;
+                }
+                foreach ($list as $key) {
+                    unset($todo[$key]);
+                }
             }
         }
         $out = [];
@@ -129,32 +184,142 @@ final class Client
     }
 
     /**
-     * Stores a value on the key's server.
+     * Stores a value on the key's server; false when the server did not store it or the
+     * client refuses the key.
      *
      * @param mixed $value
+     * @throws ServerException as get()
      */
     public function set(string $key, $value, int $ttl = 0): bool
     {
-        $label = $this->serverFor($key);
-        if ($label === null) {
-            return false;
-        }
-        $conn = $this->connection($label);
-        return $conn instanceof \Memcached ? $conn->set($key, $value, $ttl) : $conn->set($key, $value, 0, $ttl);
-    }
-
-    /** Deletes the key from its server; false when it was not there (or is refused). */
-    public function delete(string $key): bool
-    {
-        $label = $this->serverFor($key);
-        if ($label === null) {
-            return false;
-        }
-        return $this->connection($label)->delete($key);
+        return $this->each($key, static fn ($conn) => $conn instanceof \Memcached ? $conn->set($key, $value, $ttl) : $conn->set($key, $value, 0, $ttl));
     }
 
     /**
-     * The connection to one server of the ring (opened on first use).
+     * Deletes the key from its server; false when it was not there (or is refused).
+     *
+     * @throws ServerException as get()
+     */
+    public function delete(string $key): bool
+    {
+        return $this->each($key, static fn ($conn) => $conn->delete($key));
+    }
+
+    /**
+     * The servers to try for `$key`, in order: its server, then (with `failover`) the rest
+     * of the profile's failover sequence, each once. Empty when the client refuses the key.
+     *
+     * @return list<string>
+     */
+    private function candidates(string $key): array
+    {
+        $first = $this->serverFor($key);
+        if ($first === null || !$this->failover) {
+            return $first === null ? [] : [$first];
+        }
+        return array_values(array_unique(array_merge([$first], $this->ring->failover($key, max(1, count($this->ring))))));
+    }
+
+    /**
+     * Moves `$key` on to its next candidate after `$e`, or throws `$e` when none is left.
+     *
+     * @param array<string, list<string>> $todo
+     */
+    private function next(array &$todo, string $key, ServerException $e): void
+    {
+        array_shift($todo[$key]);
+        if ($todo[$key] === []) {
+            throw $e;
+        }
+    }
+
+    /**
+     * Runs `$op` on the key's server (or along its failover sequence).
+     *
+     * @param callable(\Memcached|\Memcache): bool $op
+     */
+    private function each(string $key, callable $op): bool
+    {
+        $servers = $this->candidates($key);
+        if ($servers === []) {
+            return false;
+        }
+        foreach ($servers as $label) {
+            $r = $this->call($label, $op);
+            if (!$r instanceof ServerException) {
+                return (bool) $r;
+            }
+            $last = $r;
+        }
+        throw $last;
+    }
+
+    /**
+     * `$op` on one server's connection: its result, or the ServerException saying why the
+     * server failed (it is then marked down for `retry` seconds; while it is, no call is
+     * made).
+     *
+     * @param callable(\Memcached|\Memcache): mixed $op
+     * @return mixed|ServerException
+     */
+    private function call(string $label, callable $op)
+    {
+        if (isset($this->down[$label])) {
+            [$until, $why] = $this->down[$label];
+            if (microtime(true) < $until) {
+                return new ServerException($label, sprintf('%s; marked down for %d s more', $why, (int) ceil($until - microtime(true))));
+            }
+            unset($this->down[$label]);
+        }
+        $conn = $this->connection($label);
+        unset($this->reported[$label]);
+        $result = $op($conn);
+        $why = $this->failure($label, $conn, $result);
+        if ($why === null) {
+            return $result;
+        }
+        $this->down[$label] = [microtime(true) + $this->retry, $why];
+        return new ServerException($label, $why);
+    }
+
+    /**
+     * Why the last call on `$conn` failed at the server, or null when the server answered
+     * (a miss and "not stored" are answers).
+     *
+     * @param \Memcached|\Memcache $conn
+     * @param mixed $result
+     */
+    private function failure(string $label, $conn, $result): ?string
+    {
+        if ($conn instanceof \Memcached) {
+            $code = $conn->getResultCode();
+            $failed = [];
+            foreach (['HOST_LOOKUP_FAILURE', 'CONNECTION_FAILURE', 'CONNECTION_SOCKET_CREATE_FAILURE', 'WRITE_FAILURE',
+                'UNKNOWN_READ_FAILURE', 'PROTOCOL_ERROR', 'ERRNO', 'TIMEOUT', 'SERVER_MARKED_DEAD',
+                'SERVER_TEMPORARILY_DISABLED', 'NO_SERVERS', 'FAILURE', 'SOME_ERRORS'] as $name) {
+                if (defined("\\Memcached::RES_$name")) {
+                    $failed[] = constant("\\Memcached::RES_$name");
+                }
+            }
+            return in_array($code, $failed, true) ? sprintf('%s (libmemcached result %d)', $conn->getResultMessage(), $code) : null;
+        }
+        // pecl memcache reports a failure through the callback given to addServer, or (a
+        // write to a connection that died) only by a false result and the server's status.
+        if (isset($this->reported[$label])) {
+            return $this->reported[$label];
+        }
+        if ($result === false || $result === []) {
+            [$host, $port] = self::hostPort($label);
+            if ($conn->getServerStatus($host, $port) === 0) {
+                return 'connection failed (pecl memcache marked the server failed)';
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The connection to one server of the ring (opened on first use), with the client's
+     * timeouts.
      *
      * @return \Memcached|\Memcache
      */
@@ -164,15 +329,27 @@ final class Client
             return $this->conns[$label];
         }
         [$host, $port] = self::hostPort($label);
+        $ms = (int) ceil($this->timeout * 1000);
         if ($this->backend === self::MEMCACHED) {
             $conn = new \Memcached();
-            $conn->setOption(\Memcached::OPT_CONNECT_TIMEOUT, 2000);
-            $conn->setOption(\Memcached::OPT_SEND_TIMEOUT, 2000000);
-            $conn->setOption(\Memcached::OPT_RECV_TIMEOUT, 2000000);
+            $conn->setOption(\Memcached::OPT_CONNECT_TIMEOUT, $ms);
+            // libmemcached waits for a reply in poll() with OPT_POLL_TIMEOUT (5 s by default,
+            // whatever the send/receive timeouts say): this is what bounds a silent server.
+            $conn->setOption(\Memcached::OPT_POLL_TIMEOUT, $ms);
+            $conn->setOption(\Memcached::OPT_SEND_TIMEOUT, $ms * 1000);
+            $conn->setOption(\Memcached::OPT_RECV_TIMEOUT, $ms * 1000);
+            // A refused connection is not retried for `retry` seconds (libmemcached's own
+            // marking; the client marks the server down itself for the other failures).
+            $conn->setOption(\Memcached::OPT_RETRY_TIMEOUT, max(1, $this->retry));
+            $conn->setOption(\Memcached::OPT_SERVER_FAILURE_LIMIT, 1);
             $conn->addServer($host, $port);
         } else {
             $conn = new \Memcache();
-            $conn->addServer($host, $port, false, 1, 2);
+            $reported = &$this->reported;
+            $conn->addServer($host, $port, false, 1, $this->timeout, max(1, $this->retry), true,
+                static function ($h, $p, $udp, $error, $errno) use (&$reported, $label): void {
+                    $reported[$label] = sprintf('%s (errno %d)', (string) $error, (int) $errno);
+                });
         }
         return $this->conns[$label] = $conn;
     }

@@ -52,6 +52,9 @@ final class Ring implements \Countable
      *      lookup converts no string); null after a change
      */
     private ?array $labels = null;
+
+    /** Made by fromPoints(): the library refuses every change. */
+    private bool $explicit = false;
     /** the longest label's length, set with $labels (room for getMany()'s answer) */
     private int $labelMax = 0;
     /** @var ?callable the caller's key hash (a ring from fromPoints() given a callable) */
@@ -165,7 +168,7 @@ final class Ring implements \Countable
             $cOwn[$i] = $own[$i];
         }
         $out = $ffi->new('ketama_ring*');
-        Library::check($ffi->ketama_ring_create_points($profile, $name, $cLabels, $cLens, $ns, $cPos, $cOwn, $np, FFI::addr($out)));
+        Library::check($ffi->ketama_ring_create_points($profile, $name, $cLabels, $cLens, $ns, $cPos, $cOwn, $np, FFI::addr($out), null));
         $ring = (new \ReflectionClass(self::class))->newInstanceWithoutConstructor();
         $ring->ffi = $ffi;
         $ring->ring = $out;
@@ -173,6 +176,7 @@ final class Ring implements \Countable
         $ring->profile = $profile;
         $ring->hash = $name;
         $ring->hashFn = $hashFn;
+        $ring->explicit = true;
         $ring->labels = $ring->labelList();
         return $ring;
     }
@@ -223,53 +227,41 @@ final class Ring implements \Countable
                 $nameLens[$i] = strlen($name);
             }
         }
-        $status = $this->ffi->ketama_ring_add_many($this->ring, $labels, $labelLens, $weights, $names, $nameLens, $n);
+        $failed = $this->ffi->new('size_t[1]');
+        $failed[0] = $n; // written by the library only when one entry is to blame
+        $status = $this->ffi->ketama_ring_add_many($this->ring, $labels, $labelLens, $weights, $names, $nameLens, $n, $failed);
         if ($status !== 0) {
-            throw new KetamaException(Library::message($status) . $this->blame($status, $entries), $status);
+            $at = $failed[0] < $n ? (int) $failed[0] : null;
+            throw new KetamaException(Library::message($status) . $this->blame($status, $entries, $at), $status);
         }
     }
 
     /**
-     * Which entry a failed addMany() refused, for the message: a repeated label is found
-     * here; a label or weight the library refuses is found by trying each server alone on a
-     * scratch ring (one server each: linear, only on this error path).
+     * The message tail for a failed addMany(): the entry the library blamed (`$at`, from its
+     * failed_index_out), and for a duplicate which server it repeats.
      *
      * @param list<array{0: string, 1: int, 2: ?string}> $entries
      */
-    private function blame(int $status, array $entries): string
+    private function blame(int $status, array $entries, ?int $at): string
     {
-        $ffi = $this->ffi;
+        if ($at === null) {
+            return $status === KetamaException::UNSUPPORTED && $this->explicit
+                ? ': a ring from Ring::fromPoints() takes no changes; build a new one'
+                : '';
+        }
+        [$label, $weight] = $entries[$at];
         if ($status === KetamaException::DUPLICATE_SERVER) {
-            $existing = array_flip($this->labels());
-            foreach ($entries as $i => [$label]) {
-                if (isset($existing[$label])) {
-                    return sprintf(": server '%s' (entry %d) is already on the ring", self::show($label), $i);
+            if (in_array($label, $this->labels(), true)) {
+                return sprintf(": server '%s' (entry %d) is already on the ring", self::show($label), $at);
+            }
+            foreach ($entries as $i => [$other]) {
+                if ($i < $at && $other === $label) {
+                    return sprintf(": server '%s' (entry %d) repeats entry %d", self::show($label), $at, $i);
                 }
             }
-            $seen = [];
-            foreach ($entries as $i => [$label]) {
-                if (isset($seen[$label])) {
-                    return sprintf(": server '%s' (entry %d) repeats entry %d", self::show($label), $i, $seen[$label]);
-                }
-                $seen[$label] = $i;
-            }
-            return ' (two labels name one endpoint, e.g. [::1]:11211 and [0:0::1]:11211)';
+            return sprintf(": server '%s' (entry %d): two labels name one endpoint, e.g. [::1]:11211 and [0:0::1]:11211", self::show($label), $at);
         }
-        if (!in_array($status, [KetamaException::BAD_LABEL, KetamaException::BAD_WEIGHT, KetamaException::INVALID_UTF8, KetamaException::UNSUPPORTED], true)) {
-            return '';
-        }
-        foreach ($entries as $i => [$label, $weight, $name]) {
-            $out = $ffi->new('ketama_ring*');
-            if ($ffi->ketama_ring_create($this->profile, $this->hash, FFI::addr($out)) !== 0) {
-                return '';
-            }
-            $st = $ffi->ketama_ring_add_named($out, $label, strlen($label), $weight, $name, $name === null ? 0 : strlen($name));
-            $ffi->ketama_ring_free($out);
-            if ($st === $status) {
-                return sprintf(": server '%s' weight %d (entry %d)", self::show($label), $weight, $i);
-            }
-        }
-        return '';
+        return sprintf(": server '%s' weight %d (entry %d)", self::show($label), $weight, $at);
     }
 
     /**

@@ -66,12 +66,19 @@ final class RingFromPointsTest extends TestCase
         $try(fn () => $ring->add('c:1'));
         $try(fn () => $ring->remove('a:1'));
         $try(fn () => $ring->setWeight('a:1', 3));
+        $try(fn () => $ring->addMany(['c:1' => 1, 'd:1' => 2]));
         $this->assertSame([
             KetamaException::EMPTY_RING, KetamaException::INDEX_OUT_OF_RANGE, KetamaException::UNSUPPORTED,
             KetamaException::UNKNOWN_HASH, KetamaException::UNSUPPORTED, KetamaException::UNSUPPORTED,
-            KetamaException::UNSUPPORTED,
+            KetamaException::UNSUPPORTED, KetamaException::UNSUPPORTED,
         ], $codes);
         $this->assertSame([['a:1', 1], ['b:1', 1]], $ring->servers());
+        $this->assertSame([[1, 'a:1'], [2, 'b:1']], $ring->points());
+        try {
+            $ring->addMany(['c:1' => 1]);
+        } catch (KetamaException $e) {
+            $this->assertStringContainsString('Ring::fromPoints() takes no changes', $e->getMessage());
+        }
         $this->expectException(\InvalidArgumentException::class);
         Ring::fromPoints([[-1, 'a:1']]);
     }

@@ -289,20 +289,36 @@ static void test_add_many(void) {
     ketama_ring *r = make("twemproxy", NULL);
     const char *labels[3] = {"10.0.0.1:11211", "10.0.0.2:11211", "10.0.0.1:11211"};
     const char *names[3] = {"alpha", NULL, "gamma"};
-    size_t lens[3] = {14, 14, 14}, name_lens[3] = {5, 0, 5}, n = 9;
+    size_t lens[3] = {14, 14, 14}, name_lens[3] = {5, 0, 5}, n = 9, failed = 99;
     uint32_t weights[3] = {1, 0, 1};
     /* twemproxy refuses weight 0; all or nothing */
-    EXPECT(ketama_ring_add_many(r, labels, lens, weights, names, name_lens, 2), KETAMA_STATUS_BAD_WEIGHT);
+    EXPECT(ketama_ring_add_many(r, labels, lens, weights, names, name_lens, 2, &failed), KETAMA_STATUS_BAD_WEIGHT);
+    EXPECT(failed, 1u); /* the server to blame, by its index in labels */
     EXPECT(ketama_ring_server_count(r, &n), KETAMA_STATUS_OK);
     EXPECT(n, 0u);
-    /* duplicates inside one batch */
-    EXPECT(ketama_ring_add_many(r, labels, lens, NULL, names, name_lens, 3), KETAMA_STATUS_DUPLICATE_SERVER);
-    EXPECT(ketama_ring_add_many(r, labels, lens, NULL, names, name_lens, 2), KETAMA_STATUS_OK);
+    /* duplicates inside one batch: the later one is blamed */
+    EXPECT(ketama_ring_add_many(r, labels, lens, NULL, names, name_lens, 3, &failed), KETAMA_STATUS_DUPLICATE_SERVER);
+    EXPECT(failed, 2u);
+    failed = 99;
+    EXPECT(ketama_ring_add_many(r, labels, lens, NULL, names, name_lens, 2, &failed), KETAMA_STATUS_OK);
+    EXPECT(failed, 99u); /* written only on failure */
     EXPECT(ketama_ring_server_count(r, &n), KETAMA_STATUS_OK);
     EXPECT(n, 2u);
-    EXPECT(ketama_ring_add_many(r, labels, NULL, NULL, NULL, NULL, 1), KETAMA_STATUS_NULL_ARGUMENT);
-    EXPECT(ketama_ring_add_many(NULL, labels, lens, NULL, NULL, NULL, 1), KETAMA_STATUS_NULL_ARGUMENT);
-    EXPECT(ketama_ring_add_many(r, NULL, NULL, NULL, NULL, NULL, 0), KETAMA_STATUS_OK);
+    /* a duplicate of a server already on the ring, and a bad label: blamed by index */
+    {
+        const char *more[3] = {"10.0.0.3:11211", "10.0.0.4:11211", "10.0.0.2:11211"};
+        const char *bad[2] = {"10.0.0.5:11211", "10.0.0.6:port"};
+        size_t more_lens[3] = {14, 14, 14}, bad_lens[2] = {14, 13};
+        EXPECT(ketama_ring_add_many(r, more, more_lens, NULL, NULL, NULL, 3, &failed), KETAMA_STATUS_DUPLICATE_SERVER);
+        EXPECT(failed, 2u);
+        EXPECT(ketama_ring_add_many(r, bad, bad_lens, NULL, NULL, NULL, 2, &failed), KETAMA_STATUS_BAD_LABEL);
+        EXPECT(failed, 1u);
+        EXPECT(ketama_ring_server_count(r, &n), KETAMA_STATUS_OK);
+        EXPECT(n, 2u);
+    }
+    EXPECT(ketama_ring_add_many(r, labels, NULL, NULL, NULL, NULL, 1, NULL), KETAMA_STATUS_NULL_ARGUMENT);
+    EXPECT(ketama_ring_add_many(NULL, labels, lens, NULL, NULL, NULL, 1, NULL), KETAMA_STATUS_NULL_ARGUMENT);
+    EXPECT(ketama_ring_add_many(r, NULL, NULL, NULL, NULL, NULL, 0, NULL), KETAMA_STATUS_OK);
     ketama_ring_free(r);
 }
 

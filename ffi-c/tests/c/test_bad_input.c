@@ -179,7 +179,7 @@ static int run(const json *c, const json *base) {
     const json *sj = json_get(c, "servers");
     server_list init = servers_of(sj ? sj : base);
     CHECK(ketama_ring_add_many(r, (const char *const *)init.labels, init.lens, init.weights, NULL, NULL,
-                               init.count) == KETAMA_STATUS_OK);
+                               init.count, NULL) == KETAMA_STATUS_OK);
     servers_free(&init);
     size_t before_len, after_len;
     char *before = snapshot(r, &before_len);
@@ -202,7 +202,7 @@ static int run(const json *c, const json *base) {
         st = ketama_ring_set_weight(rr, arg, len, weight);
     } else if (is(op, "add_many")) {
         server_list add = servers_of(json_get(c, "add"));
-        st = ketama_ring_add_many(rr, (const char *const *)add.labels, add.lens, add.weights, NULL, NULL, add.count);
+        st = ketama_ring_add_many(rr, (const char *const *)add.labels, add.lens, add.weights, NULL, NULL, add.count, NULL);
         servers_free(&add);
     } else {
         fprintf(stderr, "unknown op %s\n", op->str);

@@ -61,7 +61,7 @@ static int round_trip(const char *profile) {
     if (ketama_ring_create(profile, NULL, &built) != KETAMA_STATUS_OK) {
         return 0;
     }
-    int ok = ketama_ring_add_many(built, labels, lens, NULL, NULL, NULL, SERVERS) == KETAMA_STATUS_OK;
+    int ok = ketama_ring_add_many(built, labels, lens, NULL, NULL, NULL, SERVERS, NULL) == KETAMA_STATUS_OK;
     size_t count = 0;
     if (ok) {
         CHECK(ketama_ring_point_count(built, &count) == KETAMA_STATUS_OK);
@@ -74,7 +74,7 @@ static int round_trip(const char *profile) {
     size_t got = 0;
     CHECK(pos && own && ketama_ring_points(built, pos, own, count, &got) == KETAMA_STATUS_OK && got == count);
     ketama_ring *given = NULL;
-    ketama_status st = ketama_ring_create_points(profile, NULL, labels, lens, SERVERS, pos, own, count, &given);
+    ketama_status st = ketama_ring_create_points(profile, NULL, labels, lens, SERVERS, pos, own, count, &given, NULL);
     if (st == KETAMA_STATUS_UNSUPPORTED) {
         /* uhashring's 128-bit ring: its 32-bit points cannot say where keys go */
         CHECK(strcmp(profile, "uhashring") == 0);
@@ -86,7 +86,7 @@ static int round_trip(const char *profile) {
         for (size_t i = 0; i < count; i++) {
             pos[i] ^= 0x80000000u;
         }
-        CHECK(ketama_ring_create_points(profile, NULL, labels, lens, SERVERS, pos, own, count, &given) ==
+        CHECK(ketama_ring_create_points(profile, NULL, labels, lens, SERVERS, pos, own, count, &given, NULL) ==
               KETAMA_STATUS_OK);
         same_places(built, given, profile);
         ketama_ring_free(given);
@@ -114,7 +114,7 @@ static void rules_and_errors(void) {
     /* flexihash: first point > hash, later server wins a shared position; crc32a key hash */
     uint32_t pos[3] = {0x80000000u, 0x40000000u, 0x80000000u}, own[3] = {0, 1, 1};
     ketama_ring *r = NULL;
-    CHECK(ketama_ring_create_points("flexihash", "crc32a", two, two_lens, 2, pos, own, 3, &r) == KETAMA_STATUS_OK);
+    CHECK(ketama_ring_create_points("flexihash", "crc32a", two, two_lens, 2, pos, own, 3, &r, NULL) == KETAMA_STATUS_OK);
     uint32_t p[3], o[3];
     size_t n = 0;
     CHECK(ketama_ring_points(r, p, o, 3, &n) == KETAMA_STATUS_OK && n == 3);
@@ -139,6 +139,14 @@ static void rules_and_errors(void) {
     CHECK(ketama_ring_add(r, "c:1", 3, 1) == KETAMA_STATUS_UNSUPPORTED);
     CHECK(ketama_ring_remove(r, "a:1", 3) == KETAMA_STATUS_UNSUPPORTED);
     CHECK(ketama_ring_set_weight(r, "a:1", 3, 2) == KETAMA_STATUS_UNSUPPORTED);
+    {
+        const char *more[2] = {"c:1", "d:1"};
+        size_t more_lens[2] = {3, 3}, failed = 77;
+        CHECK(ketama_ring_add_many(r, more, more_lens, NULL, NULL, NULL, 2, &failed) == KETAMA_STATUS_UNSUPPORTED);
+        CHECK(failed == 77); /* no server to blame: not written */
+        CHECK(ketama_ring_add_many(r, more, more_lens, NULL, NULL, NULL, 0, NULL) == KETAMA_STATUS_UNSUPPORTED);
+        CHECK(ketama_ring_point_count(r, &n) == KETAMA_STATUS_OK && n == 3);
+    }
     size_t servers = 0;
     CHECK(ketama_ring_server_count(r, &servers) == KETAMA_STATUS_OK && servers == 2);
     ketama_ring_free(r);
@@ -146,28 +154,38 @@ static void rules_and_errors(void) {
     /* bad input: nothing written to *ring_out */
     r = NULL;
     uint32_t bad_owner[1] = {2};
-    CHECK(ketama_ring_create_points("libketama", NULL, two, two_lens, 2, pos, bad_owner, 1, &r) ==
+    CHECK(ketama_ring_create_points("libketama", NULL, two, two_lens, 2, pos, bad_owner, 1, &r, NULL) ==
           KETAMA_STATUS_INDEX_OUT_OF_RANGE);
-    CHECK(ketama_ring_create_points("libketama", NULL, two, two_lens, 2, pos, own, 0, &r) == KETAMA_STATUS_EMPTY_RING);
-    CHECK(ketama_ring_create_points("libketama", NULL, two, two_lens, 0, pos, own, 0, &r) == KETAMA_STATUS_EMPTY_RING);
-    CHECK(ketama_ring_create_points("modula", NULL, two, two_lens, 2, pos, own, 3, &r) == KETAMA_STATUS_UNSUPPORTED);
-    CHECK(ketama_ring_create_points("nope", NULL, two, two_lens, 2, pos, own, 3, &r) == KETAMA_STATUS_UNKNOWN_PROFILE);
-    CHECK(ketama_ring_create_points("libketama", "nope", two, two_lens, 2, pos, own, 3, &r) ==
+    CHECK(ketama_ring_create_points("libketama", NULL, two, two_lens, 2, pos, own, 0, &r, NULL) == KETAMA_STATUS_EMPTY_RING);
+    CHECK(ketama_ring_create_points("libketama", NULL, two, two_lens, 0, pos, own, 0, &r, NULL) == KETAMA_STATUS_EMPTY_RING);
+    CHECK(ketama_ring_create_points("modula", NULL, two, two_lens, 2, pos, own, 3, &r, NULL) == KETAMA_STATUS_UNSUPPORTED);
+    CHECK(ketama_ring_create_points("nope", NULL, two, two_lens, 2, pos, own, 3, &r, NULL) == KETAMA_STATUS_UNKNOWN_PROFILE);
+    CHECK(ketama_ring_create_points("libketama", "nope", two, two_lens, 2, pos, own, 3, &r, NULL) ==
           KETAMA_STATUS_UNKNOWN_HASH);
     const char *dup[2] = {"a:1", "a:1"};
-    CHECK(ketama_ring_create_points("libketama", NULL, dup, two_lens, 2, pos, own, 3, &r) ==
+    size_t failed = 77;
+    CHECK(ketama_ring_create_points("libketama", NULL, dup, two_lens, 2, pos, own, 3, &r, &failed) ==
           KETAMA_STATUS_DUPLICATE_SERVER);
-    CHECK(ketama_ring_create_points("libketama", NULL, NULL, two_lens, 2, pos, own, 3, &r) ==
+    CHECK(failed == 1);
+    const char *bad_label[2] = {"a:1", "b:x"};
+    CHECK(ketama_ring_create_points("libketama", NULL, bad_label, two_lens, 2, pos, own, 3, &r, &failed) ==
+          KETAMA_STATUS_BAD_LABEL);
+    CHECK(failed == 1);
+    failed = 77;
+    CHECK(ketama_ring_create_points("libketama", NULL, two, two_lens, 2, pos, bad_owner, 1, &r, &failed) ==
+          KETAMA_STATUS_INDEX_OUT_OF_RANGE);
+    CHECK(failed == 77);
+    CHECK(ketama_ring_create_points("libketama", NULL, NULL, two_lens, 2, pos, own, 3, &r, NULL) ==
           KETAMA_STATUS_NULL_ARGUMENT);
-    CHECK(ketama_ring_create_points("libketama", NULL, two, two_lens, 2, NULL, own, 3, &r) ==
+    CHECK(ketama_ring_create_points("libketama", NULL, two, two_lens, 2, NULL, own, 3, &r, NULL) ==
           KETAMA_STATUS_NULL_ARGUMENT);
-    CHECK(ketama_ring_create_points("libketama", NULL, two, two_lens, 2, pos, own, 3, NULL) ==
+    CHECK(ketama_ring_create_points("libketama", NULL, two, two_lens, 2, pos, own, 3, NULL, NULL) ==
           KETAMA_STATUS_NULL_ARGUMENT);
     CHECK(r == NULL);
     size_t big = ((size_t)1 << 23) + 1;
     uint32_t *many = calloc(big, sizeof *many);
     if (many) {
-        CHECK(ketama_ring_create_points("libketama", NULL, two, two_lens, 2, many, many, big, &r) ==
+        CHECK(ketama_ring_create_points("libketama", NULL, two, two_lens, 2, many, many, big, &r, NULL) ==
               KETAMA_STATUS_TOO_MANY_POINTS);
         free(many);
     }

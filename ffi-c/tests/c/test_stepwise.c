@@ -97,7 +97,7 @@ static void run(const char *profile, const char *hash) {
                 fnl[i] = names[j] ? strlen(names[j]) : 0;
             }
     }
-    CHECK(ketama_ring_add_many(b, fl, fll, fw, fn, fnl, n) == KETAMA_STATUS_OK);
+    CHECK(ketama_ring_add_many(b, fl, fll, fw, fn, fnl, n, NULL) == KETAMA_STATUS_OK);
     compare(profile, hash, a, b);
     ketama_ring_free(a);
     ketama_ring_free(b);

@@ -117,7 +117,7 @@ static int build_ring(const json *v, ketama_ring **ring_out) {
             name_lens[i] = name->len;
         }
     }
-    st = ketama_ring_add_many(ring, labels, label_lens, weights, names, name_lens, servers->count);
+    st = ketama_ring_add_many(ring, labels, label_lens, weights, names, name_lens, servers->count, NULL);
     free(labels);
     free(names);
     free(label_lens);
