@@ -13,7 +13,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 families=("$@")
 if [ ${#families[@]} -eq 0 ]; then
   families=(libmemcached java live python node go flexihash buckets jumpback-anchor
-            dalli nginx whalin folsom memjs mcrouter xmemcached-gwhalin)
+            dalli nginx whalin folsom memjs mcrouter xmemcached-gwhalin
+            pyclients)
 fi
 for f in "${families[@]}"; do
   echo "== regenerating vectors: $f"

@@ -113,6 +113,9 @@ pub(super) enum Layout {
     Rendezvous,
     /// Maglev lookup table (entry indexes).
     Maglev(Vec<u32>),
+    /// Rendezvous over a hash of each node string joined with the key (pymemcache,
+    /// emcache): nothing stored beyond the node strings.
+    Scored,
 }
 
 impl Layout {
@@ -170,6 +173,7 @@ impl Layout {
                 })
             }
             Search::Rendezvous => Layout::Rendezvous,
+            Search::HashRendezvous { .. } => Layout::Scored,
             Search::Maglev => {
                 let seeds: Vec<u64> = entries.iter().map(|e| e.seed).collect();
                 Layout::Maglev(maglev::table(&seeds))
@@ -208,6 +212,7 @@ impl Layout {
             | Layout::Jump
             | Layout::Furc(_)
             | Layout::Rendezvous
+            | Layout::Scored
             | Layout::Maglev(_) => None,
         }
     }

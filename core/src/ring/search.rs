@@ -226,6 +226,7 @@ impl Ring {
             | Search::Jump
             | Search::Furc { .. }
             | Search::Rendezvous
+            | Search::HashRendezvous { .. }
             | Search::Maglev => return Err(Error::Unsupported),
         })
     }
@@ -308,7 +309,7 @@ impl Ring {
                 ordered.get(at).map(|&i| i as usize).ok_or(Error::NoServer)
             }
             // Placed from the key itself in `locate_index`; a hash alone cannot place it.
-            Layout::Furc(_) => Err(Error::Unsupported),
+            Layout::Furc(_) | Layout::Scored => Err(Error::Unsupported),
             Layout::Jump => {
                 Ok(jump::jump(u64::from(narrow(k)), self.entries.len() as u32) as usize)
             }
@@ -354,10 +355,11 @@ impl Ring {
         if self.profile.single_shortcut && self.entries.len() == 1 {
             return Ok(0);
         }
-        if let Layout::Furc(weights) = &self.layout {
-            return furc_locate(key, self.entries.len(), weights);
+        match &self.layout {
+            Layout::Furc(weights) => furc_locate(key, self.entries.len(), weights),
+            Layout::Scored => self.scored_best(key, &[]),
+            _ => self.locate_point_of(self.key_point(key)),
         }
-        self.locate_point_of(self.key_point(key))
     }
 
     /// Up to `n` distinct servers for a key, primary first, in the order the client's
@@ -405,6 +407,14 @@ impl Ring {
                 let h = self.hash.hash(key);
                 while out.len() < want {
                     match self.rendezvous_best(h, out) {
+                        Ok(i) => out.push(i),
+                        Err(_) => break,
+                    }
+                }
+            }
+            Layout::Scored => {
+                while out.len() < want {
+                    match self.scored_best(key, out) {
                         Ok(i) => out.push(i),
                         Err(_) => break,
                     }

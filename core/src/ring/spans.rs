@@ -147,6 +147,7 @@ impl Ring {
             | Layout::Jump
             | Layout::Furc(_)
             | Layout::Rendezvous
+            | Layout::Scored
             | Layout::Maglev(_) => None,
         }
     }

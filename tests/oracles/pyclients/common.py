@@ -63,7 +63,7 @@ def sets_weighted():
 
 
 def write(name, source, generator, profile, servers, keys_, expect, kind="locate", n=None):
-    return V.write_vector(F.PENDING + name, source, generator, keys_, expect,
+    return V.write_vector(name, source, generator, keys_, expect,
                           profile=profile, hash_name=None, servers=servers, kind=kind, n=n)
 
 

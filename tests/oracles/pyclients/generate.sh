@@ -25,7 +25,6 @@ trap 'rm -rf "$TMP"' EXIT
 "$PY" -m venv "$TMP/venv"
 "$TMP/venv/bin/pip" install -q "pymemcache==$PYMEMCACHE" "Django==$DJANGO" \
   "python-memcached==$PYTHON_MEMCACHED" "emcache==$EMCACHE"
-mkdir -p "$ROOT/tests/vectors/pending"
 cd "$ROOT"
 for d in pymemcache django emcache python_memcached; do
   "$TMP/venv/bin/python" "$HERE/${d}_oracle.py"
