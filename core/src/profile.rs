@@ -239,6 +239,24 @@ pub enum Failover {
         /// At most as many rehashes as there are servers.
         bounded_by_servers: bool,
     },
+    /// Rehash the key with the try number in front: lookup `t` (t >= 1) hashes
+    /// `str(t - 1) + key` and looks that up, up to `tries` lookups in all, then the client
+    /// gives up (dalli: `hash_for("#{try}#{key}")`, 20 lookups; a one-server ring has no
+    /// continuum and gives up after its only server).
+    RehashKey {
+        /// Lookups in all, the first (the key itself) included.
+        tries: u32,
+    },
+    /// Rehash the previous *hash* with the try number: `h(t + 1) = H(str(h(t)) + str(t))`,
+    /// t from 0, each `h(t)` placed as the key's hash is, up to `tries` lookups, then the
+    /// client gives up (python-memcached `_get_server`, `_SERVER_RETRIES` = 10).
+    RehashHash {
+        /// Lookups in all, the first (the key's hash) included.
+        tries: u32,
+    },
+    /// The client keeps sending to the server it picked while that server is down (emcache
+    /// with its default `purge_unhealthy_nodes=False`): the key fails until it is back.
+    Stay,
 }
 
 /// What removing a server does to the points it shares with others.
@@ -759,7 +777,7 @@ pub static DALLI: Profile = Profile {
     chars: KeyChars::Any,
     },
     order: Order::Given,
-    failover: Failover::Walk,
+    failover: Failover::RehashKey { tries: 20 },
     removal: Removal::OwnPoints,
 };
 
@@ -1363,7 +1381,7 @@ pub static EMCACHE: Profile = Profile {
     empty_key_rejected: &[],
     key_limits: KeyLimits { empty: false, max_len: Some(250), chars: KeyChars::ControlsDel },
     order: Order::Given,
-    failover: Failover::Walk,
+    failover: Failover::Stay,
     removal: Removal::OwnPoints,
 };
 
@@ -1383,11 +1401,11 @@ pub static PYTHON_MEMCACHED: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
-    single_shortcut: true,
+    single_shortcut: false,
     empty_key_rejected: &[],
     key_limits: KeyLimits { empty: true, max_len: Some(250), chars: KeyChars::PythonMemcached },
     order: Order::Given,
-    failover: Failover::Walk,
+    failover: Failover::RehashHash { tries: 10 },
     removal: Removal::OwnPoints,
 };
 
@@ -1777,6 +1795,14 @@ impl fmt::Display for Failover {
                     ""
                 }
             ),
+            Failover::RehashKey { tries } => {
+                write!(f, "rehash str(t) + key from t = 0, {tries} lookups, then give up")
+            }
+            Failover::RehashHash { tries } => write!(
+                f,
+                "rehash str(hash) + str(t) from t = 0, {tries} lookups, then give up"
+            ),
+            Failover::Stay => f.write_str("keep the dead server (the key fails)"),
         }
     }
 }

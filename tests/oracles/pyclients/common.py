@@ -69,3 +69,23 @@ def write(name, source, generator, profile, servers, keys_, expect, kind="locate
 
 def versions(*pkgs):
     return ", ".join("%s==%s" % (p, version(p)) for p in pkgs)
+
+
+def write_dead(name, source, generator, profile, servers, dead, keys_, expect):
+    """A kind `dead` file in tests/vectors/extra/ (see tests/vectors/README.md)."""
+    import json
+    assert len(keys_) == len(expect)
+    doc = {"source": source, "generator": generator, "kind": "dead", "profile": profile,
+           "hash": None, "servers": servers, "dead": [servers[i]["label"] for i in dead],
+           "keys": keys_, "expect": expect}
+    path = os.path.join(V.VECTORS, "extra", name)
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        json.dump(doc, f, ensure_ascii=False, indent=0)
+        f.write("\n")
+    print("wrote extra/%s (%d servers, %d keys)" % (name, len(servers), len(keys_)))
+
+
+def loopback(ports, weights=None):
+    """Servers 127.0.0.1:port (failover recordings run real sockets on them)."""
+    weights = weights or [1] * len(ports)
+    return [F.server("127.0.0.1", p, w) for p, w in zip(ports, weights)]

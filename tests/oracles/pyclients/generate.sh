@@ -26,6 +26,7 @@ trap 'rm -rf "$TMP"' EXIT
 "$TMP/venv/bin/pip" install -q "pymemcache==$PYMEMCACHE" "Django==$DJANGO" \
   "python-memcached==$PYTHON_MEMCACHED" "emcache==$EMCACHE"
 cd "$ROOT"
-for d in pymemcache django emcache python_memcached; do
-  "$TMP/venv/bin/python" "$HERE/${d}_oracle.py"
+for d in pymemcache_oracle django_oracle emcache_oracle python_memcached_oracle \
+         python_memcached_failover pymemcache_failover; do
+  "$TMP/venv/bin/python" "$HERE/$d.py"
 done
