@@ -1796,7 +1796,10 @@ impl fmt::Display for Failover {
                 }
             ),
             Failover::RehashKey { tries } => {
-                write!(f, "rehash str(t) + key from t = 0, {tries} lookups, then give up")
+                write!(
+                    f,
+                    "rehash str(t) + key from t = 0, {tries} lookups, then give up"
+                )
             }
             Failover::RehashHash { tries } => write!(
                 f,

@@ -25,7 +25,11 @@ fn dead_files() -> Vec<PathBuf> {
 #[test]
 fn dead_servers_as_the_real_clients_fail_over() {
     let files = dead_files();
-    assert!(files.len() >= 12, "dead-server recordings missing: {}", files.len());
+    assert!(
+        files.len() >= 12,
+        "dead-server recordings missing: {}",
+        files.len()
+    );
     let mut failures = Vec::new();
     for f in &files {
         let v: Value = serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
