@@ -32,6 +32,8 @@
 //! | `django-pymemcache` | Django 5.2 PyMemcacheCache | `host:port` | - | as pymemcache, key `:1:key` | highest hash of `S-key`, greater S |
 //! | `emcache` | emcache 1.3 | `hostport` | - | emcache's MurmurHash3_x64_128 word | highest hash of `key S`, greater hash(S) |
 //! | `python-memcached` | python-memcached 1.62 | - | weight slots | crc >> 16 | modulo |
+//! | `memcached-proxy` | memcached 1.6.45 proxy | - | - | xxh3 (64-bit) | jump |
+//! | `memcached-proxy-ring(-ketama, -twemproxy, -evcache)` | memcached 1.6.45 dist_ring_hash | `addr:port`, `addr[:port]`, `addr/addr:port` | 160 xxh3 / 40 x 4 md5 | xxh3 | >=, earlier |
 //! | `modula`, `gomemcache` | `hash % n` | - | - | one_at_a_time / crc32a | modulo |
 //! | `jump`, `rendezvous`, `maglev` | beyond the ring | - | - | md5 | - |
 
@@ -81,6 +83,9 @@ pub enum PointHash {
     /// SHA-1 of each string, the big-endian first word of the digest, one point per string
     /// (dalli: the first 8 hex digits).
     Sha1Word,
+    /// XXH3 64-bit of each string, its low 32 bits, one point per string (memcached proxy
+    /// ring, default mode), whatever the key hash.
+    Xxh3Word,
 }
 
 /// How a key's hash picks a server.
@@ -132,6 +137,9 @@ pub enum Search {
     },
     /// Lamping & Veach jump consistent hash over the servers in order.
     Jump,
+    /// Jump consistent hash of the key's full 64-bit XXH3 (seed 0) over the servers in order
+    /// (memcached proxy's default `dist_jump_hash`); the key hash is not used.
+    JumpXxh3,
     /// Rendezvous (highest random weight); weights scale the score (logarithmic method).
     Rendezvous,
     /// Google Maglev lookup table (65,537 entries).
@@ -1409,6 +1417,126 @@ pub static PYTHON_MEMCACHED: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
+/// `memcached-proxy`: memcached 1.6.45 proxy, default pool: jump hash over the key's 64-bit XXH3, by backend position
+pub static MEMCACHED_PROXY: Profile = Profile {
+    name: "memcached-proxy",
+    aliases: &[],
+    description: "memcached 1.6.45 proxy, default pool: jump hash over the key's 64-bit XXH3, by backend position",
+    default_hash: Hash::Xxh3,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::JumpXxh3,
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `memcached-proxy-ring`: memcached 1.6.45 proxy dist_ring_hash omode default: 160 XXH3 points of addr:port-k, XXH3 keys (fixed in 1.6.45)
+pub static MEMCACHED_PROXY_RING: Profile = Profile {
+    name: "memcached-proxy-ring",
+    aliases: &[],
+    description: "memcached 1.6.45 proxy dist_ring_hash omode default: 160 XXH3 points of addr:port-k, XXH3 keys (fixed in 1.6.45)",
+    default_hash: Hash::Xxh3,
+    crc32: None,
+    node: NodeForm::HostPort,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(160),
+    points: PointHash::Xxh3Word,
+    search: Search::LowerBound,
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `memcached-proxy-ring-ketama`: memcached 1.6.45 proxy dist_ring_hash omode ketama: 40 md5 digests x 4 of addr:port-k, XXH3 keys (md5 with hash = dist_ring_hash.hash)
+pub static MEMCACHED_PROXY_RING_KETAMA: Profile = Profile {
+    name: "memcached-proxy-ring-ketama",
+    aliases: &[],
+    description: "memcached 1.6.45 proxy dist_ring_hash omode ketama: 40 md5 digests x 4 of addr:port-k, XXH3 keys (md5 with hash = dist_ring_hash.hash)",
+    default_hash: Hash::Xxh3,
+    crc32: None,
+    node: NodeForm::HostPort,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(40),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::LowerBound,
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `memcached-proxy-ring-twemproxy`: memcached 1.6.45 proxy dist_ring_hash omode twemproxy: 40 md5 digests x 4 of addr[:port]-k (port 11211 dropped), XXH3 keys
+pub static MEMCACHED_PROXY_RING_TWEMPROXY: Profile = Profile {
+    name: "memcached-proxy-ring-twemproxy",
+    aliases: &[],
+    description: "memcached 1.6.45 proxy dist_ring_hash omode twemproxy: 40 md5 digests x 4 of addr[:port]-k (port 11211 dropped), XXH3 keys",
+    default_hash: Hash::Xxh3,
+    crc32: None,
+    node: NodeForm::OmitDefaultPort,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(40),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::LowerBound,
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `memcached-proxy-ring-evcache`: memcached 1.6.45 proxy dist_ring_hash omode evcache: 40 md5 digests x 4 of addr/addr:port-k, XXH3 keys
+pub static MEMCACHED_PROXY_RING_EVCACHE: Profile = Profile {
+    name: "memcached-proxy-ring-evcache",
+    aliases: &[],
+    description: "memcached 1.6.45 proxy dist_ring_hash omode evcache: 40 md5 digests x 4 of addr/addr:port-k, XXH3 keys",
+    default_hash: Hash::Xxh3,
+    crc32: None,
+    node: NodeForm::HostSlashHostPort,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(40),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::LowerBound,
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
 /// `modula`: hash % n over the servers in order (libmemcached MODULA, php-memcached default); weights ignored
 pub static MODULA: Profile = Profile {
     name: "modula",
@@ -1575,6 +1703,11 @@ pub static PROFILES: &[&Profile] = &[
     &DJANGO_PYMEMCACHE,
     &EMCACHE,
     &PYTHON_MEMCACHED,
+    &MEMCACHED_PROXY,
+    &MEMCACHED_PROXY_RING,
+    &MEMCACHED_PROXY_RING_KETAMA,
+    &MEMCACHED_PROXY_RING_TWEMPROXY,
+    &MEMCACHED_PROXY_RING_EVCACHE,
     &MODULA,
     &GOMEMCACHE,
     &JUMP,
@@ -1620,6 +1753,7 @@ impl Profile {
             Search::Modula { .. }
                 | Search::JavaAbsModulo { .. }
                 | Search::Jump
+                | Search::JumpXxh3
                 | Search::Furc { .. }
                 | Search::Rendezvous
                 | Search::Maglev
@@ -1633,7 +1767,9 @@ impl Profile {
             Search::Modula { weighted, .. } | Search::JavaAbsModulo { weighted, .. } => weighted,
             Search::Rendezvous => true,
             Search::Furc { weighted } => weighted,
-            Search::Jump | Search::Maglev | Search::HashRendezvous { .. } => false,
+            Search::Jump | Search::JumpXxh3 | Search::Maglev | Search::HashRendezvous { .. } => {
+                false
+            }
             _ => !matches!(self.count, Count::Fixed(_)),
         }
     }
@@ -1669,6 +1805,7 @@ impl fmt::Display for PointHash {
                 f.write_str("murmur3_32 chain, each point hashing the previous one")
             }
             PointHash::Sha1Word => f.write_str("sha1, first word big-endian, 1 point per string"),
+            PointHash::Xxh3Word => f.write_str("xxh3, low 32 bits, 1 point per string"),
         }
     }
 }
@@ -1712,6 +1849,7 @@ impl fmt::Display for Search {
                 high15: true,
             } => f.write_str("((hash >> 16) & 0x7fff) % total weight"),
             Search::Jump => f.write_str("jump consistent hash"),
+            Search::JumpXxh3 => f.write_str("jump consistent hash over 64-bit XXH3 of the key"),
             Search::Furc { weighted: false } => f.write_str("mcrouter furc_hash (CH3)"),
             Search::Furc { weighted: true } => {
                 f.write_str("mcrouter WeightedCh3 (furc_hash + spooky draws, weights / max)")

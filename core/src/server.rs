@@ -204,6 +204,8 @@ pub enum NodeForm {
     /// emcache: `f"{host}{port}"`, no separator, the host as written (IPv6 without brackets):
     /// `10.0.0.111211`.
     HostThenPort,
+    /// memcached proxy `omode = "evcache"`: `addr/addr:port` (the host twice).
+    HostSlashHostPort,
 }
 
 impl NodeForm {
@@ -220,6 +222,7 @@ impl NodeForm {
             NodeForm::SlashLabel => format!("/{}", host_port(&s.host)),
             NodeForm::HostPort => host_port(&s.host),
             NodeForm::HostThenPort => format!("{}{}", s.host, s.port),
+            NodeForm::HostSlashHostPort => format!("{}/{}", s.host, host_port(&s.host)),
             NodeForm::NginxHostNulPort => {
                 let l = s.label.as_str();
                 let digits = l.len() - l.trim_end_matches(|c: char| c.is_ascii_digit()).len();

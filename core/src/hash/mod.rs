@@ -101,6 +101,9 @@ pub enum Hash {
     /// emcache's `_hash`: MurmurHash3_x64_128 (seed 0) reduced to 32 bits through signed
     /// `char` reads and a precedence slip (see [`murmur128::emcache`]).
     EmcacheMurmur3,
+    /// XXH3 64-bit, seed 0, its low 32 bits (memcached's proxy: `XXH3_64bits_withSeed` read
+    /// as `unsigned int` by its ring).
+    Xxh3,
 }
 
 /// One row of the name table: the variant, its canonical name, the clients' names for it, and
@@ -379,6 +382,12 @@ static TABLE: &[Row] = &[
         "emcache _hash: MurmurHash3_x64_128 seed 0, low bytes read as signed char (1,152 values)",
     ),
     row(
+        Hash::Xxh3,
+        "xxh3",
+        &["XXH3_64bits"],
+        "XXH3 64-bit seed 0, low 32 bits (memcached proxy)",
+    ),
+    row(
         Hash::SeedToHash,
         "seed_tohash",
         &["toHash"],
@@ -510,8 +519,15 @@ impl Hash {
             Hash::Spooky32 => spooky::hash32(key, 0),
             Hash::PyMurmur3 => pymurmur::pymemcache(key),
             Hash::EmcacheMurmur3 => murmur128::emcache(key),
+            Hash::Xxh3 => xxh3_64(key) as u32,
         }
     }
+}
+
+/// XXH3 64-bit with seed 0 (`XXH3_64bits`): memcached's proxy hashes keys with it and jumps
+/// over the full 64 bits.
+pub fn xxh3_64(key: &[u8]) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(key)
 }
 
 impl core::fmt::Display for Hash {

@@ -106,6 +106,8 @@ pub(super) enum Layout {
     },
     /// Jump consistent hash: nothing stored.
     Jump,
+    /// Jump over the key's 64-bit XXH3: nothing stored.
+    JumpXxh3,
     /// mcrouter CH3 / WeightedCh3 (`furc_hash` of the key itself): for WeightedCh3 each
     /// server's weight divided by the largest (empty for CH3).
     Furc(Vec<f64>),
@@ -155,6 +157,7 @@ impl Layout {
                 }
             }
             Search::Jump => Layout::Jump,
+            Search::JumpXxh3 => Layout::JumpXxh3,
             Search::Furc { weighted } => {
                 let max = entries.iter().map(|e| e.server.weight).max().unwrap_or(0);
                 Layout::Furc(if weighted {
@@ -213,6 +216,7 @@ impl Layout {
             | Layout::Furc(_)
             | Layout::Rendezvous
             | Layout::Scored
+            | Layout::JumpXxh3
             | Layout::Maglev(_) => None,
         }
     }

@@ -11,7 +11,7 @@ use super::points::Point;
 use super::Ring;
 use crate::alt::{jump, maglev, rendezvous};
 use crate::error::Error;
-use crate::hash::{furc, md5, whalin};
+use crate::hash::{furc, md5, whalin, xxh3_64};
 use crate::index;
 use crate::profile::{Failover, Search, Ties};
 use crate::server::Server;
@@ -227,6 +227,7 @@ impl Ring {
             | Search::Furc { .. }
             | Search::Rendezvous
             | Search::HashRendezvous { .. }
+            | Search::JumpXxh3
             | Search::Maglev => return Err(Error::Unsupported),
         })
     }
@@ -309,7 +310,7 @@ impl Ring {
                 ordered.get(at).map(|&i| i as usize).ok_or(Error::NoServer)
             }
             // Placed from the key itself in `locate_index`; a hash alone cannot place it.
-            Layout::Furc(_) | Layout::Scored => Err(Error::Unsupported),
+            Layout::Furc(_) | Layout::Scored | Layout::JumpXxh3 => Err(Error::Unsupported),
             Layout::Jump => {
                 Ok(jump::jump(u64::from(narrow(k)), self.entries.len() as u32) as usize)
             }
@@ -358,6 +359,7 @@ impl Ring {
         match &self.layout {
             Layout::Furc(weights) => furc_locate(key, self.entries.len(), weights),
             Layout::Scored => self.scored_best(key, &[]),
+            Layout::JumpXxh3 => Ok(jump::jump(xxh3_64(key), self.entries.len() as u32) as usize),
             _ => self.locate_point_of(self.key_point(key)),
         }
     }

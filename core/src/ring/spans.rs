@@ -148,6 +148,7 @@ impl Ring {
             | Layout::Furc(_)
             | Layout::Rendezvous
             | Layout::Scored
+            | Layout::JumpXxh3
             | Layout::Maglev(_) => None,
         }
     }
