@@ -33,6 +33,8 @@ pub(super) enum Layout {
     Slots(Slots),
     /// Jump consistent hash: nothing stored.
     Jump,
+    /// Jump over the key's 64-bit XXH3: nothing stored.
+    JumpXxh3,
     /// mcrouter CH3 / WeightedCh3 (`furc_hash` of the key itself): for WeightedCh3 each
     /// server's weight divided by the largest (empty for CH3).
     Furc(Vec<f64>),
@@ -40,6 +42,9 @@ pub(super) enum Layout {
     Rendezvous,
     /// Maglev lookup table (entry indexes).
     Maglev(Vec<u32>),
+    /// Rendezvous over a hash of each node string joined with the key (pymemcache,
+    /// emcache): nothing stored beyond the node strings.
+    Scored,
 }
 
 impl Layout {
@@ -83,6 +88,7 @@ impl Layout {
                 Reduce::JavaAbs { old_compat },
             )),
             Placement::Jump => Layout::Jump,
+            Placement::JumpXxh3 => Layout::JumpXxh3,
             Placement::Furc { weighted } => {
                 let max = entries.iter().map(|e| e.server.weight).max().unwrap_or(0);
                 Layout::Furc(if weighted {
@@ -101,6 +107,7 @@ impl Layout {
                 })
             }
             Placement::Rendezvous => Layout::Rendezvous,
+            Placement::HashRendezvous { .. } => Layout::Scored,
             Placement::Maglev => {
                 let nodes: Vec<u64> = entries.iter().map(|e| e.node_hash).collect();
                 Layout::Maglev(maglev::table(&nodes))
@@ -118,6 +125,8 @@ impl Layout {
             | Layout::Jump
             | Layout::Furc(_)
             | Layout::Rendezvous
+            | Layout::Scored
+            | Layout::JumpXxh3
             | Layout::Maglev(_) => None,
         }
     }

@@ -50,6 +50,7 @@ mod layout;
 
 mod compiled;
 
+mod scored;
 mod search;
 
 mod build;
