@@ -73,6 +73,8 @@ stage "Java port: unit tests, every vector file, spymemcached/xmemcached adapter
 # KETAMA_REQUIRE_CLI: the conformance-kit run of the JS port fails instead of skipping
 stage "JavaScript package: every vector file, directly and through ketama conformance; memjs hook; tsc" 5 \
     env KETAMA_REQUIRE_CLI=1 bash js/test.sh
+stage "Go port: vet, unit tests, every vector file through ketama conformance, gomemcache adapter" 10 \
+    bash go/test.sh
 
 stage "Mixed-language fleet on live memcached: PHP and Java write, Python, C and PHP read, ketama audit" 15 \
     bash tests/e2e/test.sh

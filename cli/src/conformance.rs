@@ -3,8 +3,8 @@
 //!
 //! The program is started once; a writer thread streams every case to its stdin while this
 //! thread reads the answers, so neither side can block the other on a full pipe. A program
-//! that stays silent for [`IDLE`] is stopped and the files it did not answer are reported as
-//! disagreeing.
+//! that stays silent for [`IDLE`] (or `KETAMA_CONFORMANCE_IDLE` seconds) is stopped and the
+//! files it did not answer are reported as disagreeing.
 
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Write};
@@ -368,18 +368,28 @@ fn judge(v: &Vector, answer: Answer) -> Outcome {
     o
 }
 
+/// How long the program may stay silent: `KETAMA_CONFORMANCE_IDLE` seconds, else [`IDLE`].
+fn idle() -> Duration {
+    std::env::var("KETAMA_CONFORMANCE_IDLE")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .filter(|&s| s > 0)
+        .map_or(IDLE, Duration::from_secs)
+}
+
 /// Lines from the program's stdout, or `None` at its end.
 type Lines = mpsc::Receiver<Option<String>>;
 
 /// Reads one case's answer.
 fn answer(lines: &Lines, ended: &mut bool) -> Answer {
+    let limit = idle();
     let mut got = Vec::new();
     let mut error = None;
     loop {
         if *ended {
             return Answer::Missing("the program ended before answering".into());
         }
-        let line = match lines.recv_timeout(IDLE) {
+        let line = match lines.recv_timeout(limit) {
             Ok(Some(l)) => l,
             Ok(None) | Err(mpsc::RecvTimeoutError::Disconnected) => {
                 *ended = true;
@@ -388,8 +398,8 @@ fn answer(lines: &Lines, ended: &mut bool) -> Answer {
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 *ended = true;
                 return Answer::Missing(format!(
-                    "the program gave no answer for {} s",
-                    IDLE.as_secs()
+                    "the program gave no answer for {} s; stopped",
+                    limit.as_secs()
                 ));
             }
         };

@@ -2,12 +2,12 @@
 //!
 //! This module is the one place where core's knobs get their exported names (schema in
 //! `spec/README.md`). Every match below is exhaustive over core's enums, so a new knob value
-//! cannot reach the ports unnamed. Placement and formula names follow the exported
-//! vocabulary (`placement: {"kind": "ring", "bound": ...}`, `libketama`, `libmemcached`,
-//! `node_hashring`, `integer_div`) whatever core's own type names are.
+//! cannot reach the ports unnamed. Placements are exported as objects
+//! (`{"kind": "ring", "bound": "lower_bound"}`), formulas by the client that defines them
+//! (`libketama`, `libmemcached`, `node_hashring`, `integer_div`, `dalli`, `whalin`).
 
 use ketama_core::profile::{
-    Failover, KeyLimits, KeyRewrite, Order, PointHash, Removal, Search, StringForm, Ties,
+    Bound, Failover, KeyLimits, KeyRewrite, Order, Placement, PointHash, Removal, StringForm, Ties,
     ZeroWeight,
 };
 use ketama_core::server::NodeForm;
@@ -73,13 +73,14 @@ pub fn profile(p: &Profile) -> Value {
         "aliases": p.aliases,
         "description": p.description,
         "default_hash": p.default_hash.name(),
+        "hashes": p.hashes.iter().map(|h| h.name()).collect::<Vec<_>>(),
         "crc32": p.crc32.map(Hash::name),
         "node": node(p.node),
         "names": p.names,
         "strings": strings(p.strings),
         "count": count(p.count),
         "points": points(p.points),
-        "placement": placement(p.search),
+        "placement": placement(p.placement),
         "ties": ties(p.ties),
         "zero_weight": zero_weight(p.zero_weight),
         "key": key(p.key),
@@ -122,10 +123,10 @@ fn strings(s: StringForm) -> &'static str {
 
 fn formula(f: Formula) -> &'static str {
     match f {
-        Formula::Lk => "libketama",
-        Formula::Lm => "libmemcached",
-        Formula::Nd => "node_hashring",
-        Formula::Int => "integer_div",
+        Formula::Libketama => "libketama",
+        Formula::Libmemcached => "libmemcached",
+        Formula::NodeHashring => "node_hashring",
+        Formula::IntegerDiv => "integer_div",
         Formula::Dalli => "dalli",
         Formula::Whalin => "whalin",
     }
@@ -151,30 +152,32 @@ fn points(p: PointHash) -> Value {
     }
 }
 
-fn ring(bound: &str) -> Value {
-    json!({"kind": "ring", "bound": bound})
+fn bound(b: Bound) -> &'static str {
+    match b {
+        Bound::LowerBound => "lower_bound",
+        Bound::UpperBound => "upper_bound",
+        Bound::LowerBoundZeroLast => "lower_bound_zero_last",
+        Bound::Floor => "floor",
+        Bound::FloorWrap => "floor_wrap",
+        Bound::LowerBoundSigned => "lower_bound_signed",
+    }
 }
 
-fn placement(s: Search) -> Value {
-    match s {
-        Search::LowerBound => ring("lower_bound"),
-        Search::UpperBound => ring("upper_bound"),
-        Search::LowerBoundZeroLast => ring("lower_bound_zero_last"),
-        Search::Floor => ring("floor"),
-        Search::FloorWrap => ring("floor_wrap"),
-        Search::LowerBoundSigned => ring("lower_bound_signed"),
-        Search::Buckets1024 => json!({"kind": "pecl_buckets"}),
-        Search::Modula { weighted, high15 } => {
+fn placement(p: Placement) -> Value {
+    match p {
+        Placement::Ring(b) => json!({"kind": "ring", "bound": bound(b)}),
+        Placement::PeclBuckets => json!({"kind": "pecl_buckets"}),
+        Placement::Modula { weighted, high15 } => {
             json!({"kind": "modula", "weighted": weighted, "high15": high15})
         }
-        Search::JavaAbsModulo {
+        Placement::JavaAbsModulo {
             weighted,
             old_compat,
         } => json!({"kind": "java_abs_modulo", "weighted": weighted, "old_compat": old_compat}),
-        Search::Furc { weighted } => json!({"kind": "furc", "weighted": weighted}),
-        Search::Jump => json!({"kind": "jump"}),
-        Search::Rendezvous => json!({"kind": "rendezvous"}),
-        Search::Maglev => json!({"kind": "maglev"}),
+        Placement::Furc { weighted } => json!({"kind": "furc", "weighted": weighted}),
+        Placement::Jump => json!({"kind": "jump"}),
+        Placement::Rendezvous => json!({"kind": "rendezvous"}),
+        Placement::Maglev => json!({"kind": "maglev"}),
     }
 }
 
@@ -256,6 +259,7 @@ mod tests {
         // Every hash a profile names is in the hash table.
         for p in d["profiles"].as_array().into_iter().flatten() {
             let mut named = vec![&p["default_hash"]];
+            named.extend(p["hashes"].as_array().into_iter().flatten());
             named.extend(p["empty_key_rejected"].as_array().into_iter().flatten());
             if !p["crc32"].is_null() {
                 named.push(&p["crc32"]);

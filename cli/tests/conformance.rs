@@ -112,6 +112,31 @@ fn a_driver_that_stops_is_reported_without_hanging() {
 }
 
 #[test]
+fn a_silent_driver_is_stopped() {
+    // Reads every case, answers nothing and stays alive: stopped after the idle limit.
+    let mut args = vec![
+        "conformance",
+        "--vectors",
+        VECTORS,
+        "--profile",
+        "libketama",
+    ];
+    args.extend_from_slice(&["--format", "json", "--", "sh", "-c"]);
+    args.push("while read l; do :; done; exec sleep 30");
+    let start = std::time::Instant::now();
+    let out = std::process::Command::new(BIN)
+        .args(&args)
+        .env("KETAMA_CONFORMANCE_IDLE", "1")
+        .output()
+        .unwrap();
+    assert!(start.elapsed() < std::time::Duration::from_secs(20));
+    assert_eq!(out.status.code(), Some(1));
+    let r = report(&out);
+    let note = r["files"][0]["note"].as_str().unwrap();
+    assert!(note.contains("no answer for 1 s"), "{note}");
+}
+
+#[test]
 fn error_lines_count_as_disagreement() {
     let err =
         sh("while read w rest; do [ \"$w\" = end ] && printf 'error BadLabel nope\\nend\\n'; done");

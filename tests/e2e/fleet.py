@@ -105,7 +105,7 @@ class Tools:
 
     def readers(self) -> dict[str, list[str]]:
         a = self.a
-        return {
+        readers = {
             "python (pymemcache HashClient + ketama.hasher)": [a.python, os.path.join(a.here, "py_reader.py")],
             "C (libketama.so)": [a.c_reader],
             "PHP Ketama\\Client (php-memcached)": [a.php, "-d", "ffi.enable=1", os.path.join(a.here, "php_reader.php"), "memcached"],
@@ -113,6 +113,9 @@ class Tools:
             "Java spymemcached + org.ketama ProfileNodeLocator": [a.java, "-cp", a.java_cp, "SpyReader"],
             "Node (memjs + our ring as getServer)": [a.node, os.path.join(a.here, "node_reader.js")],
         }
+        if a.go_reader:
+            readers["Go (gomemcache + ketama NewServerSelector)"] = [a.go_reader]
+        return readers
 
     def read(self, name: str, profile: str, servers: str, keys: str, dead: str | None = None) -> tuple[int, int, list[str]]:
         cmd = self.readers()[name] + [profile, servers, keys] + ([dead] if dead else [])
@@ -196,6 +199,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     for opt in ("ketama", "ketama-lib", "c-reader", "python", "php", "java", "java-cp", "memcached", "work", "node"):
         ap.add_argument("--" + opt, required=True)
+    ap.add_argument("--go-reader", help="the Go reader (tests/e2e/go_reader), optional")
     a = ap.parse_args()
     a.here = os.path.dirname(os.path.abspath(__file__))
     t = Tools(a)

@@ -19,6 +19,8 @@ done
 if [[ " ${need[*]} " == *" default-jdk-headless "* ]] && command -v javac >/dev/null 2>&1; then
     need=("${need[@]/default-jdk-headless/}")
 fi
+# the Go reader: any Go 1.19+ (the machine's, else Debian's golang-go)
+command -v go >/dev/null 2>&1 || [[ -x /usr/local/go/bin/go ]] || need+=(golang-go)
 mapfile -t need < <(printf '%s\n' "${need[@]}" | grep -v '^$' || true)
 if ((${#need[@]})); then
     echo "e2e: installing ${need[*]}"
@@ -46,6 +48,9 @@ javac -nowarn -encoding UTF-8 -cp "$spy" -d "$work" "$root"/java/core/src/main/j
     "$root"/java/spymemcached/src/main/java/org/ketama/spymemcached/*.java "$here/SpyReader.java"
 cp "$root/java/core/src/main/resources/org/ketama/profiles.json" "$work/org/ketama/"
 
+go_bin=$(command -v go || echo /usr/local/go/bin/go)
+(cd "$here/go_reader" && GOFLAGS="-mod=mod -buildvcs=false" CGO_ENABLED=0 "$go_bin" build -o "$work/go_reader" .)
+
 venv="${KETAMA_VENV:-$root/python/.venv}"
 if ! "$venv/bin/python" -c 'import ketama, pymemcache' >/dev/null 2>&1; then
     echo "e2e: installing the Python package into $venv"
@@ -58,6 +63,6 @@ command -v node >/dev/null 2>&1 || { sudo_=""; [[ $(id -u) == 0 ]] || sudo_=sudo
 node -e "require('$root/js/node_modules/memjs/package.json')" 2>/dev/null || (cd "$root/js" && npm ci --no-audit --no-fund >/dev/null)
 
 timeout 600 python3 "$here/fleet.py" --ketama "$target/debug/ketama" --ketama-lib "$lib" \
-    --c-reader "$work/c_reader" --python "$venv/bin/python" --php php --java java \
+    --c-reader "$work/c_reader" --go-reader "$work/go_reader" --python "$venv/bin/python" --php php --java java \
     --java-cp "$spy:$work" --memcached "$(command -v memcached || echo /usr/bin/memcached)" --work "$work" \
     --node "$(command -v node)"

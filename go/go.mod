@@ -1,0 +1,3 @@
+module github.com/ketama/ketama/go
+
+go 1.19
