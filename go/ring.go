@@ -360,6 +360,8 @@ func (r *Ring) generate(pts []point, owner uint32, n uint32) []point {
 			pts = append(pts, point{value: uint32(w.hi >> 32), owner: owner, wide: w})
 		case p.points == pointsSha1Word:
 			pts = append(pts, point{value: sha1Word(buf), owner: owner})
+		case p.points == pointsXxh3Word:
+			pts = append(pts, point{value: uint32(xxh3(buf)), owner: owner})
 		default:
 			pts = append(pts, point{value: r.hash(buf), owner: owner})
 		}
@@ -588,24 +590,7 @@ func (r *Ring) place(k []byte) (int, error) {
 		default:
 			v = uint64(r.keyHash(k))
 		}
-		if p.high15 {
-			v = (v >> 16) & 0x7fff
-			if v == 0 {
-				v = 1
-			}
-		}
-		var at int
-		if p.weighted {
-			total := r.cumulative[len(r.cumulative)-1]
-			if total == 0 {
-				return 0, ErrNoServer
-			}
-			slot := v % total
-			at = sort.Search(len(r.cumulative), func(i int) bool { return r.cumulative[i] > slot })
-		} else {
-			at = int(v % uint64(len(r.ordered)))
-		}
-		return int(r.ordered[at]), nil
+		return r.slotOf(v)
 	case placeFurc:
 		n := len(r.servers)
 		if n > furcMaxPool {
@@ -625,6 +610,10 @@ func (r *Ring) place(k []byte) (int, error) {
 		return r.rendezvousBest(r.keyHash(k), nil)
 	case placeMaglev:
 		return int(r.maglev[r.keyHash(k)%maglevSize]), nil
+	case placeHashRendezvous:
+		return r.scoredBest(k, nil)
+	case placeJumpXxh3:
+		return int(jump(xxh3(k), uint32(len(r.servers)))), nil
 	}
 	return 0, ErrUnsupported
 }
@@ -757,6 +746,8 @@ func (r *Ring) locateN(key []byte, n int) ([]int, error) {
 			}
 			push(int(r.owners[p]))
 		}
+	case r.prof.place == placeHashRendezvous:
+		out = r.scoredN(k, out, want)
 	case r.prof.place == placeRendezvous:
 		h := r.keyHash(k)
 		for len(out) < want {
@@ -776,6 +767,9 @@ func (r *Ring) locateN(key []byte, n int) ([]int, error) {
 
 func (r *Ring) failover(key []byte, n int) ([]int, error) {
 	p := r.prof
+	if out, ok, err := r.clientFailover(key, n); ok {
+		return out, err
+	}
 	if !p.rehash || (p.place != placeRing && p.place != placePeclBuckets) {
 		return r.locateN(key, n)
 	}
