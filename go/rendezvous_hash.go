@@ -1,7 +1,5 @@
 package ketama
 
-import "bytes"
-
 // hash_rendezvous placement (pymemcache's RendezvousHash, emcache's node_selection): each
 // server scores the key hash of one string joining its node string and the prepared key;
 // the highest score wins, the profile's score ties rule settles equal scores; weights are
@@ -16,6 +14,13 @@ func (r *Ring) joinedScore(i int, k []byte, buf *[]byte) uint32 {
 	} else {
 		b = append(append(b, k...), node...)
 	}
+	*buf = b
+	return r.hash(b)
+}
+
+// nodeHash is the key hash of server i's node string alone (built in buf: no allocation).
+func (r *Ring) nodeHash(i int, buf *[]byte) uint32 {
+	b := append((*buf)[:0], r.nodes[i]...)
 	*buf = b
 	return r.hash(b)
 }
@@ -37,9 +42,9 @@ next:
 		take := best < 0 || s > bestScore
 		if best >= 0 && s == bestScore {
 			if r.prof.scoreTies == scoreGreaterNode {
-				take = bytes.Compare([]byte(r.nodes[i]), []byte(r.nodes[best])) > 0
+				take = r.nodes[i] > r.nodes[best] // bytewise
 			} else {
-				take = r.hash([]byte(r.nodes[i])) > r.hash([]byte(r.nodes[best]))
+				take = r.nodeHash(i, bp) > r.nodeHash(best, bp)
 			}
 		}
 		if take {
