@@ -7,8 +7,8 @@
 //! (`libketama`, `libmemcached`, `node_hashring`, `integer_div`, `dalli`, `whalin`).
 
 use ketama_core::profile::{
-    Bound, Failover, KeyLimits, KeyRewrite, Order, Placement, PointHash, Removal, StringForm, Ties,
-    ZeroWeight,
+    Bound, Failover, Join, KeyChars, KeyLimits, KeyRewrite, Order, Placement, PointHash, Removal,
+    ScoreTies, StringForm, Ties, ZeroWeight,
 };
 use ketama_core::server::NodeForm;
 use ketama_core::weight::{Count, Formula};
@@ -108,6 +108,8 @@ fn node(n: NodeForm) -> &'static str {
         NodeForm::HostPort => "host_port",
         NodeForm::JavaHostNamePort => "java_host_name_port",
         NodeForm::NginxHostNulPort => "nginx_host_nul_port",
+        NodeForm::HostThenPort => "host_then_port",
+        NodeForm::HostSlashHostPort => "host_slash_host_port",
     }
 }
 
@@ -149,6 +151,7 @@ fn points(p: PointHash) -> Value {
         PointHash::Crc32Chain => json!({"kind": "crc32_chain"}),
         PointHash::Murmur3Chain => json!({"kind": "murmur3_chain"}),
         PointHash::Sha1Word => json!({"kind": "sha1_word"}),
+        PointHash::Xxh3Word => json!({"kind": "xxh3_word"}),
     }
 }
 
@@ -178,6 +181,24 @@ fn placement(p: Placement) -> Value {
         Placement::Jump => json!({"kind": "jump"}),
         Placement::Rendezvous => json!({"kind": "rendezvous"}),
         Placement::Maglev => json!({"kind": "maglev"}),
+        Placement::JumpXxh3 => json!({"kind": "jump_xxh3"}),
+        Placement::HashRendezvous { join, ties } => {
+            json!({"kind": "hash_rendezvous", "join": join_name(join), "ties": score_ties(ties)})
+        }
+    }
+}
+
+fn join_name(j: Join) -> &'static str {
+    match j {
+        Join::NodeDashKey => "node_dash_key",
+        Join::KeyNode => "key_node",
+    }
+}
+
+fn score_ties(t: ScoreTies) -> &'static str {
+    match t {
+        ScoreTies::GreaterNode => "greater_node",
+        ScoreTies::GreaterNodeHash => "greater_node_hash",
     }
 }
 
@@ -204,11 +225,24 @@ fn key(k: KeyRewrite) -> Value {
         KeyRewrite::Truncate(n) => json!({"kind": "truncate", "bytes": n}),
         KeyRewrite::DalliDigest => json!({"kind": "dalli_digest"}),
         KeyRewrite::UrlEncode => json!({"kind": "url_encode"}),
+        KeyRewrite::PyBytesRepr => json!({"kind": "py_bytes_repr"}),
+        KeyRewrite::Prefix(p) => json!({"kind": "prefix", "prefix": p}),
     }
 }
 
 fn key_limits(l: KeyLimits) -> Value {
-    json!({"empty": l.empty, "max_len": l.max_len, "blanks": l.blanks})
+    json!({"empty": l.empty, "max_len": l.max_len, "chars": key_chars(l.chars)})
+}
+
+fn key_chars(c: KeyChars) -> &'static str {
+    match c {
+        KeyChars::Any => "any",
+        KeyChars::Controls => "controls",
+        KeyChars::ControlsDel => "controls_del",
+        KeyChars::PyWhitespace => "py_whitespace",
+        KeyChars::PyWhitespaceAscii => "py_whitespace_ascii",
+        KeyChars::PythonMemcached => "python_memcached",
+    }
 }
 
 fn order(o: Order) -> &'static str {
@@ -227,6 +261,9 @@ fn failover(f: Failover) -> Value {
         } => {
             json!({"kind": "rehash", "first_tag": first_tag, "bounded_by_servers": bounded_by_servers})
         }
+        Failover::RehashKey { tries } => json!({"kind": "rehash_key", "tries": tries}),
+        Failover::RehashHash { tries } => json!({"kind": "rehash_hash", "tries": tries}),
+        Failover::Stay => json!({"kind": "stay"}),
     }
 }
 
@@ -288,5 +325,34 @@ mod tests {
         );
         assert_eq!(input(Hash::OneAtATime), "signed_bytes");
         assert_eq!(input(Hash::Native), "utf16_units");
+    }
+
+    #[test]
+    fn python_and_proxy_knobs_use_the_exported_names() {
+        let p = profile(&ketama_core::profile::DJANGO_PYMEMCACHE);
+        assert_eq!(
+            p["placement"],
+            json!({"kind": "hash_rendezvous", "join": "node_dash_key", "ties": "greater_node"})
+        );
+        assert_eq!(p["key"], json!({"kind": "prefix", "prefix": ":1:"}));
+        assert_eq!(
+            p["key_limits"],
+            json!({"empty": false, "max_len": 247, "chars": "controls_del"})
+        );
+        let p = profile(&ketama_core::profile::EMCACHE);
+        assert_eq!(p["node"], "host_then_port");
+        assert_eq!(p["failover"], json!({"kind": "stay"}));
+        let p = profile(&ketama_core::profile::PYTHON_MEMCACHED);
+        assert_eq!(p["failover"], json!({"kind": "rehash_hash", "tries": 10}));
+        assert_eq!(
+            profile(&ketama_core::profile::DALLI)["failover"],
+            json!({"kind": "rehash_key", "tries": 20})
+        );
+        let p = profile(&ketama_core::profile::MEMCACHED_PROXY_RING);
+        assert_eq!(p["points"], json!({"kind": "xxh3_word"}));
+        assert_eq!(
+            profile(&ketama_core::profile::MEMCACHED_PROXY)["placement"],
+            json!({"kind": "jump_xxh3"})
+        );
     }
 }
