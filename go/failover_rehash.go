@@ -113,3 +113,49 @@ func (r *Ring) slotOf(v uint64) (int, error) {
 	}
 	return int(r.ordered[at]), nil
 }
+
+// spySequence is spymemcached's getSequence length: the primary and 6 rehashes.
+const spySequence = 7
+
+// FailoverLimit is how many servers the profile's client tries for one key before it gives
+// up: every server for a walk, servers + 1 for xmemcached's bounded rehash, 7 for
+// spymemcached's, the retry count for dalli (20) and python-memcached (10), 1 for emcache.
+func (r *Ring) FailoverLimit() int {
+	p := r.prof
+	switch {
+	case p.fail == failStay:
+		return 1
+	case p.fail != failDefault:
+		return p.tries
+	case p.rehash && p.bounded:
+		return len(r.servers) + 1
+	case p.rehash:
+		return spySequence
+	}
+	return len(r.servers)
+}
+
+// IndexAlive is the index of the server key goes to while the servers at the indexes in
+// down are unreachable: the first server of the client's failover sequence (Failover, up
+// to FailoverLimit entries) that is not down. ErrNoServer when the client gives up (every
+// server it would try is down).
+func (r *Ring) IndexAlive(key string, down []int) (int, error) {
+	k := bytesOf(key)
+	if len(down) == 0 {
+		return r.locate(k)
+	}
+	seq, err := r.failover(k, r.FailoverLimit())
+	if err != nil {
+		return 0, err
+	}
+next:
+	for _, i := range seq {
+		for _, d := range down {
+			if i == d {
+				continue next
+			}
+		}
+		return i, nil
+	}
+	return 0, ErrNoServer
+}

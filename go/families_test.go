@@ -2,7 +2,10 @@ package ketama
 
 import (
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -218,5 +221,82 @@ func TestEmcacheTiesAllocateNothing(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(100, func() { r.locate(key) }); n != 0 {
 		t.Errorf("%v allocations per lookup", n)
+	}
+}
+
+// tests/vectors/extra/*-dead-*.json: recorded from the real clients with the listed servers
+// refusing connections; IndexAlive must pick the server the client picked and give up
+// (null) exactly where it gave up.
+func TestDeadServersAsTheClientsFailOver(t *testing.T) {
+	files, _ := filepath.Glob("../tests/vectors/extra/*.json")
+	checked := 0
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var kind struct{ Kind string }
+		if json.Unmarshal(raw, &kind) != nil || kind.Kind != "dead" {
+			continue
+		}
+		var v struct {
+			Kind, Profile string
+			Hash          *string
+			Servers       []struct {
+				Label  string
+				Weight *uint32
+			}
+			Dead   []string
+			Keys   []string
+			Expect []*string
+		}
+		if err := json.Unmarshal(raw, &v); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		var servers []Server
+		for _, s := range v.Servers {
+			w := uint32(1)
+			if s.Weight != nil {
+				w = *s.Weight
+			}
+			servers = append(servers, Server{Label: s.Label, Weight: w})
+		}
+		hash := ""
+		if v.Hash != nil {
+			hash = *v.Hash
+		}
+		r, err := New(v.Profile, hash, servers)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		var down []int
+		for _, d := range v.Dead {
+			for i, s := range servers {
+				if s.Label == d {
+					down = append(down, i)
+				}
+			}
+		}
+		bad := 0
+		for i, k := range v.Keys {
+			got := "null"
+			if x, err := r.IndexAlive(k, down); err == nil {
+				got = servers[x].Label
+			}
+			want := "null"
+			if v.Expect[i] != nil {
+				want = *v.Expect[i]
+			}
+			if got != want {
+				if bad < 3 {
+					t.Errorf("%s: key %q: %s, want %s", filepath.Base(f), k, got, want)
+				}
+				bad++
+			}
+		}
+		checked++
+	}
+	if checked < 12 {
+		t.Fatalf("%d dead-server files, want at least 12", checked)
 	}
 }
