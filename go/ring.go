@@ -1,7 +1,8 @@
 // Package ketama places memcached keys on servers exactly as each real client does, one
 // "profile" per client (libketama, libmemcached, php-memcached, twemproxy, spymemcached,
 // xmemcached, pecl memcache, uhashring, hashring, gomemcache, groupcache, dalli, nginx,
-// folsom, memjs, whalin, mcrouter, ...). It is a pure Go port of the ketama core: the
+// folsom, memjs, whalin, mcrouter, pymemcache, Django, emcache, python-memcached, the
+// memcached proxy, ...). It is a pure Go port of the ketama core: the
 // profiles come from the embedded spec/profiles.json, and every profile is checked against
 // the answers recorded from the real clients (`ketama conformance`).
 //
@@ -684,7 +685,8 @@ func (r *Ring) GetN(key string, n int) ([]string, error) {
 
 // Failover returns the client's own failover sequence for key, n entries, primary first:
 // spymemcached's and xmemcached's rehash walks (servers may repeat; xmemcached stops after
-// as many rehashes as servers), for every other client the next distinct servers (GetN).
+// as many rehashes as servers), dalli's and python-memcached's rehashes (at most 20 and 10
+// entries), emcache's primary alone, for every other client the next distinct servers (GetN).
 func (r *Ring) Failover(key string, n int) ([]string, error) {
 	idx, err := r.failover(bytesOf(key), n)
 	return r.labels(idx), err
