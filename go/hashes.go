@@ -50,6 +50,9 @@ var hashFuncs = map[string]hashFunc{
 	"sha1":                   sha1Word,
 	"murmur3_32":             func(k []byte) uint32 { return murmur3x86(k, 0) },
 	"spooky32":               func(k []byte) uint32 { return spooky32(k, 0) },
+	"pymemcache_murmur3":     pymemcacheMurmur3,
+	"emcache_murmur3":        emcacheMurmur3,
+	"xxh3":                   func(k []byte) uint32 { return uint32(xxh3(k)) },
 }
 
 // md5Ketama is ketama's MD5 hash: the little-endian word of digest bytes 0..4.

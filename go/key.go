@@ -27,12 +27,8 @@ func (r *Ring) prepare(key []byte) ([]byte, *[]byte, error) {
 	if p.maxLen >= 0 && len(key) > p.maxLen {
 		return nil, nil, ErrKeyRejected
 	}
-	if p.blanks {
-		for _, b := range key {
-			if b <= 0x20 {
-				return nil, nil, ErrKeyRejected
-			}
-		}
+	if !p.chars.allows(key) {
+		return nil, nil, ErrKeyRejected
 	}
 	switch p.key {
 	case keyNone:
@@ -65,6 +61,10 @@ func (r *Ring) prepare(key []byte) ([]byte, *[]byte, error) {
 		out = dalliDigest(key, (*bp)[:0])
 	case keyURLEncode:
 		out = urlEncode(key, (*bp)[:0])
+	case keyPyBytesRepr:
+		out = pyBytesRepr(key, (*bp)[:0])
+	case keyPrefix:
+		out = append(append((*bp)[:0], p.prefix...), key...)
 	}
 	if cap(out) > cap(*bp) && cap(out) <= 1<<16 {
 		*bp = out[:0] // keep a grown buffer, unless it is huge

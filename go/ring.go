@@ -1,7 +1,8 @@
 // Package ketama places memcached keys on servers exactly as each real client does, one
 // "profile" per client (libketama, libmemcached, php-memcached, twemproxy, spymemcached,
 // xmemcached, pecl memcache, uhashring, hashring, gomemcache, groupcache, dalli, nginx,
-// folsom, memjs, whalin, mcrouter, ...). It is a pure Go port of the ketama core: the
+// folsom, memjs, whalin, mcrouter, pymemcache, Django, emcache, python-memcached, the
+// memcached proxy, ...). It is a pure Go port of the ketama core: the
 // profiles come from the embedded spec/profiles.json, and every profile is checked against
 // the answers recorded from the real clients (`ketama conformance`).
 //
@@ -360,6 +361,8 @@ func (r *Ring) generate(pts []point, owner uint32, n uint32) []point {
 			pts = append(pts, point{value: uint32(w.hi >> 32), owner: owner, wide: w})
 		case p.points == pointsSha1Word:
 			pts = append(pts, point{value: sha1Word(buf), owner: owner})
+		case p.points == pointsXxh3Word:
+			pts = append(pts, point{value: uint32(xxh3(buf)), owner: owner})
 		default:
 			pts = append(pts, point{value: r.hash(buf), owner: owner})
 		}
@@ -588,24 +591,7 @@ func (r *Ring) place(k []byte) (int, error) {
 		default:
 			v = uint64(r.keyHash(k))
 		}
-		if p.high15 {
-			v = (v >> 16) & 0x7fff
-			if v == 0 {
-				v = 1
-			}
-		}
-		var at int
-		if p.weighted {
-			total := r.cumulative[len(r.cumulative)-1]
-			if total == 0 {
-				return 0, ErrNoServer
-			}
-			slot := v % total
-			at = sort.Search(len(r.cumulative), func(i int) bool { return r.cumulative[i] > slot })
-		} else {
-			at = int(v % uint64(len(r.ordered)))
-		}
-		return int(r.ordered[at]), nil
+		return r.slotOf(v)
 	case placeFurc:
 		n := len(r.servers)
 		if n > furcMaxPool {
@@ -625,6 +611,10 @@ func (r *Ring) place(k []byte) (int, error) {
 		return r.rendezvousBest(r.keyHash(k), nil)
 	case placeMaglev:
 		return int(r.maglev[r.keyHash(k)%maglevSize]), nil
+	case placeHashRendezvous:
+		return r.scoredBest(k, nil)
+	case placeJumpXxh3:
+		return int(jump(xxh3(k), uint32(len(r.servers)))), nil
 	}
 	return 0, ErrUnsupported
 }
@@ -695,7 +685,8 @@ func (r *Ring) GetN(key string, n int) ([]string, error) {
 
 // Failover returns the client's own failover sequence for key, n entries, primary first:
 // spymemcached's and xmemcached's rehash walks (servers may repeat; xmemcached stops after
-// as many rehashes as servers), for every other client the next distinct servers (GetN).
+// as many rehashes as servers), dalli's and python-memcached's rehashes (at most 20 and 10
+// entries), emcache's primary alone, for every other client the next distinct servers (GetN).
 func (r *Ring) Failover(key string, n int) ([]string, error) {
 	idx, err := r.failover(bytesOf(key), n)
 	return r.labels(idx), err
@@ -757,6 +748,8 @@ func (r *Ring) locateN(key []byte, n int) ([]int, error) {
 			}
 			push(int(r.owners[p]))
 		}
+	case r.prof.place == placeHashRendezvous:
+		out = r.scoredN(k, out, want)
 	case r.prof.place == placeRendezvous:
 		h := r.keyHash(k)
 		for len(out) < want {
@@ -776,6 +769,9 @@ func (r *Ring) locateN(key []byte, n int) ([]int, error) {
 
 func (r *Ring) failover(key []byte, n int) ([]int, error) {
 	p := r.prof
+	if out, ok, err := r.clientFailover(key, n); ok {
+		return out, err
+	}
 	if !p.rehash || (p.place != placeRing && p.place != placePeclBuckets) {
 		return r.locateN(key, n)
 	}

@@ -165,6 +165,10 @@ func nodeString(form nodeForm, s *parsed, names bool) (string, error) {
 		return "/" + hostPort(s.host), nil
 	case nodeHostPort:
 		return hostPort(s.host), nil
+	case nodeHostThenPort:
+		return fmt.Sprintf("%s%d", s.host, s.port), nil
+	case nodeHostSlashHostPort:
+		return s.host + "/" + hostPort(s.host), nil
 	case nodeNginxHostNulPort:
 		l := s.Label
 		cut := len(strings.TrimRightFunc(l, func(r rune) bool { return r >= '0' && r <= '9' }))

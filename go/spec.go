@@ -54,25 +54,29 @@ type specProfile struct {
 		Weighted  bool   `json:"weighted"`
 		High15    bool   `json:"high15"`
 		OldCompat bool   `json:"old_compat"`
+		Join      string `json:"join"`
+		Ties      string `json:"ties"`
 	} `json:"placement"`
 	Ties       string `json:"ties"`
 	ZeroWeight string `json:"zero_weight"`
 	Key        struct {
-		Kind  string `json:"kind"`
-		Bytes int    `json:"bytes"`
+		Kind   string `json:"kind"`
+		Bytes  int    `json:"bytes"`
+		Prefix string `json:"prefix"`
 	} `json:"key"`
 	SingleShortcut   bool     `json:"single_shortcut"`
 	EmptyKeyRejected []string `json:"empty_key_rejected"`
 	KeyLimits        struct {
-		Empty  bool `json:"empty"`
-		MaxLen *int `json:"max_len"`
-		Blanks bool `json:"blanks"`
+		Empty  bool   `json:"empty"`
+		MaxLen *int   `json:"max_len"`
+		Chars  string `json:"chars"`
 	} `json:"key_limits"`
 	Order    string `json:"order"`
 	Failover struct {
 		Kind             string `json:"kind"`
 		FirstTag         uint32 `json:"first_tag"`
 		BoundedByServers bool   `json:"bounded_by_servers"`
+		Tries            uint32 `json:"tries"`
 	} `json:"failover"`
 	Removal string `json:"removal"`
 	IsRing  bool   `json:"is_ring"`
@@ -105,6 +109,8 @@ const (
 	nodeHostPort
 	nodeJavaHostNamePort
 	nodeNginxHostNulPort
+	nodeHostThenPort
+	nodeHostSlashHostPort
 )
 
 const (
@@ -138,6 +144,7 @@ const (
 	pointsCrc32Chain
 	pointsMurmur3Chain
 	pointsSha1Word
+	pointsXxh3Word
 )
 
 const (
@@ -149,6 +156,8 @@ const (
 	placeJump
 	placeRendezvous
 	placeMaglev
+	placeHashRendezvous
+	placeJumpXxh3
 )
 
 const (
@@ -178,6 +187,8 @@ const (
 	keyTruncate
 	keyDalliDigest
 	keyURLEncode
+	keyPyBytesRepr
+	keyPrefix
 )
 
 const (
@@ -213,12 +224,12 @@ type profile struct {
 	emptyRejected     []string
 	limitEmpty        bool
 	maxLen            int // -1 = none
-	blanks            bool
 	order             orderRule
 	rehash            bool
 	firstTag          uint32
 	bounded           bool
 	isRing            bool
+	families
 }
 
 var (
@@ -266,7 +277,7 @@ func compile(s *specProfile) (*profile, error) {
 		name: s.Name, description: s.Description, aliases: s.Aliases,
 		defaultHash: s.DefaultHash, hashes: s.Hashes, names: s.Names, singleShortcut: s.SingleShortcut,
 		emptyRejected: s.EmptyKeyRejected, limitEmpty: s.KeyLimits.Empty,
-		blanks: s.KeyLimits.Blanks, maxLen: -1, isRing: s.IsRing,
+		maxLen: -1, isRing: s.IsRing,
 	}
 	if s.Crc32 != nil {
 		p.crc32 = *s.Crc32
@@ -279,6 +290,7 @@ func compile(s *specProfile) (*profile, error) {
 		"java_spy": nodeJavaSpy, "java_xmc": nodeJavaXmc, "java_nginx": nodeJavaNginx,
 		"bare": nodeBare, "java_host_name": nodeJavaHostName, "host_port": nodeHostPort,
 		"java_host_name_port": nodeJavaHostNamePort, "nginx_host_nul_port": nodeNginxHostNulPort,
+		"host_then_port": nodeHostThenPort, "host_slash_host_port": nodeHostSlashHostPort,
 	})
 	p.strings = pick(&bad, "strings", s.Strings, map[string]stringForm{
 		"dash": strDash, "prefix": strPrefix, "concat": strConcat, "bare": strBare, "colon": strColon,
@@ -298,12 +310,14 @@ func compile(s *specProfile) (*profile, error) {
 		"md5_words": pointsMd5Words, "key_hash": pointsKeyHash, "java_ketama": pointsJavaKetama,
 		"md5_wide": pointsMd5Wide, "crc32_chain": pointsCrc32Chain,
 		"murmur3_chain": pointsMurmur3Chain, "sha1_word": pointsSha1Word,
+		"xxh3_word": pointsXxh3Word,
 	})
 	p.per = s.Points.Per
 	p.place = pick(&bad, "placement", s.Placement.Kind, map[string]placeKind{
 		"ring": placeRing, "pecl_buckets": placePeclBuckets, "modula": placeModula,
 		"java_abs_modulo": placeJavaAbsModulo, "furc": placeFurc, "jump": placeJump,
 		"rendezvous": placeRendezvous, "maglev": placeMaglev,
+		"hash_rendezvous": placeHashRendezvous, "jump_xxh3": placeJumpXxh3,
 	})
 	if p.place == placeRing {
 		p.bound = pick(&bad, "bound", s.Placement.Bound, map[string]boundKind{
@@ -322,6 +336,7 @@ func compile(s *specProfile) (*profile, error) {
 	p.key = pick(&bad, "key", s.Key.Kind, map[string]keyRule{
 		"none": keyNone, "pecl_sanitize": keyPeclSanitize, "truncate": keyTruncate,
 		"dalli_digest": keyDalliDigest, "url_encode": keyURLEncode,
+		"py_bytes_repr": keyPyBytesRepr, "prefix": keyPrefix,
 	})
 	p.truncate = s.Key.Bytes
 	p.order = pick(&bad, "order", s.Order, map[string]orderRule{
@@ -331,11 +346,13 @@ func compile(s *specProfile) (*profile, error) {
 	case "walk":
 	case "rehash":
 		p.rehash, p.firstTag, p.bounded = true, s.Failover.FirstTag, s.Failover.BoundedByServers
+	case "rehash_key", "rehash_hash", "stay":
 	default:
 		if bad == nil {
 			bad = fmt.Errorf("embedded spec: unknown failover %q", s.Failover.Kind)
 		}
 	}
+	p.families = compileFamilies(s, &bad)
 	// Removal only matters for rings that change; this package builds rings whole.
 	if s.Removal != "own_points" && s.Removal != "clears_its_positions" && bad == nil {
 		bad = fmt.Errorf("embedded spec: unknown removal %q", s.Removal)
