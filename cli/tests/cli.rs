@@ -607,7 +607,7 @@ fn simulate_reproduces_the_seed_measurement() {
     assert_eq!(
         native["before"][0]["keys"].as_u64().unwrap(),
         max,
-        "the first node, as in the seed"
+        "the first node, as in the experiment's reference table"
     );
     assert!(native["hit_rate"].as_f64().unwrap() > 0.95);
 

@@ -1383,7 +1383,8 @@ pub static GOMEMCACHE: Profile = Profile {
     name: "gomemcache",
     aliases: &[],
     description: "github.com/bradfitz/gomemcache ServerList: crc32 of the first 256 key bytes % n",
-    verified_by: "gomemcache (Go module proxy; same code as Debian's) (settings: `ServerList.PickServer`)",
+    verified_by:
+        "gomemcache (Go module proxy; same code as Debian's) (settings: `ServerList.PickServer`)",
     default_hash: Hash::Crc32a,
     hashes: &[Hash::Crc32a],
     crc32: Some(Hash::Crc32a),

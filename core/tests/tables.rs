@@ -21,7 +21,9 @@ const BEGIN: &str = "<!-- generated from the profile rows by core/tests/tables.r
 const END: &str = "<!-- end of generated table -->";
 
 fn repo(path: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(path)
 }
 
 /// A markdown table cell: `|` escaped, so a description may hold one.
@@ -60,14 +62,22 @@ fn table(head: &[&str], rows: impl Iterator<Item = Vec<String>>) -> Vec<String> 
 fn readme_table() -> Vec<String> {
     table(
         &["profile", "reproduces", "key hash"],
-        PROFILES.iter().map(|p| vec![names(p), cell(p.description), hashes(p)]),
+        PROFILES
+            .iter()
+            .map(|p| vec![names(p), cell(p.description), hashes(p)]),
     )
 }
 
 /// The crate docs' table: every knob that shapes the placement.
 fn crate_doc_table() -> Vec<String> {
     table(
-        &["profile", "node string", "points per server", "key hash", "placement"],
+        &[
+            "profile",
+            "node string",
+            "points per server",
+            "key hash",
+            "placement",
+        ],
         PROFILES.iter().map(|p| {
             let ring = p.is_ring();
             let dash = || "-".to_string();
@@ -98,7 +108,11 @@ fn crate_doc_table() -> Vec<String> {
 /// `docs/compat.md`'s list: the client each profile matches and how that is checked.
 fn compat_table() -> Vec<String> {
     table(
-        &["profile", "client, version and settings it matches", "checked with"],
+        &[
+            "profile",
+            "client, version and settings it matches",
+            "checked with",
+        ],
         PROFILES
             .iter()
             .map(|p| vec![names(p), cell(p.description), cell(p.verified_by)]),
@@ -175,15 +189,27 @@ fn declared_rows() -> Vec<String> {
 #[test]
 fn every_row_is_listed_once_and_documented() {
     let declared = declared_rows();
-    assert_eq!(declared.len(), PROFILES.len(), "rows declared vs listed in PROFILES");
+    assert_eq!(
+        declared.len(),
+        PROFILES.len(),
+        "rows declared vs listed in PROFILES"
+    );
     for (i, p) in PROFILES.iter().enumerate() {
         assert!(
             !PROFILES[i + 1..].iter().any(|q| std::ptr::eq(*q, *p)),
             "{} listed twice",
             p.name
         );
-        assert!(!p.description.trim().is_empty(), "{}: no description", p.name);
-        assert!(!p.verified_by.trim().is_empty(), "{}: no verified_by", p.name);
+        assert!(
+            !p.description.trim().is_empty(),
+            "{}: no description",
+            p.name
+        );
+        assert!(
+            !p.verified_by.trim().is_empty(),
+            "{}: no verified_by",
+            p.name
+        );
         assert_eq!(p.hashes.first(), Some(&p.default_hash), "{}", p.name);
     }
     // Each declared row is the one PROFILES lists under its name (a row left out of the

@@ -7,7 +7,7 @@
 //! and reloads when the file changes: at `ketama_roll`, and from `ketama_get_server` at most
 //! once a second. No segment, no semaphore, no 512 KiB limit.
 //!
-//! Reload rule (issue 11): a change is seen when the file's device, inode, size, modification
+//! Reload rule: a change is seen when the file's device, inode, size, modification
 //! time or status-change time (`ctime`, which every write moves, even one that puts the mtime
 //! back) differ from the last check; the file is then read and rebuilt only when its content
 //! (MD5 of the bytes) differs, so `touch` alone costs one read and no new continuum.
