@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The mixed-language fleet test (issue 12): PHP (php-memcached) and Java (spymemcached) write to
+# The mixed-language fleet test: PHP (php-memcached) and Java (spymemcached) write to
 # real memcached servers on 127.0.0.1; our Python package, a C program on libketama.so and PHP's
 # Ketama\Client read every key back; `ketama audit` names the writer. See fleet.py.
 # Installs what is missing (Debian packages; the Python package into python/.venv as
@@ -10,21 +10,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cd "$root"
 
-need=()
-for p in memcached php8.2-cli php8.2-memcached php8.2-memcache libspymemcached-java default-jdk-headless gcc python3-venv; do
-    dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
-done
+source "$root/tests/lib/need.sh"
+need_packages memcached php8.2-cli php8.2-memcached php8.2-memcache libspymemcached-java gcc python3-venv
 # any JDK with javac will do
-if [[ " ${need[*]} " == *" default-jdk-headless "* ]] && command -v javac >/dev/null 2>&1; then
-    need=("${need[@]/default-jdk-headless/}")
-fi
-mapfile -t need < <(printf '%s\n' "${need[@]}" | grep -v '^$' || true)
-if ((${#need[@]})); then
-    echo "e2e: installing ${need[*]}"
-    sudo_=""; [[ $(id -u) == 0 ]] || sudo_=sudo
-    $sudo_ apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_ apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-fi
+need_packages --cmd javac default-jdk-headless
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
