@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Everything for the C ABI (issue 4): build, header freshness, C tests (+valgrind), install +
+# Everything for the C ABI: build, header freshness, C tests (+valgrind), install +
 # pkg-config, the libketama golden output, PHPUnit (vectors, errors, php-memcached agreement)
 # and PHP preloading. Installs the Debian packages it needs when missing.
 #   ffi-c/test.sh                  (KETAMA_VALGRIND_ALL=1: every vector file under valgrind)
@@ -11,16 +11,9 @@ cd "$root"
 step() { printf '\n== %s\n' "$*"; }
 
 # --- packages -------------------------------------------------------------------------
-need=()
-for p in gcc g++ make pkg-config valgrind python3 php8.2-cli php8.2-memcached php8.2-memcache memcached phpunit util-linux; do
-    dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
-done
-if ((${#need[@]})); then
-    step "installing ${need[*]}"
-    sudo_=""; [[ $(id -u) == 0 ]] || sudo_=sudo
-    $sudo_ apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_ apt-get install -y -qq "${need[@]}"
-fi
+source "$(dirname "${BASH_SOURCE[0]}")/../tests/lib/need.sh"
+need_packages gcc g++ make pkg-config valgrind python3 php8.2-cli php8.2-memcached php8.2-memcache \
+    memcached phpunit util-linux
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Proves the built distributions (issue 14), as a user without Rust would meet them:
+# Proves the built distributions, as a user without Rust would meet them:
 #   - the abi3 wheel in python/dist/ installs into a fresh venv of every CPython 3.9-3.13 that
 #     pyenv has (~/.pyenv/versions, or $KETAMA_PYTHONS: interpreter paths) with cargo/rustc
 #     absent from PATH and pip barred from building anything, and the whole Python suite

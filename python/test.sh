@@ -10,17 +10,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 python="${PYTHON:-python3}"
 venv="${KETAMA_VENV:-$here/.venv}"
 
-if ! command -v memcached >/dev/null 2>&1 && [ ! -x /usr/bin/memcached ]; then
-    echo "test.sh: installing memcached (apt)" >&2
-    sudo_cmd=""
-    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-    $sudo_cmd apt-get update -qq
-    for attempt in 1 2 3 4 5; do
-        if DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq memcached; then break; fi
-        echo "test.sh: apt-get failed (dpkg lock?), retry $attempt" >&2
-        sleep 10
-    done
-fi
+source "$here/../tests/lib/need.sh"
+[ -x /usr/bin/memcached ] || need_packages --cmd memcached memcached
 
 if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"

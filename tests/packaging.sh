@@ -21,21 +21,9 @@ cd "$root"
 step() { printf '\n== %s\n' "$*"; }
 failed=()
 
-need=()
-have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep >/dev/null "install ok installed"; }
-for p in dpkg-dev binutils cmake gcc make pkg-config composer php8.2-cli php8.2-opcache python3-venv \
-         util-linux bsdextrautils man-db memcached; do
-    have "$p" || need+=("$p")
-done
-if ((${#need[@]})); then
-    step "installing ${need[*]}"
-    sudo_=""; [[ $(id -u) == 0 ]] || sudo_=sudo
-    $sudo_ apt-get update -qq
-    for attempt in 1 2 3 4 5; do
-        DEBIAN_FRONTEND=noninteractive $sudo_ apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null && break
-        echo "apt-get failed (dpkg lock?), retry $attempt"; sleep 10
-    done
-fi
+source "$root/tests/lib/need.sh"
+need_packages dpkg-dev binutils cmake gcc make pkg-config composer php8.2-cli php8.2-opcache \
+    python3-venv util-linux bsdextrautils man-db memcached
 tmp=$(mktemp -d)
 cleanup() {
     if [[ -n ${installed_debs:-} ]]; then

@@ -4,10 +4,16 @@
 # on live memcached (tests/e2e), packaging and a short fuzz run. Installs what is missing
 # (Debian packages, a Python venv, PHP) first, so it works on a fresh machine.
 #
-# Each stage runs under a time limit (minutes, the second argument of `stage`): a stage that
+# Each stage runs under a time limit (minutes, the third argument of `stage`): a stage that
 # hangs fails with its name instead of silently eating CI's budget. Each stage prints its wall
 # time and the CPU seconds its processes used (the CPU figure does not depend on what else the
 # machine runs). KETAMA_STAGE_LIMIT_SCALE multiplies every limit (e.g. 3 on a loaded machine).
+#
+#   tests/run-all.sh                 every stage, in order
+#   tests/run-all.sh --list          the stages' short names and what each runs
+#   tests/run-all.sh --only NAME     one stage (NAME as --list prints it; repeatable)
+#   tests/run-all.sh --from NAME     that stage and every one after it
+# A failing stage prints the command that reruns it alone.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -15,6 +21,30 @@ cd "$root"
 start=$SECONDS
 scale=${KETAMA_STAGE_LIMIT_SCALE:-1}
 summary=()
+
+list=0
+only=()
+from=""
+while (($#)); do
+    case $1 in
+        --list) list=1 ;;
+        --only) only+=("${2:?--only needs a stage name (see --list)}"); shift ;;
+        --from) from=${2:?--from needs a stage name (see --list)}; shift ;;
+        -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) echo "unknown argument: $1 (try --list, --only NAME, --from NAME)" >&2; exit 2 ;;
+    esac
+    shift
+done
+# Stage names, in order (checked against --only / --from before anything runs).
+names=(setup fmt clippy rust no_std c python java js go e2e migrate packaging fuzz)
+for n in "${only[@]}" $from; do
+    if [[ " ${names[*]} " != *" $n "* ]]; then
+        echo "unknown stage: $n (stages: ${names[*]})" >&2
+        exit 2
+    fi
+done
+started=0
+[[ -z $from ]] && started=1
 
 # CPU seconds (user + sys) of the finished child processes so far, into $cpu. `times` runs in
 # this shell (a $(...) subshell would report its own, empty, children).
@@ -32,64 +62,79 @@ cpu_used() {
 foreground=()
 [[ -t 0 ]] && foreground=(--foreground)
 stage() {
-    local name=$1 limit=$(($2 * scale)) rc=0 t0=$SECONDS cpu cpu0
-    shift 2
+    local id=$1 name=$2 limit=$(($3 * scale)) rc=0 t0=$SECONDS cpu cpu0
+    shift 3
+    if ((list)); then
+        printf '%-10s %s\n' "$id" "$name"
+        return
+    fi
+    [[ $id == "$from" ]] && started=1
+    if ((${#only[@]})); then
+        [[ " ${only[*]} " == *" $id "* ]] || return 0
+    elif ((!started)); then
+        return 0
+    fi
     cpu_used
     cpu0=$cpu
-    printf '\n==== %s (at %ds, limit %d min)\n' "$name" "$((SECONDS - start))" "$limit"
+    printf '\n==== %s: %s (at %ds, limit %d min)\n' "$id" "$name" "$((SECONDS - start))" "$limit"
     timeout "${foreground[@]}" --kill-after=20 "${limit}m" "$@" || rc=$?
     local line
     cpu_used
-    line=$(printf '%5ds wall %5ds CPU  %s' "$((SECONDS - t0))" "$((cpu - cpu0))" "$name")
+    line=$(printf '%5ds wall %5ds CPU  %s' "$((SECONDS - t0))" "$((cpu - cpu0))" "$id")
     summary+=("$line")
     printf '==== %s\n' "$line"
-    if ((rc == 124 || rc == 137)); then
-        printf '\nFAILED: stage "%s" did not finish within %d minutes\n' "$name" "$limit"
-        exit 1
-    elif ((rc != 0)); then
-        printf '\nFAILED: stage "%s" (exit %d)\n' "$name" "$rc"
+    if ((rc != 0)); then
+        if ((rc == 124 || rc == 137)); then
+            printf '\nFAILED: stage "%s" (%s) did not finish within %d minutes\n' "$id" "$name" "$limit"
+            rc=1
+        else
+            printf '\nFAILED: stage "%s" (%s), exit %d\n' "$id" "$name" "$rc"
+        fi
+        printf 'rerun it alone:  tests/run-all.sh --only %s\n' "$id"
+        printf '  (which runs:   %s)\n' "$*"
         exit "$rc"
     fi
 }
 
-stage "toolchain and system packages" 15 bash tests/setup.sh
+stage setup "toolchain and system packages" 15 bash tests/setup.sh
 
-stage "format" 2 cargo fmt --all --check
-stage "lints (clippy)" 15 cargo clippy --workspace --all-targets --locked -- -D warnings
+stage fmt "format" 2 cargo fmt --all --check
+stage clippy "lints (clippy)" 15 cargo clippy --workspace --all-targets --locked -- -D warnings
 
 # KETAMA_REQUIRE_MEMCACHED: the live tests (simulate --live, audit) fail instead of skipping
-stage "Rust tests: core (vectors from the real clients), CLI, C ABI" 25 \
+stage rust "Rust tests: core (vectors from the real clients), CLI, C ABI" 25 \
     env KETAMA_REQUIRE_MEMCACHED=1 cargo test --workspace --exclude ketama-py --locked
 
-stage "no_std builds" 10 bash tests/no_std/check.sh
+stage no_std "no_std builds" 10 bash tests/no_std/check.sh
 
-stage "C ABI: header freshness, C tests under valgrind/ASan, install + pkg-config, libketama drop-in, PHP FFI" 25 \
+stage c "C ABI: header freshness, C tests under valgrind/ASan, install + pkg-config, libketama drop-in, PHP FFI" 25 \
     bash ffi-c/test.sh
 
-stage "Python package" 20 bash python/test.sh
+stage python "Python package" 20 bash python/test.sh
 
-stage "Java port: unit tests, every vector file, spymemcached/xmemcached adapters, conformance kit" 10 \
+stage java "Java port: unit tests, every vector file, spymemcached/xmemcached adapters, conformance kit" 10 \
     bash java/test.sh
 
 # KETAMA_REQUIRE_CLI: the conformance-kit run of the JS port fails instead of skipping
-stage "JavaScript package: every vector file, directly and through ketama conformance; memjs hook; tsc" 5 \
+stage js "JavaScript package: every vector file, directly and through ketama conformance; memjs hook; tsc" 5 \
     env KETAMA_REQUIRE_CLI=1 bash js/test.sh
 
-stage "Go port: vet, unit tests, every vector file through ketama conformance, gomemcache adapter" 10 \
+stage go "Go port: vet, unit tests, every vector file through ketama conformance, gomemcache adapter" 10 \
     bash go/test.sh
 
-stage "Mixed-language fleet on live memcached: PHP and Java write; Python, C, PHP, Go, Java and Node read; ketama audit" 15 \
+stage e2e "Mixed-language fleet on live memcached: PHP and Java write; Python, C, PHP, Go, Java and Node read; ketama audit" 15 \
     bash tests/e2e/test.sh
 
-stage "Migrations on live memcached: php-memcached 10 -> 12 weighted and php-memcached -> pecl memcache with ketama migrate, every key read back" 5 \
+stage migrate "Migrations on live memcached: php-memcached 10 -> 12 weighted and php-memcached -> pecl memcache with ketama migrate, every key read back" 5 \
     bash tests/e2e/migrate.sh
 
-stage "Packaging: wheel on every CPython without Rust, sdist, Debian packages + pkg-config/CMake/PHP, composer" 30 \
+stage packaging "Packaging: wheel on every CPython without Rust, sdist, Debian packages + pkg-config/CMake/PHP, composer" 30 \
     bash tests/packaging.sh
 
-stage "Fuzzing: every cargo-fuzz target for a few seconds (fuzz/README.md for longer runs)" 15 \
+stage fuzz "Fuzzing: every cargo-fuzz target for a few seconds (fuzz/README.md for longer runs)" 15 \
     bash fuzz/run.sh "${KETAMA_FUZZ_SECONDS:-5}"
 
+((list)) && exit 0
 printf '\n==== stage times\n'
 printf '%s\n' "${summary[@]}"
-printf '\nall suites passed in %ds\n' "$((SECONDS - start))"
+printf '\nall stages run passed in %ds\n' "$((SECONDS - start))"

@@ -3,19 +3,11 @@
 # valgrind, PHP with FFI, php-memcached for the agreement test, memcached for the live tests,
 # phpunit, python3-venv; pecl memcache, spymemcached and a JDK for the mixed-language fleet) and the Rust components used by the lints.
 set -euo pipefail
-need=()
-have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-for pkg in pkg-config valgrind php8.2-cli php8.2-memcached php8.2-memcache phpunit memcached python3-venv libmemcached-dev libspymemcached-java; do
-  have "$pkg" || need+=("$pkg")
-done
+source "$(dirname "$0")/lib/need.sh"
+need_packages pkg-config valgrind php8.2-cli php8.2-memcached php8.2-memcache phpunit memcached \
+    python3-venv libmemcached-dev libspymemcached-java
 # tests/e2e compiles a Java writer: any JDK with javac
-command -v javac >/dev/null 2>&1 || need+=(default-jdk-headless)
-if [ ${#need[@]} -gt 0 ]; then
-  echo "installing: ${need[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-fi
+need_packages --cmd javac default-jdk-headless
 if command -v rustup >/dev/null 2>&1; then
   rustup component list --installed | grep -q '^clippy' || rustup component add clippy
   rustup component list --installed | grep -q '^rustfmt' || rustup component add rustfmt

@@ -122,6 +122,7 @@ pub fn differences(a: &Ring, b: &Ring, an: &str, bn: &str) -> Vec<Difference> {
         name: _,         // names differ by definition
         aliases: _,      // names only
         description: _,  // words only
+        verified_by: _,  // words only
         default_hash: _, // the ring's actual hash is compared below
         hashes: _,       // what users may choose; the ring's actual hash is compared below
         crc32: _,        // only how the name "crc32" resolves; the hash itself is compared

@@ -1,5 +1,5 @@
 //! The `ketama` command line: which server each memcached client picks for a key, what moves
-//! when the fleet changes, and where two clients disagree. Contract: DESIGN.md ("CLI").
+//! when the fleet changes, and where two clients disagree. Commands and options: `ketama --help`.
 //!
 //! Exit status: 0 on success, 3 when `audit` or `migrate` could not reach a server, 1 when `migrate verify` finds unreachable keys, 2 on bad usage or input, with a one-line message on stderr
 //! naming what was wrong. No input makes it panic.

@@ -1,6 +1,6 @@
 //! `ketama lookup`, streamed: keys are read one line at a time (stdin, `--keys FILE` or the
 //! arguments) and each answer is written before the next key is read, so memory does not grow
-//! with the number of keys (issue 11). Only `--format table` collects the rows, to align them.
+//! with the number of keys. Only `--format table` collects the rows, to align them.
 
 use std::io::{BufRead, Write};
 

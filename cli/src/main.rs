@@ -1,4 +1,4 @@
-//! The `ketama` command (see `ketama --help` and DESIGN.md).
+//! The `ketama` command (see `ketama --help`).
 
 /// Counts live heap bytes for `simulate`'s memory per server.
 #[global_allocator]

@@ -1,4 +1,4 @@
-//! The servers file (DESIGN.md contract).
+//! The servers file.
 //!
 //! One server per line: `host:port [weight] [name]`, fields separated by spaces or tabs (so
 //! libketama's `ip:port<TAB>memory` files load as they are). `#` starts a comment (a whole line,

@@ -21,7 +21,7 @@ use crate::progress::{Progress, Unit};
 use crate::servers::{self, Fleet};
 use crate::{keys, Fail, Format};
 
-/// The seed's hash functions, in the seed's column order.
+/// The hash functions of the 10 -> 12 nodes experiment, in its table's column order.
 pub const DEFAULT_HASHES: &[&str] = &[
     "CRC32_HASH",
     "KETAMA_HASH",

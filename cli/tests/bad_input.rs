@@ -1,4 +1,4 @@
-//! The shared bad-input matrix (tests/bad-input.json, issue 11) through the Rust core and the
+//! The shared bad-input matrix (tests/bad-input.json) through the Rust core and the
 //! CLI's servers-file parser: each case gives its typed error (or succeeds), and a failed call
 //! leaves the ring as it was. The same table is read by the C, Python and PHP tests.
 

@@ -607,7 +607,7 @@ fn simulate_reproduces_the_seed_measurement() {
     assert_eq!(
         native["before"][0]["keys"].as_u64().unwrap(),
         max,
-        "the first node, as in the seed"
+        "the first node, as in the experiment's reference table"
     );
     assert!(native["hit_rate"].as_f64().unwrap() > 0.95);
 
@@ -1192,6 +1192,8 @@ fn audit_help_lists_only_the_formats_audit_accepts() {
     assert!(!audit.contains("csv"), "{audit}");
     let lookup = String::from_utf8(ketama(&["lookup", "--help"]).stdout).unwrap();
     assert!(lookup.contains("csv"), "{lookup}");
+}
+
 /// `--dead` names servers of the servers file; a key whose client gives up prints `-`.
 #[test]
 fn lookup_dead_servers() {

@@ -1,4 +1,4 @@
-//! `ketama lookup` streams its keys (issue 11, defect 9): answers come out while the input is
+//! `ketama lookup` streams its keys: answers come out while the input is
 //! still open, `--keys FILE` reads a file the same way, and JSON/CSV output keeps different
 //! non-UTF-8 keys different.
 

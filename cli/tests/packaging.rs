@@ -1,4 +1,4 @@
-//! The installable pieces of the CLI (issue 14): shell completions and man pages generated
+//! The installable pieces of the CLI: shell completions and man pages generated
 //! from the clap definitions, the version line, and progress bars that stay off pipes.
 
 use std::path::PathBuf;

@@ -1,4 +1,4 @@
-//! Scale limits (issue 11): times a fresh build, one add and one remove at the largest sizes
+//! Scale limits: times a fresh build, one add and one remove at the largest sizes
 //! the library takes, and the refusal of a ring past the point cap. A measurement, not a
 //! test; run it in release:
 //!

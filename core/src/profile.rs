@@ -1,41 +1,63 @@
 //! Every supported client as one row of data: what differs between them, and nothing else.
+//! Each row's `description` says which client, version and settings it reproduces, and
+//! `verified_by` how that is checked (both listed in the README and `docs/compat.md`); the
+//! table below shows the knobs (generated from the rows by `core/tests/tables.rs`).
 //!
-//! | profile | client | node string | points per server | key hash | search, ties |
-//! |---|---|---|---|---|---|
-//! | `libketama` | RJ/ketama 18cf9a7 | `host:port` | `LK` digests x 4 md5 | md5 | >=, earlier |
-//! | `libmemcached` | libmemcached 1.1.4 CONSISTENT | `host[:port]` | 100 x key hash | one_at_a_time | >=, earlier |
-//! | `libmemcached-weighted` (`php-memcached`) | libmemcached 1.1.4 KETAMA_WEIGHTED, php-memcached 3.2 | `host[:port]` | `LM` x 4 md5 | md5 | >=, earlier |
-//! | `libmemcached-spy` | libmemcached CONSISTENT_KETAMA_SPY | `/host:port` | 100 x key hash | one_at_a_time | >=, earlier |
-//! | `libmemcached-spy-weighted` | SPY + KETAMA_WEIGHTED | `/host:port` | `LM` x 4 md5 | md5 | >=, earlier |
-//! | `twemproxy` | nutcracker 0.5.0 ketama | name or `host[:port]` | `LM` x 4 md5 | fnv1a_64 | >=, earlier |
-//! | `pecl-memcache` | pecl memcache 4.0.5.2 consistent | `host:port` | 160w x key hash | crc32a | 1024 buckets |
-//! | `pecl-memcache-standard` | pecl memcache standard | - | weight slots | crc32a >> 16 | modulo |
-//! | `spymemcached` | spymemcached 2.12.3 | `ip:port` | 40 x 4 md5, else 160 x hash | KETAMA_HASH | >=, later |
-//! | `xmemcached` | xmemcached 2.4.9 | `/ip:port` | 40w x 4 md5, else 160w x hash | KETAMA_HASH | >=, sorted list |
-//! | `uhashring` | uhashring 2.5 | `label` | 160w x md5 (128-bit) | md5 (128-bit) | >, later |
-//! | `uhashring-ketama` | uhashring 2.5 ketama | `label` | `INT` x 4 md5 | md5 | >, later |
-//! | `hash_ring` | hash_ring 1.3.1 | `label` | `INT` x 3 md5 | md5 | >, later |
-//! | `node-hashring` | npm hashring 3.2.0 | `label` | `ND` x 4 md5 | md5 | >=, earlier |
-//! | `go-ketama` | dgryski/go-ketama | `label` | `LK` x 4 md5 | md5 | >= (0 goes last) |
-//! | `groupcache` | golang/groupcache consistenthash | `i` + label | 50 x crc32a | crc32a | >=, later |
-//! | `flexihash` | pda/flexihash 3.0.0 | label + `i` | 64w x crc32a | crc32a | >, later |
-//! | `flexihash-seed` | the user's PHP FlexiHash class | label | 1 x toHash | seed_tohash | <= (floor) |
-//! | `dalli` | Ruby Dalli 3.0.6 | `host:port` (no brackets) | floor(160 n w / W) x sha1 | crc32a | <= (wrap to the largest) |
-//! | `xmemcached-gwhalin` | xmemcached 2.4.9 gwhalin mode | `getHostName():port` | 40w x 4 md5 | KETAMA_HASH | >=, sorted list |
-//! | `nginx` | nginx 1.22.1 hash consistent | `host\0port` | 160w x crc32 chain | crc32a | >=, earlier |
-//! | `folsom` | Spotify folsom 1.21.0 | `host:port` | 100 x murmur3_32 chain | murmur3_32 | >= signed, later |
-//! | `memjs` | npm memjs 1.3.2 | - | - | String.hashCode | abs % n |
-//! | `whalin-consistent(-sanitized)` | whalin Java client 3.0.2 | `host:port` | floor((int)(40nw)/W) x 4 md5 | md5 (URL-encoded key) | >=, later |
-//! | `whalin-native`, `-old-compat`, `-new-compat` | whalin Java client 3.0.2 | - | weight slots | hashCode / 33h+u / crc >> 16 | abs % slots |
-//! | `mcrouter-ch3`, `mcrouter-wch3` | mcrouter (9d7f434) | - | - | the key itself | furc_hash (+ spooky32 weight draws) |
-//! | `pymemcache`, `-unicode`, `-bytes` | pymemcache 4.0 HashClient | `host:port` | - | murmur3_32 of characters | highest hash of `S-key`, greater S |
-//! | `django-pymemcache` | Django 5.2 PyMemcacheCache | `host:port` | - | as pymemcache, key `:1:key` | highest hash of `S-key`, greater S |
-//! | `emcache` | emcache 1.3 | `hostport` | - | emcache's MurmurHash3_x64_128 word | highest hash of `key S`, greater hash(S) |
-//! | `python-memcached` | python-memcached 1.62 | - | weight slots | crc >> 16 | modulo |
-//! | `memcached-proxy` | memcached 1.6.45 proxy | - | - | xxh3 (64-bit) | jump |
-//! | `memcached-proxy-ring(-ketama, -twemproxy, -evcache)` | memcached 1.6.45 dist_ring_hash | `addr:port`, `addr[:port]`, `addr/addr:port` | 160 xxh3 / 40 x 4 md5 | xxh3 | >=, earlier |
-//! | `modula`, `gomemcache` | `hash % n` | - | - | one_at_a_time / crc32a | modulo |
-//! | `jump`, `rendezvous`, `maglev` | beyond the ring | - | - | md5 | - |
+//! <!-- generated from the profile rows by core/tests/tables.rs: do not edit (KETAMA_WRITE_TABLES=1 cargo test -p ketama-core --test tables) -->
+//! | profile | node string | points per server | key hash | placement |
+//! |---|---|---|---|---|
+//! | `libketama` | `Label`, `S-i` | relative weight, libketama float formula; md5, 4 points per digest | `md5` | first point >= hash; earlier server wins |
+//! | `libmemcached` | `OmitDefaultPort`, `S-i` | 100 strings per server; the key hash, 1 point per string | `one_at_a_time` (+10 more) | first point >= hash; earlier server wins |
+//! | `libmemcached-weighted` (= `php-memcached`) | `OmitDefaultPort`, `S-i` | relative weight, libmemcached float formula; md5, 4 points per digest | `md5` (+10 more) | first point >= hash; earlier server wins |
+//! | `libmemcached-spy` | `SlashLabel`, `S-i` | 100 strings per server; the key hash, 1 point per string | `one_at_a_time` (+10 more) | first point >= hash; earlier server wins |
+//! | `libmemcached-spy-weighted` | `SlashLabel`, `S-i` | relative weight, libmemcached float formula; md5, 4 points per digest | `md5` (+10 more) | first point >= hash; earlier server wins |
+//! | `twemproxy` (= `nutcracker`) | `OmitDefaultPort`, `S-i` | relative weight, libmemcached float formula; md5, 4 points per digest | `fnv1a_64` (+11 more) | first point >= hash; earlier server wins |
+//! | `twemproxy-modula` | - | - | `fnv1a_64` (+11 more) | hash % total weight (weight slots) |
+//! | `pecl-memcache` | `Label`, `S-i` | 160 x weight strings; the key hash, 1 point per string | `crc32a` (+1 more) | 1024-bucket table; earlier server wins |
+//! | `pecl-memcache-standard` | - | - | `crc32a` (+1 more) | ((hash >> 16) & 0x7fff) % total weight |
+//! | `spymemcached` | `JavaSpy`, `S-i` | 160 strings per server; md5 x 4 with KETAMA_HASH, else the key hash | `md5` (+6 more) | first point >= hash; later server wins |
+//! | `spymemcached-libmemcached-format` | `JavaHostName`, `S-i` | 160 strings per server; md5 x 4 with KETAMA_HASH, else the key hash | `md5` (+6 more) | first point >= hash; later server wins |
+//! | `spymemcached-weighted` | `JavaSpy`, `S-i` | relative weight, libmemcached float formula; md5, 4 points per digest | `md5` (+6 more) | first point >= hash; later server wins |
+//! | `spymemcached-weighted-libmemcached-format` | `JavaHostName`, `S-i` | relative weight, libmemcached float formula; md5, 4 points per digest | `md5` (+6 more) | first point >= hash; later server wins |
+//! | `xmemcached` | `JavaXmc`, `S-i` | 160 x weight strings; md5 x 4 with KETAMA_HASH, else the key hash | `md5` (+12 more) | first point >= hash; xmemcached sorted list |
+//! | `xmemcached-nginx` | `JavaNginx`, `S-i` | 160 x weight strings; md5 x 4 with KETAMA_HASH, else the key hash | `md5` (+12 more) | first point >= hash; xmemcached sorted list |
+//! | `xmemcached-gwhalin` | `JavaHostNamePort`, `S-i` | 160 x weight strings; md5 x 4 with KETAMA_HASH, else the key hash | `md5` (+12 more) | first point >= hash; xmemcached sorted list |
+//! | `uhashring` | `Label`, `S-i` | 160 x weight strings; md5 as a 128-bit number | `md5` | first point > hash; later server wins |
+//! | `uhashring-ketama` | `Label`, `S-i` | relative weight, integer formula; md5, 4 points per digest | `md5` | first point > hash; later server wins |
+//! | `hash_ring` | `Label`, `S-i` | relative weight, integer formula; md5, 3 points per digest | `md5` | first point > hash; later server wins |
+//! | `node-hashring` | `Label`, `S-i` | relative weight, node-hashring double formula; md5, 4 points per digest | `md5` | first point >= hash; earlier server wins |
+//! | `go-ketama` | `Label`, `S-i` | relative weight, libketama float formula; md5, 4 points per digest | `md5` | first point >= hash (hash 0 to the last point); earlier server wins |
+//! | `groupcache` | `Label`, `iS` | 50 strings per server; the key hash, 1 point per string | `crc32a` | first point >= hash; later server wins |
+//! | `flexihash` | `Label`, `Si` | 64 x weight strings; the key hash, 1 point per string | `crc32a` | first point > hash; later server wins |
+//! | `flexihash-seed` | `Bare`, `S` | 1 strings per server; the key hash, 1 point per string | `seed_tohash` | largest point <= hash; earlier server wins |
+//! | `dalli` | `HostPort`, `S:i` | relative weight, dalli double formula (160 n w / W); sha1, first word big-endian, 1 point per string | `crc32a` | largest point <= hash, else the largest point (backwards); earlier server wins |
+//! | `nginx` | `NginxHostNulPort`, `S` | 160 x weight strings; crc32 chain, each point over S and the previous one | `crc32a` | first point >= hash; earlier server wins |
+//! | `folsom` | `Label`, `S-i` | 100 strings per server; murmur3_32 chain, each point hashing the previous one | `murmur3_32` | first point >= hash in signed order; later server wins |
+//! | `memjs` | - | - | `native` | \|signed hash\| % n |
+//! | `whalin-consistent` | `Label`, `S-i` | relative weight, whalin Java int formula (40 n w / W); md5, 4 points per digest | `md5` | first point >= hash; later server wins |
+//! | `whalin-consistent-sanitized` | `Label`, `S-i` | relative weight, whalin Java int formula (40 n w / W); md5, 4 points per digest | `md5` | first point >= hash; later server wins |
+//! | `whalin-native` | - | - | `native` | \|signed hash\| % total weight |
+//! | `whalin-old-compat` | - | - | `native` | \|64-bit old-compat hash\| % total weight |
+//! | `whalin-new-compat` | - | - | `crc` | \|signed hash\| % total weight |
+//! | `mcrouter-ch3` | - | - | `spooky32` | mcrouter furc_hash (CH3) |
+//! | `mcrouter-wch3` | - | - | `spooky32` | mcrouter WeightedCh3 (furc_hash + spooky draws, weights / max) |
+//! | `pymemcache` | - | - | `pymemcache_murmur3` | rendezvous: highest hash of S-key, ties to the greater node string |
+//! | `pymemcache-unicode` | - | - | `pymemcache_murmur3` | rendezvous: highest hash of S-key, ties to the greater node string |
+//! | `pymemcache-bytes` | - | - | `pymemcache_murmur3` | rendezvous: highest hash of S-key, ties to the greater node string |
+//! | `django-pymemcache` (= `django`) | - | - | `pymemcache_murmur3` | rendezvous: highest hash of S-key, ties to the greater node string |
+//! | `emcache` | - | - | `emcache_murmur3` | rendezvous: highest hash of key + S, ties to the greater node hash, then the earlier server |
+//! | `python-memcached` | - | - | `crc` (+1 more) | hash % total weight (weight slots) |
+//! | `memcached-proxy` | - | - | `xxh3` | jump consistent hash over 64-bit XXH3 of the key |
+//! | `memcached-proxy-ring` | `HostPort`, `S-i` | 160 strings per server; xxh3, low 32 bits, 1 point per string | `xxh3` (+1 more) | first point >= hash; earlier server wins |
+//! | `memcached-proxy-ring-ketama` | `HostPort`, `S-i` | 40 strings per server; md5, 4 points per digest | `xxh3` (+1 more) | first point >= hash; earlier server wins |
+//! | `memcached-proxy-ring-twemproxy` | `OmitDefaultPort`, `S-i` | 40 strings per server; md5, 4 points per digest | `xxh3` (+1 more) | first point >= hash; earlier server wins |
+//! | `memcached-proxy-ring-evcache` | `HostSlashHostPort`, `S-i` | 40 strings per server; md5, 4 points per digest | `xxh3` (+1 more) | first point >= hash; earlier server wins |
+//! | `modula` | - | - | `one_at_a_time` (+10 more) | hash % n |
+//! | `gomemcache` | - | - | `crc32a` | hash % n |
+//! | `jump` | - | - | `md5` | jump consistent hash |
+//! | `rendezvous` | - | - | `md5` | rendezvous hashing |
+//! | `maglev` | - | - | `md5` | a Maglev table |
+//! <!-- end of generated table -->
 
 use crate::error::Error;
 use crate::hash::Hash;
@@ -384,12 +406,16 @@ pub const MEMCACHED_KEY: KeyLimits = KeyLimits {
 /// One client family, as data. See the module docs for the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Profile {
-    /// Our name (DESIGN.md).
+    /// Our name (what `--profile` and `Profile::by_name` take).
     pub name: &'static str,
     /// Other names that select this profile.
     pub aliases: &'static [&'static str],
-    /// One line: the client, version and settings this profile reproduces.
+    /// One line: the client, version and settings this profile reproduces (the one place
+    /// this is written: the README, the crate docs and `docs/compat.md` are generated from it).
     pub description: &'static str,
+    /// How the profile is checked against the real client: what ran (or was transcribed) to
+    /// record its vector files, and with which settings.
+    pub verified_by: &'static str,
     /// The key hash when none is chosen.
     pub default_hash: Hash,
     /// The key hashes the client lets its users choose, the default first (what
@@ -429,11 +455,12 @@ pub struct Profile {
     pub removal: Removal,
 }
 
-/// `libketama`: libketama (RJ/ketama 18cf9a7): LK md5 digests x 4 of host:port-i, md5 keys
+/// The `libketama` row (what it reproduces: its `description`).
 pub static LIBKETAMA: Profile = Profile {
     name: "libketama",
     aliases: &[],
     description: "libketama (RJ/ketama 18cf9a7): LK md5 digests x 4 of host:port-i, md5 keys",
+    verified_by: "recorded outputs of the real library (4 sets) + upstream `ketama_test` golden MD5 over 1,000,000 keys (settings: `ketama_roll` server file, `ketama_get_server`)",
     default_hash: Hash::Md5,
     hashes: &[Hash::Md5],
     crc32: None,
@@ -454,11 +481,12 @@ pub static LIBKETAMA: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `libmemcached`: libmemcached 1.1.4 CONSISTENT_KETAMA, unweighted: 100 key-hash points of host[:port]-i (php-memcached default_consistent_hash, pylibmc ketama)
+/// The `libmemcached` row (what it reproduces: its `description`).
 pub static LIBMEMCACHED: Profile = Profile {
     name: "libmemcached",
     aliases: &[],
     description: "libmemcached 1.1.4 CONSISTENT_KETAMA, unweighted: 100 key-hash points of host[:port]-i (php-memcached default_consistent_hash, pylibmc ketama)",
+    verified_by: "libmemcached 1.1.4 (Debian; a `-DNDEBUG` build of Debian's source for > 100 servers), php-memcached 3.2.0 (settings: `DISTRIBUTION_CONSISTENT_KETAMA`, unweighted, any `BEHAVIOR_HASH`)",
     default_hash: Hash::OneAtATime,
     hashes: &[Hash::OneAtATime, Hash::Md5, Hash::Crc, Hash::Fnv1_64, Hash::Fnv1a64, Hash::Fnv1_32, Hash::Fnv1a32, Hash::Hsieh, Hash::Murmur, Hash::Murmur3, Hash::Jenkins],
     crc32: None,
@@ -479,11 +507,12 @@ pub static LIBMEMCACHED: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `libmemcached-weighted`: libmemcached 1.1.4 KETAMA_WEIGHTED / php-memcached 3.2 OPT_LIBKETAMA_COMPATIBLE: LM md5 ring of host[:port]-i, md5 keys
+/// The `libmemcached-weighted` row (what it reproduces: its `description`).
 pub static LIBMEMCACHED_WEIGHTED: Profile = Profile {
     name: "libmemcached-weighted",
     aliases: &["php-memcached"],
     description: "libmemcached 1.1.4 KETAMA_WEIGHTED / php-memcached 3.2 OPT_LIBKETAMA_COMPATIBLE: LM md5 ring of host[:port]-i, md5 keys",
+    verified_by: "both, 1..1000 servers, weights 0..1000 (settings: `KETAMA_WEIGHTED=1` / `OPT_LIBKETAMA_COMPATIBLE`, weights)",
     default_hash: Hash::Md5,
     hashes: &[Hash::Md5, Hash::OneAtATime, Hash::Crc, Hash::Fnv1_64, Hash::Fnv1a64, Hash::Fnv1_32, Hash::Fnv1a32, Hash::Hsieh, Hash::Murmur, Hash::Murmur3, Hash::Jenkins],
     crc32: None,
@@ -504,11 +533,12 @@ pub static LIBMEMCACHED_WEIGHTED: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `libmemcached-spy`: libmemcached 1.1.4 CONSISTENT_KETAMA_SPY: 100 key-hash points of /host:port-i
+/// The `libmemcached-spy` row (what it reproduces: its `description`).
 pub static LIBMEMCACHED_SPY: Profile = Profile {
     name: "libmemcached-spy",
     aliases: &[],
     description: "libmemcached 1.1.4 CONSISTENT_KETAMA_SPY: 100 key-hash points of /host:port-i",
+    verified_by: "libmemcached 1.1.4 (settings: `CONSISTENT_KETAMA_SPY` (+ `KETAMA_WEIGHTED`))",
     default_hash: Hash::OneAtATime,
     hashes: &[
         Hash::OneAtATime,
@@ -541,12 +571,13 @@ pub static LIBMEMCACHED_SPY: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `libmemcached-spy-weighted`: libmemcached 1.1.4 CONSISTENT_KETAMA_SPY + KETAMA_WEIGHTED: LM md5 ring of /host:port-i
+/// The `libmemcached-spy-weighted` row (what it reproduces: its `description`).
 pub static LIBMEMCACHED_SPY_WEIGHTED: Profile = Profile {
     name: "libmemcached-spy-weighted",
-    aliases: &["php-memcached"],
+    aliases: &[],
     description:
         "libmemcached 1.1.4 CONSISTENT_KETAMA_SPY + KETAMA_WEIGHTED: LM md5 ring of /host:port-i",
+    verified_by: "libmemcached 1.1.4 (settings: `CONSISTENT_KETAMA_SPY` (+ `KETAMA_WEIGHTED`))",
     default_hash: Hash::Md5,
     hashes: &[
         Hash::Md5,
@@ -579,11 +610,12 @@ pub static LIBMEMCACHED_SPY_WEIGHTED: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `twemproxy`: twemproxy (nutcracker) 0.5.0 distribution ketama: LM md5 ring of name-i or host[:port]-i, fnv1a_64 keys
+/// The `twemproxy` row (what it reproduces: its `description`).
 pub static TWEMPROXY: Profile = Profile {
     name: "twemproxy",
     aliases: &["nutcracker"],
     description: "twemproxy (nutcracker) 0.5.0 distribution ketama: LM md5 ring of name-i or host[:port]-i, fnv1a_64 keys",
+    verified_by: "live: keys stored through nutcracker into memcached on loopback, found on the daemons (settings: `distribution: ketama`, all 12 key hashes, names, weights)",
     default_hash: Hash::Fnv1a64,
     hashes: &[Hash::Fnv1a64, Hash::OneAtATime, Hash::Md5, Hash::Crc16, Hash::Crc, Hash::Crc32a, Hash::Fnv1_64, Hash::Fnv1_32, Hash::Fnv1a32, Hash::Hsieh, Hash::Murmur, Hash::Jenkins],
     crc32: Some(Hash::Crc),
@@ -604,11 +636,12 @@ pub static TWEMPROXY: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `twemproxy-modula`: twemproxy (nutcracker) 0.5.0 distribution modula: each server fills weight slots, slot[h % W]
+/// The `twemproxy-modula` row (what it reproduces: its `description`).
 pub static TWEMPROXY_MODULA: Profile = Profile {
     name: "twemproxy-modula",
     aliases: &[],
     description: "twemproxy (nutcracker) 0.5.0 distribution modula: each server fills weight slots, slot[h % W]",
+    verified_by: "live, as above (settings: `distribution: modula`)",
     default_hash: Hash::Fnv1a64,
     hashes: &[Hash::Fnv1a64, Hash::OneAtATime, Hash::Md5, Hash::Crc16, Hash::Crc, Hash::Crc32a, Hash::Fnv1_64, Hash::Fnv1_32, Hash::Fnv1a32, Hash::Hsieh, Hash::Murmur, Hash::Jenkins],
     crc32: Some(Hash::Crc),
@@ -629,11 +662,12 @@ pub static TWEMPROXY_MODULA: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `pecl-memcache`: pecl memcache 4.0.5.2 hash_strategy=consistent: 160w crc32 points of host:port-i, 1024-bucket table
+/// The `pecl-memcache` row (what it reproduces: its `description`).
 pub static PECL_MEMCACHE: Profile = Profile {
     name: "pecl-memcache",
     aliases: &[],
     description: "pecl memcache 4.0.5.2 hash_strategy=consistent: 160w crc32 points of host:port-i, 1024-bucket table",
+    verified_by: "`MemcachePool::findServer`, checked against live storage on every key (settings: `hash_strategy` consistent / standard, `hash_function` crc32 / fnv)",
     default_hash: Hash::Crc32a,
     hashes: &[Hash::Crc32a, Hash::Fnv1a32],
     crc32: Some(Hash::Crc32a),
@@ -654,11 +688,12 @@ pub static PECL_MEMCACHE: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `pecl-memcache-standard`: pecl memcache 4.0.5.2 hash_strategy=standard: weight slots, ((crc32 >> 16) & 0x7fff) % slots
+/// The `pecl-memcache-standard` row (what it reproduces: its `description`).
 pub static PECL_MEMCACHE_STANDARD: Profile = Profile {
     name: "pecl-memcache-standard",
     aliases: &[],
     description: "pecl memcache 4.0.5.2 hash_strategy=standard: weight slots, ((crc32 >> 16) & 0x7fff) % slots",
+    verified_by: "`MemcachePool::findServer`, checked against live storage on every key (settings: `hash_strategy` consistent / standard, `hash_function` crc32 / fnv)",
     default_hash: Hash::Crc32a,
     hashes: &[Hash::Crc32a, Hash::Fnv1a32],
     crc32: Some(Hash::Crc32a),
@@ -679,11 +714,12 @@ pub static PECL_MEMCACHE_STANDARD: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `spymemcached`: spymemcached 2.12.3 KetamaNodeLocator, SPYMEMCACHED format, unweighted: ip:port-i, KETAMA_HASH
+/// The `spymemcached` row (what it reproduces: its `description`).
 pub static SPYMEMCACHED: Profile = Profile {
     name: "spymemcached",
     aliases: &[],
     description: "spymemcached 2.12.3 KetamaNodeLocator, SPYMEMCACHED format, unweighted: ip:port-i, KETAMA_HASH",
+    verified_by: "the jar's own locator on JDK 17, 1..1000 servers (settings: `KetamaNodeLocator`, all 7 hashes, weights, both key formats; `getSequence`)",
     default_hash: Hash::Md5,
     hashes: &[Hash::Md5, Hash::Native, Hash::Crc, Hash::JavaFnv1_64, Hash::JavaFnv1a64, Hash::JavaFnv1_32, Hash::JavaFnv1a32],
     crc32: None,
@@ -704,11 +740,12 @@ pub static SPYMEMCACHED: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `spymemcached-libmemcached-format`: spymemcached 2.12.3 KetamaNodeLocator, LIBMEMCACHED format: host[:port]-i
+/// The `spymemcached-libmemcached-format` row (what it reproduces: its `description`).
 pub static SPYMEMCACHED_LIBMEMCACHED_FORMAT: Profile = Profile {
     name: "spymemcached-libmemcached-format",
     aliases: &[],
     description: "spymemcached 2.12.3 KetamaNodeLocator, LIBMEMCACHED format: host[:port]-i",
+    verified_by: "the jar's own locator on JDK 17, 1..1000 servers (settings: `KetamaNodeLocator`, all 7 hashes, weights, both key formats; `getSequence`)",
     default_hash: Hash::Md5,
     hashes: &[
         Hash::Md5,
@@ -740,12 +777,13 @@ pub static SPYMEMCACHED_LIBMEMCACHED_FORMAT: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `spymemcached-weighted`: spymemcached 2.12.3 KetamaNodeLocator with a weight map: LM md5 ring whatever the key hash
+/// The `spymemcached-weighted` row (what it reproduces: its `description`).
 pub static SPYMEMCACHED_WEIGHTED: Profile = Profile {
     name: "spymemcached-weighted",
     aliases: &[],
     description:
         "spymemcached 2.12.3 KetamaNodeLocator with a weight map: LM md5 ring whatever the key hash",
+    verified_by: "the jar's own locator on JDK 17, 1..1000 servers (settings: `KetamaNodeLocator`, all 7 hashes, weights, both key formats; `getSequence`)",
     default_hash: Hash::Md5,
     hashes: &[
         Hash::Md5,
@@ -777,11 +815,12 @@ pub static SPYMEMCACHED_WEIGHTED: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `spymemcached-weighted-libmemcached-format`: spymemcached 2.12.3 weighted, LIBMEMCACHED format (= libmemcached-weighted for the same strings)
+/// The `spymemcached-weighted-libmemcached-format` row (what it reproduces: its `description`).
 pub static SPYMEMCACHED_WEIGHTED_LIBMEMCACHED_FORMAT: Profile = Profile {
     name: "spymemcached-weighted-libmemcached-format",
     aliases: &[],
     description: "spymemcached 2.12.3 weighted, LIBMEMCACHED format (= libmemcached-weighted for the same strings)",
+    verified_by: "the jar's own locator on JDK 17, 1..1000 servers (settings: `KetamaNodeLocator`, all 7 hashes, weights, both key formats; `getSequence`)",
     default_hash: Hash::Md5,
     hashes: &[Hash::Md5, Hash::Native, Hash::Crc, Hash::JavaFnv1_64, Hash::JavaFnv1a64, Hash::JavaFnv1_32, Hash::JavaFnv1a32],
     crc32: None,
@@ -802,12 +841,13 @@ pub static SPYMEMCACHED_WEIGHTED_LIBMEMCACHED_FORMAT: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `xmemcached`: xmemcached 2.4.9 KetamaMemcachedSessionLocator: /ip:port-i, 160w points, KETAMA_HASH
+/// The `xmemcached` row (what it reproduces: its `description`).
 pub static XMEMCACHED: Profile = Profile {
     name: "xmemcached",
     aliases: &[],
     description:
         "xmemcached 2.4.9 KetamaMemcachedSessionLocator: /ip:port-i, 160w points, KETAMA_HASH",
+    verified_by: "the jar's own locator on JDK 17, 1..250 servers (settings: `KetamaMemcachedSessionLocator(alg[, true])`, all 13 hashes, weights; `nextHash` failover)",
     default_hash: Hash::Md5,
     hashes: &[
         Hash::Md5,
@@ -845,11 +885,12 @@ pub static XMEMCACHED: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `xmemcached-nginx`: xmemcached 2.4.9 KetamaMemcachedSessionLocator(alg, true): ip[:port]-i, nginx upstream compatible
+/// The `xmemcached-nginx` row (what it reproduces: its `description`).
 pub static XMEMCACHED_NGINX: Profile = Profile {
     name: "xmemcached-nginx",
     aliases: &[],
     description: "xmemcached 2.4.9 KetamaMemcachedSessionLocator(alg, true): ip[:port]-i, nginx upstream compatible",
+    verified_by: "the jar's own locator on JDK 17, 1..250 servers (settings: `KetamaMemcachedSessionLocator(alg[, true])`, all 13 hashes, weights; `nextHash` failover)",
     default_hash: Hash::Md5,
     hashes: &[Hash::Md5, Hash::Native, Hash::Crc, Hash::JavaFnv1_64, Hash::JavaFnv1a64, Hash::JavaFnv1_32, Hash::JavaFnv1a32, Hash::Mysql, Hash::Elf, Hash::Rs, Hash::Lua, Hash::Election, Hash::OneAtATimeUnsigned],
     crc32: None,
@@ -870,11 +911,12 @@ pub static XMEMCACHED_NGINX: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `dalli`: Ruby Dalli 3.0.6: floor(160 n w / W) sha1 points of host:port:i, crc32 keys, largest point <= hash
+/// The `dalli` row (what it reproduces: its `description`).
 pub static DALLI: Profile = Profile {
     name: "dalli",
     aliases: &[],
     description: "Ruby Dalli 3.0.6: floor(160 n w / W) sha1 points of host:port:i, crc32 keys, largest point <= hash (wrapping to the largest)",
+    verified_by: "Dalli itself on Ruby 3.1, 1..250 servers, weights (11 files) (settings: `Dalli::Client.new(['host:port:weight', ...])`, `ring.server_for_key(validate_key(key))`, no namespace)",
     default_hash: Hash::Crc32a,
     hashes: &[Hash::Crc32a],
     crc32: Some(Hash::Crc32a),
@@ -899,11 +941,12 @@ pub static DALLI: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `xmemcached-gwhalin`: xmemcached 2.4.9 KetamaMemcachedSessionLocator(alg, false, true): getHostName():port-i, 160w points, KETAMA_HASH whatever alg
+/// The `xmemcached-gwhalin` row (what it reproduces: its `description`).
 pub static XMEMCACHED_GWHALIN: Profile = Profile {
     name: "xmemcached-gwhalin",
     aliases: &[],
     description: "xmemcached 2.4.9 KetamaMemcachedSessionLocator(alg, false, true) (gwhalin compatible): getHostName():port-i, 160w points, KETAMA_HASH whatever alg",
+    verified_by: "the jar on JDK 17 (8 files, IPv6 by `getHostName()`) (settings: `KetamaMemcachedSessionLocator(alg, false, true)` (alg ignored: always KETAMA_HASH))",
     default_hash: Hash::Md5,
     hashes: &[Hash::Md5, Hash::Native, Hash::Crc, Hash::JavaFnv1_64, Hash::JavaFnv1a64, Hash::JavaFnv1_32, Hash::JavaFnv1a32, Hash::Mysql, Hash::Elf, Hash::Rs, Hash::Lua, Hash::Election, Hash::OneAtATimeUnsigned],
     crc32: None,
@@ -931,12 +974,13 @@ pub static XMEMCACHED_GWHALIN: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `uhashring`: uhashring 2.5 HashRing default: 160w points int(md5(label-i).hexdigest(), 16), 128-bit
+/// The `uhashring` row (what it reproduces: its `description`).
 pub static UHASHRING: Profile = Profile {
     name: "uhashring",
     aliases: &[],
     description:
         "uhashring 2.5 HashRing default: 160w points int(md5(label-i).hexdigest(), 16), 128-bit",
+    verified_by: "uhashring 2.5 (settings: `HashRing(nodes)`, `HashRing(nodes, hash_fn=\"ketama\")`, weights, remove/add)",
     default_hash: Hash::Md5,
     hashes: &[Hash::Md5],
     crc32: None,
@@ -957,12 +1001,13 @@ pub static UHASHRING: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `uhashring-ketama`: uhashring 2.5 HashRing(hash_fn='ketama'): INT md5 digests x 4 of label-i, first point > h
+/// The `uhashring-ketama` row (what it reproduces: its `description`).
 pub static UHASHRING_KETAMA: Profile = Profile {
     name: "uhashring-ketama",
     aliases: &[],
     description:
         "uhashring 2.5 HashRing(hash_fn='ketama'): INT md5 digests x 4 of label-i, first point > h",
+    verified_by: "uhashring 2.5 (settings: `HashRing(nodes)`, `HashRing(nodes, hash_fn=\"ketama\")`, weights, remove/add)",
     default_hash: Hash::Md5,
     hashes: &[Hash::Md5],
     crc32: None,
@@ -983,12 +1028,13 @@ pub static UHASHRING_KETAMA: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `hash_ring`: Python hash_ring 1.3.1 (and node-hashring hash_ring mode): INT md5 digests x 3 of label-i
+/// The `hash_ring` row (what it reproduces: its `description`).
 pub static HASH_RING: Profile = Profile {
     name: "hash_ring",
     aliases: &[],
     description:
         "Python hash_ring 1.3.1 (and node-hashring hash_ring mode): INT md5 digests x 3 of label-i",
+    verified_by: "node-hashring 3.2.0 `compatibility: 'hash_ring'` (hash_ring itself needs Python 2, which Debian 12 lacks) (settings: `HashRing(labels, weights)`)",
     default_hash: Hash::Md5,
     hashes: &[Hash::Md5],
     crc32: None,
@@ -1009,11 +1055,12 @@ pub static HASH_RING: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `node-hashring`: npm hashring 3.2.0 md5: ND md5 digests x 4 of label-i, first point >= h
+/// The `node-hashring` row (what it reproduces: its `description`).
 pub static NODE_HASHRING: Profile = Profile {
     name: "node-hashring",
     aliases: &[],
     description: "npm hashring 3.2.0 md5: ND md5 digests x 4 of label-i, first point >= h",
+    verified_by: "hashring 3.2.0 on Node 20 (settings: `new HashRing({label: {weight}}, 'md5')`, `'default port'`)",
     default_hash: Hash::Md5,
     hashes: &[Hash::Md5],
     crc32: None,
@@ -1034,11 +1081,12 @@ pub static NODE_HASHRING: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `go-ketama`: github.com/dgryski/go-ketama: LK md5 digests x 4 of label-i; key hash 0 goes to the last point
+/// The `go-ketama` row (what it reproduces: its `description`).
 pub static GO_KETAMA: Profile = Profile {
     name: "go-ketama",
     aliases: &[],
     description: "github.com/dgryski/go-ketama: LK md5 digests x 4 of label-i; key hash 0 goes to the last point",
+    verified_by: "**not runnable here** (the Go module proxy refuses it); upstream `TestKetama` per-server counts over 100,000 keys reproduced exactly (settings: `New(buckets)`)",
     default_hash: Hash::Md5,
     hashes: &[Hash::Md5],
     crc32: None,
@@ -1059,12 +1107,13 @@ pub static GO_KETAMA: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `groupcache`: github.com/golang/groupcache consistenthash, 50 replicas: crc32(i + label), later Add wins
+/// The `groupcache` row (what it reproduces: its `description`).
 pub static GROUPCACHE: Profile = Profile {
     name: "groupcache",
     aliases: &[],
     description:
         "github.com/golang/groupcache consistenthash, 50 replicas: crc32(i + label), later Add wins",
+    verified_by: "groupcache (Go module proxy) (settings: `New(50, nil)`, HTTPPool URLs as names)",
     default_hash: Hash::Crc32a,
     hashes: &[Hash::Crc32a],
     crc32: Some(Hash::Crc32a),
@@ -1085,11 +1134,12 @@ pub static GROUPCACHE: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `flexihash`: pda/flexihash 3.0.0, Crc32Hasher, 64 replicas: crc32(label . i), first point > h
+/// The `flexihash` row (what it reproduces: its `description`).
 pub static FLEXIHASH: Profile = Profile {
     name: "flexihash",
     aliases: &[],
     description: "pda/flexihash 3.0.0, Crc32Hasher, 64 replicas: crc32(label . i), first point > h",
+    verified_by: "**not installable here**: the 4 concrete answers of its upstream README, transcribed (not run) (settings: `Crc32Hasher`, 64 replicas)",
     default_hash: Hash::Crc32a,
     hashes: &[Hash::Crc32a],
     crc32: Some(Hash::Crc32a),
@@ -1110,11 +1160,12 @@ pub static FLEXIHASH: Profile = Profile {
     removal: Removal::ClearsItsPositions,
 };
 
-/// `flexihash-seed`: the user's PHP FlexiHash class: one toHash(label) point per server, largest point <= h, else null
+/// The `flexihash-seed` row (what it reproduces: its `description`).
 pub static FLEXIHASH_SEED: Profile = Profile {
     name: "flexihash-seed",
     aliases: &[],
     description: "the user's PHP FlexiHash class: one toHash(label) point per server, largest point <= h, else null",
+    verified_by: "the class itself, run with PHP 8.2 (settings: `addServer`, `lookup` (`$md5[$i]` for PHP 8))",
     default_hash: Hash::PhpToHash,
     hashes: &[Hash::PhpToHash],
     crc32: None,
@@ -1135,11 +1186,12 @@ pub static FLEXIHASH_SEED: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `folsom`: Spotify folsom 1.21.0 ketama: 100 murmur3_32 chain points of host:port, signed order, murmur3_32 keys of 1..=250 bytes without blanks; weights ignored
+/// The `folsom` row (what it reproduces: its `description`).
 pub static FOLSOM: Profile = Profile {
     name: "folsom",
     aliases: &[],
     description: "Spotify folsom 1.21.0 ketama: 100 murmur3_32 chain points of host:port, signed order, murmur3_32 keys of 1..=250 bytes without blanks; weights ignored",
+    verified_by: "the jar's own classes on JDK 17 (6 locate files + murmur3_32 key hashes) (settings: `ketama.Continuum`, `encodeKey(key, UTF_8, 250)`)",
     default_hash: Hash::Murmur3_32,
     hashes: &[Hash::Murmur3_32],
     crc32: None,
@@ -1164,12 +1216,13 @@ pub static FOLSOM: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `memjs`: npm memjs 1.3.2: |String hashCode| % n over the servers in order; weights ignored
+/// The `memjs` row (what it reproduces: its `description`).
 pub static MEMJS: Profile = Profile {
     name: "memjs",
     aliases: &[],
     description:
         "npm memjs 1.3.2: |String hashCode| % n over the servers in order; weights ignored",
+    verified_by: "memjs on Node 20 (6 files) (settings: `Client.create('h:p,...').server(key)`)",
     default_hash: Hash::Native,
     hashes: &[Hash::Native],
     crc32: None,
@@ -1193,11 +1246,12 @@ pub static MEMJS: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `whalin-native`: whalin Memcached-Java-Client 3.0.2 NATIVE_HASH (the pool default): |(long) key.hashCode()| % buckets, each server weight times
+/// The `whalin-native` row (what it reproduces: its `description`).
 pub static WHALIN_NATIVE: Profile = Profile {
     name: "whalin-native",
     aliases: &[],
     description: "whalin Memcached-Java-Client 3.0.2 NATIVE_HASH (the pool default): |(long) key.hashCode()| % buckets, each server weight times",
+    verified_by: "the jar on JDK 17 (6 files each) (settings: `NATIVE_HASH` (the pool default), `OLD_COMPAT_HASH`, `NEW_COMPAT_HASH`, weights)",
     default_hash: Hash::Native,
     hashes: &[Hash::Native],
     crc32: None,
@@ -1221,11 +1275,12 @@ pub static WHALIN_NATIVE: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `whalin-old-compat`: whalin Memcached-Java-Client 3.0.2 OLD_COMPAT_HASH: |h = 33 h + u (64-bit)| % buckets, each server weight times
+/// The `whalin-old-compat` row (what it reproduces: its `description`).
 pub static WHALIN_OLD_COMPAT: Profile = Profile {
     name: "whalin-old-compat",
     aliases: &[],
     description: "whalin Memcached-Java-Client 3.0.2 OLD_COMPAT_HASH: |h = 33 h + u (64-bit)| % buckets, each server weight times",
+    verified_by: "the jar on JDK 17 (6 files each) (settings: `NATIVE_HASH` (the pool default), `OLD_COMPAT_HASH`, `NEW_COMPAT_HASH`, weights)",
     default_hash: Hash::Native,
     hashes: &[Hash::Native],
     crc32: None,
@@ -1249,11 +1304,12 @@ pub static WHALIN_OLD_COMPAT: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `whalin-new-compat`: whalin Memcached-Java-Client 3.0.2 NEW_COMPAT_HASH: ((crc32 >> 16) & 0x7fff) % buckets, each server weight times
+/// The `whalin-new-compat` row (what it reproduces: its `description`).
 pub static WHALIN_NEW_COMPAT: Profile = Profile {
     name: "whalin-new-compat",
     aliases: &[],
     description: "whalin Memcached-Java-Client 3.0.2 NEW_COMPAT_HASH: ((crc32 >> 16) & 0x7fff) % buckets, each server weight times",
+    verified_by: "the jar on JDK 17 (6 files each) (settings: `NATIVE_HASH` (the pool default), `OLD_COMPAT_HASH`, `NEW_COMPAT_HASH`, weights)",
     default_hash: Hash::Crc,
     hashes: &[Hash::Crc],
     crc32: None,
@@ -1277,11 +1333,12 @@ pub static WHALIN_NEW_COMPAT: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `whalin-consistent`: whalin Memcached-Java-Client 3.0.2 CONSISTENT_HASH, sanitizeKeys off: floor((int)(40 n w) / W) md5 digests x 4 of host:port-j, md5 keys
+/// The `whalin-consistent` row (what it reproduces: its `description`).
 pub static WHALIN_CONSISTENT: Profile = Profile {
     name: "whalin-consistent",
     aliases: &[],
     description: "whalin Memcached-Java-Client 3.0.2 CONSISTENT_HASH, sanitizeKeys off: floor((int)(40 n w) / W) md5 digests x 4 of host:port-j, md5 keys",
+    verified_by: "the jar on JDK 17 (14 files, one with int-overflowing weights) (settings: `SchoonerSockIOPool` `CONSISTENT_HASH`, weights; sanitized = the default `sanitizeKeys` (URL-encoded keys))",
     default_hash: Hash::Md5,
     hashes: &[Hash::Md5],
     crc32: None,
@@ -1302,11 +1359,12 @@ pub static WHALIN_CONSISTENT: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `whalin-consistent-sanitized`: whalin Memcached-Java-Client 3.0.2 CONSISTENT_HASH with the default sanitizeKeys: keys URL-encoded, then as whalin-consistent
+/// The `whalin-consistent-sanitized` row (what it reproduces: its `description`).
 pub static WHALIN_CONSISTENT_SANITIZED: Profile = Profile {
     name: "whalin-consistent-sanitized",
     aliases: &[],
     description: "whalin Memcached-Java-Client 3.0.2 CONSISTENT_HASH with the default sanitizeKeys: keys URL-encoded, then as whalin-consistent",
+    verified_by: "the jar on JDK 17 (14 files, one with int-overflowing weights) (settings: `SchoonerSockIOPool` `CONSISTENT_HASH`, weights; sanitized = the default `sanitizeKeys` (URL-encoded keys))",
     default_hash: Hash::Md5,
     hashes: &[Hash::Md5],
     crc32: None,
@@ -1327,11 +1385,12 @@ pub static WHALIN_CONSISTENT_SANITIZED: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `nginx`: nginx 1.22.1 upstream hash $key consistent: 160w crc32 chain points of host NUL port, crc32 keys, >=, earlier wins
+/// The `nginx` row (what it reproduces: its `description`).
 pub static NGINX: Profile = Profile {
     name: "nginx",
     aliases: &[],
     description: "nginx 1.22.1 upstream hash $key consistent: 160w crc32 chain points of host NUL port, crc32 keys, >=, earlier wins",
+    verified_by: "live nginx on loopback, the upstream that received each request (11 files, ties both ways) (settings: `upstream { hash $key consistent; server host:port weight=w; }`)",
     default_hash: Hash::Crc32a,
     hashes: &[Hash::Crc32a],
     crc32: Some(Hash::Crc32a),
@@ -1352,11 +1411,12 @@ pub static NGINX: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `mcrouter-ch3`: mcrouter CH3 (Ch3HashFunc): furc_hash(routing key, n) over the servers in order; weights ignored, at most 2^23 servers
+/// The `mcrouter-ch3` row (what it reproduces: its `description`).
 pub static MCROUTER_CH3: Profile = Profile {
     name: "mcrouter-ch3",
     aliases: &[],
     description: "mcrouter CH3 (Ch3HashFunc): furc_hash(routing key, n) over the servers in order; weights ignored, at most 2^23 servers",
+    verified_by: "mcrouter's own `furc_hash` / `WeightedCh3HashFunc` code compiled by the oracle (7 + 9 files, up to 1000 servers, + spooky32 hashes) (settings: `Ch3HashFunc`, `WeightedCh3HashFunc` with weights w / max(w))",
     default_hash: Hash::Spooky32,
     hashes: &[Hash::Spooky32],
     crc32: None,
@@ -1377,11 +1437,12 @@ pub static MCROUTER_CH3: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `mcrouter-wch3`: mcrouter WeightedCh3HashFunc: furc_hash + SpookyHash32 draws against weight / max weight, 32 salted tries
+/// The `mcrouter-wch3` row (what it reproduces: its `description`).
 pub static MCROUTER_WCH3: Profile = Profile {
     name: "mcrouter-wch3",
     aliases: &[],
     description: "mcrouter WeightedCh3HashFunc: furc_hash + SpookyHash32 draws against weight / max weight, 32 salted tries",
+    verified_by: "mcrouter's own `furc_hash` / `WeightedCh3HashFunc` code compiled by the oracle (7 + 9 files, up to 1000 servers, + spooky32 hashes) (settings: `Ch3HashFunc`, `WeightedCh3HashFunc` with weights w / max(w))",
     default_hash: Hash::Spooky32,
     hashes: &[Hash::Spooky32],
     crc32: None,
@@ -1402,11 +1463,12 @@ pub static MCROUTER_WCH3: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `pymemcache`: pymemcache 4.0 HashClient, default RendezvousHash: highest murmur3_32 of 'host:port-key' over the characters' low bytes; str keys, ASCII only
+/// The `pymemcache` row (what it reproduces: its `description`).
 pub static PYMEMCACHE: Profile = Profile {
     name: "pymemcache",
     aliases: &[],
     description: "pymemcache 4.0 HashClient, default RendezvousHash: highest murmur3_32 of 'host:port-key' over the characters' low bytes; str keys, ASCII only",
+    verified_by: "`HashClient._get_client(key)` of pymemcache 4.0.0 (PyPI) on CPython 3.11, 1..250 servers, IPv6, host names (settings: `HashClient(servers)`, default `RendezvousHash`, str keys)",
     default_hash: Hash::PyMurmur3,
     hashes: &[Hash::PyMurmur3],
     crc32: None,
@@ -1427,11 +1489,12 @@ pub static PYMEMCACHE: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `pymemcache-unicode`: pymemcache 4.0 HashClient(allow_unicode_keys=True): as pymemcache, non-ASCII str keys placed (250 UTF-8 bytes at most)
+/// The `pymemcache-unicode` row (what it reproduces: its `description`).
 pub static PYMEMCACHE_UNICODE: Profile = Profile {
     name: "pymemcache-unicode",
     aliases: &[],
     description: "pymemcache 4.0 HashClient(allow_unicode_keys=True): as pymemcache, non-ASCII str keys placed (250 UTF-8 bytes at most)",
+    verified_by: "`HashClient._get_client(key)` of pymemcache 4.0.0 (PyPI) on CPython 3.11 (settings: `allow_unicode_keys=True`)",
     default_hash: Hash::PyMurmur3,
     hashes: &[Hash::PyMurmur3],
     crc32: None,
@@ -1452,11 +1515,12 @@ pub static PYMEMCACHE_UNICODE: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `pymemcache-bytes`: pymemcache 4.0 HashClient with bytes keys: the rendezvous string holds the key's repr, 'host:port-b'...''
+/// The `pymemcache-bytes` row (what it reproduces: its `description`).
 pub static PYMEMCACHE_BYTES: Profile = Profile {
     name: "pymemcache-bytes",
     aliases: &[],
     description: "pymemcache 4.0 HashClient with bytes keys: the rendezvous string holds the key's repr, 'host:port-b'...''",
+    verified_by: "`HashClient._get_client(key)` of pymemcache 4.0.0 (PyPI) on CPython 3.11 (settings: keys as `bytes`)",
     default_hash: Hash::PyMurmur3,
     hashes: &[Hash::PyMurmur3],
     crc32: None,
@@ -1477,11 +1541,12 @@ pub static PYMEMCACHE_BYTES: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `django-pymemcache`: Django 5.2 PyMemcacheCache (several LOCATIONs), default key function ':1:' + key, then pymemcache-unicode
+/// The `django-pymemcache` row (what it reproduces: its `description`).
 pub static DJANGO_PYMEMCACHE: Profile = Profile {
     name: "django-pymemcache",
     aliases: &["django"],
     description: "Django 5.2 PyMemcacheCache (several LOCATIONs), default key function ':1:' + key, then pymemcache-unicode",
+    verified_by: "`cache._cache._get_client(cache.make_and_validate_key(key))` of Django 5.2.19 + pymemcache 4.0.0 (settings: `PyMemcacheCache`, `LOCATION` a list, no `KEY_PREFIX`, `VERSION` 1)",
     default_hash: Hash::PyMurmur3,
     hashes: &[Hash::PyMurmur3],
     crc32: None,
@@ -1502,11 +1567,12 @@ pub static DJANGO_PYMEMCACHE: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `emcache`: emcache 1.3 node_selection: rendezvous on emcache's 32-bit MurmurHash3_x64_128 of key + 'hostport', ties to the greater node hash
+/// The `emcache` row (what it reproduces: its `description`).
 pub static EMCACHE: Profile = Profile {
     name: "emcache",
     aliases: &[],
     description: "emcache 1.3 node_selection: rendezvous on emcache's 32-bit MurmurHash3_x64_128 of key + 'hostport', ties to the greater node hash",
+    verified_by: "the compiled `Cluster.pick_node` of emcache 1.3.3 (PyPI wheel) (settings: `MemcachedHostAddress(host, port)` nodes, `purge_unhealthy_nodes=False`)",
     default_hash: Hash::EmcacheMurmur3,
     hashes: &[Hash::EmcacheMurmur3],
     crc32: None,
@@ -1527,11 +1593,12 @@ pub static EMCACHE: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `python-memcached`: python-memcached 1.62 Client([(server, weight)]): buckets = each server weight times, ((crc32 >> 16) & 0x7fff) % buckets
+/// The `python-memcached` row (what it reproduces: its `description`).
 pub static PYTHON_MEMCACHED: Profile = Profile {
     name: "python-memcached",
     aliases: &[],
     description: "python-memcached 1.62 Client([(server, weight)]): buckets = each server weight times, ((crc32 >> 16) & 0x7fff) % buckets",
+    verified_by: "`Client._get_server` of python-memcached 1.62 (PyPI) with loopback listeners, weights 0..1000 (settings: `memcache.Client([(addr, weight), ...])`)",
     default_hash: Hash::Crc,
     hashes: &[Hash::Crc, Hash::Crc32a],
     crc32: Some(Hash::Crc32a),
@@ -1552,11 +1619,12 @@ pub static PYTHON_MEMCACHED: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `memcached-proxy`: memcached 1.6.45 proxy, default pool: jump hash over the key's 64-bit XXH3, by backend position
+/// The `memcached-proxy` row (what it reproduces: its `description`).
 pub static MEMCACHED_PROXY: Profile = Profile {
     name: "memcached-proxy",
     aliases: &[],
     description: "memcached 1.6.45 proxy, default pool: jump hash over the key's 64-bit XXH3, by backend position",
+    verified_by: "memcached 1.6.45's own `proxy_jump_hash.c`, `proxy_xxhash.c`, `xxhash.h` compiled in a harness (settings: `mcp.pool(backends)`, default `dist_jump_hash`, `XXH3_64bits_withSeed` seed 0)",
     default_hash: Hash::Xxh3,
     hashes: &[Hash::Xxh3],
     crc32: None,
@@ -1577,11 +1645,12 @@ pub static MEMCACHED_PROXY: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `memcached-proxy-ring`: memcached 1.6.45 proxy dist_ring_hash omode default: 160 XXH3 points of addr:port-k, XXH3 keys (fixed in 1.6.45)
+/// The `memcached-proxy-ring` row (what it reproduces: its `description`).
 pub static MEMCACHED_PROXY_RING: Profile = Profile {
     name: "memcached-proxy-ring",
     aliases: &[],
     description: "memcached 1.6.45 proxy dist_ring_hash omode default: 160 XXH3 points of addr:port-k, XXH3 keys (fixed in 1.6.45)",
+    verified_by: "memcached 1.6.45's own `proxy_ring_hash.c`, `md5.c` compiled in a harness (settings: `dist_ring_hash`, omode default)",
     default_hash: Hash::Xxh3,
     hashes: &[Hash::Xxh3, Hash::Md5],
     crc32: None,
@@ -1602,11 +1671,12 @@ pub static MEMCACHED_PROXY_RING: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `memcached-proxy-ring-ketama`: memcached 1.6.45 proxy dist_ring_hash omode ketama: 40 md5 digests x 4 of addr:port-k, XXH3 keys (md5 with hash = dist_ring_hash.hash)
+/// The `memcached-proxy-ring-ketama` row (what it reproduces: its `description`).
 pub static MEMCACHED_PROXY_RING_KETAMA: Profile = Profile {
     name: "memcached-proxy-ring-ketama",
     aliases: &[],
     description: "memcached 1.6.45 proxy dist_ring_hash omode ketama: 40 md5 digests x 4 of addr:port-k, XXH3 keys (md5 with hash = dist_ring_hash.hash)",
+    verified_by: "memcached 1.6.45's own `proxy_ring_hash.c`, `md5.c` compiled in a harness (settings: `dist_ring_hash`, omode ketama; `--hash md5` = `hash = mcp.dist_ring_hash.hash`)",
     default_hash: Hash::Xxh3,
     hashes: &[Hash::Xxh3, Hash::Md5],
     crc32: None,
@@ -1627,11 +1697,12 @@ pub static MEMCACHED_PROXY_RING_KETAMA: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `memcached-proxy-ring-twemproxy`: memcached 1.6.45 proxy dist_ring_hash omode twemproxy: 40 md5 digests x 4 of addr[:port]-k (port 11211 dropped), XXH3 keys
+/// The `memcached-proxy-ring-twemproxy` row (what it reproduces: its `description`).
 pub static MEMCACHED_PROXY_RING_TWEMPROXY: Profile = Profile {
     name: "memcached-proxy-ring-twemproxy",
     aliases: &[],
     description: "memcached 1.6.45 proxy dist_ring_hash omode twemproxy: 40 md5 digests x 4 of addr[:port]-k (port 11211 dropped), XXH3 keys",
+    verified_by: "memcached 1.6.45's own `proxy_ring_hash.c`, `md5.c` compiled in a harness (settings: `dist_ring_hash`, omode twemproxy; `--hash md5` = `hash = mcp.dist_ring_hash.hash`)",
     default_hash: Hash::Xxh3,
     hashes: &[Hash::Xxh3, Hash::Md5],
     crc32: None,
@@ -1652,11 +1723,12 @@ pub static MEMCACHED_PROXY_RING_TWEMPROXY: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `memcached-proxy-ring-evcache`: memcached 1.6.45 proxy dist_ring_hash omode evcache: 40 md5 digests x 4 of addr/addr:port-k, XXH3 keys
+/// The `memcached-proxy-ring-evcache` row (what it reproduces: its `description`).
 pub static MEMCACHED_PROXY_RING_EVCACHE: Profile = Profile {
     name: "memcached-proxy-ring-evcache",
     aliases: &[],
     description: "memcached 1.6.45 proxy dist_ring_hash omode evcache: 40 md5 digests x 4 of addr/addr:port-k, XXH3 keys",
+    verified_by: "memcached 1.6.45's own `proxy_ring_hash.c`, `md5.c` compiled in a harness (settings: `dist_ring_hash`, omode evcache; `--hash md5` = `hash = mcp.dist_ring_hash.hash`)",
     default_hash: Hash::Xxh3,
     hashes: &[Hash::Xxh3, Hash::Md5],
     crc32: None,
@@ -1677,11 +1749,12 @@ pub static MEMCACHED_PROXY_RING_EVCACHE: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `modula`: hash % n over the servers in order (libmemcached MODULA, php-memcached default); weights ignored
+/// The `modula` row (what it reproduces: its `description`).
 pub static MODULA: Profile = Profile {
     name: "modula",
     aliases: &[],
     description: "hash % n over the servers in order (libmemcached MODULA, php-memcached default); weights ignored",
+    verified_by: "libmemcached 1.1.4, php-memcached 3.2.0 (settings: `hash % n`)",
     default_hash: Hash::OneAtATime,
     hashes: &[Hash::OneAtATime, Hash::Md5, Hash::Crc, Hash::Fnv1_64, Hash::Fnv1a64, Hash::Fnv1_32, Hash::Fnv1a32, Hash::Hsieh, Hash::Murmur, Hash::Murmur3, Hash::Jenkins],
     crc32: None,
@@ -1702,11 +1775,13 @@ pub static MODULA: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `gomemcache`: github.com/bradfitz/gomemcache ServerList: crc32 of the first 256 key bytes % n
+/// The `gomemcache` row (what it reproduces: its `description`).
 pub static GOMEMCACHE: Profile = Profile {
     name: "gomemcache",
     aliases: &[],
     description: "github.com/bradfitz/gomemcache ServerList: crc32 of the first 256 key bytes % n",
+    verified_by:
+        "gomemcache (Go module proxy; same code as Debian's) (settings: `ServerList.PickServer`)",
     default_hash: Hash::Crc32a,
     hashes: &[Hash::Crc32a],
     crc32: Some(Hash::Crc32a),
@@ -1730,11 +1805,12 @@ pub static GOMEMCACHE: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `jump`: Lamping & Veach jump consistent hash over the servers in order (beyond the ring; weights ignored)
+/// The `jump` row (what it reproduces: its `description`).
 pub static JUMP: Profile = Profile {
     name: "jump",
     aliases: &[],
     description: "Lamping & Veach jump consistent hash over the servers in order (beyond the ring; weights ignored)",
+    verified_by: "| property tests only",
     default_hash: Hash::Md5,
     hashes: &[Hash::Md5],
     crc32: None,
@@ -1755,11 +1831,12 @@ pub static JUMP: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `rendezvous`: rendezvous (highest random weight) hashing, weighted by logarithmic scores (beyond the ring)
+/// The `rendezvous` row (what it reproduces: its `description`).
 pub static RENDEZVOUS: Profile = Profile {
     name: "rendezvous",
     aliases: &[],
     description: "rendezvous (highest random weight) hashing, weighted by logarithmic scores (beyond the ring)",
+    verified_by: "| property tests only",
     default_hash: Hash::Md5,
     hashes: &[Hash::Md5],
     crc32: None,
@@ -1780,11 +1857,12 @@ pub static RENDEZVOUS: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
-/// `maglev`: Google Maglev consistent hashing, 65,537-entry lookup table (beyond the ring; weights ignored)
+/// The `maglev` row (what it reproduces: its `description`).
 pub static MAGLEV: Profile = Profile {
     name: "maglev",
     aliases: &[],
     description: "Google Maglev consistent hashing, 65,537-entry lookup table (beyond the ring; weights ignored)",
+    verified_by: "| property tests only",
     default_hash: Hash::Md5,
     hashes: &[Hash::Md5],
     crc32: None,

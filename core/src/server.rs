@@ -6,7 +6,8 @@ use core::net::{Ipv4Addr, Ipv6Addr};
 
 use crate::error::Error;
 
-/// memcached's default port; several clients leave it out of the node string (trap T8).
+/// memcached's default port; several clients leave it out of the node string
+/// (libmemcached, twemproxy, spymemcached's LIBMEMCACHED format, xmemcached-nginx; docs/client-notes.md).
 pub const DEFAULT_PORT: u16 = 11211;
 
 /// What kind of host a label names.

@@ -1,5 +1,5 @@
-//! The hash functions added for the issue-10 client families, checked on every value their real
-//! clients recorded (`tests/oracles/{mcrouter,memjs,whalin,folsom}`):
+//! The hash functions of the later client families (whalin, folsom, memjs, mcrouter), checked
+//! on every value their real clients recorded (`tests/oracles/{mcrouter,memjs,whalin,folsom}`):
 //! - mcrouter CH3 / WeightedCh3: the server index IS `furc_hash` / `weighted_ch3`, so every
 //!   `mcrouter-ch3-*` / `mcrouter-wch3-*` locate file is checked in full, plus
 //!   `extra/mcrouter-raw-hashes.json` (MurmurHash64A, SpookyHash V2 32/64, furc for n up to 2^32-1);

@@ -1,4 +1,4 @@
-//! Label parsing refusals (issue 11, defect 8): a byte-order mark, port 0, a signed port, a
+//! Label parsing refusals: a byte-order mark, port 0, a signed port, a
 //! port with a leading zero and brackets around a non-IPv6 host are refused; accepted labels
 //! keep parsing as before.
 

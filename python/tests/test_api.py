@@ -157,6 +157,16 @@ def test_module_functions() -> None:
         assert isinstance(ketama.hash("x", name), int)
 
 
+def test_profile_aliases_name_the_row_lookup_by_name_finds() -> None:
+    # Each alias in profiles() says which row it belongs to; a ring made with the alias must
+    # be that row (an alias on two rows made them disagree).
+    for name, text in ketama.profiles().items():
+        if text.startswith("alias of "):
+            assert ketama.Ring(None, name).profile == text[len("alias of "):], name
+        else:
+            assert ketama.Ring(None, name).profile == name
+
+
 def test_uhashring_style_aliases() -> None:
     ring = ketama.Ring([], "uhashring-ketama")
     assert ring.get_node("anything") is None  # empty ring: None, as pymemcache needs
@@ -350,7 +360,7 @@ def test_every_core_error_has_its_own_exception() -> None:
         assert hasattr(ketama, cls), cls
 
 
-# ---- subclasses (issue 11, defect 10) -----------------------------------------------------
+# ---- subclasses --------------------------------------------------------------------------
 
 
 class _Tagged(ketama.Ring):

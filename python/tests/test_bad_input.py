@@ -1,4 +1,4 @@
-"""The shared bad-input matrix (tests/bad-input.json, issue 11) through the Python binding:
+"""The shared bad-input matrix (tests/bad-input.json) through the Python binding:
 each case raises its typed error (or succeeds), names the input where the table says so, and a
 failed call leaves the ring as it was. The same table is read by the Rust, C and PHP tests."""
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the original projects' own test suites against our drop-ins (issue 15), unmodified:
+# Runs the original projects' own test suites against our drop-ins, unmodified:
 # only the import is redirected (a `uhashring` shim package, `Flexihash\*` class aliases).
 #
 #   tests/dropin/fetch-and-run.sh [uhashring] [flexihash]      (default: both)

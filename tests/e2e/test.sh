@@ -11,23 +11,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cd "$root"
 
-need=()
-for p in memcached php8.2-cli php8.2-memcached php8.2-memcache libspymemcached-java default-jdk-headless gcc python3-venv; do
-    dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
-done
+source "$root/tests/lib/need.sh"
+need_packages memcached php8.2-cli php8.2-memcached php8.2-memcache libspymemcached-java gcc python3-venv
 # any JDK with javac will do
-if [[ " ${need[*]} " == *" default-jdk-headless "* ]] && command -v javac >/dev/null 2>&1; then
-    need=("${need[@]/default-jdk-headless/}")
-fi
+need_packages --cmd javac default-jdk-headless
 # the Go reader: any Go 1.19+ (the machine's, else Debian's golang-go)
-command -v go >/dev/null 2>&1 || [[ -x /usr/local/go/bin/go ]] || need+=(golang-go)
-mapfile -t need < <(printf '%s\n' "${need[@]}" | grep -v '^$' || true)
-if ((${#need[@]})); then
-    echo "e2e: installing ${need[*]}"
-    sudo_=""; [[ $(id -u) == 0 ]] || sudo_=sudo
-    $sudo_ apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_ apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-fi
+[[ -x /usr/local/go/bin/go ]] || need_packages --cmd go golang-go
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -4,7 +4,7 @@
 # Usage: bash tests/oracles/regenerate.sh [family ...]   (default: all families)
 # CI does not run this; it checks the committed vectors. libketama-*.json are recorded outputs
 # of the real libketama (no registry packages it): see tests/vectors/README.md.
-# The issue-10 families (dalli ... xmemcached-gwhalin) write to tests/vectors/pending/ until their
+# The later client families (dalli ... xmemcached-gwhalin) write to tests/vectors/pending/ until their
 # profiles exist; mcrouter needs git clones of facebook/mcrouter and facebook/folly
 # (MCROUTER_GIT, FOLLY_GIT; see tests/oracles/mcrouter/README.md); nginx needs root (unshare).
 # memcached-proxy needs MEMCACHED_GIT (a git clone of memcached/memcached; see its generate.sh).

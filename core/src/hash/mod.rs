@@ -403,8 +403,8 @@ impl Hash {
     }
 
     fn row(self) -> &'static Row {
-        // Every variant has exactly one row (checked by a unit test); fall back to the first
-        // row rather than panic.
+        // Every variant has exactly one row (`core/tests/tables.rs` reads the enum's source and
+        // fails on a variant without its row); fall back to the first row rather than panic.
         TABLE.iter().find(|r| r.hash == self).unwrap_or(&TABLE[0])
     }
 

@@ -48,9 +48,10 @@ impl Ring {
                 c.owner_after::<false>(k.narrow() ^ 0x8000_0000)
             }
             Layout::Sorted(c, bound) => Ok(c.owners[c.position(*bound, k.narrow())?] as usize),
-            Layout::Wide(..) | Layout::TieRuns(..) => {
+            Layout::TieRuns(c, bound, runs) => Ok(runs.owner(c, c.position(*bound, k.narrow())?)),
+            Layout::Wide(..) => {
                 let (c, p) = self.ring_position(k)?;
-                Ok(self.layout.owner_at(c, p))
+                Ok(c.owners[p] as usize)
             }
             Layout::Buckets(t) => t.owner(k.narrow()).ok_or(Error::NoServer),
             Layout::Slots(s) => s.locate(k),

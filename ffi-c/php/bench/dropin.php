@@ -1,7 +1,7 @@
 <?php
 // The flexihash drop-ins beside the originals, same machine, one run (placement checked
 // equal first): pda/flexihash v3.0.0 (from $FLEXIHASH_SRC or the local mirror; skipped if
-// absent) vs Ketama\Flexihash\Flexihash, and the seed's FlexiHash class
+// absent) vs Ketama\Flexihash\Flexihash, and the user's PHP FlexiHash class
 // (tests/oracles/flexihash/SeedFlexiHash.php) vs Ketama\FlexiHash.
 //
 //   php -d ffi.enable=1 ffi-c/php/bench/dropin.php [targets=10] [keys=20000] [repeat=5]

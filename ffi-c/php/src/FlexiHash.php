@@ -100,7 +100,7 @@ class FlexiHash
             try {
                 return $this->ring->get((string) $key);
             } catch (KetamaException $e) {
-                // NO_SERVER: the seed class falls off its list and returns null (the refusal
+                // NO_SERVER: the user's PHP FlexiHash class falls off its list and returns null (the refusal
                 // rule makes a single get() throw there).
                 if ($e->getCode() !== KetamaException::NO_SERVER) {
                     throw $e;

@@ -9,7 +9,7 @@ use Ketama\Ring;
 use PHPUnit\Framework\TestCase;
 
 /**
- * The shared bad-input matrix (tests/bad-input.json, issue 11) through the PHP binding: each
+ * The shared bad-input matrix (tests/bad-input.json) through the PHP binding: each
  * case throws its typed error (or succeeds), names the input where the table says so, and a
  * failed call leaves the ring as it was. The same table is read by the Rust, C and Python tests.
  */

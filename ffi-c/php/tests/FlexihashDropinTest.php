@@ -14,8 +14,8 @@ use PHPUnit\Framework\TestCase;
 
 /**
  * The flexihash drop-ins: `Ketama\Flexihash\*` (pda/flexihash 3.x) and `Ketama\FlexiHash`
- * (the seed class), against the vector files recorded for them, then key for key against
- * the originals on seeded random rings: the seed class as recorded by its oracle
+ * (the user's PHP FlexiHash class), against the vector files recorded for them, then key for key against
+ * the originals on seeded random rings: the user's class as recorded by its oracle
  * (tests/oracles/flexihash/SeedFlexiHash.php), and pda/flexihash v3.0.0 itself when its
  * source is at hand ($FLEXIHASH_SRC or the local mirror; skipped otherwise, as in CI).
  */

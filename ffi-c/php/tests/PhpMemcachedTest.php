@@ -24,7 +24,7 @@ final class PhpMemcachedTest extends TestCase
             $skewed[sprintf('10.0.%d.%d:%d', $i % 2, $i + 1, $port)] = $w;
         }
         $equal = [];
-        for ($i = 1; $i <= 25; $i++) { // 25 equal servers: the 156-point case (docs/client-notes.md T10)
+        for ($i = 1; $i <= 25; $i++) { // 25 equal servers: the 156-point case (libmemcached's float formula gives 156 points there; docs/client-notes.md)
             $equal["192.168.7.$i:11211"] = 1;
         }
         $names = ['cache1.example.lan:11211' => 3, 'cache2.example.lan:11212' => 1, 'cache3.example.lan:11211' => 2];

@@ -1,4 +1,4 @@
-/* The shared bad-input matrix (tests/bad-input.json, issue 11) through the C API: each case
+/* The shared bad-input matrix (tests/bad-input.json) through the C API: each case
  * returns its status (NULL arguments and SIZE_MAX lengths included), never crashes, and a
  * failed call leaves the ring as it was (servers and points compared before and after).
  * The same table is read by the Rust, Python and PHP tests.

@@ -30,10 +30,8 @@ command -v javac >/dev/null 2>&1 || need_apt+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null 2>&1 || need_apt+=(maven)
 command -v go >/dev/null 2>&1 || need_apt+=(golang-go)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
-if [ ${#need_apt[@]} -gt 0 ]; then
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}"
-fi
+source "$HERE/../../lib/need.sh"
+need_packages "${need_apt[@]}"
 mkdir -p "$M2" "$WORK"
 
 # Java: Guava and hash4j from Maven Central.

@@ -8,10 +8,8 @@ need=()
 command -v ruby >/dev/null 2>&1 || need+=(ruby)
 dpkg-query -W ruby-dalli >/dev/null 2>&1 || need+=(ruby-dalli)
 command -v memcached >/dev/null 2>&1 || need+=(memcached)
-if [ ${#need[@]} -gt 0 ]; then
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >&2
-fi
+source "$HERE/../../lib/need.sh"
+need_packages "${need[@]}"
 DEB="$(dpkg-query -W -f '${Version}' ruby-dalli)"
 UP="$(ruby -e 'require "dalli"; print Dalli::VERSION')"
 case "$UP" in 3.0.*) ;; *) echo "expected dalli 3.0.x, got $UP" >&2; exit 1 ;; esac

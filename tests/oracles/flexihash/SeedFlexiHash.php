@@ -1,6 +1,6 @@
 <?php
 /*
- * The user's FlexiHash class, copied verbatim from the seed document
+ * The user's FlexiHash class, copied verbatim from the document that started the project
  * shared/seeds/002_260807e5c3b111e9.txt (the "一致性Hash分布" example), with ONE change:
  * PHP 8 removed the `$str{$i}` string-offset syntax, so `ord($md5{$i})` in toHash() is written
  * `ord($md5[$i])` (same meaning). Nothing else is changed, quirks included ($i incremented twice

@@ -6,8 +6,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../../.." && pwd)"
 
-if ! command -v php8.2 >/dev/null 2>&1; then
-    apt-get update -qq && apt-get install -y -qq php8.2-cli >/dev/null
-fi
+source "$HERE/../../lib/need.sh"
+need_packages --cmd php8.2 php8.2-cli
 cd "$REPO"
 PHP=php8.2 /usr/bin/env python3 "$HERE/flexihash_oracle.py"

@@ -6,9 +6,8 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../../.." && pwd)"
 CACHE="$REPO/tests/oracles/.cache/go"
 
-if ! command -v go >/dev/null 2>&1; then
-    apt-get update -qq && apt-get install -y -qq golang-go >/dev/null
-fi
+source "$HERE/../../lib/need.sh"
+need_packages --cmd go golang-go
 mkdir -p "$CACHE"
 (cd "$HERE" && GOFLAGS=-buildvcs=false go build -o "$CACHE/oracle" .)
 cd "$REPO"

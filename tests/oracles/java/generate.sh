@@ -19,15 +19,8 @@ command -v javac >/dev/null 2>&1 || need_apt+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null 2>&1 || need_apt+=(maven)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
 [ -f /usr/share/java/spymemcached.jar ] || need_apt+=(libspymemcached-java)
-if [ ${#need_apt[@]} -gt 0 ]; then
-  echo "installing: ${need_apt[*]}" >&2
-  apt-get update -qq
-  for i in 1 2 3 4 5; do
-    if DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}"; then break; fi
-    [ "$i" = 5 ] && exit 1
-    sleep 10   # dpkg lock busy
-  done
-fi
+source "$HERE/../../lib/need.sh"
+need_packages "${need_apt[@]}"
 
 XMC_JAR="$M2/com/googlecode/xmemcached/xmemcached/$XMC_VERSION/xmemcached-$XMC_VERSION.jar"
 SLF4J_JAR="$M2/org/slf4j/slf4j-api/$SLF4J_VERSION/slf4j-api-$SLF4J_VERSION.jar"

@@ -1,4 +1,4 @@
-"""Inputs shared by the issue-10 client families (dalli, nginx, whalin, folsom, memjs,
+"""Inputs shared by the later client families (dalli, nginx, whalin, folsom, memjs,
 mcrouter, xmemcached-gwhalin): key sets, server sets, and a runner that hands a job file to
 a family's real-client driver and reads back what the client answered.
 

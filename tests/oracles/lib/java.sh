@@ -1,4 +1,4 @@
-# Sourced by the issue-10 Java oracles' generate.sh: JDK + Maven from Debian, a Maven cache in
+# Sourced by the Java oracles' generate.sh: JDK + Maven from Debian, a Maven cache in
 # tests/oracles/.cache/m2, and `isolated` which runs a command without network access when the
 # kernel lets us (unshare -n: only a private loopback), as a second guard on top of drivers that
 # never connect.
@@ -8,10 +8,8 @@ need_apt=()
 command -v javac >/dev/null 2>&1 || need_apt+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null 2>&1 || need_apt+=(maven)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
-if [ ${#need_apt[@]} -gt 0 ]; then
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >&2
-fi
+source "$(dirname "${BASH_SOURCE[0]}")/../../lib/need.sh"
+need_packages "${need_apt[@]}"
 JDK_MAJOR="$(javac -version 2>&1 | sed -n 's/^javac \([0-9]*\).*/\1/p')"
 
 # maven_jar GROUP ARTIFACT VERSION -> prints the jar path (fetched with its dependencies once)

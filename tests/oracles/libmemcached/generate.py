@@ -5,7 +5,7 @@ libhashkit / libmemcached 1.1.4 (through lmoracle.c) and php-memcached 3.2.0 (ph
 Called by generate.sh (which installs the packages and builds the binaries); stdlib only.
 Environment (set by generate.sh):
   LMORACLE          lmoracle linked against Debian's libmemcached11/libhashkit2
-  LM_NDEBUG_LIBDIR  LD_LIBRARY_PATH for the -DNDEBUG build of the same 1.1.4 source (T5)
+  LM_NDEBUG_LIBDIR  LD_LIBRARY_PATH for the -DNDEBUG build of the same 1.1.4 source (Debian's build aborts at the 101st server in consistent modes)
   LM_HSIEH_LIBDIR   LD_LIBRARY_PATH for a libhashkit built with ENABLE_HASH_HSIEH=ON (or empty)
   LM_VERSIONS       JSON: package versions
 Everything is deterministic: keys come from SHA-256 counters, never from `random`.
@@ -465,7 +465,7 @@ def gen_libmemcached():
                             "the key hash; the weighted ring always hashes its points with md5)"
                             % MHASH[hname], describe_adds(SKEW10, True)],
                   K(1000, "w-skew-" + hname))
-    # trap T3: consistent (not weighted) + a weight > 1
+    # consistent (not weighted) + a weight > 1: libmemcached switches to md5 points with weights
     lm_vector("libmemcached-weighted-t3-hybrid.json", "libmemcached-weighted", "one_at_a_time", SKEW10,
               ket, True, api_ket + [describe_adds(SKEW10, True)], K(1500, "t3"), t3=True)
     lm_vector("libmemcached-weighted-200-skewed.json", "libmemcached-weighted", None,

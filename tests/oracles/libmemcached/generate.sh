@@ -12,25 +12,15 @@ mkdir -p "$CACHE"
 # ---------------------------------------------------------------- packages
 PKGS=(libmemcached-dev libhashkit-dev libmemcached11 libhashkit2 php8.2-cli php8.2-memcached
       pkg-config gcc g++ cmake make bison flex python3 dpkg-dev ca-certificates curl)
-missing=()
-for p in "${PKGS[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "installing: ${missing[*]}"
-  for i in 1 2 3 4 5 6; do
-    if DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"; then break; fi
-    [ "$i" = 6 ] && { echo "apt-get install failed" >&2; exit 1; }
-    sleep 20  # dpkg lock held by someone else
-  done
-fi
+source "$HERE/../../lib/need.sh"
+need_packages "${PKGS[@]}"
 
 LM_VER="$(dpkg-query -W -f='${Version}' libmemcached11)"   # e.g. 1.1.4-1
 UPSTREAM="$(pkg-config --modversion libmemcached)"          # e.g. 1.1.4
 HK_VER="$(dpkg-query -W -f='${Version}' libhashkit2)"
 PHPM_VER="$(dpkg-query -W -f='${Version}' php8.2-memcached)"
 
-# ---------------------------------------------------------------- Debian's source (trap T5, hsieh)
+# ---------------------------------------------------------------- Debian's source (an -DNDEBUG build: no abort at 101 servers, hsieh)
 # Debian's build keeps assertions on and aborts on the 101st server in consistent modes. The same
 # source built with -DNDEBUG gives the 200+ server vectors. apt-get source with a private
 # deb-src list (no change to the system's apt configuration).
@@ -71,13 +61,13 @@ build "$CACHE/build-hsieh" -DENABLE_HASH_HSIEH=ON
 NDEBUG_LIBDIR="$CACHE/build-ndebug/src/libmemcached:$CACHE/build-ndebug/src/libhashkit"
 HSIEH_LIBDIR="$CACHE/build-hsieh/src/libhashkit"
 
-# T5 on Debian's build (documented in README.md): 101 servers in CONSISTENT_KETAMA abort.
+# Debian's build (documented in README.md): 101 servers in CONSISTENT_KETAMA abort.
 cc -O2 -Wall -o "$CACHE/lmoracle" "$HERE/lmoracle.c" $(pkg-config --cflags --libs libmemcached) -lhashkit
 { echo "behavior DISTRIBUTION 2"; for i in $(seq 1 101); do echo "add 10.9.0.$i 11211"; done; } > "$CACHE/t5.ops"
 if (echo 6b6579 | "$CACHE/lmoracle" locate "$CACHE/t5.ops") >/dev/null 2>&1; then
-  echo "note: Debian's libmemcached did NOT abort at 101 servers (T5 gone?)"
+  echo "note: Debian's libmemcached did NOT abort at 101 servers (the assertion is gone?)"
 else
-  echo "T5 confirmed: Debian's libmemcached aborts at the 101st server (consistent mode)"
+  echo "confirmed: Debian's libmemcached aborts at the 101st server (consistent mode)"
 fi
 echo 6b6579 | LD_LIBRARY_PATH="$NDEBUG_LIBDIR" "$CACHE/lmoracle" locate "$CACHE/t5.ops" >/dev/null
 

@@ -14,12 +14,8 @@ for pkg in memcached nutcracker php8.2-cli php8.2-memcache python3; do
         need+=("$pkg")
     fi
 done
-if ((${#need[@]})); then
-    SUDO=""
-    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-    $SUDO apt-get update
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${need[@]}"
-fi
+source "$HERE/../../lib/need.sh"
+need_packages "${need[@]}"
 
 WORK="$(mktemp -d)"
 cleanup() {

@@ -11,7 +11,8 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../../.." && pwd)"
 MCROUTER_GIT="${MCROUTER_GIT:-/work/.mirror/facebook+mcrouter/repo}"
 FOLLY_GIT="${FOLLY_GIT:-/work/.mirror/facebook+folly/repo}"
-command -v g++ >/dev/null 2>&1 || { apt-get update -qq; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq g++ >&2; }
+source "$HERE/../../lib/need.sh"
+need_packages --cmd g++ g++
 for g in "$MCROUTER_GIT" "$FOLLY_GIT"; do
   git -C "$g" rev-parse HEAD >/dev/null 2>&1 || { echo "not a git repository: $g (set MCROUTER_GIT / FOLLY_GIT)" >&2; exit 1; }
 done

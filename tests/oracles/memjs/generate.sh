@@ -6,7 +6,8 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../../.." && pwd)"
 CACHE="$ROOT/tests/oracles/.cache/memjs"
 VERSION=1.3.2
-command -v node >/dev/null 2>&1 || { apt-get update -qq; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; }
+source "$HERE/../../lib/need.sh"
+need_packages --cmd node nodejs npm
 if [ ! -f "$CACHE/node_modules/memjs/package.json" ] || \
    [ "$(node -p "require('$CACHE/node_modules/memjs/package.json').version")" != "$VERSION" ]; then
   mkdir -p "$CACHE"

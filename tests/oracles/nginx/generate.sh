@@ -9,10 +9,8 @@ need=()
 command -v nginx >/dev/null 2>&1 || need+=(nginx-light)
 command -v ip >/dev/null 2>&1 || need+=(iproute2)
 command -v unshare >/dev/null 2>&1 || need+=(util-linux)
-if [ ${#need[@]} -gt 0 ]; then
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >&2
-fi
+source "$HERE/../../lib/need.sh"
+need_packages "${need[@]}"
 VER="$(dpkg-query -W -f '${Version}' nginx-light 2>/dev/null || nginx -v 2>&1 | sed 's/.*nginx\///')"
 UP="$(nginx -v 2>&1 | sed 's/.*nginx\///')"
 case "$UP" in 1.22.*) ;; *) echo "expected nginx 1.22.x, got $UP" >&2; exit 1 ;; esac

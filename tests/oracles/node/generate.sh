@@ -6,9 +6,9 @@ REPO="$(cd "$HERE/../../.." && pwd)"
 CACHE="$REPO/tests/oracles/.cache/node"
 HASHRING_VERSION=3.2.0
 
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-    apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null
-fi
+source "$HERE/../../lib/need.sh"
+need_packages --cmd node nodejs npm
+need_packages --cmd npm npm
 mkdir -p "$CACHE"
 have="$(node -p "try{require('$CACHE/node_modules/hashring/package.json').version}catch(e){''}")"
 if [ "$have" != "$HASHRING_VERSION" ]; then

@@ -9,7 +9,8 @@ UHASHRING_VERSION=2.5
 
 PY=/usr/bin/python3
 if ! "$PY" -m venv --help >/dev/null 2>&1 || ! "$PY" -c 'import ensurepip' >/dev/null 2>&1; then
-    apt-get update -qq && apt-get install -y -qq python3-venv >/dev/null
+    source "$HERE/../../lib/need.sh"
+    need_packages python3-venv
 fi
 mkdir -p "$CACHE"
 if [ ! -x "$VENV/bin/python" ] || \

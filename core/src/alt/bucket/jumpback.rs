@@ -8,7 +8,7 @@
 //! Expected constant time, no floating point.
 
 /// SplitMix64 as hash4j's `SplitMix64V1` steps it: add the golden gamma, then mix. The state
-/// is the seed (`reset(seed)`).
+/// is the generator's seed (`reset(seed)`).
 pub(crate) struct SplitMix64(pub(crate) u64);
 
 impl SplitMix64 {
