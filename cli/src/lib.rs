@@ -165,6 +165,11 @@ pub struct LookupArgs {
         conflicts_with = "keys"
     )]
     pub keys_file: Option<String>,
+    /// Servers marked dead (labels, comma-separated or repeated): each key goes where the
+    /// profile's client sends it while they are down (its own failover: a ring walk, a rehash
+    /// with its retry limit, a smaller rendezvous set), or `-` where the client gives up.
+    #[arg(long = "dead", value_name = "LABEL[,LABEL...]", value_delimiter = ',')]
+    pub dead: Vec<String>,
     /// Keys (default: read from stdin, one per line).
     pub keys: Vec<OsString>,
 }

@@ -4,7 +4,7 @@
 
 use std::io::{BufRead, Write};
 
-use ketama_core::Error;
+use ketama_core::{Error, Ring};
 use serde_json::Value;
 
 use crate::output::{csv_field, key_fields, key_text, Table};
@@ -61,6 +61,20 @@ impl Source {
     }
 }
 
+/// The ring indexes of the `--dead` labels; an unknown label is a usage error.
+fn dead_indexes(ring: &Ring, labels: &[String]) -> Result<Vec<usize>, Fail> {
+    labels
+        .iter()
+        .map(|l| {
+            ring.servers().position(|s| s.label == *l).ok_or_else(|| {
+                Fail::new(format!(
+                    "--dead {l}: no server with this label in the servers file"
+                ))
+            })
+        })
+        .collect()
+}
+
 /// Writes `s`; a closed pipe ends the output quietly (`Ok(false)`).
 fn put(out: &mut dyn Write, s: &[u8]) -> Result<bool, Fail> {
     match out.write_all(s) {
@@ -93,6 +107,7 @@ fn json_item(key: &[u8], r: &Result<&str, Error>) -> String {
 /// Looks every key up and writes the answers to `out` (see the module doc).
 pub fn stream(a: &LookupArgs, f: Option<Format>, out: &mut dyn Write) -> Result<(), Fail> {
     let ring = ring_from(&a.ring)?;
+    let dead = dead_indexes(&ring, &a.dead)?;
     let mut src = Source::open(a)?;
     let mut key = Vec::new();
     let mut table = Table::new(&["key", "label"]);
@@ -102,13 +117,20 @@ pub fn stream(a: &LookupArgs, f: Option<Format>, out: &mut dyn Write) -> Result<
         open = put(out, b"key,label\n")?;
     }
     while open && src.next(&mut key, i)? {
-        let r = ring.locate(&key).map(|s| s.label.as_str());
+        let r = ring
+            .locate_alive(&key, &dead)
+            .and_then(|i| ring.server(i).ok_or(Error::NoServer))
+            .map(|s| s.label.as_str());
         if let Err(e) = r {
+            let why = if e == Error::NoServer && !dead.is_empty() {
+                "the client gives up: every server it would try is dead"
+            } else {
+                key_error(e)
+            };
             eprintln!(
-                "ketama: key {} ('{}'): {} (printed as '-')",
+                "ketama: key {} ('{}'): {why} (printed as '-')",
                 i + 1,
                 key_text(&key),
-                key_error(e)
             );
         }
         let text = r.unwrap_or("-");

@@ -984,6 +984,15 @@ fn lookup_matches_real_client_vectors() {
         "libmemcached-weighted-skewed10.json",
         "twemproxy-default-fnv1a_64-n8-named-skewed.json",
         "xmemcached-crc32-names-12-weighted.json",
+        "pymemcache-bytes-ten-mixed.json",
+        "django-pymemcache-ipv6.json",
+        "emcache-ten-mixed.json",
+        "python-memcached-skewed.json",
+        // Recorded with servers that refuse connections: `--dead` follows the client's failover.
+        "extra/dalli-dead-five-three-dead.json",
+        "extra/python-memcached-dead-five-three-dead.json",
+        "extra/pymemcache-dead-ten-mixed-three-dead.json",
+        "extra/dalli-dead-one-dead.json",
     ];
     let d = Dir::new("vectors");
     let mut failures = Vec::new();
@@ -1006,17 +1015,25 @@ fn lookup_matches_real_client_vectors() {
             }
             servers.push('\n');
         }
-        let sf = d.file(&format!("{name}.servers"), servers.as_bytes());
-        let keys: Vec<&str> = v["keys"]
+        let sf = d.file(
+            &format!("{}.servers", name.replace('/', "-")),
+            servers.as_bytes(),
+        );
+        // NUL keys cannot be arguments: left out with their answers.
+        let (keys, expect): (Vec<&str>, Vec<&Value>) = v["keys"]
             .as_array()
             .unwrap()
             .iter()
             .map(|k| k.as_str().unwrap())
-            .collect();
-        assert!(
-            keys.iter().all(|k| !k.contains('\0')),
-            "{name}: NUL keys cannot be arguments"
-        );
+            .zip(v["expect"].as_array().unwrap())
+            .filter(|(k, _)| !k.contains('\0'))
+            .unzip();
+        let dead = v["dead"].as_array().map(|d| {
+            d.iter()
+                .map(|l| l.as_str().unwrap())
+                .collect::<Vec<_>>()
+                .join(",")
+        });
         let mut args = vec![
             "lookup",
             "--format",
@@ -1029,12 +1046,14 @@ fn lookup_matches_real_client_vectors() {
         if let Some(h) = v["hash"].as_str() {
             args.extend(["--hash", h]);
         }
+        if let Some(d) = &dead {
+            args.extend(["--dead", d]);
+        }
         args.push("--");
         args.extend(keys.iter().copied());
         let got = json(&args);
         let got = got.as_array().unwrap();
         assert_eq!(got.len(), keys.len());
-        let expect = v["expect"].as_array().unwrap();
         let bad = got
             .iter()
             .zip(expect)
@@ -1045,4 +1064,58 @@ fn lookup_matches_real_client_vectors() {
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// `--dead` names servers of the servers file; a key whose client gives up prints `-`.
+#[test]
+fn lookup_dead_servers() {
+    let d = Dir::new("dead");
+    let sf = d.file("s", b"10.0.0.1:11211\n10.0.0.2:11211\n");
+    fails(
+        &[
+            "lookup",
+            "-p",
+            "dalli",
+            "-s",
+            &sf,
+            "--dead",
+            "10.0.0.9:11211",
+            "k",
+        ],
+        &["--dead 10.0.0.9:11211", "no server with this label"],
+    );
+    // emcache keeps sending to its pick: with that server dead the key fails.
+    let all = "10.0.0.1:11211,10.0.0.2:11211";
+    for p in [
+        "emcache",
+        "dalli",
+        "python-memcached",
+        "pymemcache",
+        "libmemcached",
+    ] {
+        assert_eq!(
+            ok(&["lookup", "-p", p, "-s", &sf, "--dead", all, "k"]),
+            "-\n",
+            "{p}"
+        );
+    }
+    let alive = ok(&["lookup", "-p", "pymemcache", "-s", &sf, "k"]);
+    let other = if alive.trim() == "10.0.0.1:11211" {
+        "10.0.0.2:11211"
+    } else {
+        "10.0.0.1:11211"
+    };
+    assert_eq!(
+        ok(&[
+            "lookup",
+            "-p",
+            "pymemcache",
+            "-s",
+            &sf,
+            "--dead",
+            alive.trim(),
+            "k"
+        ]),
+        format!("{other}\n")
+    );
 }

@@ -28,6 +28,12 @@
 //! | `whalin-consistent(-sanitized)` | whalin Java client 3.0.2 | `host:port` | floor((int)(40nw)/W) x 4 md5 | md5 (URL-encoded key) | >=, later |
 //! | `whalin-native`, `-old-compat`, `-new-compat` | whalin Java client 3.0.2 | - | weight slots | hashCode / 33h+u / crc >> 16 | abs % slots |
 //! | `mcrouter-ch3`, `mcrouter-wch3` | mcrouter (9d7f434) | - | - | the key itself | furc_hash (+ spooky32 weight draws) |
+//! | `pymemcache`, `-unicode`, `-bytes` | pymemcache 4.0 HashClient | `host:port` | - | murmur3_32 of characters | highest hash of `S-key`, greater S |
+//! | `django-pymemcache` | Django 5.2 PyMemcacheCache | `host:port` | - | as pymemcache, key `:1:key` | highest hash of `S-key`, greater S |
+//! | `emcache` | emcache 1.3 | `hostport` | - | emcache's MurmurHash3_x64_128 word | highest hash of `key S`, greater hash(S) |
+//! | `python-memcached` | python-memcached 1.62 | - | weight slots | crc >> 16 | modulo |
+//! | `memcached-proxy` | memcached 1.6.45 proxy | - | - | xxh3 (64-bit) | jump |
+//! | `memcached-proxy-ring(-ketama, -twemproxy, -evcache)` | memcached 1.6.45 dist_ring_hash | `addr:port`, `addr[:port]`, `addr/addr:port` | 160 xxh3 / 40 x 4 md5 | xxh3 | >=, earlier |
 //! | `modula`, `gomemcache` | `hash % n` | - | - | one_at_a_time / crc32a | modulo |
 //! | `jump`, `rendezvous`, `maglev` | beyond the ring | - | - | md5 | - |
 
@@ -77,6 +83,9 @@ pub enum PointHash {
     /// SHA-1 of each string, the big-endian first word of the digest, one point per string
     /// (dalli: the first 8 hex digits).
     Sha1Word,
+    /// XXH3 64-bit of each string, its low 32 bits, one point per string (memcached proxy
+    /// ring, default mode), whatever the key hash.
+    Xxh3Word,
 }
 
 /// How a key's hash picks a server.
@@ -128,10 +137,40 @@ pub enum Search {
     },
     /// Lamping & Veach jump consistent hash over the servers in order.
     Jump,
+    /// Jump consistent hash of the key's full 64-bit XXH3 (seed 0) over the servers in order
+    /// (memcached proxy's default `dist_jump_hash`); the key hash is not used.
+    JumpXxh3,
     /// Rendezvous (highest random weight); weights scale the score (logarithmic method).
     Rendezvous,
     /// Google Maglev lookup table (65,537 entries).
     Maglev,
+    /// Rendezvous as the Python clients do it: each server scores the profile's hash of one
+    /// string joining its node string and the (rewritten) key; the highest score wins;
+    /// weights ignored.
+    HashRendezvous {
+        /// How the node string and the key are joined.
+        join: Join,
+        /// Who wins equal scores.
+        ties: ScoreTies,
+    },
+}
+
+/// How a rendezvous client joins a node string `S` and a key `K` into the string it hashes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Join {
+    /// `S-K` (pymemcache `f"{node}-{key}"`).
+    NodeDashKey,
+    /// `KS` (emcache `key + rendezvous_id`).
+    KeyNode,
+}
+
+/// Who wins equal rendezvous scores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreTies {
+    /// The greater node string (pymemcache `max(str(node), str(winner))`).
+    GreaterNode,
+    /// The greater hash of the node string alone, then the earlier server (emcache).
+    GreaterNodeHash,
 }
 
 /// Which server owns a position several servers' points share.
@@ -175,6 +214,13 @@ pub enum KeyRewrite {
     /// whalin's `sanitizeKeys` (on by default): `URLEncoder.encode(key, "UTF-8")`:
     /// `a-zA-Z0-9.-*_` kept, space to `+`, every other byte `%XX` (`~` too).
     UrlEncode,
+    /// Python's `repr()` of a `bytes` key, as an f-string formats it (pymemcache with bytes
+    /// keys): `b'...'` (`b"..."` when the key holds `'` and no `"`), `\\`, the quote, `\t`,
+    /// `\n`, `\r` escaped, other bytes below 0x20 or from 0x7f as `\xhh`.
+    PyBytesRepr,
+    /// A fixed prefix (Django's default key function with no `KEY_PREFIX` and `VERSION` 1:
+    /// `:1:`).
+    Prefix(&'static str),
 }
 
 /// The order a client keeps its servers in (it decides ties and modulo slots).
@@ -201,6 +247,24 @@ pub enum Failover {
         /// At most as many rehashes as there are servers.
         bounded_by_servers: bool,
     },
+    /// Rehash the key with the try number in front: lookup `t` (t >= 1) hashes
+    /// `str(t - 1) + key` and looks that up, up to `tries` lookups in all, then the client
+    /// gives up (dalli: `hash_for("#{try}#{key}")`, 20 lookups; a one-server ring has no
+    /// continuum and gives up after its only server).
+    RehashKey {
+        /// Lookups in all, the first (the key itself) included.
+        tries: u32,
+    },
+    /// Rehash the previous *hash* with the try number: `h(t + 1) = H(str(h(t)) + str(t))`,
+    /// t from 0, each `h(t)` placed as the key's hash is, up to `tries` lookups, then the
+    /// client gives up (python-memcached `_get_server`, `_SERVER_RETRIES` = 10).
+    RehashHash {
+        /// Lookups in all, the first (the key's hash) included.
+        tries: u32,
+    },
+    /// The client keeps sending to the server it picked while that server is down (emcache
+    /// with its default `purge_unhealthy_nodes=False`): the key fails until it is back.
+    Stay,
 }
 
 /// What removing a server does to the points it shares with others.
@@ -221,21 +285,63 @@ pub struct KeyLimits {
     pub empty: bool,
     /// Keys longer than this many bytes are refused.
     pub max_len: Option<usize>,
-    /// Keys holding a byte 0x00..=0x20 (control bytes, space) are refused (folsom).
-    pub blanks: bool,
+    /// Bytes (or characters) the client refuses anywhere in a key.
+    pub chars: KeyChars,
+}
+
+/// Which bytes a client refuses in a key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyChars {
+    /// Any byte.
+    Any,
+    /// No byte 0x00..=0x20 (control bytes, space): folsom.
+    Controls,
+    /// No byte 0x00..=0x20 or 0x7f: emcache `is_key_valid`, Django's memcached key check.
+    ControlsDel,
+    /// No NUL, and no ASCII whitespace (space, `\t`, `\n`, `\v`, `\f`, `\r`: what
+    /// `bytes.split()` splits on) unless the key is whitespace only (`key.split()` is then
+    /// empty and passes the check): pymemcache `check_key_helper` with Unicode or bytes keys.
+    PyWhitespace,
+    /// As [`KeyChars::PyWhitespace`], and no byte >= 0x80 (pymemcache's default refuses keys
+    /// that are not ASCII).
+    PyWhitespaceAscii,
+    /// python-memcached `[\x21-\x7e\x80-\xff]+$`: no byte 0x00..=0x20 or 0x7f, except one
+    /// final `\n` (a regex `$` also matches before a final newline).
+    PythonMemcached,
+}
+
+impl KeyChars {
+    /// Whether a key passes this rule.
+    pub fn allows(self, key: &[u8]) -> bool {
+        let ctl = |b: &u8| *b <= 0x20 || *b == 0x7f;
+        let ws = |b: &u8| matches!(*b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
+        match self {
+            KeyChars::Any => true,
+            KeyChars::Controls => !key.iter().any(|&b| b <= 0x20),
+            KeyChars::ControlsDel => !key.iter().any(ctl),
+            KeyChars::PyWhitespace | KeyChars::PyWhitespaceAscii => {
+                let ascii = self == KeyChars::PyWhitespace || key.is_ascii();
+                ascii && !key.contains(&0) && (key.iter().all(ws) || !key.iter().any(ws))
+            }
+            KeyChars::PythonMemcached => {
+                let body = key.strip_suffix(b"\n").unwrap_or(key);
+                !body.is_empty() && !body.iter().any(ctl)
+            }
+        }
+    }
 }
 
 /// No key is refused.
 pub const ANY_KEY: KeyLimits = KeyLimits {
     empty: false,
     max_len: None,
-    blanks: false,
+    chars: KeyChars::Any,
 };
 /// memcached's text protocol limit as libmemcached and twemproxy enforce it: 1..=250 bytes.
 pub const MEMCACHED_KEY: KeyLimits = KeyLimits {
     empty: true,
     max_len: Some(250),
-    blanks: false,
+    chars: KeyChars::Any,
 };
 
 /// One client family, as data. See the module docs for the table.
@@ -470,7 +576,7 @@ pub static PECL_MEMCACHE: Profile = Profile {
     key: KeyRewrite::PeclSanitize,
     single_shortcut: true,
     empty_key_rejected: &[],
-    key_limits: KeyLimits { empty: true, max_len: None, blanks: false, },
+    key_limits: KeyLimits { empty: true, max_len: None, chars: KeyChars::Any, },
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
@@ -494,7 +600,7 @@ pub static PECL_MEMCACHE_STANDARD: Profile = Profile {
     key: KeyRewrite::PeclSanitize,
     single_shortcut: true,
     empty_key_rejected: &[],
-    key_limits: KeyLimits { empty: true, max_len: None, blanks: false, },
+    key_limits: KeyLimits { empty: true, max_len: None, chars: KeyChars::Any, },
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
@@ -676,10 +782,10 @@ pub static DALLI: Profile = Profile {
     key_limits: KeyLimits {
         empty: true,
         max_len: None,
-    blanks: false,
+    chars: KeyChars::Any,
     },
     order: Order::Given,
-    failover: Failover::Walk,
+    failover: Failover::RehashKey { tries: 20 },
     removal: Removal::OwnPoints,
 };
 
@@ -704,7 +810,7 @@ pub static XMEMCACHED_GWHALIN: Profile = Profile {
     key_limits: KeyLimits {
         empty: true,
         max_len: None,
-    blanks: false,
+    chars: KeyChars::Any,
     },
     order: Order::Given,
     failover: Failover::Rehash {
@@ -931,7 +1037,7 @@ pub static FOLSOM: Profile = Profile {
     key_limits: KeyLimits {
         empty: true,
         max_len: Some(250),
-        blanks: true,
+        chars: KeyChars::Controls,
     },
     order: Order::Given,
     failover: Failover::Walk,
@@ -1167,6 +1273,270 @@ pub static MCROUTER_WCH3: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
+/// `pymemcache`: pymemcache 4.0 HashClient, default RendezvousHash: highest murmur3_32 of 'host:port-key' over the characters' low bytes; str keys, ASCII only
+pub static PYMEMCACHE: Profile = Profile {
+    name: "pymemcache",
+    aliases: &[],
+    description: "pymemcache 4.0 HashClient, default RendezvousHash: highest murmur3_32 of 'host:port-key' over the characters' low bytes; str keys, ASCII only",
+    default_hash: Hash::PyMurmur3,
+    crc32: None,
+    node: NodeForm::HostPort,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::HashRendezvous { join: Join::NodeDashKey, ties: ScoreTies::GreaterNode },
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: KeyLimits { empty: false, max_len: Some(250), chars: KeyChars::PyWhitespaceAscii },
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `pymemcache-unicode`: pymemcache 4.0 HashClient(allow_unicode_keys=True): as pymemcache, non-ASCII str keys placed (250 UTF-8 bytes at most)
+pub static PYMEMCACHE_UNICODE: Profile = Profile {
+    name: "pymemcache-unicode",
+    aliases: &[],
+    description: "pymemcache 4.0 HashClient(allow_unicode_keys=True): as pymemcache, non-ASCII str keys placed (250 UTF-8 bytes at most)",
+    default_hash: Hash::PyMurmur3,
+    crc32: None,
+    node: NodeForm::HostPort,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::HashRendezvous { join: Join::NodeDashKey, ties: ScoreTies::GreaterNode },
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: KeyLimits { empty: false, max_len: Some(250), chars: KeyChars::PyWhitespace },
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `pymemcache-bytes`: pymemcache 4.0 HashClient with bytes keys: the rendezvous string holds the key's repr, 'host:port-b'...''
+pub static PYMEMCACHE_BYTES: Profile = Profile {
+    name: "pymemcache-bytes",
+    aliases: &[],
+    description: "pymemcache 4.0 HashClient with bytes keys: the rendezvous string holds the key's repr, 'host:port-b'...''",
+    default_hash: Hash::PyMurmur3,
+    crc32: None,
+    node: NodeForm::HostPort,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::HashRendezvous { join: Join::NodeDashKey, ties: ScoreTies::GreaterNode },
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::PyBytesRepr,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: KeyLimits { empty: false, max_len: Some(250), chars: KeyChars::PyWhitespace },
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `django-pymemcache`: Django 5.2 PyMemcacheCache (several LOCATIONs), default key function ':1:' + key, then pymemcache-unicode
+pub static DJANGO_PYMEMCACHE: Profile = Profile {
+    name: "django-pymemcache",
+    aliases: &["django"],
+    description: "Django 5.2 PyMemcacheCache (several LOCATIONs), default key function ':1:' + key, then pymemcache-unicode",
+    default_hash: Hash::PyMurmur3,
+    crc32: None,
+    node: NodeForm::HostPort,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::HashRendezvous { join: Join::NodeDashKey, ties: ScoreTies::GreaterNode },
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::Prefix(":1:"),
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: KeyLimits { empty: false, max_len: Some(247), chars: KeyChars::ControlsDel },
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `emcache`: emcache 1.3 node_selection: rendezvous on emcache's 32-bit MurmurHash3_x64_128 of key + 'hostport', ties to the greater node hash
+pub static EMCACHE: Profile = Profile {
+    name: "emcache",
+    aliases: &[],
+    description: "emcache 1.3 node_selection: rendezvous on emcache's 32-bit MurmurHash3_x64_128 of key + 'hostport', ties to the greater node hash",
+    default_hash: Hash::EmcacheMurmur3,
+    crc32: None,
+    node: NodeForm::HostThenPort,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::HashRendezvous { join: Join::KeyNode, ties: ScoreTies::GreaterNodeHash },
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: true,
+    empty_key_rejected: &[],
+    key_limits: KeyLimits { empty: false, max_len: Some(250), chars: KeyChars::ControlsDel },
+    order: Order::Given,
+    failover: Failover::Stay,
+    removal: Removal::OwnPoints,
+};
+
+/// `python-memcached`: python-memcached 1.62 Client([(server, weight)]): buckets = each server weight times, ((crc32 >> 16) & 0x7fff) % buckets
+pub static PYTHON_MEMCACHED: Profile = Profile {
+    name: "python-memcached",
+    aliases: &[],
+    description: "python-memcached 1.62 Client([(server, weight)]): buckets = each server weight times, ((crc32 >> 16) & 0x7fff) % buckets",
+    default_hash: Hash::Crc,
+    crc32: Some(Hash::Crc32a),
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::Modula { weighted: true, high15: false },
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: KeyLimits { empty: true, max_len: Some(250), chars: KeyChars::PythonMemcached },
+    order: Order::Given,
+    failover: Failover::RehashHash { tries: 10 },
+    removal: Removal::OwnPoints,
+};
+
+/// `memcached-proxy`: memcached 1.6.45 proxy, default pool: jump hash over the key's 64-bit XXH3, by backend position
+pub static MEMCACHED_PROXY: Profile = Profile {
+    name: "memcached-proxy",
+    aliases: &[],
+    description: "memcached 1.6.45 proxy, default pool: jump hash over the key's 64-bit XXH3, by backend position",
+    default_hash: Hash::Xxh3,
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::JumpXxh3,
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `memcached-proxy-ring`: memcached 1.6.45 proxy dist_ring_hash omode default: 160 XXH3 points of addr:port-k, XXH3 keys (fixed in 1.6.45)
+pub static MEMCACHED_PROXY_RING: Profile = Profile {
+    name: "memcached-proxy-ring",
+    aliases: &[],
+    description: "memcached 1.6.45 proxy dist_ring_hash omode default: 160 XXH3 points of addr:port-k, XXH3 keys (fixed in 1.6.45)",
+    default_hash: Hash::Xxh3,
+    crc32: None,
+    node: NodeForm::HostPort,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(160),
+    points: PointHash::Xxh3Word,
+    search: Search::LowerBound,
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `memcached-proxy-ring-ketama`: memcached 1.6.45 proxy dist_ring_hash omode ketama: 40 md5 digests x 4 of addr:port-k, XXH3 keys (md5 with hash = dist_ring_hash.hash)
+pub static MEMCACHED_PROXY_RING_KETAMA: Profile = Profile {
+    name: "memcached-proxy-ring-ketama",
+    aliases: &[],
+    description: "memcached 1.6.45 proxy dist_ring_hash omode ketama: 40 md5 digests x 4 of addr:port-k, XXH3 keys (md5 with hash = dist_ring_hash.hash)",
+    default_hash: Hash::Xxh3,
+    crc32: None,
+    node: NodeForm::HostPort,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(40),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::LowerBound,
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `memcached-proxy-ring-twemproxy`: memcached 1.6.45 proxy dist_ring_hash omode twemproxy: 40 md5 digests x 4 of addr[:port]-k (port 11211 dropped), XXH3 keys
+pub static MEMCACHED_PROXY_RING_TWEMPROXY: Profile = Profile {
+    name: "memcached-proxy-ring-twemproxy",
+    aliases: &[],
+    description: "memcached 1.6.45 proxy dist_ring_hash omode twemproxy: 40 md5 digests x 4 of addr[:port]-k (port 11211 dropped), XXH3 keys",
+    default_hash: Hash::Xxh3,
+    crc32: None,
+    node: NodeForm::OmitDefaultPort,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(40),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::LowerBound,
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
+/// `memcached-proxy-ring-evcache`: memcached 1.6.45 proxy dist_ring_hash omode evcache: 40 md5 digests x 4 of addr/addr:port-k, XXH3 keys
+pub static MEMCACHED_PROXY_RING_EVCACHE: Profile = Profile {
+    name: "memcached-proxy-ring-evcache",
+    aliases: &[],
+    description: "memcached 1.6.45 proxy dist_ring_hash omode evcache: 40 md5 digests x 4 of addr/addr:port-k, XXH3 keys",
+    default_hash: Hash::Xxh3,
+    crc32: None,
+    node: NodeForm::HostSlashHostPort,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(40),
+    points: PointHash::Md5Words { per: 4 },
+    search: Search::LowerBound,
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+};
+
 /// `modula`: hash % n over the servers in order (libmemcached MODULA, php-memcached default); weights ignored
 pub static MODULA: Profile = Profile {
     name: "modula",
@@ -1327,6 +1697,17 @@ pub static PROFILES: &[&Profile] = &[
     &WHALIN_NEW_COMPAT,
     &MCROUTER_CH3,
     &MCROUTER_WCH3,
+    &PYMEMCACHE,
+    &PYMEMCACHE_UNICODE,
+    &PYMEMCACHE_BYTES,
+    &DJANGO_PYMEMCACHE,
+    &EMCACHE,
+    &PYTHON_MEMCACHED,
+    &MEMCACHED_PROXY,
+    &MEMCACHED_PROXY_RING,
+    &MEMCACHED_PROXY_RING_KETAMA,
+    &MEMCACHED_PROXY_RING_TWEMPROXY,
+    &MEMCACHED_PROXY_RING_EVCACHE,
     &MODULA,
     &GOMEMCACHE,
     &JUMP,
@@ -1372,9 +1753,11 @@ impl Profile {
             Search::Modula { .. }
                 | Search::JavaAbsModulo { .. }
                 | Search::Jump
+                | Search::JumpXxh3
                 | Search::Furc { .. }
                 | Search::Rendezvous
                 | Search::Maglev
+                | Search::HashRendezvous { .. }
         )
     }
 
@@ -1384,7 +1767,9 @@ impl Profile {
             Search::Modula { weighted, .. } | Search::JavaAbsModulo { weighted, .. } => weighted,
             Search::Rendezvous => true,
             Search::Furc { weighted } => weighted,
-            Search::Jump | Search::Maglev => false,
+            Search::Jump | Search::JumpXxh3 | Search::Maglev | Search::HashRendezvous { .. } => {
+                false
+            }
             _ => !matches!(self.count, Count::Fixed(_)),
         }
     }
@@ -1420,6 +1805,7 @@ impl fmt::Display for PointHash {
                 f.write_str("murmur3_32 chain, each point hashing the previous one")
             }
             PointHash::Sha1Word => f.write_str("sha1, first word big-endian, 1 point per string"),
+            PointHash::Xxh3Word => f.write_str("xxh3, low 32 bits, 1 point per string"),
         }
     }
 }
@@ -1463,12 +1849,25 @@ impl fmt::Display for Search {
                 high15: true,
             } => f.write_str("((hash >> 16) & 0x7fff) % total weight"),
             Search::Jump => f.write_str("jump consistent hash"),
+            Search::JumpXxh3 => f.write_str("jump consistent hash over 64-bit XXH3 of the key"),
             Search::Furc { weighted: false } => f.write_str("mcrouter furc_hash (CH3)"),
             Search::Furc { weighted: true } => {
                 f.write_str("mcrouter WeightedCh3 (furc_hash + spooky draws, weights / max)")
             }
             Search::Rendezvous => f.write_str("rendezvous hashing"),
             Search::Maglev => f.write_str("a Maglev table"),
+            Search::HashRendezvous { join, ties } => write!(
+                f,
+                "rendezvous: highest hash of {}, ties to the {}",
+                match join {
+                    Join::NodeDashKey => "S-key",
+                    Join::KeyNode => "key + S",
+                },
+                match ties {
+                    ScoreTies::GreaterNode => "greater node string",
+                    ScoreTies::GreaterNodeHash => "greater node hash, then the earlier server",
+                }
+            ),
         }
     }
 }
@@ -1503,6 +1902,8 @@ impl fmt::Display for KeyRewrite {
             KeyRewrite::DalliDigest => {
                 f.write_str("over 250 characters: first 212 + ':md5:' + md5 hex")
             }
+            KeyRewrite::PyBytesRepr => f.write_str("Python repr of the bytes: b'...'"),
+            KeyRewrite::Prefix(p) => write!(f, "prefixed with '{p}'"),
         }
     }
 }
@@ -1532,6 +1933,17 @@ impl fmt::Display for Failover {
                     ""
                 }
             ),
+            Failover::RehashKey { tries } => {
+                write!(
+                    f,
+                    "rehash str(t) + key from t = 0, {tries} lookups, then give up"
+                )
+            }
+            Failover::RehashHash { tries } => write!(
+                f,
+                "rehash str(hash) + str(t) from t = 0, {tries} lookups, then give up"
+            ),
+            Failover::Stay => f.write_str("keep the dead server (the key fails)"),
         }
     }
 }
@@ -1553,9 +1965,15 @@ impl fmt::Display for KeyLimits {
             (false, Some(m)) => write!(f, "keys of at most {m} bytes"),
             (true, Some(m)) => write!(f, "keys of 1..={m} bytes"),
         }?;
-        if self.blanks {
-            f.write_str(", no byte 0x00..=0x20")?;
-        }
-        Ok(())
+        f.write_str(match self.chars {
+            KeyChars::Any => "",
+            KeyChars::Controls => ", no byte 0x00..=0x20",
+            KeyChars::ControlsDel => ", no byte 0x00..=0x20 or 0x7f",
+            KeyChars::PyWhitespace => ", no NUL, no ASCII whitespace in a non-blank key",
+            KeyChars::PyWhitespaceAscii => {
+                ", ASCII only, no NUL, no ASCII whitespace in a non-blank key"
+            }
+            KeyChars::PythonMemcached => ", no byte 0x00..=0x20 or 0x7f but one final newline",
+        })
     }
 }

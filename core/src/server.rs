@@ -201,6 +201,11 @@ pub enum NodeForm {
     /// trailing digits after the last `:`, IPv6 brackets kept), joined by a NUL byte:
     /// `10.0.0.1\011211`, `[2001:db8::1]\011211`.
     NginxHostNulPort,
+    /// emcache: `f"{host}{port}"`, no separator, the host as written (IPv6 without brackets):
+    /// `10.0.0.111211`.
+    HostThenPort,
+    /// memcached proxy `omode = "evcache"`: `addr/addr:port` (the host twice).
+    HostSlashHostPort,
 }
 
 impl NodeForm {
@@ -216,6 +221,8 @@ impl NodeForm {
             NodeForm::OmitDefaultPort => host_port(&s.host),
             NodeForm::SlashLabel => format!("/{}", host_port(&s.host)),
             NodeForm::HostPort => host_port(&s.host),
+            NodeForm::HostThenPort => format!("{}{}", s.host, s.port),
+            NodeForm::HostSlashHostPort => format!("{}/{}", s.host, host_port(&s.host)),
             NodeForm::NginxHostNulPort => {
                 let l = s.label.as_str();
                 let digits = l.len() - l.trim_end_matches(|c: char| c.is_ascii_digit()).len();

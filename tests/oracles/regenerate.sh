@@ -7,13 +7,15 @@
 # The issue-10 families (dalli ... xmemcached-gwhalin) write to tests/vectors/pending/ until their
 # profiles exist; mcrouter needs git clones of facebook/mcrouter and facebook/folly
 # (MCROUTER_GIT, FOLLY_GIT; see tests/oracles/mcrouter/README.md); nginx needs root (unshare).
+# memcached-proxy needs MEMCACHED_GIT (a git clone of memcached/memcached; see its generate.sh).
 # `buckets` needs GO_MAGLEV_GIT and GO_MPCHASH_GIT (git clones): see buckets/generate.sh.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 families=("$@")
 if [ ${#families[@]} -eq 0 ]; then
   families=(libmemcached java live python node go flexihash buckets jumpback-anchor
-            dalli nginx whalin folsom memjs mcrouter xmemcached-gwhalin)
+            dalli nginx whalin folsom memjs mcrouter xmemcached-gwhalin
+            pyclients memcached-proxy)
 fi
 for f in "${families[@]}"; do
   echo "== regenerating vectors: $f"

@@ -12,7 +12,9 @@ mod java;
 mod jenkins;
 pub mod md5;
 mod murmur;
+pub mod murmur128;
 mod one_at_a_time;
+pub mod pymurmur;
 pub mod sha1;
 pub mod spooky;
 pub mod units;
@@ -93,6 +95,15 @@ pub enum Hash {
     Murmur3_32,
     /// SpookyHash V2 `Hash32(key, len, 0)` (folly / mcrouter).
     Spooky32,
+    /// pymemcache's pure-Python `murmur3_32`: MurmurHash3_x86_32, seed 0, over the key's
+    /// characters each truncated to its low byte (`ord(c) & 0xFF`).
+    PyMurmur3,
+    /// emcache's `_hash`: MurmurHash3_x64_128 (seed 0) reduced to 32 bits through signed
+    /// `char` reads and a precedence slip (see [`murmur128::emcache`]).
+    EmcacheMurmur3,
+    /// XXH3 64-bit, seed 0, its low 32 bits (memcached's proxy: `XXH3_64bits_withSeed` read
+    /// as `unsigned int` by its ring).
+    Xxh3,
 }
 
 /// One row of the name table: the variant, its canonical name, the clients' names for it, and
@@ -359,6 +370,24 @@ static TABLE: &[Row] = &[
         "SpookyHash V2 Hash32, seed 0 (folly, mcrouter)",
     ),
     row(
+        Hash::PyMurmur3,
+        "pymemcache_murmur3",
+        &["murmur3_32_chars"],
+        "pymemcache murmur3_32: MurmurHash3_x86_32 seed 0 over ord(c) & 0xFF of each character",
+    ),
+    row(
+        Hash::EmcacheMurmur3,
+        "emcache_murmur3",
+        &["murmur3_x64_128_emcache"],
+        "emcache _hash: MurmurHash3_x64_128 seed 0, low bytes read as signed char (1,152 values)",
+    ),
+    row(
+        Hash::Xxh3,
+        "xxh3",
+        &["XXH3_64bits"],
+        "XXH3 64-bit seed 0, low 32 bits (memcached proxy)",
+    ),
+    row(
         Hash::SeedToHash,
         "seed_tohash",
         &["toHash"],
@@ -488,8 +517,17 @@ impl Hash {
             Hash::Sha1 => sha1::first_word_be(key),
             Hash::Murmur3_32 => murmur::murmur3_32_guava(key),
             Hash::Spooky32 => spooky::hash32(key, 0),
+            Hash::PyMurmur3 => pymurmur::pymemcache(key),
+            Hash::EmcacheMurmur3 => murmur128::emcache(key),
+            Hash::Xxh3 => xxh3_64(key) as u32,
         }
     }
+}
+
+/// XXH3 64-bit with seed 0 (`XXH3_64bits`): memcached's proxy hashes keys with it and jumps
+/// over the full 64 bits.
+pub fn xxh3_64(key: &[u8]) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(key)
 }
 
 impl core::fmt::Display for Hash {

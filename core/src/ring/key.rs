@@ -69,6 +69,64 @@ fn url_encode<'k>(key: &[u8], buf: &'k mut KeyBuf) -> &'k [u8] {
     }
 }
 
+/// Python's `repr(key)` of a `bytes` object (what `f"{key}"` gives): `b` and a quote (`'`,
+/// or `"` when the key holds `'` but no `"`), then each byte: `\\`, the quote and `\t`,
+/// `\n`, `\r` escaped with a backslash, other bytes below 0x20 or from 0x7f as `\xhh`.
+fn py_bytes_repr<'k>(key: &[u8], buf: &'k mut KeyBuf) -> &'k [u8] {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let quote = if key.contains(&b'\'') && !key.contains(&b'"') {
+        b'"'
+    } else {
+        b'\''
+    };
+    let put = |out: &mut dyn FnMut(u8)| {
+        out(b'b');
+        out(quote);
+        for &b in key {
+            match b {
+                b'\\' => {
+                    out(b'\\');
+                    out(b'\\');
+                }
+                b'\t' | b'\n' | b'\r' => {
+                    out(b'\\');
+                    out(match b {
+                        b'\t' => b't',
+                        b'\n' => b'n',
+                        _ => b'r',
+                    });
+                }
+                _ if b == quote => {
+                    out(b'\\');
+                    out(b);
+                }
+                0x20..=0x7e => out(b),
+                _ => {
+                    out(b'\\');
+                    out(b'x');
+                    out(HEX[usize::from(b >> 4)]);
+                    out(HEX[usize::from(b & 15)]);
+                }
+            }
+        }
+        out(quote);
+    };
+    if key.len() * 4 + 3 <= KEY_BUF {
+        let mut n = 0;
+        let inline = buf.inline();
+        put(&mut |b| {
+            inline[n] = b;
+            n += 1;
+        });
+        &inline[..n]
+    } else {
+        buf.heap.clear();
+        let heap = &mut buf.heap;
+        put(&mut |b| heap.push(b));
+        &buf.heap
+    }
+}
+
 /// dalli's longest key, in characters, before it is shortened.
 const DALLI_MAX_CHARS: usize = 250;
 /// The characters dalli keeps of a longer key (249 - `:md5:` - 32 hex digits).
@@ -143,7 +201,7 @@ pub(super) fn prepare<'k>(
     let limits = profile.key_limits;
     let refused = (key.is_empty() && (limits.empty || profile.empty_key_rejected.contains(&hash)))
         || limits.max_len.is_some_and(|m| key.len() > m)
-        || (limits.blanks && key.iter().any(|&b| b <= 0x20));
+        || !limits.chars.allows(key);
     if refused {
         return Err(Error::KeyRejected);
     }
@@ -172,5 +230,20 @@ fn rewrite<'k>(rule: KeyRewrite, key: &'k [u8], buf: &'k mut KeyBuf) -> &'k [u8]
             None => key,
         },
         KeyRewrite::UrlEncode => url_encode(key, buf),
+        KeyRewrite::PyBytesRepr => py_bytes_repr(key, buf),
+        KeyRewrite::Prefix(p) => {
+            let p = p.as_bytes();
+            if p.len() + key.len() <= KEY_BUF {
+                let inline = buf.inline();
+                inline[..p.len()].copy_from_slice(p);
+                inline[p.len()..p.len() + key.len()].copy_from_slice(key);
+                &inline[..p.len() + key.len()]
+            } else {
+                buf.heap.clear();
+                buf.heap.extend_from_slice(p);
+                buf.heap.extend_from_slice(key);
+                &buf.heap
+            }
+        }
     }
 }

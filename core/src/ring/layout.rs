@@ -106,6 +106,8 @@ pub(super) enum Layout {
     },
     /// Jump consistent hash: nothing stored.
     Jump,
+    /// Jump over the key's 64-bit XXH3: nothing stored.
+    JumpXxh3,
     /// mcrouter CH3 / WeightedCh3 (`furc_hash` of the key itself): for WeightedCh3 each
     /// server's weight divided by the largest (empty for CH3).
     Furc(Vec<f64>),
@@ -113,6 +115,9 @@ pub(super) enum Layout {
     Rendezvous,
     /// Maglev lookup table (entry indexes).
     Maglev(Vec<u32>),
+    /// Rendezvous over a hash of each node string joined with the key (pymemcache,
+    /// emcache): nothing stored beyond the node strings.
+    Scored,
 }
 
 impl Layout {
@@ -152,6 +157,7 @@ impl Layout {
                 }
             }
             Search::Jump => Layout::Jump,
+            Search::JumpXxh3 => Layout::JumpXxh3,
             Search::Furc { weighted } => {
                 let max = entries.iter().map(|e| e.server.weight).max().unwrap_or(0);
                 Layout::Furc(if weighted {
@@ -170,6 +176,7 @@ impl Layout {
                 })
             }
             Search::Rendezvous => Layout::Rendezvous,
+            Search::HashRendezvous { .. } => Layout::Scored,
             Search::Maglev => {
                 let seeds: Vec<u64> = entries.iter().map(|e| e.seed).collect();
                 Layout::Maglev(maglev::table(&seeds))
@@ -208,6 +215,8 @@ impl Layout {
             | Layout::Jump
             | Layout::Furc(_)
             | Layout::Rendezvous
+            | Layout::Scored
+            | Layout::JumpXxh3
             | Layout::Maglev(_) => None,
         }
     }

@@ -36,6 +36,7 @@ mod key;
 mod layout;
 mod points;
 mod radix;
+mod scored;
 mod scratch;
 mod search;
 #[cfg(feature = "std")]

@@ -179,6 +179,7 @@ pub(super) fn generate(
         let bytes = s.as_bytes();
         let value = match profile.points {
             PointHash::Sha1Word => sha1::first_word_be(bytes),
+            PointHash::Xxh3Word => Hash::Xxh3.hash(bytes),
             _ => hash.hash(bytes),
         };
         out.push(Point {

@@ -11,7 +11,7 @@ use super::points::Point;
 use super::Ring;
 use crate::alt::{jump, maglev, rendezvous};
 use crate::error::Error;
-use crate::hash::{furc, md5, whalin};
+use crate::hash::{furc, md5, whalin, xxh3_64};
 use crate::index;
 use crate::profile::{Failover, Search, Ties};
 use crate::server::Server;
@@ -226,6 +226,8 @@ impl Ring {
             | Search::Jump
             | Search::Furc { .. }
             | Search::Rendezvous
+            | Search::HashRendezvous { .. }
+            | Search::JumpXxh3
             | Search::Maglev => return Err(Error::Unsupported),
         })
     }
@@ -308,7 +310,7 @@ impl Ring {
                 ordered.get(at).map(|&i| i as usize).ok_or(Error::NoServer)
             }
             // Placed from the key itself in `locate_index`; a hash alone cannot place it.
-            Layout::Furc(_) => Err(Error::Unsupported),
+            Layout::Furc(_) | Layout::Scored | Layout::JumpXxh3 => Err(Error::Unsupported),
             Layout::Jump => {
                 Ok(jump::jump(u64::from(narrow(k)), self.entries.len() as u32) as usize)
             }
@@ -354,10 +356,12 @@ impl Ring {
         if self.profile.single_shortcut && self.entries.len() == 1 {
             return Ok(0);
         }
-        if let Layout::Furc(weights) = &self.layout {
-            return furc_locate(key, self.entries.len(), weights);
+        match &self.layout {
+            Layout::Furc(weights) => furc_locate(key, self.entries.len(), weights),
+            Layout::Scored => self.scored_best(key, &[]),
+            Layout::JumpXxh3 => Ok(jump::jump(xxh3_64(key), self.entries.len() as u32) as usize),
+            _ => self.locate_point_of(self.key_point(key)),
         }
-        self.locate_point_of(self.key_point(key))
     }
 
     /// Up to `n` distinct servers for a key, primary first, in the order the client's
@@ -410,6 +414,14 @@ impl Ring {
                     }
                 }
             }
+            Layout::Scored => {
+                while out.len() < want {
+                    match self.scored_best(key, out) {
+                        Ok(i) => out.push(i),
+                        Err(_) => break,
+                    }
+                }
+            }
             _ => {
                 for step in 1..self.entries.len() {
                     if out.len() >= want {
@@ -449,26 +461,78 @@ impl Ring {
         }
     }
 
-    /// The client's own failover sequence for a key, primary first: for spymemcached and
-    /// xmemcached their rehash walks (servers may repeat; spymemcached's `getSequence` yields
-    /// 7, xmemcached stops after as many rehashes as servers), for every other client the next
-    /// distinct servers as [`Ring::locate_n`].
+    /// The client's own failover sequence for a key, primary first, at most `n` entries:
+    /// the servers the client tries, in order, while the earlier ones are down (see
+    /// [`Failover`]). spymemcached and xmemcached rehash-walk the continuum (servers may
+    /// repeat; spymemcached's `getSequence` yields 7, xmemcached stops after as many rehashes
+    /// as servers), dalli and python-memcached rehash up to their retry limits, emcache stays
+    /// on its pick, every other client takes the next distinct servers as [`Ring::locate_n`].
     pub fn failover(&self, key: &[u8], n: usize) -> Result<Vec<usize>, Error> {
         let mut out = Vec::with_capacity(n.min(64));
-        let rehash = match (self.profile.failover, self.layout.continuum()) {
+        match (self.profile.failover, self.layout.continuum()) {
             (
                 Failover::Rehash {
                     first_tag,
                     bounded_by_servers,
                 },
                 Some(c),
-            ) => Some((first_tag, bounded_by_servers, c)),
-            _ => None,
-        };
-        let Some((first_tag, bounded, c)) = rehash else {
-            self.locate_n_into(key, n, &mut out)?;
-            return Ok(out);
-        };
+            ) => self.rehash_walk(key, n, first_tag, bounded_by_servers, c, &mut out)?,
+            (Failover::RehashKey { tries }, _) => {
+                self.rehash_tries(key, n.min(tries as usize), true, &mut out)?
+            }
+            (Failover::RehashHash { tries }, _) => {
+                self.rehash_tries(key, n.min(tries as usize), false, &mut out)?
+            }
+            (Failover::Stay, _) => {
+                let first = self.locate_index(key)?;
+                if n > 0 {
+                    out.push(first);
+                }
+            }
+            _ => self.locate_n_into(key, n, &mut out)?,
+        }
+        Ok(out)
+    }
+
+    /// How many servers the client tries for one key before it gives up.
+    pub fn failover_limit(&self) -> usize {
+        match self.profile.failover {
+            Failover::Walk => self.entries.len(),
+            Failover::Rehash {
+                bounded_by_servers: true,
+                ..
+            } => self.entries.len() + 1,
+            Failover::Rehash { .. } => SPY_SEQUENCE,
+            Failover::RehashKey { tries } | Failover::RehashHash { tries } => tries as usize,
+            Failover::Stay => 1,
+        }
+    }
+
+    /// The server a key goes to while the servers at the indexes in `dead` are down: the
+    /// first of the client's failover sequence ([`Ring::failover`], up to
+    /// [`Ring::failover_limit`] tries) that is up. [`Error::NoServer`] when the client gives
+    /// up (every server it would try is down).
+    pub fn locate_alive(&self, key: &[u8], dead: &[usize]) -> Result<usize, Error> {
+        if dead.is_empty() {
+            return self.locate_index(key);
+        }
+        self.failover(key, self.failover_limit())?
+            .into_iter()
+            .find(|i| !dead.contains(i))
+            .ok_or(Error::NoServer)
+    }
+
+    /// spymemcached / xmemcached: `hv = (hv + H(str(t) + key)) mod 2^32` walked on the
+    /// continuum.
+    fn rehash_walk(
+        &self,
+        key: &[u8],
+        n: usize,
+        first_tag: u32,
+        bounded: bool,
+        c: &Continuum,
+        out: &mut Vec<usize>,
+    ) -> Result<(), Error> {
         let n = if bounded {
             n.min(self.entries.len() + 1)
         } else {
@@ -476,7 +540,7 @@ impl Ring {
         };
         let first = self.locate_index(key)?;
         if n == 0 {
-            return Ok(out);
+            return Ok(());
         }
         out.push(first);
         let mut buf = KeyBuf::new();
@@ -493,7 +557,43 @@ impl Ring {
             out.push(self.owner_at(c, if p == c.values.len() { 0 } else { p }));
             t += 1;
         }
-        Ok(out)
+        Ok(())
+    }
+
+    /// dalli (`of_key`: lookup t hashes `str(t - 1) + key`) and python-memcached (lookup
+    /// t + 1 hashes `str(h(t)) + str(t)`): `n` lookups, each placed as a key hash is.
+    fn rehash_tries(
+        &self,
+        key: &[u8],
+        n: usize,
+        of_key: bool,
+        out: &mut Vec<usize>,
+    ) -> Result<(), Error> {
+        let first = self.locate_index(key)?;
+        if n == 0 {
+            return Ok(());
+        }
+        out.push(first);
+        if self.profile.single_shortcut && self.entries.len() == 1 {
+            return Ok(());
+        }
+        let mut buf = KeyBuf::new();
+        let key = prepare(self.profile, self.hash, key, &mut buf)?;
+        let mut h = self.hash.hash(key);
+        let mut tagged = Vec::with_capacity(key.len() + 20);
+        for t in 0..(n as u64).saturating_sub(1) {
+            tagged.clear();
+            if of_key {
+                push_decimal(&mut tagged, t);
+                tagged.extend_from_slice(key);
+            } else {
+                push_decimal(&mut tagged, u64::from(h));
+                push_decimal(&mut tagged, t);
+            }
+            h = self.hash.hash(&tagged);
+            out.push(self.locate_point_of(KeyPoint::Narrow(h))?);
+        }
+        Ok(())
     }
 
     /// The highest-scoring server not in `skip`.
@@ -523,6 +623,9 @@ fn furc_locate(key: &[u8], n: usize, weights: &[f64]) -> Result<usize, Error> {
     }
     furc::weighted_ch3(key, weights).ok_or(Error::NoServer)
 }
+
+/// spymemcached's `getSequence`: the primary and 6 rehashes.
+const SPY_SEQUENCE: usize = 7;
 
 /// Appends `t` in decimal (no allocation beyond `out`).
 fn push_decimal(out: &mut Vec<u8>, mut t: u64) {

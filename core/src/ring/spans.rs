@@ -147,6 +147,8 @@ impl Ring {
             | Layout::Jump
             | Layout::Furc(_)
             | Layout::Rendezvous
+            | Layout::Scored
+            | Layout::JumpXxh3
             | Layout::Maglev(_) => None,
         }
     }

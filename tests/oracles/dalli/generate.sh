@@ -7,6 +7,7 @@ ROOT="$(cd "$HERE/../../.." && pwd)"
 need=()
 command -v ruby >/dev/null 2>&1 || need+=(ruby)
 dpkg-query -W ruby-dalli >/dev/null 2>&1 || need+=(ruby-dalli)
+command -v memcached >/dev/null 2>&1 || need+=(memcached)
 if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >&2
@@ -18,3 +19,6 @@ RUBYV="$(ruby -e 'print "ruby ", RUBY_VERSION')"
 mkdir -p "$ROOT/tests/vectors/pending"
 rm -f "$ROOT"/tests/vectors/pending/dalli-*.json
 python3 "$HERE/gen.py" "$UP/$DEB" "$RUBYV"
+# Failover with servers that do not answer (live ones: memcached on 127.0.0.1).
+rm -f "$ROOT"/tests/vectors/dalli-failover-*.json "$ROOT"/tests/vectors/extra/dalli-dead-*.json
+python3 "$HERE/failover_gen.py" "$UP" "$DEB" "$RUBYV" "$(memcached -V | cut -d' ' -f2)"
