@@ -7,8 +7,8 @@
 //! `node_hashring`, `integer_div`) whatever core's own type names are.
 
 use ketama_core::profile::{
-    Failover, KeyLimits, KeyRewrite, Order, PointHash, Removal, Search, StringForm, Ties,
-    ZeroWeight,
+    Failover, Join, KeyChars, KeyLimits, KeyRewrite, Order, PointHash, Removal, ScoreTies, Search,
+    StringForm, Ties, ZeroWeight,
 };
 use ketama_core::server::NodeForm;
 use ketama_core::weight::{Count, Formula};
@@ -107,6 +107,8 @@ fn node(n: NodeForm) -> &'static str {
         NodeForm::HostPort => "host_port",
         NodeForm::JavaHostNamePort => "java_host_name_port",
         NodeForm::NginxHostNulPort => "nginx_host_nul_port",
+        NodeForm::HostThenPort => "host_then_port",
+        NodeForm::HostSlashHostPort => "host_slash_host_port",
     }
 }
 
@@ -148,6 +150,7 @@ fn points(p: PointHash) -> Value {
         PointHash::Crc32Chain => json!({"kind": "crc32_chain"}),
         PointHash::Murmur3Chain => json!({"kind": "murmur3_chain"}),
         PointHash::Sha1Word => json!({"kind": "sha1_word"}),
+        PointHash::Xxh3Word => json!({"kind": "xxh3_word"}),
     }
 }
 
@@ -173,8 +176,24 @@ fn placement(s: Search) -> Value {
         } => json!({"kind": "java_abs_modulo", "weighted": weighted, "old_compat": old_compat}),
         Search::Furc { weighted } => json!({"kind": "furc", "weighted": weighted}),
         Search::Jump => json!({"kind": "jump"}),
+        Search::JumpXxh3 => json!({"kind": "jump_xxh3"}),
+        Search::HashRendezvous { join, ties } => json!({
+            "kind": "hash_rendezvous",
+            "join": match join {
+                Join::NodeDashKey => "node_dash_key",
+                Join::KeyNode => "key_node",
+            },
+            "ties": score_ties(ties),
+        }),
         Search::Rendezvous => json!({"kind": "rendezvous"}),
         Search::Maglev => json!({"kind": "maglev"}),
+    }
+}
+
+fn score_ties(t: ScoreTies) -> &'static str {
+    match t {
+        ScoreTies::GreaterNode => "greater_node",
+        ScoreTies::GreaterNodeHash => "greater_node_hash",
     }
 }
 
@@ -201,11 +220,24 @@ fn key(k: KeyRewrite) -> Value {
         KeyRewrite::Truncate(n) => json!({"kind": "truncate", "bytes": n}),
         KeyRewrite::DalliDigest => json!({"kind": "dalli_digest"}),
         KeyRewrite::UrlEncode => json!({"kind": "url_encode"}),
+        KeyRewrite::PyBytesRepr => json!({"kind": "py_bytes_repr"}),
+        KeyRewrite::Prefix(p) => json!({"kind": "prefix", "prefix": p}),
     }
 }
 
 fn key_limits(l: KeyLimits) -> Value {
-    json!({"empty": l.empty, "max_len": l.max_len, "blanks": l.blanks})
+    json!({"empty": l.empty, "max_len": l.max_len, "chars": key_chars(l.chars)})
+}
+
+fn key_chars(c: KeyChars) -> &'static str {
+    match c {
+        KeyChars::Any => "any",
+        KeyChars::Controls => "controls",
+        KeyChars::ControlsDel => "controls_del",
+        KeyChars::PyWhitespace => "py_whitespace",
+        KeyChars::PyWhitespaceAscii => "py_whitespace_ascii",
+        KeyChars::PythonMemcached => "python_memcached",
+    }
 }
 
 fn order(o: Order) -> &'static str {
@@ -224,6 +256,9 @@ fn failover(f: Failover) -> Value {
         } => {
             json!({"kind": "rehash", "first_tag": first_tag, "bounded_by_servers": bounded_by_servers})
         }
+        Failover::RehashKey { tries } => json!({"kind": "rehash_key", "tries": tries}),
+        Failover::RehashHash { tries } => json!({"kind": "rehash_hash", "tries": tries}),
+        Failover::Stay => json!({"kind": "stay"}),
     }
 }
 
