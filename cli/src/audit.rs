@@ -102,77 +102,6 @@ impl Score {
     }
 }
 
-/// The hashes a profile's client lets its users choose, besides the default (names as
-/// `ketama hashes` prints them).
-pub fn offered_hashes(p: &Profile) -> &'static [&'static str] {
-    const LIBHASHKIT: &[&str] = &[
-        "one_at_a_time",
-        "md5",
-        "crc",
-        "fnv1_64",
-        "fnv1a_64",
-        "fnv1_32",
-        "fnv1a_32",
-        "hsieh",
-        "murmur",
-        "murmur3",
-        "jenkins",
-    ];
-    const TWEMPROXY: &[&str] = &[
-        "one_at_a_time",
-        "md5",
-        "crc16",
-        "crc",
-        "crc32a",
-        "fnv1_64",
-        "fnv1a_64",
-        "fnv1_32",
-        "fnv1a_32",
-        "hsieh",
-        "murmur",
-        "jenkins",
-    ];
-    const SPYMEMCACHED: &[&str] = &[
-        "md5",
-        "native",
-        "crc",
-        "java_fnv1_64",
-        "java_fnv1a_64",
-        "java_fnv1_32",
-        "java_fnv1a_32",
-    ];
-    const XMEMCACHED: &[&str] = &[
-        "md5",
-        "native",
-        "crc",
-        "java_fnv1_64",
-        "java_fnv1a_64",
-        "java_fnv1_32",
-        "java_fnv1a_32",
-        "mysql",
-        "elf",
-        "rs",
-        "lua",
-        "election",
-        "one_at_a_time_unsigned",
-    ];
-    const PECL: &[&str] = &["crc32a", "fnv1a_32"];
-    let n = p.name;
-    if n.starts_with("libmemcached") || n == "modula" {
-        LIBHASHKIT
-    } else if n.starts_with("twemproxy") {
-        TWEMPROXY
-    } else if n.starts_with("spymemcached") {
-        SPYMEMCACHED
-    } else if n.starts_with("xmemcached") {
-        XMEMCACHED
-    } else if n.starts_with("pecl-memcache") {
-        PECL
-    } else {
-        &[]
-    }
-}
-
 /// The address to connect to for a server of the file.
 fn address(s: &ketama_core::Server) -> String {
     if s.host.contains(':') {
@@ -236,15 +165,7 @@ pub fn score(ring: &Ring, held: &[Holding]) -> Score {
 pub fn detect(fleet: &Fleet, held: &[Holding]) -> Vec<Score> {
     let mut scores = Vec::new();
     for p in Profile::all() {
-        let mut hashes = vec![p.default_hash];
-        for n in offered_hashes(p) {
-            if let Ok(h) = p.hash_from_name(n) {
-                if !hashes.contains(&h) {
-                    hashes.push(h);
-                }
-            }
-        }
-        for h in hashes {
+        for &h in p.hashes {
             if let Ok(ring) = servers::ring(p, Some(h), fleet) {
                 scores.push(score(&ring, held));
             }
@@ -567,19 +488,6 @@ fn detect_table(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_offered_hash_resolves() {
-        for p in Profile::all() {
-            for n in offered_hashes(p) {
-                assert!(
-                    p.hash_from_name(n).is_ok(),
-                    "{} offers unknown hash {n}",
-                    p.name
-                );
-            }
-        }
-    }
 
     #[test]
     fn scores_count_agreement_and_misplacement() {

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use clap::Args;
-use ketama_core::profile::Search;
+use ketama_core::profile::{Bound, Placement};
 use ketama_core::server::DEFAULT_PORT;
 use ketama_core::{Profile, Ring, Server};
 use serde_json::json;
@@ -123,13 +123,14 @@ pub fn differences(a: &Ring, b: &Ring, an: &str, bn: &str) -> Vec<Difference> {
         aliases: _,      // names only
         description: _,  // words only
         default_hash: _, // the ring's actual hash is compared below
+        hashes: _,       // what users may choose; the ring's actual hash is compared below
         crc32: _,        // only how the name "crc32" resolves; the hash itself is compared
         node: _,         // compared through the node strings it produces
         names,
         strings,
         count,
         points,
-        search,
+        placement,
         ties,
         zero_weight,
         key,
@@ -152,11 +153,11 @@ pub fn differences(a: &Ring, b: &Ring, an: &str, bn: &str) -> Vec<Difference> {
         });
     };
     let rings = pa.is_ring() && pb.is_ring();
-    if pa.is_ring() != pb.is_ring() || (!rings && pa.search != pb.search) {
+    if pa.is_ring() != pb.is_ring() || (!rings && pa.placement != pb.placement) {
         add(
             "placement",
-            pa.search.to_string(),
-            pb.search.to_string(),
+            pa.placement.to_string(),
+            pb.placement.to_string(),
             "the two clients use different algorithms: nearly every key can differ".into(),
             true,
         );
@@ -266,11 +267,11 @@ pub fn differences(a: &Ring, b: &Ring, an: &str, bn: &str) -> Vec<Difference> {
             true,
         );
     }
-    if search != pb.search && rings {
-        let zero = [search, pb.search];
-        let only_zero =
-            zero.contains(&Search::LowerBound) && zero.contains(&Search::LowerBoundZeroLast);
-        let backwards = zero.contains(&Search::FloorWrap);
+    if placement != pb.placement && rings {
+        let zero = [placement, pb.placement];
+        let only_zero = zero.contains(&Placement::Ring(Bound::LowerBound))
+            && zero.contains(&Placement::Ring(Bound::LowerBoundZeroLast));
+        let backwards = zero.contains(&Placement::Ring(Bound::FloorWrap));
         let (note, effective) = if only_zero {
             (
                 "only a key hash of exactly 0 is placed differently".to_string(),
@@ -291,8 +292,8 @@ pub fn differences(a: &Ring, b: &Ring, an: &str, bn: &str) -> Vec<Difference> {
         };
         add(
             "search",
-            search.to_string(),
-            pb.search.to_string(),
+            placement.to_string(),
+            pb.placement.to_string(),
             note,
             effective,
         );

@@ -300,7 +300,7 @@ pub fn run(a: &DiffArgs, f: Format) -> Result<String, Fail> {
                 }
                 _ => out.push_str(&format!(
                     "moves: no continuum ({} places keys by {})\n",
-                    profile.name, profile.search
+                    profile.name, profile.placement
                 )),
             }
             out.push_str(&format!(

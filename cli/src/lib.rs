@@ -444,7 +444,7 @@ fn points(a: &RingArgs, f: Option<Format>) -> Result<String, Fail> {
         return Err(Fail::new(format!(
             "profile {} has no continuum (it places keys by {}), so it has no points",
             ring.profile().name,
-            ring.profile().search
+            ring.profile().placement
         )));
     }
     let label = |i: usize| ring.server(i).map_or("?", |s| s.label.as_str());

@@ -7,8 +7,8 @@
 //! `node_hashring`, `integer_div`) whatever core's own type names are.
 
 use ketama_core::profile::{
-    Failover, Join, KeyChars, KeyLimits, KeyRewrite, Order, PointHash, Removal, ScoreTies, Search,
-    StringForm, Ties, ZeroWeight,
+    Bound, Failover, Join, KeyChars, KeyLimits, KeyRewrite, Order, Placement, PointHash, Removal,
+    ScoreTies, StringForm, Ties, ZeroWeight,
 };
 use ketama_core::server::NodeForm;
 use ketama_core::weight::{Count, Formula};
@@ -79,7 +79,7 @@ pub fn profile(p: &Profile) -> Value {
         "strings": strings(p.strings),
         "count": count(p.count),
         "points": points(p.points),
-        "placement": placement(p.search),
+        "placement": placement(p.placement),
         "ties": ties(p.ties),
         "zero_weight": zero_weight(p.zero_weight),
         "key": key(p.key),
@@ -124,10 +124,10 @@ fn strings(s: StringForm) -> &'static str {
 
 fn formula(f: Formula) -> &'static str {
     match f {
-        Formula::Lk => "libketama",
-        Formula::Lm => "libmemcached",
-        Formula::Nd => "node_hashring",
-        Formula::Int => "integer_div",
+        Formula::Libketama => "libketama",
+        Formula::Libmemcached => "libmemcached",
+        Formula::NodeHashring => "node_hashring",
+        Formula::IntegerDiv => "integer_div",
         Formula::Dalli => "dalli",
         Formula::Whalin => "whalin",
     }
@@ -158,26 +158,28 @@ fn ring(bound: &str) -> Value {
     json!({"kind": "ring", "bound": bound})
 }
 
-fn placement(s: Search) -> Value {
+fn placement(s: Placement) -> Value {
     match s {
-        Search::LowerBound => ring("lower_bound"),
-        Search::UpperBound => ring("upper_bound"),
-        Search::LowerBoundZeroLast => ring("lower_bound_zero_last"),
-        Search::Floor => ring("floor"),
-        Search::FloorWrap => ring("floor_wrap"),
-        Search::LowerBoundSigned => ring("lower_bound_signed"),
-        Search::Buckets1024 => json!({"kind": "pecl_buckets"}),
-        Search::Modula { weighted, high15 } => {
+        Placement::Ring(b) => ring(match b {
+            Bound::LowerBound => "lower_bound",
+            Bound::UpperBound => "upper_bound",
+            Bound::LowerBoundZeroLast => "lower_bound_zero_last",
+            Bound::Floor => "floor",
+            Bound::FloorWrap => "floor_wrap",
+            Bound::LowerBoundSigned => "lower_bound_signed",
+        }),
+        Placement::PeclBuckets => json!({"kind": "pecl_buckets"}),
+        Placement::Modula { weighted, high15 } => {
             json!({"kind": "modula", "weighted": weighted, "high15": high15})
         }
-        Search::JavaAbsModulo {
+        Placement::JavaAbsModulo {
             weighted,
             old_compat,
         } => json!({"kind": "java_abs_modulo", "weighted": weighted, "old_compat": old_compat}),
-        Search::Furc { weighted } => json!({"kind": "furc", "weighted": weighted}),
-        Search::Jump => json!({"kind": "jump"}),
-        Search::JumpXxh3 => json!({"kind": "jump_xxh3"}),
-        Search::HashRendezvous { join, ties } => json!({
+        Placement::Furc { weighted } => json!({"kind": "furc", "weighted": weighted}),
+        Placement::Jump => json!({"kind": "jump"}),
+        Placement::JumpXxh3 => json!({"kind": "jump_xxh3"}),
+        Placement::HashRendezvous { join, ties } => json!({
             "kind": "hash_rendezvous",
             "join": match join {
                 Join::NodeDashKey => "node_dash_key",
@@ -185,8 +187,8 @@ fn placement(s: Search) -> Value {
             },
             "ties": score_ties(ties),
         }),
-        Search::Rendezvous => json!({"kind": "rendezvous"}),
-        Search::Maglev => json!({"kind": "maglev"}),
+        Placement::Rendezvous => json!({"kind": "rendezvous"}),
+        Placement::Maglev => json!({"kind": "maglev"}),
     }
 }
 

@@ -71,7 +71,7 @@ pub use hash::Hash;
 #[cfg(feature = "alloc")]
 pub use profile::Profile;
 #[cfg(feature = "alloc")]
-pub use ring::{BuildError, Ring, Span, Spans, Unit, MAX_POINTS};
+pub use ring::{BuildError, Ring, Scratch, Span, Spans, Unit, MAX_POINTS};
 #[cfg(feature = "std")]
 pub use ring::{SharedRing, Snapshot};
 #[cfg(feature = "alloc")]

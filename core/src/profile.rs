@@ -19,7 +19,7 @@
 //! | `go-ketama` | dgryski/go-ketama | `label` | `LK` x 4 md5 | md5 | >= (0 goes last) |
 //! | `groupcache` | golang/groupcache consistenthash | `i` + label | 50 x crc32a | crc32a | >=, later |
 //! | `flexihash` | pda/flexihash 3.0.0 | label + `i` | 64w x crc32a | crc32a | >, later |
-//! | `flexihash-seed` | the seed PHP class | label | 1 x toHash | seed_tohash | <= (floor) |
+//! | `flexihash-seed` | the user's PHP FlexiHash class | label | 1 x toHash | seed_tohash | <= (floor) |
 //! | `dalli` | Ruby Dalli 3.0.6 | `host:port` (no brackets) | floor(160 n w / W) x sha1 | crc32a | <= (wrap to the largest) |
 //! | `xmemcached-gwhalin` | xmemcached 2.4.9 gwhalin mode | `getHostName():port` | 40w x 4 md5 | KETAMA_HASH | >=, sorted list |
 //! | `nginx` | nginx 1.22.1 hash consistent | `host\0port` | 160w x crc32 chain | crc32a | >=, earlier |
@@ -88,9 +88,9 @@ pub enum PointHash {
     Xxh3Word,
 }
 
-/// How a key's hash picks a server.
+/// Which comparison finds a key hash's point on a sorted continuum.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Search {
+pub enum Bound {
     /// First point >= h, else the first point.
     LowerBound,
     /// First point > h, else the first point.
@@ -99,7 +99,8 @@ pub enum Search {
     /// unsigned underflow, kept on purpose upstream).
     LowerBoundZeroLast,
     /// The largest point <= h; below the smallest point PHP reads `list[count - 1]`, which is
-    /// a server only if some point equals `count - 1`, else null (the seed class).
+    /// a server only if some point equals `count - 1`, else null (the user's PHP FlexiHash
+    /// class, `flexihash-seed`).
     Floor,
     /// The largest point <= h; below the smallest point, the largest point (dalli:
     /// `bsearch_index { |e| e.value > h }` minus one, index -1 wrapping to the last point).
@@ -109,9 +110,33 @@ pub enum Search {
     /// flipped (`p ^ 2^31`), so the continuum's unsigned order is the signed order; the key
     /// hash is flipped the same way before the search.
     LowerBoundSigned,
-    /// pecl memcache: a 1024-entry table, `bucket[b]` = owner of lower_bound(b * 4194303);
-    /// key -> `bucket[h % 1024]`.
-    Buckets1024,
+}
+
+impl Bound {
+    /// Whether a walk for the next servers (failover, `locate_n`) goes backwards along the
+    /// continuum (the floor searches) rather than forwards.
+    pub fn walks_backwards(self) -> bool {
+        matches!(self, Bound::Floor | Bound::FloorWrap)
+    }
+
+    /// What is XORed into a 32-bit position or key hash so that the continuum's unsigned
+    /// order is the order this search compares in (`2^31` for the signed search, else 0).
+    pub fn flip(self) -> u32 {
+        match self {
+            Bound::LowerBoundSigned => 0x8000_0000,
+            _ => 0,
+        }
+    }
+}
+
+/// Which algorithm places a key on a server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// A sorted continuum of points, searched by the [`Bound`].
+    Ring(Bound),
+    /// pecl memcache: the continuum searched lower-bound, read through a 1024-entry table:
+    /// `bucket[b]` = owner of the first point >= `b * 4194303`; key -> `bucket[h % 1024]`.
+    PeclBuckets,
     /// `hash % slots` over the servers in order (each repeated `w` times when weighted).
     Modula {
         /// Each server fills `weight` consecutive slots.
@@ -171,6 +196,18 @@ pub enum ScoreTies {
     GreaterNode,
     /// The greater hash of the node string alone, then the earlier server (emcache).
     GreaterNodeHash,
+}
+
+impl Placement {
+    /// The comparison on the continuum, for placements that search one (pecl's table is
+    /// filled by a lower-bound search).
+    pub fn bound(self) -> Option<Bound> {
+        match self {
+            Placement::Ring(b) => Some(b),
+            Placement::PeclBuckets => Some(Bound::LowerBound),
+            _ => None,
+        }
+    }
 }
 
 /// Which server owns a position several servers' points share.
@@ -355,6 +392,9 @@ pub struct Profile {
     pub description: &'static str,
     /// The key hash when none is chosen.
     pub default_hash: Hash,
+    /// The key hashes the client lets its users choose, the default first (what
+    /// `ketama audit --detect` tries).
+    pub hashes: &'static [Hash],
     /// What `crc32` means for this client, if it has such a name.
     pub crc32: Option<Hash>,
     /// How a server becomes its node string.
@@ -367,8 +407,8 @@ pub struct Profile {
     pub count: Count,
     /// How strings become points.
     pub points: PointHash,
-    /// How a key finds its server.
-    pub search: Search,
+    /// How a key finds its server: the algorithm, and for rings the comparison.
+    pub placement: Placement,
     /// Who owns shared positions.
     pub ties: Ties,
     /// What weight 0 means.
@@ -395,13 +435,14 @@ pub static LIBKETAMA: Profile = Profile {
     aliases: &[],
     description: "libketama (RJ/ketama 18cf9a7): LK md5 digests x 4 of host:port-i, md5 keys",
     default_hash: Hash::Md5,
+    hashes: &[Hash::Md5],
     crc32: None,
     node: NodeForm::Label,
     names: false,
     strings: StringForm::Dash,
-    count: Count::Relative(Formula::Lk),
+    count: Count::Relative(Formula::Libketama),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::LowerBound,
+    placement: Placement::Ring(Bound::LowerBound),
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::Reject,
     key: KeyRewrite::None,
@@ -419,13 +460,14 @@ pub static LIBMEMCACHED: Profile = Profile {
     aliases: &[],
     description: "libmemcached 1.1.4 CONSISTENT_KETAMA, unweighted: 100 key-hash points of host[:port]-i (php-memcached default_consistent_hash, pylibmc ketama)",
     default_hash: Hash::OneAtATime,
+    hashes: &[Hash::OneAtATime, Hash::Md5, Hash::Crc, Hash::Fnv1_64, Hash::Fnv1a64, Hash::Fnv1_32, Hash::Fnv1a32, Hash::Hsieh, Hash::Murmur, Hash::Murmur3, Hash::Jenkins],
     crc32: None,
     node: NodeForm::OmitDefaultPort,
     names: false,
     strings: StringForm::Dash,
     count: Count::Fixed(100),
     points: PointHash::KeyHash,
-    search: Search::LowerBound,
+    placement: Placement::Ring(Bound::LowerBound),
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsOne,
     key: KeyRewrite::None,
@@ -443,13 +485,14 @@ pub static LIBMEMCACHED_WEIGHTED: Profile = Profile {
     aliases: &["php-memcached"],
     description: "libmemcached 1.1.4 KETAMA_WEIGHTED / php-memcached 3.2 OPT_LIBKETAMA_COMPATIBLE: LM md5 ring of host[:port]-i, md5 keys",
     default_hash: Hash::Md5,
+    hashes: &[Hash::Md5, Hash::OneAtATime, Hash::Crc, Hash::Fnv1_64, Hash::Fnv1a64, Hash::Fnv1_32, Hash::Fnv1a32, Hash::Hsieh, Hash::Murmur, Hash::Murmur3, Hash::Jenkins],
     crc32: None,
     node: NodeForm::OmitDefaultPort,
     names: false,
     strings: StringForm::Dash,
-    count: Count::Relative(Formula::Lm),
+    count: Count::Relative(Formula::Libmemcached),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::LowerBound,
+    placement: Placement::Ring(Bound::LowerBound),
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsOne,
     key: KeyRewrite::None,
@@ -467,13 +510,26 @@ pub static LIBMEMCACHED_SPY: Profile = Profile {
     aliases: &[],
     description: "libmemcached 1.1.4 CONSISTENT_KETAMA_SPY: 100 key-hash points of /host:port-i",
     default_hash: Hash::OneAtATime,
+    hashes: &[
+        Hash::OneAtATime,
+        Hash::Md5,
+        Hash::Crc,
+        Hash::Fnv1_64,
+        Hash::Fnv1a64,
+        Hash::Fnv1_32,
+        Hash::Fnv1a32,
+        Hash::Hsieh,
+        Hash::Murmur,
+        Hash::Murmur3,
+        Hash::Jenkins,
+    ],
     crc32: None,
     node: NodeForm::SlashLabel,
     names: false,
     strings: StringForm::Dash,
     count: Count::Fixed(100),
     points: PointHash::KeyHash,
-    search: Search::LowerBound,
+    placement: Placement::Ring(Bound::LowerBound),
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsOne,
     key: KeyRewrite::None,
@@ -492,13 +548,26 @@ pub static LIBMEMCACHED_SPY_WEIGHTED: Profile = Profile {
     description:
         "libmemcached 1.1.4 CONSISTENT_KETAMA_SPY + KETAMA_WEIGHTED: LM md5 ring of /host:port-i",
     default_hash: Hash::Md5,
+    hashes: &[
+        Hash::Md5,
+        Hash::OneAtATime,
+        Hash::Crc,
+        Hash::Fnv1_64,
+        Hash::Fnv1a64,
+        Hash::Fnv1_32,
+        Hash::Fnv1a32,
+        Hash::Hsieh,
+        Hash::Murmur,
+        Hash::Murmur3,
+        Hash::Jenkins,
+    ],
     crc32: None,
     node: NodeForm::SlashLabel,
     names: false,
     strings: StringForm::Dash,
-    count: Count::Relative(Formula::Lm),
+    count: Count::Relative(Formula::Libmemcached),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::LowerBound,
+    placement: Placement::Ring(Bound::LowerBound),
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsOne,
     key: KeyRewrite::None,
@@ -516,13 +585,14 @@ pub static TWEMPROXY: Profile = Profile {
     aliases: &["nutcracker"],
     description: "twemproxy (nutcracker) 0.5.0 distribution ketama: LM md5 ring of name-i or host[:port]-i, fnv1a_64 keys",
     default_hash: Hash::Fnv1a64,
+    hashes: &[Hash::Fnv1a64, Hash::OneAtATime, Hash::Md5, Hash::Crc16, Hash::Crc, Hash::Crc32a, Hash::Fnv1_64, Hash::Fnv1_32, Hash::Fnv1a32, Hash::Hsieh, Hash::Murmur, Hash::Jenkins],
     crc32: Some(Hash::Crc),
     node: NodeForm::OmitDefaultPort,
     names: true,
     strings: StringForm::Dash,
-    count: Count::Relative(Formula::Lm),
+    count: Count::Relative(Formula::Libmemcached),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::LowerBound,
+    placement: Placement::Ring(Bound::LowerBound),
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::Reject,
     key: KeyRewrite::None,
@@ -540,13 +610,14 @@ pub static TWEMPROXY_MODULA: Profile = Profile {
     aliases: &[],
     description: "twemproxy (nutcracker) 0.5.0 distribution modula: each server fills weight slots, slot[h % W]",
     default_hash: Hash::Fnv1a64,
+    hashes: &[Hash::Fnv1a64, Hash::OneAtATime, Hash::Md5, Hash::Crc16, Hash::Crc, Hash::Crc32a, Hash::Fnv1_64, Hash::Fnv1_32, Hash::Fnv1a32, Hash::Hsieh, Hash::Murmur, Hash::Jenkins],
     crc32: Some(Hash::Crc),
     node: NodeForm::OmitDefaultPort,
     names: true,
     strings: StringForm::Dash,
     count: Count::Fixed(0),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::Modula { weighted: true, high15: false },
+    placement: Placement::Modula { weighted: true, high15: false },
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::Reject,
     key: KeyRewrite::None,
@@ -564,13 +635,14 @@ pub static PECL_MEMCACHE: Profile = Profile {
     aliases: &[],
     description: "pecl memcache 4.0.5.2 hash_strategy=consistent: 160w crc32 points of host:port-i, 1024-bucket table",
     default_hash: Hash::Crc32a,
+    hashes: &[Hash::Crc32a, Hash::Fnv1a32],
     crc32: Some(Hash::Crc32a),
     node: NodeForm::Label,
     names: false,
     strings: StringForm::Dash,
     count: Count::PerWeight(160),
     points: PointHash::KeyHash,
-    search: Search::Buckets1024,
+    placement: Placement::PeclBuckets,
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::Reject,
     key: KeyRewrite::PeclSanitize,
@@ -588,13 +660,14 @@ pub static PECL_MEMCACHE_STANDARD: Profile = Profile {
     aliases: &[],
     description: "pecl memcache 4.0.5.2 hash_strategy=standard: weight slots, ((crc32 >> 16) & 0x7fff) % slots",
     default_hash: Hash::Crc32a,
+    hashes: &[Hash::Crc32a, Hash::Fnv1a32],
     crc32: Some(Hash::Crc32a),
     node: NodeForm::Label,
     names: false,
     strings: StringForm::Dash,
     count: Count::Fixed(0),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::Modula { weighted: true, high15: true },
+    placement: Placement::Modula { weighted: true, high15: true },
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::Reject,
     key: KeyRewrite::PeclSanitize,
@@ -612,13 +685,14 @@ pub static SPYMEMCACHED: Profile = Profile {
     aliases: &[],
     description: "spymemcached 2.12.3 KetamaNodeLocator, SPYMEMCACHED format, unweighted: ip:port-i, KETAMA_HASH",
     default_hash: Hash::Md5,
+    hashes: &[Hash::Md5, Hash::Native, Hash::Crc, Hash::JavaFnv1_64, Hash::JavaFnv1a64, Hash::JavaFnv1_32, Hash::JavaFnv1a32],
     crc32: None,
     node: NodeForm::JavaSpy,
     names: true,
     strings: StringForm::Dash,
     count: Count::Fixed(160),
     points: PointHash::JavaKetama,
-    search: Search::LowerBound,
+    placement: Placement::Ring(Bound::LowerBound),
     ties: Ties::LaterWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -636,13 +710,22 @@ pub static SPYMEMCACHED_LIBMEMCACHED_FORMAT: Profile = Profile {
     aliases: &[],
     description: "spymemcached 2.12.3 KetamaNodeLocator, LIBMEMCACHED format: host[:port]-i",
     default_hash: Hash::Md5,
+    hashes: &[
+        Hash::Md5,
+        Hash::Native,
+        Hash::Crc,
+        Hash::JavaFnv1_64,
+        Hash::JavaFnv1a64,
+        Hash::JavaFnv1_32,
+        Hash::JavaFnv1a32,
+    ],
     crc32: None,
     node: NodeForm::JavaHostName,
     names: true,
     strings: StringForm::Dash,
     count: Count::Fixed(160),
     points: PointHash::JavaKetama,
-    search: Search::LowerBound,
+    placement: Placement::Ring(Bound::LowerBound),
     ties: Ties::LaterWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -664,13 +747,22 @@ pub static SPYMEMCACHED_WEIGHTED: Profile = Profile {
     description:
         "spymemcached 2.12.3 KetamaNodeLocator with a weight map: LM md5 ring whatever the key hash",
     default_hash: Hash::Md5,
+    hashes: &[
+        Hash::Md5,
+        Hash::Native,
+        Hash::Crc,
+        Hash::JavaFnv1_64,
+        Hash::JavaFnv1a64,
+        Hash::JavaFnv1_32,
+        Hash::JavaFnv1a32,
+    ],
     crc32: None,
     node: NodeForm::JavaSpy,
     names: true,
     strings: StringForm::Dash,
-    count: Count::Relative(Formula::Lm),
+    count: Count::Relative(Formula::Libmemcached),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::LowerBound,
+    placement: Placement::Ring(Bound::LowerBound),
     ties: Ties::LaterWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -691,13 +783,14 @@ pub static SPYMEMCACHED_WEIGHTED_LIBMEMCACHED_FORMAT: Profile = Profile {
     aliases: &[],
     description: "spymemcached 2.12.3 weighted, LIBMEMCACHED format (= libmemcached-weighted for the same strings)",
     default_hash: Hash::Md5,
+    hashes: &[Hash::Md5, Hash::Native, Hash::Crc, Hash::JavaFnv1_64, Hash::JavaFnv1a64, Hash::JavaFnv1_32, Hash::JavaFnv1a32],
     crc32: None,
     node: NodeForm::JavaHostName,
     names: true,
     strings: StringForm::Dash,
-    count: Count::Relative(Formula::Lm),
+    count: Count::Relative(Formula::Libmemcached),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::LowerBound,
+    placement: Placement::Ring(Bound::LowerBound),
     ties: Ties::LaterWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -716,13 +809,28 @@ pub static XMEMCACHED: Profile = Profile {
     description:
         "xmemcached 2.4.9 KetamaMemcachedSessionLocator: /ip:port-i, 160w points, KETAMA_HASH",
     default_hash: Hash::Md5,
+    hashes: &[
+        Hash::Md5,
+        Hash::Native,
+        Hash::Crc,
+        Hash::JavaFnv1_64,
+        Hash::JavaFnv1a64,
+        Hash::JavaFnv1_32,
+        Hash::JavaFnv1a32,
+        Hash::Mysql,
+        Hash::Elf,
+        Hash::Rs,
+        Hash::Lua,
+        Hash::Election,
+        Hash::OneAtATimeUnsigned,
+    ],
     crc32: None,
     node: NodeForm::JavaXmc,
     names: true,
     strings: StringForm::Dash,
     count: Count::PerWeight(160),
     points: PointHash::JavaKetama,
-    search: Search::LowerBound,
+    placement: Placement::Ring(Bound::LowerBound),
     ties: Ties::SortedList,
     zero_weight: ZeroWeight::Reject,
     key: KeyRewrite::None,
@@ -743,13 +851,14 @@ pub static XMEMCACHED_NGINX: Profile = Profile {
     aliases: &[],
     description: "xmemcached 2.4.9 KetamaMemcachedSessionLocator(alg, true): ip[:port]-i, nginx upstream compatible",
     default_hash: Hash::Md5,
+    hashes: &[Hash::Md5, Hash::Native, Hash::Crc, Hash::JavaFnv1_64, Hash::JavaFnv1a64, Hash::JavaFnv1_32, Hash::JavaFnv1a32, Hash::Mysql, Hash::Elf, Hash::Rs, Hash::Lua, Hash::Election, Hash::OneAtATimeUnsigned],
     crc32: None,
     node: NodeForm::JavaNginx,
     names: true,
     strings: StringForm::Dash,
     count: Count::PerWeight(160),
     points: PointHash::JavaKetama,
-    search: Search::LowerBound,
+    placement: Placement::Ring(Bound::LowerBound),
     ties: Ties::SortedList,
     zero_weight: ZeroWeight::Reject,
     key: KeyRewrite::None,
@@ -767,13 +876,14 @@ pub static DALLI: Profile = Profile {
     aliases: &[],
     description: "Ruby Dalli 3.0.6: floor(160 n w / W) sha1 points of host:port:i, crc32 keys, largest point <= hash (wrapping to the largest)",
     default_hash: Hash::Crc32a,
+    hashes: &[Hash::Crc32a],
     crc32: Some(Hash::Crc32a),
     node: NodeForm::HostPort,
     names: false,
     strings: StringForm::Colon,
     count: Count::Relative(Formula::Dalli),
     points: PointHash::Sha1Word,
-    search: Search::FloorWrap,
+    placement: Placement::Ring(Bound::FloorWrap),
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::DalliDigest,
@@ -795,13 +905,14 @@ pub static XMEMCACHED_GWHALIN: Profile = Profile {
     aliases: &[],
     description: "xmemcached 2.4.9 KetamaMemcachedSessionLocator(alg, false, true) (gwhalin compatible): getHostName():port-i, 160w points, KETAMA_HASH whatever alg",
     default_hash: Hash::Md5,
+    hashes: &[Hash::Md5, Hash::Native, Hash::Crc, Hash::JavaFnv1_64, Hash::JavaFnv1a64, Hash::JavaFnv1_32, Hash::JavaFnv1a32, Hash::Mysql, Hash::Elf, Hash::Rs, Hash::Lua, Hash::Election, Hash::OneAtATimeUnsigned],
     crc32: None,
     node: NodeForm::JavaHostNamePort,
     names: false,
     strings: StringForm::Dash,
     count: Count::PerWeight(160),
     points: PointHash::JavaKetama,
-    search: Search::LowerBound,
+    placement: Placement::Ring(Bound::LowerBound),
     ties: Ties::SortedList,
     zero_weight: ZeroWeight::Reject,
     key: KeyRewrite::None,
@@ -827,13 +938,14 @@ pub static UHASHRING: Profile = Profile {
     description:
         "uhashring 2.5 HashRing default: 160w points int(md5(label-i).hexdigest(), 16), 128-bit",
     default_hash: Hash::Md5,
+    hashes: &[Hash::Md5],
     crc32: None,
     node: NodeForm::Label,
     names: false,
     strings: StringForm::Dash,
     count: Count::PerWeight(160),
     points: PointHash::Md5Wide,
-    search: Search::UpperBound,
+    placement: Placement::Ring(Bound::UpperBound),
     ties: Ties::LaterWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -852,13 +964,14 @@ pub static UHASHRING_KETAMA: Profile = Profile {
     description:
         "uhashring 2.5 HashRing(hash_fn='ketama'): INT md5 digests x 4 of label-i, first point > h",
     default_hash: Hash::Md5,
+    hashes: &[Hash::Md5],
     crc32: None,
     node: NodeForm::Label,
     names: false,
     strings: StringForm::Dash,
-    count: Count::Relative(Formula::Int),
+    count: Count::Relative(Formula::IntegerDiv),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::UpperBound,
+    placement: Placement::Ring(Bound::UpperBound),
     ties: Ties::LaterWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -877,13 +990,14 @@ pub static HASH_RING: Profile = Profile {
     description:
         "Python hash_ring 1.3.1 (and node-hashring hash_ring mode): INT md5 digests x 3 of label-i",
     default_hash: Hash::Md5,
+    hashes: &[Hash::Md5],
     crc32: None,
     node: NodeForm::Label,
     names: false,
     strings: StringForm::Dash,
-    count: Count::Relative(Formula::Int),
+    count: Count::Relative(Formula::IntegerDiv),
     points: PointHash::Md5Words { per: 3 },
-    search: Search::UpperBound,
+    placement: Placement::Ring(Bound::UpperBound),
     ties: Ties::LaterWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -901,13 +1015,14 @@ pub static NODE_HASHRING: Profile = Profile {
     aliases: &[],
     description: "npm hashring 3.2.0 md5: ND md5 digests x 4 of label-i, first point >= h",
     default_hash: Hash::Md5,
+    hashes: &[Hash::Md5],
     crc32: None,
     node: NodeForm::Label,
     names: true,
     strings: StringForm::Dash,
-    count: Count::Relative(Formula::Nd),
+    count: Count::Relative(Formula::NodeHashring),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::LowerBound,
+    placement: Placement::Ring(Bound::LowerBound),
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsOne,
     key: KeyRewrite::None,
@@ -925,13 +1040,14 @@ pub static GO_KETAMA: Profile = Profile {
     aliases: &[],
     description: "github.com/dgryski/go-ketama: LK md5 digests x 4 of label-i; key hash 0 goes to the last point",
     default_hash: Hash::Md5,
+    hashes: &[Hash::Md5],
     crc32: None,
     node: NodeForm::Label,
     names: false,
     strings: StringForm::Dash,
-    count: Count::Relative(Formula::Lk),
+    count: Count::Relative(Formula::Libketama),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::LowerBoundZeroLast,
+    placement: Placement::Ring(Bound::LowerBoundZeroLast),
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsOne,
     key: KeyRewrite::None,
@@ -950,13 +1066,14 @@ pub static GROUPCACHE: Profile = Profile {
     description:
         "github.com/golang/groupcache consistenthash, 50 replicas: crc32(i + label), later Add wins",
     default_hash: Hash::Crc32a,
+    hashes: &[Hash::Crc32a],
     crc32: Some(Hash::Crc32a),
     node: NodeForm::Label,
     names: true,
     strings: StringForm::Prefix,
     count: Count::Fixed(50),
     points: PointHash::KeyHash,
-    search: Search::LowerBound,
+    placement: Placement::Ring(Bound::LowerBound),
     ties: Ties::LaterWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -974,13 +1091,14 @@ pub static FLEXIHASH: Profile = Profile {
     aliases: &[],
     description: "pda/flexihash 3.0.0, Crc32Hasher, 64 replicas: crc32(label . i), first point > h",
     default_hash: Hash::Crc32a,
+    hashes: &[Hash::Crc32a],
     crc32: Some(Hash::Crc32a),
     node: NodeForm::Label,
     names: false,
     strings: StringForm::Concat,
     count: Count::PerWeight(64),
     points: PointHash::KeyHash,
-    search: Search::UpperBound,
+    placement: Placement::Ring(Bound::UpperBound),
     ties: Ties::LaterWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -992,19 +1110,20 @@ pub static FLEXIHASH: Profile = Profile {
     removal: Removal::ClearsItsPositions,
 };
 
-/// `flexihash-seed`: the seed PHP FlexiHash class: one toHash(label) point per server, largest point <= h, else null
+/// `flexihash-seed`: the user's PHP FlexiHash class: one toHash(label) point per server, largest point <= h, else null
 pub static FLEXIHASH_SEED: Profile = Profile {
     name: "flexihash-seed",
     aliases: &[],
-    description: "the seed PHP FlexiHash class: one toHash(label) point per server, largest point <= h, else null",
-    default_hash: Hash::SeedToHash,
+    description: "the user's PHP FlexiHash class: one toHash(label) point per server, largest point <= h, else null",
+    default_hash: Hash::PhpToHash,
+    hashes: &[Hash::PhpToHash],
     crc32: None,
     node: NodeForm::Bare,
     names: false,
     strings: StringForm::Bare,
     count: Count::Fixed(1),
     points: PointHash::KeyHash,
-    search: Search::Floor,
+    placement: Placement::Ring(Bound::Floor),
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -1022,13 +1141,14 @@ pub static FOLSOM: Profile = Profile {
     aliases: &[],
     description: "Spotify folsom 1.21.0 ketama: 100 murmur3_32 chain points of host:port, signed order, murmur3_32 keys of 1..=250 bytes without blanks; weights ignored",
     default_hash: Hash::Murmur3_32,
+    hashes: &[Hash::Murmur3_32],
     crc32: None,
     node: NodeForm::Label,
     names: false,
     strings: StringForm::Dash,
     count: Count::Fixed(100),
     points: PointHash::Murmur3Chain,
-    search: Search::LowerBoundSigned,
+    placement: Placement::Ring(Bound::LowerBoundSigned),
     ties: Ties::LaterWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -1051,13 +1171,14 @@ pub static MEMJS: Profile = Profile {
     description:
         "npm memjs 1.3.2: |String hashCode| % n over the servers in order; weights ignored",
     default_hash: Hash::Native,
+    hashes: &[Hash::Native],
     crc32: None,
     node: NodeForm::Label,
     names: false,
     strings: StringForm::Dash,
     count: Count::Fixed(0),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::JavaAbsModulo {
+    placement: Placement::JavaAbsModulo {
         weighted: false,
         old_compat: false,
     },
@@ -1078,13 +1199,14 @@ pub static WHALIN_NATIVE: Profile = Profile {
     aliases: &[],
     description: "whalin Memcached-Java-Client 3.0.2 NATIVE_HASH (the pool default): |(long) key.hashCode()| % buckets, each server weight times",
     default_hash: Hash::Native,
+    hashes: &[Hash::Native],
     crc32: None,
     node: NodeForm::Label,
     names: false,
     strings: StringForm::Dash,
     count: Count::Fixed(0),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::JavaAbsModulo {
+    placement: Placement::JavaAbsModulo {
         weighted: true,
         old_compat: false,
     },
@@ -1105,13 +1227,14 @@ pub static WHALIN_OLD_COMPAT: Profile = Profile {
     aliases: &[],
     description: "whalin Memcached-Java-Client 3.0.2 OLD_COMPAT_HASH: |h = 33 h + u (64-bit)| % buckets, each server weight times",
     default_hash: Hash::Native,
+    hashes: &[Hash::Native],
     crc32: None,
     node: NodeForm::Label,
     names: false,
     strings: StringForm::Dash,
     count: Count::Fixed(0),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::JavaAbsModulo {
+    placement: Placement::JavaAbsModulo {
         weighted: true,
         old_compat: true,
     },
@@ -1132,13 +1255,14 @@ pub static WHALIN_NEW_COMPAT: Profile = Profile {
     aliases: &[],
     description: "whalin Memcached-Java-Client 3.0.2 NEW_COMPAT_HASH: ((crc32 >> 16) & 0x7fff) % buckets, each server weight times",
     default_hash: Hash::Crc,
+    hashes: &[Hash::Crc],
     crc32: None,
     node: NodeForm::Label,
     names: false,
     strings: StringForm::Dash,
     count: Count::Fixed(0),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::JavaAbsModulo {
+    placement: Placement::JavaAbsModulo {
         weighted: true,
         old_compat: false,
     },
@@ -1159,13 +1283,14 @@ pub static WHALIN_CONSISTENT: Profile = Profile {
     aliases: &[],
     description: "whalin Memcached-Java-Client 3.0.2 CONSISTENT_HASH, sanitizeKeys off: floor((int)(40 n w) / W) md5 digests x 4 of host:port-j, md5 keys",
     default_hash: Hash::Md5,
+    hashes: &[Hash::Md5],
     crc32: None,
     node: NodeForm::Label,
     names: false,
     strings: StringForm::Dash,
     count: Count::Relative(Formula::Whalin),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::LowerBound,
+    placement: Placement::Ring(Bound::LowerBound),
     ties: Ties::LaterWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -1183,13 +1308,14 @@ pub static WHALIN_CONSISTENT_SANITIZED: Profile = Profile {
     aliases: &[],
     description: "whalin Memcached-Java-Client 3.0.2 CONSISTENT_HASH with the default sanitizeKeys: keys URL-encoded, then as whalin-consistent",
     default_hash: Hash::Md5,
+    hashes: &[Hash::Md5],
     crc32: None,
     node: NodeForm::Label,
     names: false,
     strings: StringForm::Dash,
     count: Count::Relative(Formula::Whalin),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::LowerBound,
+    placement: Placement::Ring(Bound::LowerBound),
     ties: Ties::LaterWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::UrlEncode,
@@ -1207,13 +1333,14 @@ pub static NGINX: Profile = Profile {
     aliases: &[],
     description: "nginx 1.22.1 upstream hash $key consistent: 160w crc32 chain points of host NUL port, crc32 keys, >=, earlier wins",
     default_hash: Hash::Crc32a,
+    hashes: &[Hash::Crc32a],
     crc32: Some(Hash::Crc32a),
     node: NodeForm::NginxHostNulPort,
     names: false,
     strings: StringForm::Bare,
     count: Count::PerWeight(160),
     points: PointHash::Crc32Chain,
-    search: Search::LowerBound,
+    placement: Placement::Ring(Bound::LowerBound),
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::Reject,
     key: KeyRewrite::None,
@@ -1231,13 +1358,14 @@ pub static MCROUTER_CH3: Profile = Profile {
     aliases: &[],
     description: "mcrouter CH3 (Ch3HashFunc): furc_hash(routing key, n) over the servers in order; weights ignored, at most 2^23 servers",
     default_hash: Hash::Spooky32,
+    hashes: &[Hash::Spooky32],
     crc32: None,
     node: NodeForm::Label,
     names: false,
     strings: StringForm::Dash,
     count: Count::Fixed(0),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::Furc { weighted: false },
+    placement: Placement::Furc { weighted: false },
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -1255,13 +1383,14 @@ pub static MCROUTER_WCH3: Profile = Profile {
     aliases: &[],
     description: "mcrouter WeightedCh3HashFunc: furc_hash + SpookyHash32 draws against weight / max weight, 32 salted tries",
     default_hash: Hash::Spooky32,
+    hashes: &[Hash::Spooky32],
     crc32: None,
     node: NodeForm::Label,
     names: false,
     strings: StringForm::Dash,
     count: Count::Fixed(0),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::Furc { weighted: true },
+    placement: Placement::Furc { weighted: true },
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -1279,13 +1408,14 @@ pub static PYMEMCACHE: Profile = Profile {
     aliases: &[],
     description: "pymemcache 4.0 HashClient, default RendezvousHash: highest murmur3_32 of 'host:port-key' over the characters' low bytes; str keys, ASCII only",
     default_hash: Hash::PyMurmur3,
+    hashes: &[Hash::PyMurmur3],
     crc32: None,
     node: NodeForm::HostPort,
     names: false,
     strings: StringForm::Dash,
     count: Count::Fixed(0),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::HashRendezvous { join: Join::NodeDashKey, ties: ScoreTies::GreaterNode },
+    placement: Placement::HashRendezvous { join: Join::NodeDashKey, ties: ScoreTies::GreaterNode },
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -1303,13 +1433,14 @@ pub static PYMEMCACHE_UNICODE: Profile = Profile {
     aliases: &[],
     description: "pymemcache 4.0 HashClient(allow_unicode_keys=True): as pymemcache, non-ASCII str keys placed (250 UTF-8 bytes at most)",
     default_hash: Hash::PyMurmur3,
+    hashes: &[Hash::PyMurmur3],
     crc32: None,
     node: NodeForm::HostPort,
     names: false,
     strings: StringForm::Dash,
     count: Count::Fixed(0),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::HashRendezvous { join: Join::NodeDashKey, ties: ScoreTies::GreaterNode },
+    placement: Placement::HashRendezvous { join: Join::NodeDashKey, ties: ScoreTies::GreaterNode },
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -1327,13 +1458,14 @@ pub static PYMEMCACHE_BYTES: Profile = Profile {
     aliases: &[],
     description: "pymemcache 4.0 HashClient with bytes keys: the rendezvous string holds the key's repr, 'host:port-b'...''",
     default_hash: Hash::PyMurmur3,
+    hashes: &[Hash::PyMurmur3],
     crc32: None,
     node: NodeForm::HostPort,
     names: false,
     strings: StringForm::Dash,
     count: Count::Fixed(0),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::HashRendezvous { join: Join::NodeDashKey, ties: ScoreTies::GreaterNode },
+    placement: Placement::HashRendezvous { join: Join::NodeDashKey, ties: ScoreTies::GreaterNode },
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::PyBytesRepr,
@@ -1351,13 +1483,14 @@ pub static DJANGO_PYMEMCACHE: Profile = Profile {
     aliases: &["django"],
     description: "Django 5.2 PyMemcacheCache (several LOCATIONs), default key function ':1:' + key, then pymemcache-unicode",
     default_hash: Hash::PyMurmur3,
+    hashes: &[Hash::PyMurmur3],
     crc32: None,
     node: NodeForm::HostPort,
     names: false,
     strings: StringForm::Dash,
     count: Count::Fixed(0),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::HashRendezvous { join: Join::NodeDashKey, ties: ScoreTies::GreaterNode },
+    placement: Placement::HashRendezvous { join: Join::NodeDashKey, ties: ScoreTies::GreaterNode },
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::Prefix(":1:"),
@@ -1375,13 +1508,14 @@ pub static EMCACHE: Profile = Profile {
     aliases: &[],
     description: "emcache 1.3 node_selection: rendezvous on emcache's 32-bit MurmurHash3_x64_128 of key + 'hostport', ties to the greater node hash",
     default_hash: Hash::EmcacheMurmur3,
+    hashes: &[Hash::EmcacheMurmur3],
     crc32: None,
     node: NodeForm::HostThenPort,
     names: false,
     strings: StringForm::Dash,
     count: Count::Fixed(0),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::HashRendezvous { join: Join::KeyNode, ties: ScoreTies::GreaterNodeHash },
+    placement: Placement::HashRendezvous { join: Join::KeyNode, ties: ScoreTies::GreaterNodeHash },
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -1399,13 +1533,14 @@ pub static PYTHON_MEMCACHED: Profile = Profile {
     aliases: &[],
     description: "python-memcached 1.62 Client([(server, weight)]): buckets = each server weight times, ((crc32 >> 16) & 0x7fff) % buckets",
     default_hash: Hash::Crc,
+    hashes: &[Hash::Crc, Hash::Crc32a],
     crc32: Some(Hash::Crc32a),
     node: NodeForm::Label,
     names: false,
     strings: StringForm::Dash,
     count: Count::Fixed(0),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::Modula { weighted: true, high15: false },
+    placement: Placement::Modula { weighted: true, high15: false },
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -1423,13 +1558,14 @@ pub static MEMCACHED_PROXY: Profile = Profile {
     aliases: &[],
     description: "memcached 1.6.45 proxy, default pool: jump hash over the key's 64-bit XXH3, by backend position",
     default_hash: Hash::Xxh3,
+    hashes: &[Hash::Xxh3],
     crc32: None,
     node: NodeForm::Label,
     names: false,
     strings: StringForm::Dash,
     count: Count::Fixed(0),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::JumpXxh3,
+    placement: Placement::JumpXxh3,
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -1447,13 +1583,14 @@ pub static MEMCACHED_PROXY_RING: Profile = Profile {
     aliases: &[],
     description: "memcached 1.6.45 proxy dist_ring_hash omode default: 160 XXH3 points of addr:port-k, XXH3 keys (fixed in 1.6.45)",
     default_hash: Hash::Xxh3,
+    hashes: &[Hash::Xxh3, Hash::Md5],
     crc32: None,
     node: NodeForm::HostPort,
     names: false,
     strings: StringForm::Dash,
     count: Count::Fixed(160),
     points: PointHash::Xxh3Word,
-    search: Search::LowerBound,
+    placement: Placement::Ring(Bound::LowerBound),
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -1471,13 +1608,14 @@ pub static MEMCACHED_PROXY_RING_KETAMA: Profile = Profile {
     aliases: &[],
     description: "memcached 1.6.45 proxy dist_ring_hash omode ketama: 40 md5 digests x 4 of addr:port-k, XXH3 keys (md5 with hash = dist_ring_hash.hash)",
     default_hash: Hash::Xxh3,
+    hashes: &[Hash::Xxh3, Hash::Md5],
     crc32: None,
     node: NodeForm::HostPort,
     names: false,
     strings: StringForm::Dash,
     count: Count::Fixed(40),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::LowerBound,
+    placement: Placement::Ring(Bound::LowerBound),
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -1495,13 +1633,14 @@ pub static MEMCACHED_PROXY_RING_TWEMPROXY: Profile = Profile {
     aliases: &[],
     description: "memcached 1.6.45 proxy dist_ring_hash omode twemproxy: 40 md5 digests x 4 of addr[:port]-k (port 11211 dropped), XXH3 keys",
     default_hash: Hash::Xxh3,
+    hashes: &[Hash::Xxh3, Hash::Md5],
     crc32: None,
     node: NodeForm::OmitDefaultPort,
     names: false,
     strings: StringForm::Dash,
     count: Count::Fixed(40),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::LowerBound,
+    placement: Placement::Ring(Bound::LowerBound),
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -1519,13 +1658,14 @@ pub static MEMCACHED_PROXY_RING_EVCACHE: Profile = Profile {
     aliases: &[],
     description: "memcached 1.6.45 proxy dist_ring_hash omode evcache: 40 md5 digests x 4 of addr/addr:port-k, XXH3 keys",
     default_hash: Hash::Xxh3,
+    hashes: &[Hash::Xxh3, Hash::Md5],
     crc32: None,
     node: NodeForm::HostSlashHostPort,
     names: false,
     strings: StringForm::Dash,
     count: Count::Fixed(40),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::LowerBound,
+    placement: Placement::Ring(Bound::LowerBound),
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -1543,13 +1683,14 @@ pub static MODULA: Profile = Profile {
     aliases: &[],
     description: "hash % n over the servers in order (libmemcached MODULA, php-memcached default); weights ignored",
     default_hash: Hash::OneAtATime,
+    hashes: &[Hash::OneAtATime, Hash::Md5, Hash::Crc, Hash::Fnv1_64, Hash::Fnv1a64, Hash::Fnv1_32, Hash::Fnv1a32, Hash::Hsieh, Hash::Murmur, Hash::Murmur3, Hash::Jenkins],
     crc32: None,
     node: NodeForm::Label,
     names: false,
     strings: StringForm::Dash,
     count: Count::Fixed(0),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::Modula { weighted: false, high15: false },
+    placement: Placement::Modula { weighted: false, high15: false },
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -1567,13 +1708,14 @@ pub static GOMEMCACHE: Profile = Profile {
     aliases: &[],
     description: "github.com/bradfitz/gomemcache ServerList: crc32 of the first 256 key bytes % n",
     default_hash: Hash::Crc32a,
+    hashes: &[Hash::Crc32a],
     crc32: Some(Hash::Crc32a),
     node: NodeForm::Label,
     names: false,
     strings: StringForm::Dash,
     count: Count::Fixed(0),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::Modula {
+    placement: Placement::Modula {
         weighted: false,
         high15: false,
     },
@@ -1594,13 +1736,14 @@ pub static JUMP: Profile = Profile {
     aliases: &[],
     description: "Lamping & Veach jump consistent hash over the servers in order (beyond the ring; weights ignored)",
     default_hash: Hash::Md5,
+    hashes: &[Hash::Md5],
     crc32: None,
     node: NodeForm::Label,
     names: false,
     strings: StringForm::Dash,
     count: Count::Fixed(0),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::Jump,
+    placement: Placement::Jump,
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -1618,13 +1761,14 @@ pub static RENDEZVOUS: Profile = Profile {
     aliases: &[],
     description: "rendezvous (highest random weight) hashing, weighted by logarithmic scores (beyond the ring)",
     default_hash: Hash::Md5,
+    hashes: &[Hash::Md5],
     crc32: None,
     node: NodeForm::Label,
     names: false,
     strings: StringForm::Dash,
     count: Count::Fixed(0),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::Rendezvous,
+    placement: Placement::Rendezvous,
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -1642,13 +1786,14 @@ pub static MAGLEV: Profile = Profile {
     aliases: &[],
     description: "Google Maglev consistent hashing, 65,537-entry lookup table (beyond the ring; weights ignored)",
     default_hash: Hash::Md5,
+    hashes: &[Hash::Md5],
     crc32: None,
     node: NodeForm::Label,
     names: false,
     strings: StringForm::Dash,
     count: Count::Fixed(0),
     points: PointHash::Md5Words { per: 4 },
-    search: Search::Maglev,
+    placement: Placement::Maglev,
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
@@ -1748,29 +1893,22 @@ impl Profile {
     /// Whether this profile builds a continuum of points (as opposed to modulo, jump,
     /// rendezvous or maglev).
     pub fn is_ring(&self) -> bool {
-        !matches!(
-            self.search,
-            Search::Modula { .. }
-                | Search::JavaAbsModulo { .. }
-                | Search::Jump
-                | Search::JumpXxh3
-                | Search::Furc { .. }
-                | Search::Rendezvous
-                | Search::Maglev
-                | Search::HashRendezvous { .. }
-        )
+        self.placement.bound().is_some()
     }
 
     /// Whether a server's weight changes where keys go.
     pub fn uses_weights(&self) -> bool {
-        match self.search {
-            Search::Modula { weighted, .. } | Search::JavaAbsModulo { weighted, .. } => weighted,
-            Search::Rendezvous => true,
-            Search::Furc { weighted } => weighted,
-            Search::Jump | Search::JumpXxh3 | Search::Maglev | Search::HashRendezvous { .. } => {
-                false
+        match self.placement {
+            Placement::Modula { weighted, .. } | Placement::JavaAbsModulo { weighted, .. } => {
+                weighted
             }
-            _ => !matches!(self.count, Count::Fixed(_)),
+            Placement::Rendezvous => true,
+            Placement::Furc { weighted } => weighted,
+            Placement::Jump
+            | Placement::JumpXxh3
+            | Placement::Maglev
+            | Placement::HashRendezvous { .. } => false,
+            Placement::Ring(_) | Placement::PeclBuckets => !matches!(self.count, Count::Fixed(_)),
         }
     }
 }
@@ -1810,20 +1948,24 @@ impl fmt::Display for PointHash {
     }
 }
 
-impl fmt::Display for Search {
+impl fmt::Display for Bound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Bound::LowerBound => "first point >= hash",
+            Bound::UpperBound => "first point > hash",
+            Bound::LowerBoundZeroLast => "first point >= hash (hash 0 to the last point)",
+            Bound::Floor => "largest point <= hash",
+            Bound::FloorWrap => "largest point <= hash, else the largest point (backwards)",
+            Bound::LowerBoundSigned => "first point >= hash in signed order",
+        })
+    }
+}
+
+impl fmt::Display for Placement {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Search::LowerBound => f.write_str("first point >= hash"),
-            Search::UpperBound => f.write_str("first point > hash"),
-            Search::LowerBoundZeroLast => {
-                f.write_str("first point >= hash (hash 0 to the last point)")
-            }
-            Search::Floor => f.write_str("largest point <= hash"),
-            Search::FloorWrap => {
-                f.write_str("largest point <= hash, else the largest point (backwards)")
-            }
-            Search::LowerBoundSigned => f.write_str("first point >= hash in signed order"),
-            Search::JavaAbsModulo {
+            Placement::Ring(b) => fmt::Display::fmt(b, f),
+            Placement::JavaAbsModulo {
                 weighted,
                 old_compat,
             } => write!(
@@ -1836,27 +1978,27 @@ impl fmt::Display for Search {
                 },
                 if *weighted { "total weight" } else { "n" }
             ),
-            Search::Buckets1024 => f.write_str("1024-bucket table"),
-            Search::Modula {
+            Placement::PeclBuckets => f.write_str("1024-bucket table"),
+            Placement::Modula {
                 weighted: false, ..
             } => f.write_str("hash % n"),
-            Search::Modula {
+            Placement::Modula {
                 weighted: true,
                 high15: false,
             } => f.write_str("hash % total weight (weight slots)"),
-            Search::Modula {
+            Placement::Modula {
                 weighted: true,
                 high15: true,
             } => f.write_str("((hash >> 16) & 0x7fff) % total weight"),
-            Search::Jump => f.write_str("jump consistent hash"),
-            Search::JumpXxh3 => f.write_str("jump consistent hash over 64-bit XXH3 of the key"),
-            Search::Furc { weighted: false } => f.write_str("mcrouter furc_hash (CH3)"),
-            Search::Furc { weighted: true } => {
+            Placement::Jump => f.write_str("jump consistent hash"),
+            Placement::Furc { weighted: false } => f.write_str("mcrouter furc_hash (CH3)"),
+            Placement::Furc { weighted: true } => {
                 f.write_str("mcrouter WeightedCh3 (furc_hash + spooky draws, weights / max)")
             }
-            Search::Rendezvous => f.write_str("rendezvous hashing"),
-            Search::Maglev => f.write_str("a Maglev table"),
-            Search::HashRendezvous { join, ties } => write!(
+            Placement::Rendezvous => f.write_str("rendezvous hashing"),
+            Placement::Maglev => f.write_str("a Maglev table"),
+            Placement::JumpXxh3 => f.write_str("jump consistent hash over 64-bit XXH3 of the key"),
+            Placement::HashRendezvous { join, ties } => write!(
                 f,
                 "rendezvous: highest hash of {}, ties to the {}",
                 match join {
@@ -1975,5 +2117,40 @@ impl fmt::Display for KeyLimits {
             }
             KeyChars::PythonMemcached => ", no byte 0x00..=0x20 or 0x7f but one final newline",
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_row_offers_its_default_hash_first_and_no_hash_twice() {
+        for p in PROFILES {
+            assert_eq!(p.hashes.first(), Some(&p.default_hash), "{}", p.name);
+            for (i, h) in p.hashes.iter().enumerate() {
+                assert!(
+                    !p.hashes[i + 1..].contains(h),
+                    "{} offers {h} twice",
+                    p.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn wide_points_are_searched_upper_bound() {
+        // The 128-bit layout has one search (first point > the key's digest): a row asking
+        // for 128-bit points with another bound would be searched by a rule it did not ask for.
+        for p in PROFILES {
+            if p.points == PointHash::Md5Wide && p.is_ring() {
+                assert_eq!(
+                    p.placement,
+                    Placement::Ring(Bound::UpperBound),
+                    "{}",
+                    p.name
+                );
+            }
+        }
     }
 }

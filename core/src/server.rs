@@ -186,7 +186,7 @@ pub enum NodeForm {
     /// xmemcached nginx-compatible: IP text (IPv6 uncompressed, no brackets), plus `:port`
     /// unless 11211; host names cannot be placed without DNS.
     JavaNginx,
-    /// The label alone, no index appended (the seed PHP class hashes the server string itself).
+    /// The label alone, no index appended (the user's PHP FlexiHash class hashes the server string itself).
     Bare,
     /// spymemcached LIBMEMCACHED format: `getHostName()` (IP text, IPv6 uncompressed without
     /// brackets, or the host name as written) plus `:port` unless 11211.

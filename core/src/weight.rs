@@ -16,14 +16,14 @@ pub enum Count {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Formula {
     /// libketama, go-ketama: `floorf((double)(float)(w/W) * 40.0 * (float)n)`.
-    Lk,
+    Libketama,
     /// libmemcached, twemproxy, spymemcached weighted: all in float,
     /// `floorf((float)(w/W) * 160 / 4 * (float)n)`.
-    Lm,
+    Libmemcached,
     /// node-hashring: `floor(w / W * 40 * n)` in double.
-    Nd,
+    NodeHashring,
     /// uhashring ketama mode, hash_ring: `(40 * n * w) div W` in integers.
-    Int,
+    IntegerDiv,
     /// dalli: `floor(f64(n * 160 * w) / f64(W))` (exact integer product, double division);
     /// strings, not digests (one point each).
     Dalli,
@@ -46,20 +46,22 @@ impl Formula {
             }
         };
         match self {
-            Formula::Lk => {
+            Formula::Libketama => {
                 let p = w as f32 / total as f32;
                 let x = f64::from(p) * 40.0 * f64::from(n as f32);
                 clamp(f64::from(libm_floorf(x as f32)))
             }
-            Formula::Lm => {
+            Formula::Libmemcached => {
                 let p = w as f32 / total as f32;
                 let a = p * 160.0_f32;
                 let b = a / 4.0_f32;
                 let c = b * n as f32;
                 clamp(f64::from(libm_floorf(c + 0.000_000_000_1_f32)))
             }
-            Formula::Nd => clamp(libm_floor(f64::from(w) / total as f64 * 40.0 * n as f64)),
-            Formula::Int => {
+            Formula::NodeHashring => {
+                clamp(libm_floor(f64::from(w) / total as f64 * 40.0 * n as f64))
+            }
+            Formula::IntegerDiv => {
                 let d = 40u128 * n as u128 * u128::from(w) / u128::from(total);
                 d.min(u128::from(u32::MAX)) as u32
             }
@@ -130,10 +132,10 @@ impl Formula {
     /// A short name of the formula.
     pub fn name(self) -> &'static str {
         match self {
-            Formula::Lk => "libketama float formula",
-            Formula::Lm => "libmemcached float formula",
-            Formula::Nd => "node-hashring double formula",
-            Formula::Int => "integer formula",
+            Formula::Libketama => "libketama float formula",
+            Formula::Libmemcached => "libmemcached float formula",
+            Formula::NodeHashring => "node-hashring double formula",
+            Formula::IntegerDiv => "integer formula",
             Formula::Whalin => "whalin Java int formula (40 n w / W)",
             Formula::Dalli => "dalli double formula (160 n w / W)",
         }
@@ -151,7 +153,7 @@ mod tests {
     #[test]
     fn the_156_point_lists() {
         let lm: std::vec::Vec<usize> = (1..=200)
-            .filter(|&n| equal_40(Formula::Lm, n) != 40)
+            .filter(|&n| equal_40(Formula::Libmemcached, n) != 40)
             .collect();
         assert_eq!(
             lm,
@@ -161,14 +163,14 @@ mod tests {
             ]
         );
         let lk: std::vec::Vec<usize> = (1..=200)
-            .filter(|&n| equal_40(Formula::Lk, n) != 40)
+            .filter(|&n| equal_40(Formula::Libketama, n) != 40)
             .collect();
         assert_eq!(lk, [61, 122]);
         let nd: std::vec::Vec<usize> = (1..=200)
-            .filter(|&n| equal_40(Formula::Nd, n) != 40)
+            .filter(|&n| equal_40(Formula::NodeHashring, n) != 40)
             .collect();
         assert_eq!(nd, [7, 14, 28, 49, 56, 98, 103, 112, 141, 147, 161, 196]);
-        assert!((1..=200).all(|n| equal_40(Formula::Int, n) == 40));
+        assert!((1..=200).all(|n| equal_40(Formula::IntegerDiv, n) == 40));
     }
 
     #[test]
@@ -176,18 +178,18 @@ mod tests {
         let w = [1680u32, 308, 1212];
         let total: u64 = w.iter().map(|&x| u64::from(x)).sum();
         let got = |f: Formula| w.map(|x| f.digests(x, total, 3));
-        assert_eq!(got(Formula::Lk), [62, 11, 45]);
-        assert_eq!(got(Formula::Lm), [63, 11, 45]);
-        assert_eq!(got(Formula::Nd), [63, 11, 45]);
-        assert_eq!(got(Formula::Int), [63, 11, 45]);
+        assert_eq!(got(Formula::Libketama), [62, 11, 45]);
+        assert_eq!(got(Formula::Libmemcached), [63, 11, 45]);
+        assert_eq!(got(Formula::NodeHashring), [63, 11, 45]);
+        assert_eq!(got(Formula::IntegerDiv), [63, 11, 45]);
         let lk8 = [600u32, 300, 200, 350, 1000, 800, 950, 100];
         let t8: u64 = lk8.iter().map(|&x| u64::from(x)).sum();
         assert_eq!(
-            lk8.map(|x| Formula::Lk.digests(x, t8, 8) * 4),
+            lk8.map(|x| Formula::Libketama.digests(x, t8, 8) * 4),
             [176, 88, 56, 104, 296, 236, 280, 28]
         );
         assert_eq!(
-            lk8.map(|x| Formula::Lm.digests(x, t8, 8) * 4),
+            lk8.map(|x| Formula::Libmemcached.digests(x, t8, 8) * 4),
             [176, 88, 56, 104, 296, 236, 280, 28]
         );
     }

@@ -55,7 +55,7 @@ fn fleet(weights: &[u32]) -> Vec<Server> {
 /// What a client's reference implementation would answer, by a linear scan of the
 /// continuum the ring exposes ([`Ring::points`]) with the profile's rules written plainly.
 fn naive(ring: &Ring, key: &[u8]) -> Result<usize, Error> {
-    use ketama_core::profile::{KeyRewrite, PointHash, Search, Ties};
+    use ketama_core::profile::{Bound, KeyRewrite, Placement, PointHash, Ties};
     if ring.is_empty() {
         return Err(Error::EmptyRing);
     }
@@ -83,19 +83,21 @@ fn naive(ring: &Ring, key: &[u8]) -> Result<usize, Error> {
     };
     let first_ge = |x: u32| pts.iter().position(|q| q.0 >= x).unwrap_or(0);
     let first_of = |v: u32| pts.iter().position(|q| q.0 == v).unwrap();
-    Ok(match p.search {
-        Search::LowerBound => owner(first_ge(h)),
-        Search::LowerBoundZeroLast if h == 0 => owner(first_of(pts[pts.len() - 1].0)),
-        Search::LowerBoundZeroLast => owner(first_ge(h)),
-        Search::UpperBound if p.points == PointHash::Md5Wide => {
+    Ok(match p.placement {
+        Placement::Ring(Bound::LowerBound) => owner(first_ge(h)),
+        Placement::Ring(Bound::LowerBoundZeroLast) if h == 0 => {
+            owner(first_of(pts[pts.len() - 1].0))
+        }
+        Placement::Ring(Bound::LowerBoundZeroLast) => owner(first_ge(h)),
+        Placement::Ring(Bound::UpperBound) if p.points == PointHash::Md5Wide => {
             assert_eq!(p.key, KeyRewrite::None);
             let d: [u8; 16] = Md5::digest(key).into();
             let kw = u128::from_be_bytes(d);
             let wide = ring.wide_points();
             pts[wide.iter().position(|&w| w > kw).unwrap_or(0)].1
         }
-        Search::UpperBound => owner(pts.iter().position(|q| q.0 > h).unwrap_or(0)),
-        Search::Floor => match pts.iter().rposition(|q| q.0 <= h) {
+        Placement::Ring(Bound::UpperBound) => owner(pts.iter().position(|q| q.0 > h).unwrap_or(0)),
+        Placement::Ring(Bound::Floor) => match pts.iter().rposition(|q| q.0 <= h) {
             Some(i) => owner(first_of(pts[i].0)),
             None => {
                 let mut distinct: Vec<u32> = pts.iter().map(|q| q.0).collect();
@@ -108,12 +110,12 @@ fn naive(ring: &Ring, key: &[u8]) -> Result<usize, Error> {
             }
         },
         // Positions are stored sign-flipped; the key hash is flipped the same way.
-        Search::LowerBoundSigned => owner(first_ge(h ^ 0x8000_0000)),
-        Search::FloorWrap => match pts.iter().rposition(|q| q.0 <= h) {
+        Placement::Ring(Bound::LowerBoundSigned) => owner(first_ge(h ^ 0x8000_0000)),
+        Placement::Ring(Bound::FloorWrap) => match pts.iter().rposition(|q| q.0 <= h) {
             Some(i) => owner(first_of(pts[i].0)),
             None => owner(first_of(pts[pts.len() - 1].0)),
         },
-        Search::Buckets1024 => {
+        Placement::PeclBuckets => {
             let at = (h % 1024).wrapping_mul(0xFFFF_FFFF / 1024);
             pts[first_ge(at)].1
         }
@@ -196,7 +198,7 @@ proptest! {
                     let fresh = Ring::with_servers(p, h, with_back).unwrap();
                     prop_assert_eq!(points(&shared.load().ring), points(&fresh), "{} {:?} add {}", p.name, h, round);
                     // A fresh build published the same way (into reused memory too).
-                    shared.update(|_| Ring::with_servers(p, h, servers.clone()).map(|r| (r, ()))).unwrap();
+                    shared.update(|_, _| Ring::with_servers(p, h, servers.clone()).map(|r| (r, ()))).unwrap();
                     let fresh = Ring::with_servers(p, h, servers.clone()).unwrap();
                     prop_assert_eq!(points(&shared.load().ring), points(&fresh), "{} {:?} rebuilt {}", p.name, h, round);
                 }

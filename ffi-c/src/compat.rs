@@ -364,7 +364,7 @@ fn build(servers: &[(Vec<u8>, u32)]) -> Box<[mcs]> {
         for (d, s) in ip.iter_mut().zip(addr) {
             *d = *s as c_char;
         }
-        for k in 0..Formula::Lk.digests(*memory, total, servers.len()) {
+        for k in 0..Formula::Libketama.digests(*memory, total, servers.len()) {
             let mut s = addr.clone();
             s.extend_from_slice(format!("-{k}").as_bytes());
             let d = md5::digest(&s);

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use ketama_core::arc_swap::Guard;
 
-use ketama_core::{Error, Hash, Profile, Ring, Server, SharedRing, Snapshot};
+use ketama_core::{Error, Hash, Profile, Ring, Scratch, Server, SharedRing, Snapshot};
 
 use crate::boundary::{
     bytes, c_text, ffi_boundary, in_slice, out, out_slice, text, FfiResult, Opaque,
@@ -120,9 +120,9 @@ impl Handle {
 
     /// Builds the next ring from the current one with `f` and publishes it with its labels;
     /// on error nothing changes.
-    fn change(&self, f: impl FnOnce(&Ring) -> Result<Ring, Error>) -> FfiResult<()> {
-        self.shared.update(|now| {
-            let next = f(&now.ring)?;
+    fn change(&self, f: impl FnOnce(&Ring, &mut Scratch) -> Result<Ring, Error>) -> FfiResult<()> {
+        self.shared.update(|now, scratch| {
+            let next = f(&now.ring, scratch)?;
             // The store is only touched here, under the shared ring's writer lock; a panic
             // while holding it published nothing, so recovering from poisoning is sound.
             let mut store = self.store.lock().unwrap_or_else(PoisonError::into_inner);
@@ -346,7 +346,7 @@ pub unsafe extern "C" fn ketama_ring_add_named(
         let handle = unsafe { Handle::borrow(ring) }?;
         // SAFETY: caller's contract.
         let server = unsafe { server(label, label_len, weight, name, name_len) }?;
-        handle.change(|ring| ring.with_added(server))
+        handle.change(|ring, scratch| ring.with_added_in(server, scratch))
     }
 }
 
@@ -392,7 +392,10 @@ pub unsafe extern "C" fn ketama_ring_add_many(
             // SAFETY: caller's contract.
             servers.push(unsafe { server(labels[i], label_lens[i], weight, name, name_len) }?);
         }
-        handle.change(|old| Ring::with_servers(old.profile(), Some(old.hash()), old.servers().cloned().chain(servers)))
+        handle.change(|old, scratch| {
+            let all = old.servers().cloned().chain(servers);
+            Ring::build_in(old.profile(), Some(old.hash()), all, scratch).map_err(|e| e.error)
+        })
     }
 }
 
@@ -414,7 +417,7 @@ pub unsafe extern "C" fn ketama_ring_remove(
         }
         // SAFETY: caller's contract.
         let label = unsafe { text(label, label_len) }?;
-        handle.change(|ring| ring.with_removed(label).map(|(next, _)| next))
+        handle.change(|ring, scratch| ring.with_removed_in(label, scratch).map(|(next, _)| next))
     }
 }
 
@@ -437,7 +440,7 @@ pub unsafe extern "C" fn ketama_ring_set_weight(
         }
         // SAFETY: caller's contract.
         let label = unsafe { text(label, label_len) }?;
-        handle.change(|ring| ring.with_weight(label, weight))
+        handle.change(|ring, scratch| ring.with_weight_in(label, weight, scratch))
     }
 }
 

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use ketama_core::{Error, Server, SharedRing};
+use ketama_core::{Error, Scratch, Server, SharedRing};
 use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
 use pyo3::prelude::*;
@@ -177,7 +177,7 @@ fn overrides_init(cls: &Bound<'_, PyType>) -> PyResult<bool> {
 impl Ring {
     /// Publishes `next` in place of the current ring (construction and unpickling).
     fn replace(&self, py: Python<'_>, next: (ketama_core::Ring, Labels)) {
-        let r: Result<(), std::convert::Infallible> = self.shared.update(|_| Ok(next));
+        let r: Result<(), std::convert::Infallible> = self.shared.update(|_, _| Ok(next));
         let Ok(()) = r;
         self.publish(py);
     }
@@ -275,11 +275,11 @@ impl Ring {
         py: Python<'_>,
         label: &str,
         fresh: Option<Arc<Label>>,
-        f: impl FnOnce(&ketama_core::Ring) -> Result<ketama_core::Ring, Error> + Send,
+        f: impl FnOnce(&ketama_core::Ring, &mut Scratch) -> Result<ketama_core::Ring, Error> + Send,
     ) -> PyResult<()> {
         let r = py.detach(|| {
-            self.shared.update(|now| {
-                let next = f(&now.ring)?;
+            self.shared.update(|now, scratch| {
+                let next = f(&now.ring, scratch)?;
                 let labels = follow(&next, &now.extra, fresh.as_ref());
                 Ok::<_, Error>((next, labels))
             })
@@ -755,20 +755,24 @@ impl Ring {
             text: label.into(),
             obj: PyString::new(py, label).unbind(),
         });
-        self.change(py, label, Some(fresh), |ring| ring.with_added(server))
+        self.change(py, label, Some(fresh), |ring, scratch| {
+            ring.with_added_in(server, scratch)
+        })
     }
 
     /// Removes the server with this label (`MissingServerError`, a `KeyError`, when absent).
     fn remove(&self, py: Python<'_>, label: &str) -> PyResult<()> {
-        self.change(py, label, None, |ring| {
-            ring.with_removed(label).map(|(next, _)| next)
+        self.change(py, label, None, |ring, scratch| {
+            ring.with_removed_in(label, scratch).map(|(next, _)| next)
         })
     }
 
     /// Changes a server's weight in place (its place in the server order is kept).
     fn set_weight(&self, py: Python<'_>, label: &str, weight: &Bound<'_, PyAny>) -> PyResult<()> {
         let w = weight_of(weight, label)?;
-        self.change(py, label, None, |ring| ring.with_weight(label, w))
+        self.change(py, label, None, |ring, scratch| {
+            ring.with_weight_in(label, w, scratch)
+        })
     }
 
     /// uhashring's `add_node(name, conf)`: `conf` may be a weight or a dict with `"weight"`.
@@ -981,11 +985,11 @@ impl Ring {
         let snap = me.shared.load();
         let ring = &snap.ring;
         // Signed rings store positions sign-flipped: give back what the caller gave.
-        let flip = if ring.profile().search == ketama_core::profile::Search::LowerBoundSigned {
-            0x8000_0000u32
-        } else {
-            0
-        };
+        let flip = ring
+            .profile()
+            .placement
+            .bound()
+            .map_or(0, ketama_core::profile::Bound::flip);
         let labels: Vec<String> = ring.servers().map(|s| s.label.clone()).collect();
         let points: Vec<(u32, String)> = ring
             .points()

@@ -7,17 +7,18 @@ use alloc::vec::Vec;
 pub const SIZE: u32 = 65_537;
 
 /// Fills the lookup table from each server's (offset, skip) pair; entry = server index.
-/// `seeds[i]` is a 64-bit hash of server i's node string; an empty input gives an empty table.
-pub fn table(seeds: &[u64]) -> Vec<u32> {
-    if seeds.is_empty() {
+/// `node_hashes[i]` is a 64-bit hash of server i's node string; an empty input gives an empty
+/// table.
+pub fn table(node_hashes: &[u64]) -> Vec<u32> {
+    if node_hashes.is_empty() {
         return Vec::new();
     }
     let m = u64::from(SIZE);
-    let perms: Vec<(u64, u64)> = seeds
+    let perms: Vec<(u64, u64)> = node_hashes
         .iter()
         .map(|&s| ((s >> 32) % m, (s & 0xffff_ffff) % (m - 1) + 1))
         .collect();
-    let mut next = vec![0u64; seeds.len()];
+    let mut next = vec![0u64; node_hashes.len()];
     let mut entry = vec![u32::MAX; SIZE as usize];
     let mut filled = 0u32;
     while filled < SIZE {

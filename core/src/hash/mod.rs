@@ -87,8 +87,9 @@ pub enum Hash {
     Lua,
     /// flexihash `Md5Hasher`: big-endian u32 of digest bytes 0..4.
     Md5Be,
-    /// The seed PHP class's `toHash` (the user's FlexiHash class, copied to `tests/oracles/flexihash/SeedFlexiHash.php`).
-    SeedToHash,
+    /// The `toHash` of the user's PHP FlexiHash class (`tests/oracles/flexihash/SeedFlexiHash.php`),
+    /// named `seed_tohash`.
+    PhpToHash,
     /// SHA-1, big-endian u32 of digest bytes 0..4 (Ruby Dalli's ring points).
     Sha1,
     /// MurmurHash3_x86_32 with seed 0, as Guava `Hashing.murmur3_32()` hashes bytes (folsom).
@@ -388,10 +389,10 @@ static TABLE: &[Row] = &[
         "XXH3 64-bit seed 0, low 32 bits (memcached proxy)",
     ),
     row(
-        Hash::SeedToHash,
+        Hash::PhpToHash,
         "seed_tohash",
         &["toHash"],
-        "the seed PHP class's toHash",
+        "toHash of the user's PHP FlexiHash class",
     ),
 ];
 
@@ -513,7 +514,7 @@ impl Hash {
             Hash::Rs => java::rs(utf16_units(key)),
             Hash::Lua => java::lua(utf16_units(key)),
             Hash::Md5Be => md5::big_endian(key),
-            Hash::SeedToHash => md5::seed_tohash(key),
+            Hash::PhpToHash => md5::php_tohash(key),
             Hash::Sha1 => sha1::first_word_be(key),
             Hash::Murmur3_32 => murmur::murmur3_32_guava(key),
             Hash::Spooky32 => spooky::hash32(key, 0),

@@ -5,14 +5,12 @@
 
 use alloc::vec::Vec;
 
-use super::key::{prepare, KeyBuf};
+use super::compiled::Ring;
+use super::key::{prepare, KeyBuf, KeyPoint};
 use super::layout::Layout;
-use super::search::KeyPoint;
-use super::Ring;
 use crate::error::Error;
 use crate::hash::md5::{self, lanes, lanes::Lanes};
 use crate::hash::Hash;
-use crate::profile::Search;
 
 /// Keys prepared and hashed together (the widest engine's lane count).
 const CHUNK: usize = 8;
@@ -24,24 +22,16 @@ impl Ring {
         if self.entries.is_empty() || (self.profile.single_shortcut && self.entries.len() == 1) {
             return None;
         }
-        match self.layout {
+        match &self.layout {
             Layout::Furc(_) | Layout::Scored | Layout::JumpXxh3 => return None,
             Layout::Wide(..) => return Some(|d| KeyPoint::Wide(u128::from_be_bytes(*d))),
+            Layout::Slots(s) if s.old_compat() => return None,
             _ => {}
-        }
-        if matches!(
-            self.profile.search,
-            Search::JavaAbsModulo {
-                old_compat: true,
-                ..
-            }
-        ) {
-            return None;
         }
         match self.hash {
             Hash::Md5 | Hash::Election => Some(|d| KeyPoint::Narrow(md5::word_le(d, 0))),
             Hash::Md5Be => Some(|d| KeyPoint::Narrow(md5::big_endian_of(d))),
-            Hash::SeedToHash => Some(|d| KeyPoint::Narrow(md5::seed_tohash_of(d))),
+            Hash::PhpToHash => Some(|d| KeyPoint::Narrow(md5::php_tohash_of(d))),
             _ => None,
         }
     }

@@ -40,7 +40,7 @@ pub(super) struct Entry {
     pub(super) rank: u32,
     /// 64 bits of MD5 of the node string (rendezvous scores, maglev permutations), computed
     /// once when the server joins.
-    pub(super) seed: u64,
+    pub(super) node_hash: u64,
 }
 
 impl Entry {
@@ -48,13 +48,13 @@ impl Entry {
     pub(super) fn new(profile: &Profile, server: Server) -> Result<Entry, Error> {
         let node = profile.node.node_string(&server, profile.names)?;
         let d = md5::digest(node.as_bytes());
-        let seed = (u64::from(md5::word_le(&d, 0)) << 32) | u64::from(md5::word_le(&d, 1));
+        let node_hash = (u64::from(md5::word_le(&d, 0)) << 32) | u64::from(md5::word_le(&d, 1));
         Ok(Entry {
             server: Arc::new(server),
             node: Node(Arc::from(node)),
             strings: 0,
             rank: 0,
-            seed,
+            node_hash,
         })
     }
 }

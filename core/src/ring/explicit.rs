@@ -14,14 +14,17 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::build::BuildError;
+use super::compiled::Ring;
+use super::continuum::Columns;
 use super::entry::{rank, Entry};
-use super::layout::{Columns, Layout};
+use super::key::KeyPoint;
+use super::layout::Layout;
+use super::order::sort_key;
 use super::points::{Point, MAX_POINTS};
-use super::search::{sort_key, KeyPoint};
-use super::Ring;
+use super::scratch::Scratch;
 use crate::error::Error;
 use crate::hash::Hash;
-use crate::profile::{Profile, Search};
+use crate::profile::{Bound, Profile};
 use crate::server::Server;
 
 /// A refusal that no single server is to blame for.
@@ -64,7 +67,7 @@ impl Ring {
         servers: impl IntoIterator<Item = Server>,
         points: &[(u32, usize)],
     ) -> Result<Ring, BuildError> {
-        if !profile.is_ring() || Layout::is_wide(profile) || profile.search == Search::Jump {
+        if !profile.is_ring() || Layout::is_wide(profile) {
             return Err(whole(Error::Unsupported));
         }
         let mut ring = Ring::new(profile, hash);
@@ -88,11 +91,7 @@ impl Ring {
         }
         rank(profile.order, &mut ring.entries);
         let ranks: Vec<u32> = ring.entries.iter().map(|e| e.rank).collect();
-        let flip = if profile.search == Search::LowerBoundSigned {
-            0x8000_0000
-        } else {
-            0
-        };
+        let flip = profile.placement.bound().map_or(0, Bound::flip);
         let mut keyed: Vec<(u64, u32)> = Vec::with_capacity(points.len());
         for &(value, owner) in points {
             let owner = u32::try_from(owner)
@@ -107,18 +106,13 @@ impl Ring {
             keyed.push((sort_key(profile.ties, &ranks, &p), owner));
         }
         keyed.sort_unstable();
-        let mut cols = Columns::with_capacity(keyed.len(), false);
+        let mut cols = Columns::with_capacity(keyed.len(), false, &mut Scratch::default());
         for (k, owner) in keyed {
             cols.values.push((k >> 32) as u32);
             cols.owners.push(owner);
         }
         ring.layout = Layout::derive(profile, &ring.entries, cols);
         Ok(ring)
-    }
-
-    /// Whether this ring was built by [`Ring::from_points`] (and so refuses changes).
-    pub fn is_explicit(&self) -> bool {
-        self.explicit
     }
 
     /// The server index for a key hash computed by the caller (a hasher of its own), by this
@@ -149,13 +143,13 @@ impl Ring {
             return Ok(());
         }
         out.push(first);
-        if let Layout::Sorted(c) | Layout::TieRuns(c, _) = &self.layout {
-            let start = self.ring_position(c, KeyPoint::Narrow(h))?;
-            self.walk_continuum(c, start, want, out);
-        } else if let Layout::Buckets(c, _) = &self.layout {
-            let b = (h % super::search::PECL_BUCKETS).wrapping_mul(super::search::PECL_STEP);
-            let start = super::search::lower_bound(c, b) % c.values.len().max(1);
-            self.walk_continuum(c, start, want, out);
+        match &self.layout {
+            Layout::Sorted(..) | Layout::TieRuns(..) => {
+                let (c, start) = self.ring_position(KeyPoint::Narrow(h))?;
+                self.walk_continuum(c, start, want, out);
+            }
+            Layout::Buckets(t) => self.walk_continuum(&t.continuum, t.start(h), want, out),
+            _ => {}
         }
         Ok(())
     }
@@ -190,11 +184,7 @@ mod tests {
                 continue;
             };
             let pts: Vec<(u32, usize)> = built.points().collect();
-            let flip = if p.search == Search::LowerBoundSigned {
-                0x8000_0000
-            } else {
-                0
-            };
+            let flip = p.placement.bound().map_or(0, Bound::flip);
             let given: Vec<(u32, usize)> = pts.iter().map(|&(v, o)| (v ^ flip, o)).collect();
             let ring = Ring::from_points(p, None, servers(4), &given).unwrap();
             assert_eq!(ring.points().collect::<Vec<_>>(), pts, "{name}");

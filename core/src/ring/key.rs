@@ -1,4 +1,5 @@
-//! What a client does to a key before hashing it: refusals and rewriting.
+//! What a client does to a key before hashing it (refusals and rewriting), and the key point
+//! the search compares.
 
 use alloc::vec::Vec;
 
@@ -244,6 +245,31 @@ fn rewrite<'k>(rule: KeyRewrite, key: &'k [u8], buf: &'k mut KeyBuf) -> &'k [u8]
                 buf.heap.extend_from_slice(key);
                 &buf.heap
             }
+        }
+    }
+}
+
+/// A key's hash in the form the search compares: 32 bits, a signed 64-bit `long` (whalin's
+/// old-compat hash), or 128 bits on uhashring's ring.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum KeyPoint {
+    /// A 32-bit key hash.
+    Narrow(u32),
+    /// A signed 64-bit key hash (the whalin Java client's `long`).
+    Long(i64),
+    /// A whole MD5 digest as a 128-bit number.
+    Wide(u128),
+}
+
+impl KeyPoint {
+    /// The 32 bits a 32-bit search compares: the hash, the low half of a `long`, the top
+    /// of a 128-bit point.
+    #[inline]
+    pub(super) fn narrow(self) -> u32 {
+        match self {
+            KeyPoint::Narrow(h) => h,
+            KeyPoint::Wide(w) => (w >> 96) as u32,
+            KeyPoint::Long(h) => h as u32,
         }
     }
 }

@@ -1,109 +1,36 @@
-//! The data shape a profile's lookups read: one [`Layout`] variant per shape, each holding
-//! only what its search needs.
+//! The data shape a ring's lookups read: one [`Layout`] variant per shape, each holding only
+//! what its search needs and the rule it is searched by, resolved once when the ring is
+//! built (lookups never consult the profile's placement again).
 
 use alloc::vec::Vec;
 
+use super::continuum::{Columns, Continuum};
 use super::entry::Entry;
-use super::points::Point;
-use super::scratch;
-use super::search;
+use super::key::KeyPoint;
+use super::pecl::PeclTable;
+use super::scratch::Scratch;
+use super::slots::{Reduce, Slots};
+use super::tie_runs::TieRuns;
 use crate::alt::maglev;
-use crate::index::SearchIndex;
-use crate::profile::{PointHash, Profile, Search, Ties};
-
-/// Sorted 32-bit points and their owners (struct of arrays: the search reads only `values`),
-/// with a prefix index over `values`.
-#[derive(Clone, Debug, Default)]
-pub(super) struct Continuum {
-    /// Point positions, ascending.
-    pub(super) values: Vec<u32>,
-    /// `owners[i]` = entry index owning `values[i]`; among equal positions the tie rule's
-    /// winner first.
-    pub(super) owners: Vec<u32>,
-    pub(super) index: SearchIndex,
-}
-
-impl Continuum {
-    fn new(
-        values: Vec<u32>,
-        owners: Vec<u32>,
-        starts: Vec<u32>,
-        index: Option<SearchIndex>,
-    ) -> Continuum {
-        Continuum {
-            index: index.unwrap_or_else(|| SearchIndex::build_in(&values, starts)),
-            owners,
-            values,
-        }
-    }
-}
-
-/// Sorted points as parallel columns, what builds and changes produce (`wide` is empty
-/// except on 128-bit rings), and memory for the prefix index.
-#[derive(Debug, Default)]
-pub(super) struct Columns {
-    pub(super) values: Vec<u32>,
-    pub(super) owners: Vec<u32>,
-    pub(super) wide: Vec<u128>,
-    /// Memory the prefix index may reuse (contents ignored).
-    pub(super) starts: Vec<u32>,
-    /// The prefix index, when the change patched the old one (else built from `values`).
-    pub(super) index: Option<SearchIndex>,
-}
-
-impl Columns {
-    /// Empty columns for `n` points, in a retired snapshot's memory when one is lent (see
-    /// [`scratch`]).
-    pub(super) fn with_capacity(n: usize, wide: bool) -> Columns {
-        let s = scratch::take();
-        let (mut values, mut owners) = (s.values, s.owners);
-        values.clear();
-        values.reserve(n);
-        owners.clear();
-        owners.reserve(n);
-        Columns {
-            values,
-            owners,
-            starts: s.starts,
-            index: None,
-            wide: if wide {
-                Vec::with_capacity(n)
-            } else {
-                Vec::new()
-            },
-        }
-    }
-
-    #[inline]
-    pub(super) fn push(&mut self, p: &Point, wide: bool) {
-        self.values.push(p.value);
-        self.owners.push(p.owner);
-        if wide {
-            self.wide.push(p.wide);
-        }
-    }
-}
+use crate::hash::{md5, whalin, Hash};
+use crate::profile::{Bound, Placement, PointHash, Profile, Ties};
 
 /// What a ring's lookups read, by profile shape.
 #[derive(Clone, Debug)]
 pub(super) enum Layout {
-    /// Sorted 32-bit points; the tie winner is stored first (most ketama clients).
-    Sorted(Continuum),
-    /// uhashring: 128-bit positions (`wide`, parallel to the continuum's top 32 bits).
+    /// Sorted 32-bit points searched by the bound; the tie winner is stored first (most
+    /// ketama clients).
+    Sorted(Continuum, Bound),
+    /// uhashring: 128-bit positions (`wide`, parallel to the continuum's top 32 bits),
+    /// searched for the first point > the key's 128-bit digest.
     Wide(Continuum, Vec<u128>),
-    /// xmemcached: runs of equal positions whose owner is chosen by node string,
-    /// `(first index of the run, owner)`, ascending.
-    TieRuns(Continuum, Vec<(u32, u32)>),
+    /// xmemcached: sorted points searched by the bound, where a run of equal positions is
+    /// owned by the server its [`TieRuns`] rule picks.
+    TieRuns(Continuum, Bound, TieRuns),
     /// pecl memcache: 1,024 buckets, each the owner of a continuum position.
-    Buckets(Continuum, Vec<u32>),
-    /// `hash % slots`: entry indexes in the client's order, and for weighted modulo the
-    /// cumulative slot counts.
-    Slots {
-        /// Entry indexes in the client's server order.
-        ordered: Vec<u32>,
-        /// Cumulative weights along `ordered` (empty when unweighted).
-        cumulative: Vec<u64>,
-    },
+    Buckets(PeclTable),
+    /// `hash % slots` (modulo, the Java clients' `|h| % slots`).
+    Slots(Slots),
     /// Jump consistent hash: nothing stored.
     Jump,
     /// Jump over the key's 64-bit XXH3: nothing stored.
@@ -111,7 +38,7 @@ pub(super) enum Layout {
     /// mcrouter CH3 / WeightedCh3 (`furc_hash` of the key itself): for WeightedCh3 each
     /// server's weight divided by the largest (empty for CH3).
     Furc(Vec<f64>),
-    /// Rendezvous: nothing stored beyond each entry's seed.
+    /// Rendezvous: nothing stored beyond each entry's node hash.
     Rendezvous,
     /// Maglev lookup table (entry indexes).
     Maglev(Vec<u32>),
@@ -128,37 +55,41 @@ impl Layout {
 
     /// Whether `profile`'s layout keeps 128-bit positions.
     pub(super) fn is_wide(profile: &Profile) -> bool {
-        profile.points == PointHash::Md5Wide
-            && profile.is_ring()
-            && profile.search != Search::Buckets1024
+        profile.points == PointHash::Md5Wide && matches!(profile.placement, Placement::Ring(_))
     }
 
-    /// Builds the layout from the entries and the sorted points (in canonical order).
+    /// Builds the layout from the entries and the sorted points (in canonical order): the
+    /// one place a profile's placement, point hash and tie rule pick the shape.
     pub(super) fn derive(profile: &Profile, entries: &[Entry], cols: Columns) -> Layout {
-        match profile.search {
-            Search::Modula { weighted, .. } | Search::JavaAbsModulo { weighted, .. } => {
-                let mut ordered: Vec<u32> = (0..entries.len() as u32).collect();
-                ordered.sort_by_key(|&i| entries[i as usize].rank);
-                let mut sum = 0u64;
-                let cumulative = if weighted {
-                    ordered
-                        .iter()
-                        .map(|&i| {
-                            sum += u64::from(entries[i as usize].server.weight);
-                            sum
-                        })
-                        .collect()
+        match profile.placement {
+            Placement::Ring(bound) => {
+                let (c, wide) = Continuum::from_columns(cols);
+                if Layout::is_wide(profile) {
+                    Layout::Wide(c, wide)
+                } else if profile.ties == Ties::SortedList {
+                    let runs = TieRuns::new(&c, entries);
+                    Layout::TieRuns(c, bound, runs)
                 } else {
-                    Vec::new()
-                };
-                Layout::Slots {
-                    ordered,
-                    cumulative,
+                    Layout::Sorted(c, bound)
                 }
             }
-            Search::Jump => Layout::Jump,
-            Search::JumpXxh3 => Layout::JumpXxh3,
-            Search::Furc { weighted } => {
+            Placement::PeclBuckets => {
+                Layout::Buckets(PeclTable::new(Continuum::from_columns(cols).0))
+            }
+            Placement::Modula { weighted, high15 } => {
+                Layout::Slots(Slots::new(entries, weighted, Reduce::Unsigned { high15 }))
+            }
+            Placement::JavaAbsModulo {
+                weighted,
+                old_compat,
+            } => Layout::Slots(Slots::new(
+                entries,
+                weighted,
+                Reduce::JavaAbs { old_compat },
+            )),
+            Placement::Jump => Layout::Jump,
+            Placement::JumpXxh3 => Layout::JumpXxh3,
+            Placement::Furc { weighted } => {
                 let max = entries.iter().map(|e| e.server.weight).max().unwrap_or(0);
                 Layout::Furc(if weighted {
                     entries
@@ -175,43 +106,22 @@ impl Layout {
                     Vec::new()
                 })
             }
-            Search::Rendezvous => Layout::Rendezvous,
-            Search::HashRendezvous { .. } => Layout::Scored,
-            Search::Maglev => {
-                let seeds: Vec<u64> = entries.iter().map(|e| e.seed).collect();
-                Layout::Maglev(maglev::table(&seeds))
+            Placement::Rendezvous => Layout::Rendezvous,
+            Placement::HashRendezvous { .. } => Layout::Scored,
+            Placement::Maglev => {
+                let nodes: Vec<u64> = entries.iter().map(|e| e.node_hash).collect();
+                Layout::Maglev(maglev::table(&nodes))
             }
-            Search::Buckets1024 => {
-                let c = Continuum::new(cols.values, cols.owners, cols.starts, cols.index);
-                let table = search::pecl_table(&c);
-                Layout::Buckets(c, table)
-            }
-            _ if profile.points == PointHash::Md5Wide => Layout::Wide(
-                Continuum::new(cols.values, cols.owners, cols.starts, cols.index),
-                cols.wide,
-            ),
-            _ if profile.ties == Ties::SortedList => {
-                let c = Continuum::new(cols.values, cols.owners, cols.starts, cols.index);
-                let runs = search::tie_runs(&c, entries);
-                Layout::TieRuns(c, runs)
-            }
-            _ => Layout::Sorted(Continuum::new(
-                cols.values,
-                cols.owners,
-                cols.starts,
-                cols.index,
-            )),
         }
     }
 
     /// The continuum, for layouts that have one.
+    #[inline]
     pub(super) fn continuum(&self) -> Option<&Continuum> {
         match self {
-            Layout::Sorted(c)
-            | Layout::Wide(c, _)
-            | Layout::TieRuns(c, _)
-            | Layout::Buckets(c, _) => Some(c),
-            Layout::Slots { .. }
+            Layout::Sorted(c, _) | Layout::Wide(c, _) | Layout::TieRuns(c, _, _) => Some(c),
+            Layout::Buckets(t) => Some(&t.continuum),
+            Layout::Slots(_)
             | Layout::Jump
             | Layout::Furc(_)
             | Layout::Rendezvous
@@ -221,11 +131,52 @@ impl Layout {
         }
     }
 
+    /// The comparison the continuum is searched by (pecl's table is filled lower-bound).
+    pub(super) fn bound(&self) -> Option<Bound> {
+        match self {
+            Layout::Sorted(_, b) | Layout::TieRuns(_, b, _) => Some(*b),
+            Layout::Wide(..) => Some(Bound::UpperBound),
+            Layout::Buckets(_) => Some(Bound::LowerBound),
+            _ => None,
+        }
+    }
+
     /// The 128-bit positions (empty unless [`Layout::Wide`]).
     pub(super) fn wide(&self) -> &[u128] {
         match self {
             Layout::Wide(_, w) => w,
             _ => &[],
+        }
+    }
+
+    /// The owner of continuum position `p` (a tie run's owner where the layout has runs).
+    #[inline]
+    pub(super) fn owner_at(&self, c: &Continuum, p: usize) -> usize {
+        match self {
+            Layout::TieRuns(_, _, runs) => runs.owner(c, p),
+            _ => c.owners[p] as usize,
+        }
+    }
+
+    /// What the search compares for a (prepared) key hashed with `hash`.
+    #[inline]
+    pub(super) fn key_point(&self, hash: Hash, key: &[u8]) -> KeyPoint {
+        match self {
+            Layout::Wide(..) => KeyPoint::Wide(md5::wide(key)),
+            Layout::Slots(s) if s.old_compat() => KeyPoint::Long(whalin::old_compat(key)),
+            _ => KeyPoint::Narrow(hash.hash(key)),
+        }
+    }
+
+    /// Gives the point arrays back for reuse by a later change (empty for layouts without a
+    /// continuum).
+    pub(super) fn into_scratch(self) -> Scratch {
+        match self {
+            Layout::Sorted(c, _) | Layout::Wide(c, _) | Layout::TieRuns(c, _, _) => {
+                c.into_scratch()
+            }
+            Layout::Buckets(t) => t.continuum.into_scratch(),
+            _ => Scratch::default(),
         }
     }
 }

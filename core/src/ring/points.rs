@@ -9,7 +9,7 @@ use super::entry::Entry;
 use crate::error::Error;
 use crate::hash::md5::{self, lanes, lanes::Lanes};
 use crate::hash::{sha1, Hash};
-use crate::profile::{PointHash, Profile, Search, StringForm, ZeroWeight};
+use crate::profile::{Bound, PointHash, Profile, StringForm, ZeroWeight};
 use crate::weight::Count;
 
 /// The most points one continuum may hold: 2^23 = 8,388,608 (e.g. 52,428 equal servers on a
@@ -126,11 +126,7 @@ pub(super) fn generate(
     }
     if profile.points == PointHash::Murmur3Chain {
         // Each point hashes the previous one: walk the chain from its start.
-        let flip = if profile.search == Search::LowerBoundSigned {
-            0x8000_0000
-        } else {
-            0
-        };
+        let flip = profile.placement.bound().map_or(0, Bound::flip);
         let mut p = Hash::Murmur3_32.hash(entry.node.as_bytes());
         for i in 0..range.end {
             if i > 0 {

@@ -1,5 +1,5 @@
 //! LSD radix sort of `u64` sort keys (a fresh build's canonical order, see
-//! [`super::search::sort_key`]): six passes of 11 bits, a pass skipped when every key has the
+//! [`super::order::sort_key`]): six passes of 11 bits, a pass skipped when every key has the
 //! same digit there (the tie half of the key uses few bits). Linear time.
 
 use alloc::vec;

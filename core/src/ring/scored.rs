@@ -4,9 +4,9 @@
 
 use alloc::vec::Vec;
 
-use super::Ring;
+use super::compiled::Ring;
 use crate::error::Error;
-use crate::profile::{Join, ScoreTies, Search};
+use crate::profile::{Join, Placement, ScoreTies};
 
 /// Joined strings up to this length are built on the stack; longer ones (long host names
 /// with long rewritten keys) on the heap.
@@ -38,7 +38,7 @@ impl Ring {
     /// The server with the highest score for a prepared key among those not in `skip`
     /// (a skipped server is as if it had left the client's list).
     pub(super) fn scored_best(&self, key: &[u8], skip: &[usize]) -> Result<usize, Error> {
-        let Search::HashRendezvous { join, ties } = self.profile.search else {
+        let Placement::HashRendezvous { join, ties } = self.profile.placement else {
             return Err(Error::Unsupported);
         };
         let mut stack = [0u8; JOINED];

@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use arc_swap::{ArcSwap, Guard};
 
-use super::scratch::{self, Scratch};
-use super::Ring;
+use super::compiled::Ring;
+use super::scratch::Scratch;
 use crate::error::Error;
 use crate::server::Server;
 
@@ -27,9 +27,8 @@ pub struct Snapshot<X> {
 /// ```
 /// use ketama_core::{Profile, Ring, Server, SharedRing};
 /// let shared = SharedRing::new(Ring::new(Profile::by_name("libketama")?, None), ());
-/// shared.update(|s| {
-///     let mut ring = s.ring.clone();
-///     ring.add(Server::parse("10.0.0.1:11211", 1)?)?;
+/// shared.update(|s, scratch| {
+///     let ring = s.ring.with_added_in(Server::parse("10.0.0.1:11211", 1)?, scratch)?;
 ///     Ok::<_, ketama_core::Error>((ring, ()))
 /// })?;
 /// assert_eq!(shared.load().ring.locate(b"k")?.label, "10.0.0.1:11211");
@@ -39,8 +38,8 @@ pub struct Snapshot<X> {
 pub struct SharedRing<X = ()> {
     current: ArcSwap<Snapshot<X>>,
     /// Serialises changes; holds the point arrays of the last retired snapshot (when no
-    /// reader kept it), lent to the next change so that it writes into memory already
-    /// faulted in (see [`scratch`]).
+    /// reader kept it), passed to the next change so that it writes into memory already
+    /// faulted in (see [`Scratch`]).
     writer: Mutex<Scratch>,
 }
 
@@ -64,27 +63,28 @@ impl<X> SharedRing<X> {
         self.current.load_full()
     }
 
-    /// Applies a change: `f` gets the current snapshot and returns the next ring and its
-    /// derived data, which are then published. Changes are serialised; readers go on with
-    /// the old snapshot meanwhile. If `f` fails nothing is published.
+    /// Applies a change: `f` gets the current snapshot and the memory of the last retired
+    /// snapshot ([`Scratch`], for [`Ring::with_added_in`] and its siblings to write into) and
+    /// returns the next ring and its derived data, which are then published. Changes are
+    /// serialised; readers go on with the old snapshot meanwhile. If `f` fails nothing is
+    /// published.
     ///
     /// Memory: the retired snapshot's point arrays are kept (when no reader holds it) for
     /// the next change to write into, so a ring that changes holds its continuum twice
     /// (the peak of any change anyway: old and new snapshot side by side).
-    pub fn update<E>(&self, f: impl FnOnce(&Snapshot<X>) -> Result<(Ring, X), E>) -> Result<(), E> {
+    pub fn update<E>(
+        &self,
+        f: impl FnOnce(&Snapshot<X>, &mut Scratch) -> Result<(Ring, X), E>,
+    ) -> Result<(), E> {
         // A panic in a previous `f` published nothing, so the state is sound: recover.
         let mut spare = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
         let current = self.current.load_full();
-        let (made, left) = scratch::lend(core::mem::take(&mut *spare), || f(&current));
-        if let Some(left) = left {
-            *spare = left;
-        }
-        let (ring, extra) = made?;
+        let (ring, extra) = f(&current, &mut spare)?;
         let old = self.current.swap(Arc::new(Snapshot { ring, extra }));
         drop(current);
         // Unique once swapped out unless a reader still holds it (then it goes with them).
         if let Ok(old) = Arc::try_unwrap(old) {
-            *spare = Scratch::from_ring(old.ring);
+            *spare = old.ring.into_scratch();
         }
         Ok(())
     }
@@ -93,14 +93,14 @@ impl<X> SharedRing<X> {
 impl SharedRing<()> {
     /// Adds a server (see [`Ring::add`]).
     pub fn add(&self, server: Server) -> Result<(), Error> {
-        self.update(|s| Ok((s.ring.with_added(server)?, ())))
+        self.update(|s, scratch| Ok((s.ring.with_added_in(server, scratch)?, ())))
     }
 
     /// Removes a server (see [`Ring::remove`]).
     pub fn remove(&self, label: &str) -> Result<Server, Error> {
         let mut gone = None;
-        self.update(|s| {
-            let (ring, server) = s.ring.with_removed(label)?;
+        self.update(|s, scratch| {
+            let (ring, server) = s.ring.with_removed_in(label, scratch)?;
             gone = Some(server);
             Ok::<_, Error>((ring, ()))
         })?;
@@ -109,6 +109,6 @@ impl SharedRing<()> {
 
     /// Changes a server's weight (see [`Ring::set_weight`]).
     pub fn set_weight(&self, label: &str, weight: u32) -> Result<(), Error> {
-        self.update(|s| Ok((s.ring.with_weight(label, weight)?, ())))
+        self.update(|s, scratch| Ok((s.ring.with_weight_in(label, weight, scratch)?, ())))
     }
 }

@@ -5,11 +5,12 @@
 
 use alloc::vec::Vec;
 
+use super::compiled::Ring;
+use super::key::KeyPoint;
 use super::layout::Layout;
-use super::search::{KeyPoint, PECL_BUCKETS};
-use super::Ring;
+use super::pecl::BUCKETS as PECL_BUCKETS;
 use crate::hash::Hash;
-use crate::profile::Search;
+use crate::profile::Bound;
 
 /// What the numbers of a [`Spans`] count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,7 +51,7 @@ pub struct Spans {
 fn key_space(h: Hash) -> u64 {
     match h {
         Hash::Crc => 1 << 15,
-        Hash::SeedToHash => 1 << 31,
+        Hash::PhpToHash => 1 << 31,
         _ => 1 << 32,
     }
 }
@@ -98,7 +99,7 @@ impl Ring {
                     approximate: false,
                 })
             }
-            Layout::Sorted(c) | Layout::Wide(c, _) | Layout::TieRuns(c, _) => {
+            Layout::Sorted(c, _) | Layout::Wide(c, _) | Layout::TieRuns(c, _, _) => {
                 let space = key_space(self.hash);
                 let wide = matches!(self.layout, Layout::Wide(..));
                 let mut cuts: Vec<u64> = Vec::with_capacity(2 * c.values.len() + 1);
@@ -106,12 +107,10 @@ impl Ring {
                 cuts.extend([0, 1]);
                 // Signed rings store positions sign-flipped: their steps sit at the flipped
                 // values, and the order wraps at 2^31.
-                let flip = if self.profile.search == Search::LowerBoundSigned {
+                let flip = self.layout.bound().map_or(0, Bound::flip);
+                if flip != 0 {
                     cuts.push(1 << 31);
-                    0x8000_0000
-                } else {
-                    0
-                };
+                }
                 for &v in &c.values {
                     cuts.push(u64::from(v ^ flip));
                     cuts.push(u64::from(v ^ flip) + 1);
@@ -143,7 +142,7 @@ impl Ring {
                     approximate: wide,
                 })
             }
-            Layout::Slots { .. }
+            Layout::Slots(_)
             | Layout::Jump
             | Layout::Furc(_)
             | Layout::Rendezvous

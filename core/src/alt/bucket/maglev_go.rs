@@ -19,14 +19,14 @@ const NAME_KEY: (u64, u64) = (0xdead_beef_cafe_babe, 0);
 
 /// The filled lookup table for `buckets` backends (`1..=TABLE_SIZE`): entry = backend index.
 pub fn table(buckets: u32) -> Vec<u32> {
-    let seeds: Vec<u64> = (0..buckets)
+    let node_hashes: Vec<u64> = (0..buckets)
         .map(|i| {
             let mut name = DecimalText::with_prefix(b"backend-");
             name.push_u64(u64::from(i));
             siphash24(NAME_KEY.0, NAME_KEY.1, name.as_bytes())
         })
         .collect();
-    crate::alt::maglev::table(&seeds)
+    crate::alt::maglev::table(&node_hashes)
 }
 
 /// The bucket of `input` in a table from [`table`].

@@ -1,5 +1,5 @@
-//! MD5-based hashes: ketama's little-endian words, flexihash's big-endian word, and the seed
-//! class's `toHash`.
+//! MD5-based hashes: ketama's little-endian words, flexihash's big-endian word, and the
+//! `toHash` of the user's PHP FlexiHash class.
 //!
 //! Messages of at most 55 bytes (keys, point strings) take [`block::digest_short`]: one
 //! compression, our own code from RFC 1321; longer ones the `md-5` crate. Batches of short
@@ -41,9 +41,9 @@ pub fn big_endian_of(d: &[u8; 16]) -> u32 {
     u32::from_be_bytes([d[0], d[1], d[2], d[3]])
 }
 
-/// [`seed_tohash`] of a digest already computed.
+/// [`php_tohash`] of a digest already computed.
 #[inline]
-pub fn seed_tohash_of(d: &[u8; 16]) -> u32 {
+pub fn php_tohash_of(d: &[u8; 16]) -> u32 {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     // Hex characters 0, 2, 4, 6 are the high nibbles of bytes 0..4.
     d[..4]
@@ -58,11 +58,12 @@ pub fn big_endian(key: &[u8]) -> u32 {
     big_endian_of(&digest(key))
 }
 
-/// The user's PHP `toHash` (`seeds/002`): hex digits 0, 2, 4 and 6 of the lowercase hex MD5
+/// The `toHash` of the user's PHP FlexiHash class (profile `flexihash-seed`, hash name
+/// `seed_tohash`; the class is `tests/oracles/flexihash/SeedFlexiHash.php`): hex digits 0, 2, 4 and 6 of the lowercase hex MD5
 /// (the loop increments `$i` twice), folded with `* 31`; the final `& 0x7FFFFFFF` never changes it.
 #[inline]
-pub fn seed_tohash(key: &[u8]) -> u32 {
-    seed_tohash_of(&digest(key))
+pub fn php_tohash(key: &[u8]) -> u32 {
+    php_tohash_of(&digest(key))
 }
 
 /// uhashring's default ring position: the whole digest as a big-endian 128-bit integer
@@ -118,6 +119,6 @@ mod tests {
     #[test]
     fn known_answers() {
         assert_eq!(super::ketama(b"apple"), 3_195_025_439);
-        assert_eq!(super::seed_tohash(b"apple"), 1_510_573);
+        assert_eq!(super::php_tohash(b"apple"), 1_510_573);
     }
 }

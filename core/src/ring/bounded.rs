@@ -5,8 +5,8 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
+use super::compiled::Ring;
 use crate::error::Error;
-use crate::ring::Ring;
 
 /// A load-bounded view of a [`Ring`]: assign keys, release them, read loads.
 #[derive(Clone, Debug)]
