@@ -71,53 +71,48 @@ final class Xxh3 {
         return fold(r64(b, at) ^ r64(SECRET, s), r64(b, at + 8) ^ r64(SECRET, s + 8));
     }
 
-    /** XXH3 64-bit (seed 0) of {@code len} bytes at {@code off}. */
-    static long hash64(byte[] in, int off, int len) {
-        byte[] b = in;
-        if (off != 0) {
-            b = java.util.Arrays.copyOfRange(in, off, off + len);
-        }
-        int n = len;
+    /** XXH3 64-bit (seed 0) of {@code n} bytes at {@code o}. */
+    static long hash64(byte[] b, int o, int n) {
         if (n <= 16) {
-            return small(b, n);
+            return small(b, o, n);
         }
         if (n <= 128) {
             long acc = n * P64_1;
             if (n > 32) {
                 if (n > 64) {
                     if (n > 96) {
-                        acc += mix16(b, 48, 96) + mix16(b, n - 64, 112);
+                        acc += mix16(b, o + 48, 96) + mix16(b, o + n - 64, 112);
                     }
-                    acc += mix16(b, 32, 64) + mix16(b, n - 48, 80);
+                    acc += mix16(b, o + 32, 64) + mix16(b, o + n - 48, 80);
                 }
-                acc += mix16(b, 16, 32) + mix16(b, n - 32, 48);
+                acc += mix16(b, o + 16, 32) + mix16(b, o + n - 32, 48);
             }
-            acc += mix16(b, 0, 0) + mix16(b, n - 16, 16);
+            acc += mix16(b, o + 0, 0) + mix16(b, o + n - 16, 16);
             return avalanche(acc);
         }
         if (n <= 240) {
             long acc = n * P64_1;
             for (int i = 0; i < 8; i++) {
-                acc += mix16(b, 16 * i, 16 * i);
+                acc += mix16(b, o + 16 * i, 16 * i);
             }
             acc = avalanche(acc);
             for (int i = 8; i < n / 16; i++) {
-                acc += mix16(b, 16 * i, 16 * (i - 8) + 3);
+                acc += mix16(b, o + 16 * i, 16 * (i - 8) + 3);
             }
-            acc += mix16(b, n - 16, 136 - 17);
+            acc += mix16(b, o + n - 16, 136 - 17);
             return avalanche(acc);
         }
-        return striped(b, n);
+        return striped(b, o, n);
     }
 
-    private static long small(byte[] b, int n) {
+    private static long small(byte[] b, int o, int n) {
         if (n > 8) {
-            long lo = r64(b, 0) ^ (r64(SECRET, 24) ^ r64(SECRET, 32));
-            long hi = r64(b, n - 8) ^ (r64(SECRET, 40) ^ r64(SECRET, 48));
+            long lo = r64(b, o) ^ (r64(SECRET, 24) ^ r64(SECRET, 32));
+            long hi = r64(b, o + n - 8) ^ (r64(SECRET, 40) ^ r64(SECRET, 48));
             return avalanche(n + Long.reverseBytes(lo) + hi + fold(lo, hi));
         }
         if (n >= 4) {
-            long x = (r32(b, n - 4) + (r32(b, 0) << 32)) ^ (r64(SECRET, 8) ^ r64(SECRET, 16));
+            long x = (r32(b, o + n - 4) + (r32(b, o) << 32)) ^ (r64(SECRET, 8) ^ r64(SECRET, 16));
             long v = x ^ Long.rotateLeft(x, 49) ^ Long.rotateLeft(x, 24);
             v *= 0x9FB21C651E98DF25L;
             v ^= (v >>> 35) + n;
@@ -125,7 +120,7 @@ final class Xxh3 {
             return v ^ (v >>> 28);
         }
         if (n > 0) {
-            long combo = ((b[0] & 0xffL) << 16) | ((b[n >> 1] & 0xffL) << 24) | (b[n - 1] & 0xffL) | ((long) n << 8);
+            long combo = ((b[o] & 0xffL) << 16) | ((b[o + (n >> 1)] & 0xffL) << 24) | (b[o + n - 1] & 0xffL) | ((long) n << 8);
             return xxh64Avalanche(combo ^ (r32(SECRET, 0) ^ r32(SECRET, 4)));
         }
         return xxh64Avalanche(r64(SECRET, 56) ^ r64(SECRET, 64));
@@ -141,14 +136,14 @@ final class Xxh3 {
         }
     }
 
-    private static long striped(byte[] b, int n) {
+    private static long striped(byte[] b, int o, int n) {
         long[] acc = {P32_3, P64_1, P64_2, P64_3, P64_4, P32_2, P64_5, P32_1};
         int perBlock = (SECRET.length - 64) / 8;
         int blockLen = 64 * perBlock;
         int blocks = (n - 1) / blockLen;
         for (int k = 0; k < blocks; k++) {
             for (int s = 0; s < perBlock; s++) {
-                stripe(acc, b, k * blockLen + 64 * s, 8 * s);
+                stripe(acc, b, o + k * blockLen + 64 * s, 8 * s);
             }
             for (int i = 0; i < 8; i++) {
                 long v = acc[i] ^ (acc[i] >>> 47) ^ r64(SECRET, SECRET.length - 64 + 8 * i);
@@ -157,9 +152,9 @@ final class Xxh3 {
         }
         int last = (n - 1 - blockLen * blocks) / 64;
         for (int s = 0; s < last; s++) {
-            stripe(acc, b, blocks * blockLen + 64 * s, 8 * s);
+            stripe(acc, b, o + blocks * blockLen + 64 * s, 8 * s);
         }
-        stripe(acc, b, n - 64, SECRET.length - 64 - 7);
+        stripe(acc, b, o + n - 64, SECRET.length - 64 - 7);
         long r = n * P64_1;
         for (int i = 0; i < 4; i++) {
             r += fold(acc[2 * i] ^ r64(SECRET, 11 + 16 * i), acc[2 * i + 1] ^ r64(SECRET, 11 + 16 * i + 8));
