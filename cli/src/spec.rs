@@ -2,9 +2,9 @@
 //!
 //! This module is the one place where core's knobs get their exported names (schema in
 //! `spec/README.md`). Every match below is exhaustive over core's enums, so a new knob value
-//! cannot reach the ports unnamed. Placement and formula names follow the exported
-//! vocabulary (`placement: {"kind": "ring", "bound": ...}`, `libketama`, `libmemcached`,
-//! `node_hashring`, `integer_div`) whatever core's own type names are.
+//! cannot reach the ports unnamed. Placements are exported as objects
+//! (`{"kind": "ring", "bound": "lower_bound"}`), formulas by the client that defines them
+//! (`libketama`, `libmemcached`, `node_hashring`, `integer_div`, `dalli`, `whalin`).
 
 use ketama_core::profile::{
     Bound, Failover, Join, KeyChars, KeyLimits, KeyRewrite, Order, Placement, PointHash, Removal,
@@ -73,6 +73,7 @@ pub fn profile(p: &Profile) -> Value {
         "aliases": p.aliases,
         "description": p.description,
         "default_hash": p.default_hash.name(),
+        "hashes": p.hashes.iter().map(|h| h.name()).collect::<Vec<_>>(),
         "crc32": p.crc32.map(Hash::name),
         "node": node(p.node),
         "names": p.names,
@@ -154,20 +155,20 @@ fn points(p: PointHash) -> Value {
     }
 }
 
-fn ring(bound: &str) -> Value {
-    json!({"kind": "ring", "bound": bound})
+fn bound(b: Bound) -> &'static str {
+    match b {
+        Bound::LowerBound => "lower_bound",
+        Bound::UpperBound => "upper_bound",
+        Bound::LowerBoundZeroLast => "lower_bound_zero_last",
+        Bound::Floor => "floor",
+        Bound::FloorWrap => "floor_wrap",
+        Bound::LowerBoundSigned => "lower_bound_signed",
+    }
 }
 
-fn placement(s: Placement) -> Value {
-    match s {
-        Placement::Ring(b) => ring(match b {
-            Bound::LowerBound => "lower_bound",
-            Bound::UpperBound => "upper_bound",
-            Bound::LowerBoundZeroLast => "lower_bound_zero_last",
-            Bound::Floor => "floor",
-            Bound::FloorWrap => "floor_wrap",
-            Bound::LowerBoundSigned => "lower_bound_signed",
-        }),
+fn placement(p: Placement) -> Value {
+    match p {
+        Placement::Ring(b) => json!({"kind": "ring", "bound": bound(b)}),
         Placement::PeclBuckets => json!({"kind": "pecl_buckets"}),
         Placement::Modula { weighted, high15 } => {
             json!({"kind": "modula", "weighted": weighted, "high15": high15})
@@ -178,17 +179,19 @@ fn placement(s: Placement) -> Value {
         } => json!({"kind": "java_abs_modulo", "weighted": weighted, "old_compat": old_compat}),
         Placement::Furc { weighted } => json!({"kind": "furc", "weighted": weighted}),
         Placement::Jump => json!({"kind": "jump"}),
-        Placement::JumpXxh3 => json!({"kind": "jump_xxh3"}),
-        Placement::HashRendezvous { join, ties } => json!({
-            "kind": "hash_rendezvous",
-            "join": match join {
-                Join::NodeDashKey => "node_dash_key",
-                Join::KeyNode => "key_node",
-            },
-            "ties": score_ties(ties),
-        }),
         Placement::Rendezvous => json!({"kind": "rendezvous"}),
         Placement::Maglev => json!({"kind": "maglev"}),
+        Placement::JumpXxh3 => json!({"kind": "jump_xxh3"}),
+        Placement::HashRendezvous { join, ties } => {
+            json!({"kind": "hash_rendezvous", "join": join_name(join), "ties": score_ties(ties)})
+        }
+    }
+}
+
+fn join_name(j: Join) -> &'static str {
+    match j {
+        Join::NodeDashKey => "node_dash_key",
+        Join::KeyNode => "key_node",
     }
 }
 
@@ -293,6 +296,7 @@ mod tests {
         // Every hash a profile names is in the hash table.
         for p in d["profiles"].as_array().into_iter().flatten() {
             let mut named = vec![&p["default_hash"]];
+            named.extend(p["hashes"].as_array().into_iter().flatten());
             named.extend(p["empty_key_rejected"].as_array().into_iter().flatten());
             if !p["crc32"].is_null() {
                 named.push(&p["crc32"]);
@@ -321,5 +325,34 @@ mod tests {
         );
         assert_eq!(input(Hash::OneAtATime), "signed_bytes");
         assert_eq!(input(Hash::Native), "utf16_units");
+    }
+
+    #[test]
+    fn python_and_proxy_knobs_use_the_exported_names() {
+        let p = profile(&ketama_core::profile::DJANGO_PYMEMCACHE);
+        assert_eq!(
+            p["placement"],
+            json!({"kind": "hash_rendezvous", "join": "node_dash_key", "ties": "greater_node"})
+        );
+        assert_eq!(p["key"], json!({"kind": "prefix", "prefix": ":1:"}));
+        assert_eq!(
+            p["key_limits"],
+            json!({"empty": false, "max_len": 247, "chars": "controls_del"})
+        );
+        let p = profile(&ketama_core::profile::EMCACHE);
+        assert_eq!(p["node"], "host_then_port");
+        assert_eq!(p["failover"], json!({"kind": "stay"}));
+        let p = profile(&ketama_core::profile::PYTHON_MEMCACHED);
+        assert_eq!(p["failover"], json!({"kind": "rehash_hash", "tries": 10}));
+        assert_eq!(
+            profile(&ketama_core::profile::DALLI)["failover"],
+            json!({"kind": "rehash_key", "tries": 20})
+        );
+        let p = profile(&ketama_core::profile::MEMCACHED_PROXY_RING);
+        assert_eq!(p["points"], json!({"kind": "xxh3_word"}));
+        assert_eq!(
+            profile(&ketama_core::profile::MEMCACHED_PROXY)["placement"],
+            json!({"kind": "jump_xxh3"})
+        );
     }
 }

@@ -37,6 +37,7 @@ fn spec_lists_every_profile_with_its_knobs() {
         "aliases",
         "description",
         "default_hash",
+        "hashes",
         "crc32",
         "node",
         "names",
