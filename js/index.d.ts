@@ -38,6 +38,8 @@ export class Ring {
   indexN(key: Key, n: number): number[];
   /** The client's own failover sequence for `key` (labels; rehash clients may repeat). */
   failover(key: Key, n: number): string[];
+  /** Where `key` goes while the servers at the indexes in `dead` are down (null: the client gives up). */
+  getAlive(key: Key, dead: number[]): string | null;
   /** The key hash as this ring computes it (after the client's key rewriting). */
   keyHash(key: Key): number;
   /** The continuum as [position, label] pairs, ascending (empty for non-ring profiles). */

@@ -63,4 +63,45 @@ function fromHex(s) {
   return out;
 }
 
-module.exports = { encodeShared, scratchBytes, utf16, fromHex, encoder };
+/**
+ * Byte length of the character at `b[at]` in `b[..n)`: a valid UTF-8 sequence (no overlong or
+ * surrogate forms), else 1 (a byte that starts no valid sequence stands alone, as Ruby counts
+ * characters and Python's surrogateescape decodes).
+ */
+function charLen(b, at, n) {
+  const x = b[at];
+  const want = x < 0x80 ? 1 : x >= 0xc2 && x <= 0xdf ? 2 : x >= 0xe0 && x <= 0xef ? 3 : x >= 0xf0 && x <= 0xf4 ? 4 : 1;
+  if (want === 1 || at + want > n) return 1;
+  const b1 = b[at + 1];
+  let lo = 0x80;
+  let hi = 0xbf;
+  if (x === 0xe0) lo = 0xa0;
+  else if (x === 0xed) hi = 0x9f;
+  else if (x === 0xf0) lo = 0x90;
+  else if (x === 0xf4) hi = 0x8f;
+  if (b1 < lo || b1 > hi) return 1;
+  for (let i = 2; i < want; i++) if ((b[at + i] & 0xc0) !== 0x80) return 1;
+  return want;
+}
+
+/**
+ * The characters of `b[..n)` read as UTF-8, each as the low byte of its code point; a byte
+ * that starts no valid sequence stands for itself (Python's surrogateescape: U+DC80..U+DCFF).
+ * Returns the count; the bytes are written to `out` (at least n long).
+ */
+function codePointLowBytes(b, n, out) {
+  let o = 0;
+  for (let at = 0; at < n; ) {
+    const len = charLen(b, at, n);
+    if (len === 1) {
+      out[o++] = b[at];
+    } else {
+      // the low byte of the code point: the last continuation byte's 6 bits and 2 from before
+      out[o++] = (b[at + len - 1] & 0x3f) | ((b[at + len - 2] & 0x03) << 6);
+    }
+    at += len;
+  }
+  return o;
+}
+
+module.exports = { encodeShared, scratchBytes, utf16, fromHex, encoder, charLen, codePointLowBytes };

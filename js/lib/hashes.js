@@ -6,7 +6,9 @@
 const { md5, bswap } = require('./md5');
 const { sha1 } = require('./sha1');
 const spooky = require('./spooky');
-const { utf16 } = require('./bytes');
+const { utf16, codePointLowBytes } = require('./bytes');
+const { emcache } = require('./murmur128');
+const { xxh3Low32 } = require('./xxh3');
 
 // ----- CRC -----
 
@@ -319,6 +321,14 @@ function murmur3Guava(b, n) {
   return murmur3x86(b, n, 0);
 }
 
+let lowBytes = new Uint8Array(256);
+
+/** pymemcache `murmur3_32`: MurmurHash3_x86_32, seed 0, over each character's `ord(c) & 0xFF`. */
+function pymemcacheMurmur3(b, n) {
+  if (lowBytes.length < n) lowBytes = new Uint8Array(n + 64);
+  return murmur3x86(lowBytes, codePointLowBytes(b, n, lowBytes), 0);
+}
+
 function spooky32(b, n) {
   return spooky.hash32(b, n, 0);
 }
@@ -361,6 +371,9 @@ const IMPL = {
   sha1: sha1be,
   murmur3_32: murmur3Guava,
   spooky32,
+  pymemcache_murmur3: pymemcacheMurmur3,
+  emcache_murmur3: emcache,
+  xxh3: xxh3Low32,
   seed_tohash: seedToHash,
 };
 

@@ -10,19 +10,23 @@ const { UnknownProfileError, UnknownHashError, AmbiguousHashError } = require('.
 const KNOWN = {
   node: [
     'label', 'omit_default_port', 'slash_label', 'java_spy', 'java_xmc', 'java_nginx', 'bare',
-    'java_host_name', 'host_port', 'java_host_name_port', 'nginx_host_nul_port',
+    'java_host_name', 'host_port', 'java_host_name_port', 'nginx_host_nul_port', 'host_then_port',
+    'host_slash_host_port',
   ],
   strings: ['dash', 'prefix', 'concat', 'bare', 'colon'],
   count: ['fixed', 'per_weight', 'relative'],
   formula: ['libketama', 'libmemcached', 'node_hashring', 'integer_div', 'dalli', 'whalin'],
-  points: ['md5_words', 'key_hash', 'java_ketama', 'md5_wide', 'crc32_chain', 'murmur3_chain', 'sha1_word'],
-  placement: ['ring', 'pecl_buckets', 'modula', 'java_abs_modulo', 'furc', 'jump', 'rendezvous', 'maglev'],
+  points: ['md5_words', 'key_hash', 'java_ketama', 'md5_wide', 'crc32_chain', 'murmur3_chain', 'sha1_word', 'xxh3_word'],
+  placement: ['ring', 'pecl_buckets', 'modula', 'java_abs_modulo', 'furc', 'jump', 'rendezvous', 'maglev', 'jump_xxh3', 'hash_rendezvous'],
+  join: ['node_dash_key', 'key_node'],
+  score_ties: ['greater_node', 'greater_node_hash'],
+  chars: ['any', 'controls', 'controls_del', 'py_whitespace', 'py_whitespace_ascii', 'python_memcached'],
   bound: ['lower_bound', 'upper_bound', 'lower_bound_zero_last', 'floor', 'floor_wrap', 'lower_bound_signed'],
   ties: ['earlier_wins', 'later_wins', 'sorted_list'],
   zero_weight: ['as_one', 'as_is', 'reject'],
-  key: ['none', 'pecl_sanitize', 'truncate', 'dalli_digest', 'url_encode'],
+  key: ['none', 'pecl_sanitize', 'truncate', 'dalli_digest', 'url_encode', 'py_bytes_repr', 'prefix'],
   order: ['given', 'node_length_then_bytes'],
-  failover: ['walk', 'rehash'],
+  failover: ['walk', 'rehash', 'rehash_key', 'rehash_hash', 'stay'],
 };
 
 function check(profile, knob, value) {
@@ -49,6 +53,13 @@ function normalize(p) {
   check(p.name, 'points', p.points.kind);
   check(p.name, 'placement', p.placement.kind);
   if (p.placement.kind === 'ring') check(p.name, 'bound', p.placement.bound);
+  if (p.placement.kind === 'hash_rendezvous') {
+    check(p.name, 'join', p.placement.join);
+    check(p.name, 'score_ties', p.placement.ties);
+  }
+  // `chars` names the refused bytes; an older spec had the boolean `blanks` (= `controls`)
+  const chars = p.key_limits.chars !== undefined ? p.key_limits.chars : p.key_limits.blanks ? 'controls' : 'any';
+  check(p.name, 'chars', chars);
   check(p.name, 'ties', p.ties);
   check(p.name, 'zero_weight', p.zero_weight);
   check(p.name, 'key', p.key.kind);
@@ -72,21 +83,25 @@ function normalize(p) {
     weighted: !!pl.weighted,
     high15: !!pl.high15,
     oldCompat: !!pl.old_compat,
+    join: pl.join || null,
+    scoreTies: pl.ties || null,
     ties: p.ties,
     zeroWeight: p.zero_weight,
     key: p.key.kind,
     keyN: p.key.bytes || 0,
+    keyPrefix: p.key.kind === 'prefix' ? new TextEncoder().encode(p.key.prefix) : null,
     singleShortcut: !!p.single_shortcut,
     emptyKeyRejected: p.empty_key_rejected || [],
     keyLimits: {
       empty: !!p.key_limits.empty,
       maxLen: p.key_limits.max_len === null || p.key_limits.max_len === undefined ? Infinity : p.key_limits.max_len,
-      blanks: !!p.key_limits.blanks,
+      chars,
     },
     order: p.order,
     failover: p.failover.kind,
     firstTag: p.failover.first_tag || 0,
     boundedByServers: !!p.failover.bounded_by_servers,
+    tries: p.failover.tries || 0,
   });
 }
 

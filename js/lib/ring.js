@@ -5,10 +5,11 @@
 const { md5 } = require('./md5');
 const { sha1 } = require('./sha1');
 const { IMPL, oldCompat } = require('./hashes');
-const { encodeShared, scratchBytes, encoder } = require('./bytes');
+const { encodeShared, scratchBytes, encoder, charLen } = require('./bytes');
 const { strings } = require('./weight');
 const { Server } = require('./server');
 const { furcHash, weightedCh3, FURC_MAX_POOL } = require('./furc');
+const { xxh3_64, xxh3Low32 } = require('./xxh3');
 const { profileByName, hashForProfile } = require('./profiles');
 const E = require('./errors');
 
@@ -49,24 +50,6 @@ function ensureRewrite(n) {
 const HEXL = '0123456789abcdef';
 const HEXU = '0123456789ABCDEF';
 
-/** Byte length of each Ruby character of `b[at..)`: UTF-8 sequences, else one byte. */
-function charLen(b, at, n) {
-  const x = b[at];
-  const want = x < 0x80 ? 1 : x >= 0xc2 && x <= 0xdf ? 2 : x >= 0xe0 && x <= 0xef ? 3 : x >= 0xf0 && x <= 0xf4 ? 4 : 1;
-  if (want === 1 || at + want > n) return 1;
-  // a valid UTF-8 sequence of `want` bytes (continuation bytes, no overlong/surrogate forms)
-  const b1 = b[at + 1];
-  let lo = 0x80;
-  let hi = 0xbf;
-  if (x === 0xe0) lo = 0xa0;
-  else if (x === 0xed) hi = 0x9f;
-  else if (x === 0xf0) lo = 0x90;
-  else if (x === 0xf4) hi = 0x8f;
-  if (b1 < lo || b1 > hi) return 1;
-  for (let i = 2; i < want; i++) if ((b[at + i] & 0xc0) !== 0x80) return 1;
-  return want;
-}
-
 /**
  * Applies the profile's key refusals and rewrite to kb/kn (in place: kb/kn may then point at
  * the rewrite buffer). Throws KeyRejectedError.
@@ -75,15 +58,7 @@ function prepare(p, hashName) {
   const lim = p.keyLimits;
   let refused =
     (kn === 0 && (lim.empty || p.emptyKeyRejected.includes(hashName))) || kn > lim.maxLen;
-  if (!refused && lim.blanks) {
-    for (let i = 0; i < kn; i++) {
-      if (kb[i] <= 0x20) {
-        refused = true;
-        break;
-      }
-    }
-  }
-  if (refused) throw new E.KeyRejectedError();
+  if (refused || !charsAllow(lim.chars, kb, kn)) throw new E.KeyRejectedError();
   switch (p.key) {
     case 'none':
       return;
@@ -144,8 +119,89 @@ function prepare(p, hashName) {
       kn = o;
       return;
     }
+    case 'py_bytes_repr': {
+      const out = ensureRewrite(kn * 4 + 3);
+      let single = false;
+      let double = false;
+      for (let i = 0; i < kn; i++) {
+        if (kb[i] === 0x27) single = true;
+        else if (kb[i] === 0x22) double = true;
+      }
+      const quote = single && !double ? 0x22 : 0x27;
+      let o = 0;
+      out[o++] = 0x62;
+      out[o++] = quote;
+      for (let i = 0; i < kn; i++) {
+        const c = kb[i];
+        if (c === 0x5c || c === quote) {
+          out[o++] = 0x5c;
+          out[o++] = c;
+        } else if (c === 0x09 || c === 0x0a || c === 0x0d) {
+          out[o++] = 0x5c;
+          out[o++] = c === 0x09 ? 0x74 : c === 0x0a ? 0x6e : 0x72;
+        } else if (c >= 0x20 && c <= 0x7e) {
+          out[o++] = c;
+        } else {
+          out[o++] = 0x5c;
+          out[o++] = 0x78;
+          out[o++] = HEXL.charCodeAt(c >> 4);
+          out[o++] = HEXL.charCodeAt(c & 15);
+        }
+      }
+      out[o++] = quote;
+      kb = out;
+      kn = o;
+      return;
+    }
+    case 'prefix': {
+      const pre = p.keyPrefix;
+      const out = ensureRewrite(pre.length + kn);
+      // kb is the caller's key or the encoding scratch, never the rewrite buffer
+      out.set(kb.subarray(0, kn), pre.length);
+      out.set(pre, 0);
+      kb = out;
+      kn = pre.length + kn;
+      return;
+    }
     default:
       throw new E.UnsupportedError(`key rewrite ${p.key}`);
+  }
+}
+
+const isCtl = (c) => c <= 0x20 || c === 0x7f;
+const isPyWhitespace = (c) => c === 0x20 || (c >= 0x09 && c <= 0x0d);
+
+/** Whether a key passes the profile's `key_limits.chars` rule (bytes the client refuses). */
+function charsAllow(chars, b, n) {
+  switch (chars) {
+    case 'any':
+      return true;
+    case 'controls':
+      for (let i = 0; i < n; i++) if (b[i] <= 0x20) return false;
+      return true;
+    case 'controls_del':
+      for (let i = 0; i < n; i++) if (isCtl(b[i])) return false;
+      return true;
+    case 'py_whitespace':
+    case 'py_whitespace_ascii': {
+      // no NUL; whitespace only where the key is all whitespace (`key.split()` is empty)
+      let ws = 0;
+      for (let i = 0; i < n; i++) {
+        const c = b[i];
+        if (c === 0 || (c >= 0x80 && chars === 'py_whitespace_ascii')) return false;
+        if (isPyWhitespace(c)) ws++;
+      }
+      return ws === 0 || ws === n;
+    }
+    case 'python_memcached': {
+      // `[\x21-\x7e\x80-\xff]+$`: `$` also matches before one final newline
+      const end = n > 0 && b[n - 1] === 0x0a ? n - 1 : n;
+      if (end === 0) return false;
+      for (let i = 0; i < end; i++) if (isCtl(b[i])) return false;
+      return true;
+    }
+    default:
+      throw new E.UnsupportedError(`key chars ${chars}`);
   }
 }
 
@@ -232,6 +288,12 @@ function maglevTable(seeds) {
 // ----- point strings -----
 
 /** Writes the decimal digits of `i` at `buf[o..)`; returns the new end. */
+/** Writes the ASCII digits of `digits` at `buf[o..)`; returns the end offset. */
+function putDigits(buf, o, digits) {
+  for (let i = 0; i < digits.length; i++) buf[o + i] = digits.charCodeAt(i);
+  return o + digits.length;
+}
+
 function putDecimal(buf, o, i) {
   if (i < 10) {
     buf[o] = 0x30 + i;
@@ -345,7 +407,7 @@ class Ring {
     // The common shape, looked up by `index` without the general dispatch: a sorted
     // continuum searched lower-bound, the winner stored first, keys hashed as given.
     this.plain = p.placement === 'ring' && p.bound === 'lower_bound' && p.key === 'none' &&
-      !p.keyLimits.blanks && !this.runs && !this.wide;
+      p.keyLimits.chars === 'any' && !this.runs && !this.wide;
     this.emptyRefused = p.keyLimits.empty || p.emptyKeyRejected.includes(this.hashName);
     this.maxLen = p.keyLimits.maxLen;
     this.shortcut = p.singleShortcut && this.n === 1;
@@ -369,7 +431,13 @@ class Ring {
         return;
       }
       case 'jump':
+      case 'jump_xxh3':
       case 'rendezvous':
+        return;
+      case 'hash_rendezvous':
+        // emcache settles equal scores by the hash of each node string alone
+        this.nodeHashes = entries.map((e) => this.hashFn(e.nodeBytes, e.nodeBytes.length));
+        this.joined = new Uint8Array(256);
         return;
       case 'furc': {
         const max = entries.reduce((m, e) => Math.max(m, e.server.weight), 0);
@@ -519,7 +587,7 @@ class Ring {
     }
     for (let i = 0; i < t; i++) {
       const len = spell(buf, p.strings, e.nodeBytes, i);
-      push(p.points === 'sha1_word' ? sha1(buf, len)[0] : this.hashFn(buf, len));
+      push(p.points === 'sha1_word' ? sha1(buf, len)[0] : p.points === 'xxh3_word' ? xxh3Low32(buf, len) : this.hashFn(buf, len));
     }
   }
 
@@ -601,12 +669,15 @@ class Ring {
     return this.owners[p];
   }
 
-  /** The continuum position a (prepared) key lands on, by the profile's bound. */
-  position() {
+  /**
+   * The continuum position a (prepared) key lands on, by the profile's bound; `hv`, when
+   * given, is placed instead of the key's hash.
+   */
+  position(hv) {
     const len = this.values.length;
     if (len === 0) throw new E.NoServerError();
     const p = this.profile;
-    if (this.wide) {
+    if (this.wide && hv === undefined) {
       // the key as a 128-bit big-endian number: first point > it
       const d = md5(kb, kn);
       const top = bswapU(d[0]);
@@ -627,7 +698,7 @@ class Ring {
       }
       return lo === len ? 0 : lo;
     }
-    const h = this.hashFn(kb, kn);
+    const h = hv === undefined ? this.hashFn(kb, kn) : hv;
     let at;
     switch (p.bound) {
       case 'lower_bound':
@@ -700,13 +771,90 @@ class Ring {
       }
       case 'jump':
         return jump(BigInt(this.hashFn(kb, kn)), this.n);
+      case 'jump_xxh3':
+        return jump(xxh3_64(kb, kn), this.n);
       case 'rendezvous':
         return this.rendezvousBest(this.hashFn(kb, kn), null);
+      case 'hash_rendezvous':
+        return this.scoredBest(null);
       case 'maglev':
         return this.maglev[this.hashFn(kb, kn) % MAGLEV_SIZE];
       default:
         throw new E.UnsupportedError(`placement ${p.placement}`);
     }
+  }
+
+  /** The server a key hash `h` is placed on, as the key's own hash is (rehash failover). */
+  indexOfHash(h) {
+    const p = this.profile;
+    switch (p.placement) {
+      case 'ring':
+        return this.ownerAt(this.position(h));
+      case 'pecl_buckets':
+        if (this.values.length === 0) throw new E.NoServerError();
+        return this.buckets[h % PECL_BUCKETS];
+      case 'modula':
+      case 'java_abs_modulo': {
+        if (p.oldCompat) break;
+        if (p.placement === 'java_abs_modulo') h = Math.abs(h | 0);
+        if (p.high15) {
+          h = (h >>> 16) & 0x7fff;
+          if (h === 0) h = 1;
+        }
+        const at = p.weighted ? slotOf(this.cumulative, h) : h % this.n;
+        if (at < 0) throw new E.NoServerError();
+        return this.ordered[at];
+      }
+      case 'jump':
+        return jump(BigInt(h), this.n);
+      case 'rendezvous':
+        return this.rendezvousBest(h, null);
+      case 'maglev':
+        return this.maglev[h % MAGLEV_SIZE];
+      default:
+    }
+    throw new E.UnsupportedError(`a hash alone cannot place a key on ${p.placement}`);
+  }
+
+  /**
+   * pymemcache / emcache rendezvous: the server (not in `skip`) whose node string joined with
+   * the prepared key hashes highest; equal scores go to the greater node string
+   * (`greater_node`) or the greater hash of the node string, then the earlier server
+   * (`greater_node_hash`).
+   */
+  scoredBest(skip) {
+    const p = this.profile;
+    let best = -1;
+    let bestScore = 0;
+    for (let i = 0; i < this.n; i++) {
+      if (skip && skip.includes(i)) continue;
+      const node = this.entries[i].nodeBytes;
+      const len = node.length + kn + 1;
+      if (this.joined.length < len) this.joined = new Uint8Array(len + 64);
+      const j = this.joined;
+      let n;
+      if (p.join === 'node_dash_key') {
+        j.set(node, 0);
+        j[node.length] = 0x2d;
+        j.set(kb.subarray(0, kn), node.length + 1);
+        n = len;
+      } else {
+        j.set(kb.subarray(0, kn), 0);
+        j.set(node, kn);
+        n = len - 1;
+      }
+      const s = this.hashFn(j, n);
+      let take;
+      if (best < 0 || s !== bestScore) take = best < 0 || s > bestScore;
+      else if (p.scoreTies === 'greater_node') take = compareBytes(node, this.entries[best].nodeBytes) > 0;
+      else take = this.nodeHashes[i] > this.nodeHashes[best];
+      if (take) {
+        best = i;
+        bestScore = s;
+      }
+    }
+    if (best < 0) throw new E.NoServerError();
+    return best;
   }
 
   rendezvousBest(h, skip) {
@@ -786,6 +934,8 @@ class Ring {
         const o = this.owners[at];
         if (!out.includes(o)) out.push(o);
       }
+    } else if (p.placement === 'hash_rendezvous') {
+      while (out.length < want) out.push(this.scoredBest(out));
     } else if (p.placement === 'rendezvous') {
       const h = this.hashFn(kb, kn);
       while (out.length < want) {
@@ -823,6 +973,11 @@ class Ring {
    */
   failover(key, n) {
     const p = this.profile;
+    if (p.failover === 'rehash_key' || p.failover === 'rehash_hash') return this.rehashTries(key, Math.min(n, p.tries));
+    if (p.failover === 'stay') {
+      const first = this.index(key);
+      return n > 0 ? [this.labels[first]] : [];
+    }
     const continuum = p.placement === 'ring' || p.placement === 'pecl_buckets';
     if (p.failover !== 'rehash' || !continuum) return this.getN(key, n);
     const limit = p.boundedByServers ? Math.min(n, this.n + 1) : n;
@@ -844,6 +999,57 @@ class Ring {
       t += 1;
     }
     return out.map((i) => this.labels[i]);
+  }
+
+  /**
+   * dalli (`rehash_key`: lookup t >= 1 hashes `decimal(t - 1) + key`) and python-memcached
+   * (`rehash_hash`: `h(t + 1) = H(decimal(h(t)) + decimal(t))`): `n` lookups in all, each hash
+   * placed as the key's own hash is; one server with the single-server shortcut: that server.
+   */
+  rehashTries(key, n) {
+    const p = this.profile;
+    const first = this.index(key);
+    if (n <= 0) return [];
+    const out = [first];
+    if (p.singleShortcut && this.n === 1) return [this.labels[first]];
+    const key0 = kb.slice(0, kn);
+    let h = this.hashFn(key0, key0.length);
+    const tagged = new Uint8Array(key0.length + 40);
+    for (let t = 0; t < n - 1; t++) {
+      let len;
+      if (p.failover === 'rehash_key') {
+        len = putDigits(tagged, 0, String(t));
+        tagged.set(key0, len);
+        len += key0.length;
+      } else {
+        len = putDigits(tagged, 0, String(h));
+        len = putDigits(tagged, len, String(t));
+      }
+      h = this.hashFn(tagged, len);
+      out.push(this.indexOfHash(h));
+    }
+    return out.map((i) => this.labels[i]);
+  }
+
+  /**
+   * The server a key goes to while the servers at the indexes in `dead` are down: the first
+   * of the client's failover sequence (as many tries as the client makes) that is up; null
+   * when the client gives up.
+   * @param {string|Uint8Array} key
+   * @param {number[]} dead
+   * @returns {string|null}
+   */
+  getAlive(key, dead) {
+    if (dead.length === 0) return this.get(key);
+    const p = this.profile;
+    let limit;
+    if (p.failover === 'walk') limit = this.n;
+    else if (p.failover === 'rehash') limit = p.boundedByServers ? this.n + 1 : 7;
+    else if (p.failover === 'stay') limit = 1;
+    else limit = p.tries;
+    const deadLabels = dead.map((i) => this.labels[i]);
+    const hit = this.failover(key, limit).find((l) => !deadLabels.includes(l));
+    return hit === undefined ? null : hit;
   }
 
   /**

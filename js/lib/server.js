@@ -148,6 +148,10 @@ class Server {
         return `/${hostPort(this.host)}`;
       case 'host_port':
         return hostPort(this.host);
+      case 'host_then_port':
+        return `${this.host}${this.port}`;
+      case 'host_slash_host_port':
+        return `${this.host}/${hostPort(this.host)}`;
       case 'nginx_host_nul_port': {
         const m = /[0-9]*$/.exec(this.label);
         const cut = this.label.length - m[0].length;

@@ -96,3 +96,41 @@ test('every hash in the table has a name that resolves to it', () => {
     for (const a of h.aliases) assert.strictEqual(hash(a, 'abc'), hash(h.name, 'abc'), a);
   }
 });
+
+test('XXH3 64-bit: every length path (short, 17..128, 129..240, striped) as the reference gives it', () => {
+  const { xxh3_64 } = require('../lib/xxh3');
+  // values from the reference xxhash library (Python xxhash 3.x xxh3_64) over bytes (7i + 3) & 255
+  const want = {
+    0: '2d06800538d394c2', 1: '13e608bc156defed', 3: 'a9088dda485b481c', 4: '6d9253b16c8b1ed3',
+    8: '60539db630471163', 9: 'feff668361d723a8', 16: 'b8c859b0f030b585', 17: '714a04408e79b80f',
+    100: 'b5937857f0d78c9f', 128: '67425a03650261bf', 129: 'c664bf3311c6abc4', 240: '64556dc6b462a6cf',
+    241: '8beadd3a8874fe17', 1500: '636eb3103aa644e2',
+  };
+  for (const [n, hex] of Object.entries(want)) {
+    const b = Uint8Array.from({ length: Number(n) }, (_, i) => (i * 7 + 3) & 255);
+    assert.strictEqual(xxh3_64(b).toString(16).padStart(16, '0'), hex, `length ${n}`);
+    assert.strictEqual(hash('xxh3', b), Number(BigInt(`0x${hex}`) & 0xffffffffn), `low word, length ${n}`);
+  }
+});
+
+test('MurmurHash3_x64_128 and emcache\'s signed-char reduction of it', () => {
+  const { murmur3x64 } = require('../lib/murmur128');
+  // each 64-bit half as its 8 little-endian bytes
+  const hex = (hi, lo) => Array.from({ length: 8 }, (_, i) => ((i < 4 ? lo >>> (8 * i) : hi >>> (8 * (i - 4))) & 0xff).toString(16).padStart(2, '0')).join('');
+  // the reference implementation's output bytes (PyPI mmh3 hash_bytes)
+  for (const [k, want] of [['hello', '029bbd41b3a7d8cb191dae486a901e5b'], ['0123456789abcdefXYZ', '1d904a6c0275d399f39cf8ea56e2694e'], ['', '0'.repeat(32)]]) {
+    const b = new TextEncoder().encode(k);
+    const [h1h, h1l, h2h, h2l] = murmur3x64(b, b.length);
+    assert.strictEqual(hex(h1h, h1l) + hex(h2h, h2l), want, k);
+  }
+  // 'hello': bytes 02 9b bd 41: 0x02, then 0x9b (>= 0x80) fills bits 8 and up
+  assert.strictEqual(hash('emcache_murmur3', 'hello'), 0xffffff02);
+});
+
+test('pymemcache murmur3_32 hashes each character\'s low byte', () => {
+  // mmh3.hash(bytes([0xe9])), mmh3.hash(bytes([0x78, 0xe5, 0x00])), mmh3.hash(b'abc'), unsigned
+  assert.strictEqual(hash('pymemcache_murmur3', 'é'), 1153881266);
+  assert.strictEqual(hash('pymemcache_murmur3', 'x日😀'), 2168096952);
+  assert.strictEqual(hash('pymemcache_murmur3', 'abc'), 3017643002);
+  assert.strictEqual(hash('pymemcache_murmur3', Uint8Array.from([0x61, 0xff])), hash('murmur3_32', Uint8Array.from([0x61, 0xff])));
+});

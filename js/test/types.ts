@@ -11,6 +11,7 @@ const fromBytes: string = ring.get(new Uint8Array([1, 2, 3]));
 const index: number = ring.index('key');
 const many: string[] = ring.getN('key', 2);
 const seq: string[] = ring.failover('key', 3);
+const alive: string | null = ring.getAlive('key', [0]);
 const pts: Array<[number, string]> = ring.points();
 const h: number = hash('md5', 'key');
 const names: string[] = profiles().map((p) => p.name).concat(hashes().map((x) => x.name));
@@ -29,4 +30,4 @@ try {
 
 const b: number = bucket('jump', 42n, 10) + new Bucketer('maglev-go', 7).get('18446744073709551615');
 
-void [label, fromBytes, index, many, seq, pts, h, names, limit, b];
+void [label, fromBytes, index, many, seq, alive, pts, h, names, limit, b];

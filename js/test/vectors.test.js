@@ -45,11 +45,40 @@ for (const f of files) {
       });
       got = v.keys.map((k) => answer(() => (kind === 'sequence' ? ring.failover(k, v.n) : ring.get(k))));
     }
-    const bad = [];
-    got.forEach((g, i) => {
-      if (JSON.stringify(g) !== JSON.stringify(v.expect[i])) bad.push(i);
-    });
-    const show = bad.slice(0, 3).map((i) => `${JSON.stringify(v.keys[i])}: got ${JSON.stringify(got[i])}, want ${JSON.stringify(v.expect[i])}`);
-    assert.strictEqual(bad.length, 0, `${bad.length} of ${v.keys.length} differ, e.g. ${show.join('; ')}`);
+    check(v, got);
   });
+}
+
+// Dead-server recordings (tests/vectors/extra/*-dead-*.json): where each key goes while the
+// listed servers refuse connections.
+const EXTRA = path.join(DIR, 'extra');
+const deadFiles = fs.readdirSync(EXTRA).filter((f) => f.endsWith('.json') && JSON.parse(fs.readFileSync(path.join(EXTRA, f), 'utf8')).kind === 'dead').sort();
+
+test('the dead-server recordings are there', () => {
+  assert.ok(deadFiles.length >= 12, `${deadFiles.length} dead-server files`);
+});
+
+for (const f of deadFiles) {
+  test(`extra/${f}`, () => {
+    const v = JSON.parse(fs.readFileSync(path.join(EXTRA, f), 'utf8'));
+    const ring = new Ring({
+      profile: v.profile,
+      hash: v.hash,
+      servers: v.servers.map((s) => ({ label: s.label, weight: s.weight === undefined ? 1 : s.weight, name: s.name })),
+    });
+    const labels = ring.servers();
+    const dead = v.dead.map((l) => labels.indexOf(l));
+    assert.ok(!dead.includes(-1), 'every dead label is a server');
+    check(v, v.keys.map((k) => answer(() => ring.getAlive(k, dead))));
+  });
+}
+
+/** Every answer equals the file's `expect`. */
+function check(v, got) {
+  const bad = [];
+  got.forEach((g, i) => {
+    if (JSON.stringify(g) !== JSON.stringify(v.expect[i])) bad.push(i);
+  });
+  const show = bad.slice(0, 3).map((i) => `${JSON.stringify(v.keys[i])}: got ${JSON.stringify(got[i])}, want ${JSON.stringify(v.expect[i])}`);
+  assert.strictEqual(bad.length, 0, `${bad.length} of ${v.keys.length} differ, e.g. ${show.join('; ')}`);
 }

@@ -297,6 +297,10 @@ final class Address {
                 return "/" + host + ":" + port;
             case HOST_PORT:
                 return host + ":" + port;
+            case HOST_THEN_PORT:
+                return host + port;
+            case HOST_SLASH_HOST_PORT:
+                return host + "/" + host + ":" + port;
             case NGINX_HOST_NUL_PORT: {
                 int cut = label.length();
                 while (cut > 0 && label.charAt(cut - 1) >= '0' && label.charAt(cut - 1) <= '9') {

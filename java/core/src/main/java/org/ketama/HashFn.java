@@ -110,6 +110,15 @@ enum HashFn {
     SPOOKY32("spooky32") {
         @Override int apply(byte[] b, int off, int len) { return Spooky.hash32(b, off, len, 0); }
     },
+    PYMEMCACHE_MURMUR3("pymemcache_murmur3") {
+        @Override int apply(byte[] b, int off, int len) { return Murmur128.pymemcache(b, off, len); }
+    },
+    EMCACHE_MURMUR3("emcache_murmur3") {
+        @Override int apply(byte[] b, int off, int len) { return Murmur128.emcache(b, off, len); }
+    },
+    XXH3("xxh3") {
+        @Override int apply(byte[] b, int off, int len) { return (int) Xxh3.hash64(b, off, len); }
+    },
     SEED_TOHASH("seed_tohash") {
         @Override int apply(byte[] b, int off, int len) { return seedToHash(Md5.word0(b, off, len)); }
     };

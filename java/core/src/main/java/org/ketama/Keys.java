@@ -15,14 +15,63 @@ final class Keys {
         if (p.maxLen >= 0 && len > p.maxLen) {
             return true;
         }
-        if (p.blanksRefused) {
-            for (byte b : key) {
-                if ((b & 0xff) <= 0x20) {
-                    return true;
+        return !charsAllow(p.chars, key);
+    }
+
+    private static boolean ctl(int c) {
+        return c <= 0x20 || c == 0x7f;
+    }
+
+    /** Whether a key passes the profile's {@code key_limits.chars} rule. */
+    static boolean charsAllow(Profile.Chars chars, byte[] key) {
+        switch (chars) {
+            case ANY:
+                return true;
+            case CONTROLS:
+                for (byte b : key) {
+                    if ((b & 0xff) <= 0x20) {
+                        return false;
+                    }
                 }
+                return true;
+            case CONTROLS_DEL:
+                for (byte b : key) {
+                    if (ctl(b & 0xff)) {
+                        return false;
+                    }
+                }
+                return true;
+            case PY_WHITESPACE:
+            case PY_WHITESPACE_ASCII: {
+                // no NUL; whitespace only where the key is all whitespace (`key.split()` empty)
+                int ws = 0;
+                for (byte b : key) {
+                    int c = b & 0xff;
+                    if (c == 0 || (c >= 0x80 && chars == Profile.Chars.PY_WHITESPACE_ASCII)) {
+                        return false;
+                    }
+                    if (c == ' ' || (c >= 0x09 && c <= 0x0d)) {
+                        ws++;
+                    }
+                }
+                return ws == 0 || ws == key.length;
             }
+            case PYTHON_MEMCACHED: {
+                // `[\x21-\x7e\x80-\xff]+$`: `$` also matches before one final newline
+                int end = key.length > 0 && key[key.length - 1] == '\n' ? key.length - 1 : key.length;
+                if (end == 0) {
+                    return false;
+                }
+                for (int i = 0; i < end; i++) {
+                    if (ctl(key[i] & 0xff)) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+            default:
+                throw new IllegalStateException(chars.toString());
         }
-        return false;
     }
 
     /** The key the client hashes, or throws {@link KeyRejectedException}. */
@@ -48,6 +97,13 @@ final class Keys {
                 return dalliDigest(key);
             case URL_ENCODE:
                 return urlEncode(key);
+            case PY_BYTES_REPR:
+                return pyBytesRepr(key);
+            case PREFIX: {
+                byte[] out = Arrays.copyOf(p.keyPrefix, p.keyPrefix.length + key.length);
+                System.arraycopy(key, 0, out, p.keyPrefix.length, key.length);
+                return out;
+            }
             default:
                 throw new IllegalStateException(p.rewrite.toString());
         }
@@ -75,6 +131,44 @@ final class Keys {
         return Arrays.copyOf(out, n);
     }
 
+    /**
+     * Python's {@code repr()} of a {@code bytes} key: {@code b} and a quote ({@code "} when the
+     * key holds {@code '} and no {@code "}), backslash, the quote, tab, newline and carriage
+     * return escaped, other bytes outside 0x20..0x7e as {@code \xhh}, the quote.
+     */
+    static byte[] pyBytesRepr(byte[] key) {
+        boolean single = false;
+        boolean dbl = false;
+        for (byte b : key) {
+            single |= b == '\'';
+            dbl |= b == '"';
+        }
+        byte quote = single && !dbl ? (byte) '"' : (byte) '\'';
+        byte[] out = new byte[key.length * 4 + 3];
+        int n = 0;
+        out[n++] = 'b';
+        out[n++] = quote;
+        for (byte b : key) {
+            int c = b & 0xff;
+            if (c == '\\' || b == quote) {
+                out[n++] = '\\';
+                out[n++] = b;
+            } else if (c == '\t' || c == '\n' || c == '\r') {
+                out[n++] = '\\';
+                out[n++] = (byte) (c == '\t' ? 't' : c == '\n' ? 'n' : 'r');
+            } else if (c >= 0x20 && c <= 0x7e) {
+                out[n++] = b;
+            } else {
+                out[n++] = '\\';
+                out[n++] = 'x';
+                out[n++] = LOWER_HEX[c >>> 4];
+                out[n++] = LOWER_HEX[c & 15];
+            }
+        }
+        out[n++] = quote;
+        return Arrays.copyOf(out, n);
+    }
+
     /** dalli's longest key in characters before it is shortened, and the characters it keeps. */
     private static final int DALLI_MAX_CHARS = 250;
     private static final int DALLI_KEEP_CHARS = 212;
@@ -88,7 +182,7 @@ final class Keys {
         int chars = 0;
         int keep = 0;
         while (at < key.length) {
-            at += charLength(key, at);
+            at += charLength(key, at, key.length);
             chars++;
             if (chars == DALLI_KEEP_CHARS) {
                 keep = at;
@@ -111,11 +205,14 @@ final class Keys {
         return out;
     }
 
-    /** Length of the character at {@code at}: a well-formed UTF-8 sequence, else one byte. */
-    private static int charLength(byte[] k, int at) {
+    /**
+     * Length of the character at {@code at} of {@code k[..end)}: a well-formed UTF-8 sequence,
+     * else one byte.
+     */
+    static int charLength(byte[] k, int at, int end) {
         int b = k[at] & 0xff;
         int want = b <= 0x7f ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 1;
-        if (want == 1 || at + want > k.length) {
+        if (want == 1 || at + want > end) {
             return 1;
         }
         int lo = 0x80, hi = 0xbf;

@@ -40,6 +40,8 @@ final class Layout {
     double[] furcWeights;
     /** Maglev lookup table. */
     int[] maglev;
+    /** Scored rendezvous: the key hash of each node string alone (emcache ties). */
+    int[] nodeHashes;
 
     /** One point before sorting. */
     private static final class Point {
@@ -126,8 +128,17 @@ final class Layout {
                 return l;
             }
             case JUMP:
+            case JUMP_XXH3:
             case RENDEZVOUS:
                 return l;
+            case HASH_RENDEZVOUS: {
+                // emcache settles equal scores by the hash of each node string alone
+                l.nodeHashes = new int[n];
+                for (int i = 0; i < n; i++) {
+                    l.nodeHashes[i] = hash.apply(entries[i].nodeBytes, 0, entries[i].nodeBytes.length);
+                }
+                return l;
+            }
             case MAGLEV: {
                 long[] seeds = new long[n];
                 for (int i = 0; i < n; i++) {
@@ -371,7 +382,8 @@ final class Layout {
         }
         for (long i = 0; i < count; i++) {
             byte[] s = spell(p.strings, node, i);
-            int v = p.points == Profile.Points.SHA1_WORD ? HashFn.sha1FirstWord(s, 0, s.length) : hash.apply(s, 0, s.length);
+            int v = p.points == Profile.Points.SHA1_WORD ? HashFn.sha1FirstWord(s, 0, s.length)
+                : p.points == Profile.Points.XXH3_WORD ? (int) Xxh3.hash64(s, 0, s.length) : hash.apply(s, 0, s.length);
             out.push(v, owner);
         }
     }

@@ -14,7 +14,7 @@ import java.util.Set;
  */
 final class Profile {
     /** How a server becomes its node string ({@code node}). */
-    enum Node { LABEL, OMIT_DEFAULT_PORT, SLASH_LABEL, JAVA_SPY, JAVA_XMC, JAVA_NGINX, BARE, JAVA_HOST_NAME, HOST_PORT, JAVA_HOST_NAME_PORT, NGINX_HOST_NUL_PORT }
+    enum Node { LABEL, OMIT_DEFAULT_PORT, SLASH_LABEL, JAVA_SPY, JAVA_XMC, JAVA_NGINX, BARE, JAVA_HOST_NAME, HOST_PORT, JAVA_HOST_NAME_PORT, NGINX_HOST_NUL_PORT, HOST_THEN_PORT, HOST_SLASH_HOST_PORT }
 
     /** How point string {@code i} of node string {@code S} is spelled ({@code strings}). */
     enum Strings { DASH, PREFIX, CONCAT, BARE, COLON }
@@ -26,10 +26,19 @@ final class Profile {
     enum Formula { LIBKETAMA, LIBMEMCACHED, NODE_HASHRING, INTEGER_DIV, DALLI, WHALIN }
 
     /** How point strings become positions ({@code points.kind}). */
-    enum Points { MD5_WORDS, KEY_HASH, JAVA_KETAMA, MD5_WIDE, CRC32_CHAIN, MURMUR3_CHAIN, SHA1_WORD }
+    enum Points { MD5_WORDS, KEY_HASH, JAVA_KETAMA, MD5_WIDE, CRC32_CHAIN, MURMUR3_CHAIN, SHA1_WORD, XXH3_WORD }
 
     /** Which algorithm places a key ({@code placement.kind}). */
-    enum Placement { RING, PECL_BUCKETS, MODULA, JAVA_ABS_MODULO, FURC, JUMP, RENDEZVOUS, MAGLEV }
+    enum Placement { RING, PECL_BUCKETS, MODULA, JAVA_ABS_MODULO, FURC, JUMP, RENDEZVOUS, MAGLEV, JUMP_XXH3, HASH_RENDEZVOUS }
+
+    /** How a scored rendezvous joins node string S and key K ({@code placement.join}). */
+    enum Join { NODE_DASH_KEY, KEY_NODE }
+
+    /** Who wins equal scored-rendezvous scores ({@code placement.ties}). */
+    enum ScoreTies { GREATER_NODE, GREATER_NODE_HASH }
+
+    /** Bytes a client refuses in a key ({@code key_limits.chars}). */
+    enum Chars { ANY, CONTROLS, CONTROLS_DEL, PY_WHITESPACE, PY_WHITESPACE_ASCII, PYTHON_MEMCACHED }
 
     /** The comparison on a sorted ring ({@code placement.bound}). */
     enum Bound { LOWER_BOUND, UPPER_BOUND, LOWER_BOUND_ZERO_LAST, FLOOR, FLOOR_WRAP, LOWER_BOUND_SIGNED }
@@ -41,13 +50,13 @@ final class Profile {
     enum ZeroWeight { AS_ONE, AS_IS, REJECT }
 
     /** How the key is rewritten before hashing ({@code key.kind}). */
-    enum Rewrite { NONE, PECL_SANITIZE, TRUNCATE, DALLI_DIGEST, URL_ENCODE }
+    enum Rewrite { NONE, PECL_SANITIZE, TRUNCATE, DALLI_DIGEST, URL_ENCODE, PY_BYTES_REPR, PREFIX }
 
     /** The order servers are kept in ({@code order}). */
     enum Order { GIVEN, NODE_LENGTH_THEN_BYTES }
 
     /** The failover sequence ({@code failover.kind}). */
-    enum Failover { WALK, REHASH }
+    enum Failover { WALK, REHASH, REHASH_KEY, REHASH_HASH, STAY }
 
     final String name;
     final List<String> aliases;
@@ -70,20 +79,27 @@ final class Profile {
     final boolean weighted;
     final boolean high15;
     final boolean oldCompat;
+    /** For {@code hash_rendezvous}: the join and the tie rule, else null. */
+    final Join join;
+    final ScoreTies scoreTies;
     final Ties ties;
     final ZeroWeight zeroWeight;
     final Rewrite rewrite;
     final int truncateBytes;
+    /** The bytes a {@code prefix} rewrite puts in front of the key (UTF-8), else null. */
+    final byte[] keyPrefix;
     final boolean singleShortcut;
     final Set<HashFn> emptyKeyRejected;
     final boolean emptyRefused;
     /** Longest key accepted, or -1 for no limit. */
     final long maxLen;
-    final boolean blanksRefused;
+    final Chars chars;
     final Order order;
     final Failover failover;
     final long firstTag;
     final boolean boundedByServers;
+    /** Lookups in all for {@code rehash_key} / {@code rehash_hash}, else 0. */
+    final long tries;
 
     Profile(Map<String, Object> p, Spec spec) {
         name = str(p, "name");
@@ -111,11 +127,14 @@ final class Profile {
         weighted = pl.containsKey("weighted") && bool(pl, "weighted");
         high15 = pl.containsKey("high15") && bool(pl, "high15");
         oldCompat = pl.containsKey("old_compat") && bool(pl, "old_compat");
+        join = placement == Placement.HASH_RENDEZVOUS ? word(Join.class, str(pl, "join")) : null;
+        scoreTies = placement == Placement.HASH_RENDEZVOUS ? word(ScoreTies.class, str(pl, "ties")) : null;
         ties = word(Ties.class, str(p, "ties"));
         zeroWeight = word(ZeroWeight.class, str(p, "zero_weight"));
         Map<String, Object> key = obj(p, "key");
         rewrite = word(Rewrite.class, str(key, "kind"));
         truncateBytes = rewrite == Rewrite.TRUNCATE ? (int) num(key, "bytes") : 0;
+        keyPrefix = rewrite == Rewrite.PREFIX ? str(key, "prefix").getBytes(java.nio.charset.StandardCharsets.UTF_8) : null;
         singleShortcut = bool(p, "single_shortcut");
         Set<HashFn> rej = EnumSet.noneOf(HashFn.class);
         for (Object o : list(p, "empty_key_rejected")) {
@@ -125,12 +144,14 @@ final class Profile {
         Map<String, Object> lim = obj(p, "key_limits");
         emptyRefused = bool(lim, "empty");
         maxLen = lim.get("max_len") == null ? -1 : num(lim, "max_len");
-        blanksRefused = bool(lim, "blanks");
+        // `chars` names the refused bytes; an older spec had the boolean `blanks` (= controls)
+        chars = lim.containsKey("chars") ? word(Chars.class, str(lim, "chars")) : bool(lim, "blanks") ? Chars.CONTROLS : Chars.ANY;
         order = word(Order.class, str(p, "order"));
         Map<String, Object> fo = obj(p, "failover");
         failover = word(Failover.class, str(fo, "kind"));
         firstTag = failover == Failover.REHASH ? num(fo, "first_tag") : 0;
         boundedByServers = failover == Failover.REHASH && bool(fo, "bounded_by_servers");
+        tries = failover == Failover.REHASH_KEY || failover == Failover.REHASH_HASH ? num(fo, "tries") : 0;
     }
 
     /** Whether this profile builds a continuum of points. */

@@ -123,11 +123,15 @@ public final class Ring {
 
     /**
      * The spec's failover kind of the profile: {@code "rehash"} (spymemcached, xmemcached:
-     * {@link #failover} rehashes the key and may repeat servers) or {@code "walk"} (the next
-     * distinct servers).
+     * {@link #failover} rehashes the key and may repeat servers; {@code "walk"} on placements
+     * without a continuum), {@code "walk"} (the next distinct servers), {@code "rehash_key"}
+     * (dalli), {@code "rehash_hash"} (python-memcached) or {@code "stay"} (emcache).
      */
     public String failoverKind() {
-        return profile.failover == Profile.Failover.REHASH && profile.isRing() ? "rehash" : "walk";
+        if (profile.failover == Profile.Failover.REHASH) {
+            return profile.isRing() ? "rehash" : "walk";
+        }
+        return profile.failover.name().toLowerCase(java.util.Locale.ROOT);
     }
 
     /** The servers, in the order given. */
@@ -219,9 +223,86 @@ public final class Ring {
                 return rendezvous(hash.apply(k, 0, k.length), Collections.emptyList());
             case MAGLEV:
                 return layout.maglev[(int) ((hash.apply(k, 0, k.length) & 0xFFFFFFFFL) % Alt.MAGLEV_SIZE)];
+            case JUMP_XXH3:
+                return Alt.jump(Xxh3.hash64(k, 0, k.length), entries.length);
+            case HASH_RENDEZVOUS:
+                return scoredBest(k, Collections.emptyList());
             default:
                 throw new IllegalStateException(profile.placement.toString());
         }
+    }
+
+    /** The server a key hash {@code h} is placed on, as the key's own hash is (rehash failover). */
+    private int locateHash(int h) {
+        switch (profile.placement) {
+            case RING:
+                if (layout.wideHi == null) {
+                    return layout.ownerAt(position(h));
+                }
+                break;
+            case PECL_BUCKETS:
+                if (layout.buckets.length == 0) {
+                    throw KetamaException.of("NoServer");
+                }
+                return layout.buckets[h & (Layout.PECL_BUCKETS - 1)];
+            case MODULA:
+            case JAVA_ABS_MODULO:
+                if (!profile.oldCompat) {
+                    return slotOfHash(h);
+                }
+                break;
+            case JUMP:
+                return Alt.jump(h & 0xFFFFFFFFL, entries.length);
+            case RENDEZVOUS:
+                return rendezvous(h, Collections.emptyList());
+            case MAGLEV:
+                return layout.maglev[(int) ((h & 0xFFFFFFFFL) % Alt.MAGLEV_SIZE)];
+            default:
+                break;
+        }
+        throw KetamaException.of("Unsupported", "a hash alone cannot place a key on " + profile.placement);
+    }
+
+    /**
+     * pymemcache / emcache rendezvous: the server (not in {@code skip}) whose node string
+     * joined with the prepared key hashes highest; equal scores go to the greater node string
+     * ({@code greater_node}) or the greater hash of the node string, then the earlier server.
+     */
+    private int scoredBest(byte[] k, List<Integer> skip) {
+        int best = -1;
+        long bestScore = 0;
+        for (int i = 0; i < entries.length; i++) {
+            if (skip.contains(i)) {
+                continue;
+            }
+            byte[] node = entries[i].nodeBytes;
+            byte[] j;
+            if (profile.join == Profile.Join.NODE_DASH_KEY) {
+                j = Arrays.copyOf(node, node.length + 1 + k.length);
+                j[node.length] = '-';
+                System.arraycopy(k, 0, j, node.length + 1, k.length);
+            } else {
+                j = Arrays.copyOf(k, k.length + node.length);
+                System.arraycopy(node, 0, j, k.length, node.length);
+            }
+            long s = hash.apply(j, 0, j.length) & 0xFFFFFFFFL;
+            boolean take;
+            if (best < 0 || s != bestScore) {
+                take = best < 0 || s > bestScore;
+            } else if (profile.scoreTies == Profile.ScoreTies.GREATER_NODE) {
+                take = Arrays.compareUnsigned(node, entries[best].nodeBytes) > 0;
+            } else {
+                take = Integer.compareUnsigned(layout.nodeHashes[i], layout.nodeHashes[best]) > 0;
+            }
+            if (take) {
+                best = i;
+                bestScore = s;
+            }
+        }
+        if (best < 0) {
+            throw KetamaException.of("NoServer");
+        }
+        return best;
     }
 
     private int furc(byte[] k) {
@@ -240,13 +321,26 @@ public final class Ring {
     }
 
     private int slot(byte[] k) {
+        if (profile.oldCompat) {
+            long h = Utf16.oldCompat(Utf16.decode(k, 0, k.length));
+            return slotOf(h < 0 ? -h : h); // |Long.MIN_VALUE| is 2^63 read unsigned
+        }
+        return slotOfHash(hash.apply(k, 0, k.length));
+    }
+
+    /** The modulo slot of a 32-bit key hash. */
+    private int slotOfHash(int h32) {
         long v;
         if (profile.placement == Profile.Placement.JAVA_ABS_MODULO) {
-            long h = profile.oldCompat ? Utf16.oldCompat(Utf16.decode(k, 0, k.length)) : (long) hash.apply(k, 0, k.length);
-            v = h < 0 ? -h : h; // |Long.MIN_VALUE| is 2^63 read unsigned
+            long h = h32;
+            v = h < 0 ? -h : h;
         } else {
-            v = hash.apply(k, 0, k.length) & 0xFFFFFFFFL;
+            v = h32 & 0xFFFFFFFFL;
         }
+        return slotOf(v);
+    }
+
+    private int slotOf(long v) {
         if (profile.high15) {
             v = (v >>> 16) & 0x7fff;
             if (v == 0) {
@@ -430,6 +524,10 @@ public final class Ring {
                     out.add(owner);
                 }
             }
+        } else if (profile.placement == Profile.Placement.HASH_RENDEZVOUS) {
+            while (out.size() < want) {
+                out.add(scoredBest(k, out));
+            }
         } else if (profile.placement == Profile.Placement.RENDEZVOUS) {
             int h = hash.apply(k, 0, k.length);
             while (out.size() < want) {
@@ -462,6 +560,13 @@ public final class Ring {
 
     /** {@link #failover(String, int)} for a key given as bytes. */
     public List<String> failover(byte[] key, int n) {
+        if (profile.failover == Profile.Failover.REHASH_KEY || profile.failover == Profile.Failover.REHASH_HASH) {
+            return rehashTries(key, (int) Math.min(n, profile.tries));
+        }
+        if (profile.failover == Profile.Failover.STAY) {
+            int first = index(key);
+            return n > 0 ? labelsOf(Collections.singletonList(first)) : labelsOf(Collections.emptyList());
+        }
         if (profile.failover != Profile.Failover.REHASH || !profile.isRing()) {
             return getN(key, n);
         }
@@ -488,6 +593,78 @@ public final class Ring {
             t++;
         }
         return labelsOf(out);
+    }
+
+    /**
+     * dalli ({@code rehash_key}: lookup t >= 1 hashes {@code decimal(t - 1) + key}) and
+     * python-memcached ({@code rehash_hash}: {@code h(t + 1) = H(decimal(h(t)) + decimal(t))}):
+     * {@code n} lookups in all, each hash placed as the key's own hash is.
+     */
+    private List<String> rehashTries(byte[] key, int n) {
+        List<Integer> out = new ArrayList<>();
+        int first = index(key);
+        if (n <= 0) {
+            return labelsOf(out);
+        }
+        out.add(first);
+        if (profile.singleShortcut && entries.length == 1) {
+            return labelsOf(out);
+        }
+        byte[] k = Keys.prepare(profile, hash, key);
+        int h = hash.apply(k, 0, k.length);
+        for (int t = 0; t < n - 1; t++) {
+            byte[] tagged;
+            if (profile.failover == Profile.Failover.REHASH_KEY) {
+                byte[] tag = Integer.toString(t).getBytes(StandardCharsets.US_ASCII);
+                tagged = Arrays.copyOf(tag, tag.length + k.length);
+                System.arraycopy(k, 0, tagged, tag.length, k.length);
+            } else {
+                tagged = (Long.toString(h & 0xFFFFFFFFL) + t).getBytes(StandardCharsets.US_ASCII);
+            }
+            h = hash.apply(tagged, 0, tagged.length);
+            out.add(locateHash(h));
+        }
+        return labelsOf(out);
+    }
+
+    /**
+     * Where {@code key} goes while the servers at the indexes in {@code dead} are down: the
+     * first server of the client's failover sequence (as many tries as the client makes) that
+     * is up, or null when the client gives up.
+     */
+    public String getAlive(byte[] key, List<Integer> dead) {
+        if (dead.isEmpty()) {
+            return get(key);
+        }
+        int limit;
+        switch (profile.failover) {
+            case WALK:
+                limit = entries.length;
+                break;
+            case REHASH:
+                limit = profile.boundedByServers ? entries.length + 1 : 7;
+                break;
+            case STAY:
+                limit = 1;
+                break;
+            default:
+                limit = (int) profile.tries;
+        }
+        List<String> down = new ArrayList<>();
+        for (int i : dead) {
+            down.add(labels[i]);
+        }
+        for (String l : failover(key, limit)) {
+            if (!down.contains(l)) {
+                return l;
+            }
+        }
+        return null;
+    }
+
+    /** {@link #getAlive(byte[], List)} of the key's UTF-8 bytes. */
+    public String getAlive(String key, List<Integer> dead) {
+        return getAlive(utf8(key), dead);
     }
 
     private List<String> labelsOf(List<Integer> idx) {

@@ -148,4 +148,49 @@ class HashesTest {
             assertEquals(want[i], Utf16.decode(b, 0, b.length), "case " + i);
         }
     }
+
+    @Test
+    void xxh3AtEveryLengthPath() {
+        // the reference xxhash library (Python xxhash 3.x xxh3_64) over bytes (7i + 3) & 255
+        int[] len = {0, 1, 3, 4, 8, 9, 16, 17, 100, 128, 129, 240, 241, 1500};
+        String[] want = {"2d06800538d394c2", "13e608bc156defed", "a9088dda485b481c", "6d9253b16c8b1ed3",
+            "60539db630471163", "feff668361d723a8", "b8c859b0f030b585", "714a04408e79b80f", "b5937857f0d78c9f",
+            "67425a03650261bf", "c664bf3311c6abc4", "64556dc6b462a6cf", "8beadd3a8874fe17", "636eb3103aa644e2"};
+        for (int c = 0; c < len.length; c++) {
+            byte[] b = new byte[len[c] + 3];
+            for (int i = 0; i < len[c]; i++) {
+                b[i + 3] = (byte) (i * 7 + 3);
+            }
+            // read at an offset: the same bytes
+            long v = Xxh3.hash64(b, 3, len[c]);
+            assertEquals(want[c], String.format("%016x", v), "length " + len[c]);
+            assertEquals(Long.parseUnsignedLong(want[c], 16) & 0xFFFFFFFFL,
+                Hashes.hash("xxh3", java.util.Arrays.copyOfRange(b, 3, b.length)), "low word, length " + len[c]);
+        }
+    }
+
+    @Test
+    void murmur3X64AndEmcache() {
+        // the reference implementation's output bytes (PyPI mmh3 hash_bytes)
+        String[][] cases = {{"hello", "029bbd41b3a7d8cb191dae486a901e5b"},
+            {"0123456789abcdefXYZ", "1d904a6c0275d399f39cf8ea56e2694e"}, {"", "00000000000000000000000000000000"}};
+        for (String[] c : cases) {
+            byte[] k = c[0].getBytes(StandardCharsets.UTF_8);
+            long[] h = Murmur128.hash128(k, 0, k.length);
+            String hex = String.format("%016x%016x", Long.reverseBytes(h[0]), Long.reverseBytes(h[1]));
+            assertEquals(c[1], hex, c[0]);
+        }
+        // 'hello': bytes 02 9b bd 41: 0x02, then 0x9b (>= 0x80) fills bits 8 and up
+        assertEquals(0xFFFFFF02L, h("emcache_murmur3", "hello"));
+    }
+
+    @Test
+    void pymemcacheMurmur3HashesEachCharactersLowByte() {
+        // mmh3.hash(bytes([0xe9])), mmh3.hash(bytes([0x78, 0xe5, 0x00])), mmh3.hash(b'abc'), unsigned
+        assertEquals(1153881266L, h("pymemcache_murmur3", "\u00e9"));
+        assertEquals(2168096952L, h("pymemcache_murmur3", "x\u65e5\ud83d\ude00"));
+        assertEquals(3017643002L, h("pymemcache_murmur3", "abc"));
+        byte[] raw = {0x61, (byte) 0xff};
+        assertEquals(Hashes.hash("murmur3_32", raw), Hashes.hash("pymemcache_murmur3", raw));
+    }
 }

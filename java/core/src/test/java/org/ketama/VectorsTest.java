@@ -65,11 +65,19 @@ class VectorsTest {
         }
         Ring ring = Ring.create(profile, hash, servers);
         int n = v.containsKey("n") ? ((Long) v.get("n")).intValue() : 1;
+        List<Integer> dead = new ArrayList<>();
+        if (kind.equals("dead")) {
+            for (Object l : (List<Object>) v.get("dead")) {
+                int at = ring.servers().stream().map(Server::label).collect(Collectors.toList()).indexOf(l);
+                assertTrue(at >= 0, "dead server " + l + " is a server");
+                dead.add(at);
+            }
+        }
         for (int i = 0; i < keys.size(); i++) {
             String k = (String) keys.get(i);
             Object got;
             try {
-                got = kind.equals("sequence") ? ring.failover(k, n) : ring.get(k);
+                got = kind.equals("sequence") ? ring.failover(k, n) : kind.equals("dead") ? ring.getAlive(k, dead) : ring.get(k);
             } catch (KetamaException e) {
                 got = null;
             }
@@ -107,6 +115,29 @@ class VectorsTest {
         perProfile.forEach((p, t) -> table.append(String.format("  %-45s %d/%d%n", p, t[0], t[1])));
         System.out.println("vector files agreeing, per profile:\n" + table);
         assertTrue(files().size() > 400, "the vector files are there");
+        assertEquals(List.of(), failures);
+    }
+
+    /** Dead-server recordings (tests/vectors/extra/): where keys go while servers are down. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void everyDeadServerRecordingMatchesTheRealClient() throws IOException {
+        List<String> failures = new ArrayList<>();
+        int seen = 0;
+        try (Stream<Path> s = Files.list(Repo.root().resolve("tests/vectors/extra"))) {
+            for (Path f : s.filter(p -> p.toString().endsWith(".json")).sorted().collect(Collectors.toList())) {
+                Map<String, Object> v = (Map<String, Object>) Json.parse(Files.readString(f));
+                if (!"dead".equals(v.get("kind"))) {
+                    continue;
+                }
+                seen++;
+                List<String> bad = check(v);
+                if (!bad.isEmpty()) {
+                    failures.add(f.getFileName() + ": " + bad.size() + " wrong, e.g. " + bad.subList(0, Math.min(3, bad.size())));
+                }
+            }
+        }
+        assertTrue(seen >= 12, seen + " dead-server files");
         assertEquals(List.of(), failures);
     }
 }
