@@ -2,7 +2,8 @@
 // Reads keys back through the PHP wrapper: Ketama\Client (our Ketama\Ring places each key,
 // one php-memcached or pecl memcache connection per server).
 //   php -d ffi.enable=1 php_reader.php BACKEND PROFILE SERVERS_FILE KEYS_FILE [DEAD_LABEL]
-// BACKEND: memcached or memcache. Without DEAD_LABEL: Client::getMulti over every key. With
+// BACKEND: memcached or memcache. Without DEAD_LABEL: Client::getMulti over every key (a key
+// whose server fails counts as not found). With
 // DEAD_LABEL: Ring::failover(key, 7) is walked to the first server that is not DEAD_LABEL and
 // the key is read there. A hit is the value "w:" + key. Prints "hits=N total=M", then each
 // missed key on its own line.
@@ -23,8 +24,21 @@ $keys = file($keysFile, FILE_IGNORE_NEW_LINES | FILE_SKIP_EMPTY_LINES);
 $client = Ketama\Client::create($labels, $profile, null, $backend);
 $found = [];
 if ($dead === null) {
+    // A stopped server is a failure, not a miss: Client throws ServerException for its keys.
+    // Those keys are counted as not found (fleet.py checks they are exactly the stopped
+    // server's keys); a chunk holding one is read again key by key.
     foreach (array_chunk($keys, 500) as $chunk) {
-        $found += $client->getMulti($chunk);
+        try {
+            $found += $client->getMulti($chunk);
+        } catch (Ketama\ServerException $e) {
+            foreach ($chunk as $key) {
+                try {
+                    $found += $client->getMulti([$key]);
+                } catch (Ketama\ServerException $e) {
+                    // the key's server failed: not found
+                }
+            }
+        }
     }
 } else {
     $ring = $client->ring();
