@@ -35,6 +35,25 @@ impl KeyBuf {
     fn inline(&mut self) -> &mut [u8; KEY_BUF] {
         self.inline.get_or_insert_with(|| [0; KEY_BUF])
     }
+
+    /// The bytes `put` writes, at most `max` of them: in the stack buffer when `max` fits it,
+    /// else on the heap.
+    fn write(&mut self, max: usize, put: impl Fn(&mut dyn FnMut(u8))) -> &[u8] {
+        if max <= KEY_BUF {
+            let mut n = 0;
+            let inline = self.inline();
+            put(&mut |b| {
+                inline[n] = b;
+                n += 1;
+            });
+            &inline[..n]
+        } else {
+            self.heap.clear();
+            let heap = &mut self.heap;
+            put(&mut |b| heap.push(b));
+            &self.heap
+        }
+    }
 }
 
 /// `URLEncoder.encode(key, "UTF-8")` over the key's bytes: `a-zA-Z0-9.-*_` kept, space to
@@ -54,20 +73,7 @@ fn url_encode<'k>(key: &[u8], buf: &'k mut KeyBuf) -> &'k [u8] {
             }
         }
     };
-    if key.len() * 3 <= KEY_BUF {
-        let mut n = 0;
-        let inline = buf.inline();
-        put(&mut |b| {
-            inline[n] = b;
-            n += 1;
-        });
-        &inline[..n]
-    } else {
-        buf.heap.clear();
-        let heap = &mut buf.heap;
-        put(&mut |b| heap.push(b));
-        &buf.heap
-    }
+    buf.write(key.len() * 3, put)
 }
 
 /// Python's `repr(key)` of a `bytes` object (what `f"{key}"` gives): `b` and a quote (`'`,
@@ -112,20 +118,7 @@ fn py_bytes_repr<'k>(key: &[u8], buf: &'k mut KeyBuf) -> &'k [u8] {
         }
         out(quote);
     };
-    if key.len() * 4 + 3 <= KEY_BUF {
-        let mut n = 0;
-        let inline = buf.inline();
-        put(&mut |b| {
-            inline[n] = b;
-            n += 1;
-        });
-        &inline[..n]
-    } else {
-        buf.heap.clear();
-        let heap = &mut buf.heap;
-        put(&mut |b| heap.push(b));
-        &buf.heap
-    }
+    buf.write(key.len() * 4 + 3, put)
 }
 
 /// dalli's longest key, in characters, before it is shortened.
