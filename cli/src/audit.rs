@@ -233,7 +233,7 @@ pub fn collect(
     fleet: &Fleet,
     rings: &[Ring],
     keep: usize,
-    opts: Options,
+    opts: &Options,
     stream: Option<SyncSender<Misplaced>>,
     bar: &ProgressBar,
 ) -> Vec<Answer> {
@@ -275,14 +275,14 @@ fn ask(
     s: &ketama_core::Server,
     rings: &[Ring],
     keep: usize,
-    opts: Options,
+    opts: &Options,
     stream: Option<&SyncSender<Misplaced>>,
     listed: &AtomicU64,
     bar: &ProgressBar,
 ) -> Answer {
     let mut scorer = Scorer::new(rings, &s.label, keep);
     let mut n = 0u64;
-    let r = Conn::connect(&address(s), opts).and_then(|mut c| {
+    let r = Conn::connect(&address(s), opts.clone()).and_then(|mut c| {
         c.list_keys(|k| {
             if let (Some(m), Some(tx)) = (scorer.key(k), stream) {
                 let _ = tx.send(m);
@@ -464,7 +464,7 @@ pub fn run(a: &AuditArgs, f: Format, w: &mut dyn Write) -> Result<bool, Fail> {
     let answers = if streaming {
         let (tx, rx) = sync_channel::<Misplaced>(4096);
         std::thread::scope(|scope| {
-            let worker = scope.spawn(|| collect(&fleet, &rings, 0, opts, Some(tx), &bar));
+            let worker = scope.spawn(|| collect(&fleet, &rings, 0, &opts, Some(tx), &bar));
             for m in rx {
                 out.put(if streamed == 0 {
                     "{\n  \"misplaced\": [\n    "
@@ -477,7 +477,7 @@ pub fn run(a: &AuditArgs, f: Format, w: &mut dyn Write) -> Result<bool, Fail> {
             worker.join().unwrap_or_default()
         })
     } else {
-        collect(&fleet, &rings, keep, opts, None, &bar)
+        collect(&fleet, &rings, keep, &opts, None, &bar)
     };
     bar.finish_and_clear();
     let mut held = Vec::new();
