@@ -22,7 +22,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ketama_core::{Hash, Profile, Ring};
 use serde_json::{json, Value};
 
-use crate::memcache::{Conn, KeyListing, Options};
+use crate::memcache::{Conn, KeyListing, Options, TlsArgs};
 use crate::output::{key_fields, key_text, pct, Table};
 use crate::servers::{self, Fleet};
 use crate::{Fail, Format};
@@ -59,6 +59,8 @@ pub struct AuditArgs {
     /// audited).
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::seconds)]
     pub timeout: Duration,
+    #[command(flatten)]
+    pub tls: TlsArgs,
 }
 
 /// What one server holds.
@@ -452,8 +454,9 @@ pub fn run(a: &AuditArgs, f: Format, w: &mut dyn Write) -> Result<bool, Fail> {
     let detecting = a.profile.is_none();
     let keep = if detecting { 0 } else { a.show };
     let streaming = f == Format::Json && !detecting;
+    let tls = a.tls.load().map_err(Fail::new)?;
     crate::stop::install();
-    let opts = Options::new(a.timeout);
+    let opts = Options::new(a.timeout).with_tls(tls);
     let bar = progress(fleet.servers().len());
     let mut out = Out {
         w,

@@ -283,10 +283,17 @@ fn certificate(c: &CertificateError, checked: &str) -> String {
         CertificateError::NotValidYet | CertificateError::NotValidYetContext { .. } => {
             "the server's certificate is not valid yet (check the clocks)".into()
         }
-        other => format!(
-            "certificate not trusted ({other:?}): is --tls-ca the CA that signed the server's \
-             certificate?"
-        ),
+        other => {
+            let why = match other {
+                CertificateError::UnknownIssuer => "no trusted CA signed it".to_string(),
+                CertificateError::BadSignature => "its signature does not verify".to_string(),
+                other => format!("{other:?}"),
+            };
+            format!(
+                "certificate not trusted ({why}): is --tls-ca the CA that signed the server's \
+                 certificate?"
+            )
+        }
     }
 }
 
