@@ -22,8 +22,9 @@ use ketama_core::Ring;
 
 use crate::memcache::tls::Tls;
 use crate::memcache::{Options, TlsArgs};
+use crate::output::Format;
 use crate::servers::{self, Fleet};
-use crate::{Fail, Format};
+use crate::shared::Fail;
 
 pub mod meta;
 pub mod plan;
@@ -80,7 +81,7 @@ pub struct PlaceArgs {
     pub to_hash: Option<String>,
     /// The longest one round trip to a server may take, in seconds (a listing: per line); a
     /// server that takes longer is reported as failed.
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::args::seconds)]
     pub timeout: Duration,
     #[command(flatten)]
     pub tls: TlsArgs,
@@ -184,18 +185,18 @@ fn positions(ring: &Ring, labels: &[String]) -> Vec<usize> {
 impl Placement {
     /// Loads both files and builds both rings.
     pub fn load(a: &PlaceArgs) -> Result<Placement, Fail> {
-        let p = crate::profile(&a.profile)?;
+        let p = crate::args::profile(&a.profile)?;
         let h = a
             .hash
             .as_deref()
-            .map(|n| crate::hash(n, Some(p)))
+            .map(|n| crate::args::hash(n, Some(p)))
             .transpose()?;
         let q = match &a.to_profile {
-            Some(n) => crate::profile(n)?,
+            Some(n) => crate::args::profile(n)?,
             None => p,
         };
         let h2 = match (&a.to_hash, &a.to_profile) {
-            (Some(n), _) => Some(crate::hash(n, Some(q))?),
+            (Some(n), _) => Some(crate::args::hash(n, Some(q))?),
             (None, None) => h,
             (None, Some(_)) => None,
         };
@@ -459,7 +460,7 @@ pub fn main(a: &MigrateArgs, f: Option<Format>) -> i32 {
     };
     match r {
         Ok((out, code)) => {
-            let c = crate::emit(&out);
+            let c = crate::shared::emit(&out);
             if c != 0 {
                 c
             } else {
