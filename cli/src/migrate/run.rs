@@ -295,7 +295,7 @@ pub fn run(a: &RunArgs, f: Format) -> Result<(String, i32), Fail> {
 
 /// Connects to a server and checks it speaks the meta protocol.
 fn open(pl: &Placement, label: &str, addr: &str) -> Result<MetaConn, String> {
-    let mut c = MetaConn::connect(label, addr, pl.timeout)?;
+    let mut c = MetaConn::connect(label, addr, pl.net())?;
     c.check_meta()?;
     Ok(c)
 }
@@ -480,7 +480,7 @@ fn spool(pl: &Placement, src: usize, counts: &Counts) -> Result<Spool, String> {
     let fail = |e: std::io::Error| format!("spool file {}: {e}", s.path.display());
     let mut w = BufWriter::new(File::create(&s.path).map_err(fail)?);
     let label = &pl.old_labels[src];
-    let listing = list_server(label, &pl.old_addrs[src], pl.timeout, |it| {
+    let listing = list_server(label, &pl.old_addrs[src], pl.net(), |it| {
         inc(&counts.listed, 1);
         writeln!(w, "{} {} {} {}", it.cas, it.exp, it.size, hex(&it.key))
             .map_err(|e| format!("spool file: {e}"))

@@ -96,8 +96,9 @@ pub fn run(a: &AuditArgs, f: Format, w: &mut dyn Write) -> Result<bool, Fail> {
     let detecting = a.profile.is_none();
     let keep = if detecting { 0 } else { a.show };
     let streaming = f == Format::Json && !detecting;
+    let tls = a.tls.load().map_err(Fail::new)?;
     crate::stop::install();
-    let opts = Options::new(a.timeout);
+    let opts = Options::new(a.timeout).with_tls(tls);
     let bar = progress(fleet.servers().len());
     let mut out = Out {
         w,
@@ -108,7 +109,7 @@ pub fn run(a: &AuditArgs, f: Format, w: &mut dyn Write) -> Result<bool, Fail> {
     let answers = if streaming {
         let (tx, rx) = sync_channel::<Misplaced>(4096);
         std::thread::scope(|scope| {
-            let worker = scope.spawn(|| collect(&fleet, &rings, 0, opts, Some(tx), &bar));
+            let worker = scope.spawn(|| collect(&fleet, &rings, 0, &opts, Some(tx), &bar));
             for m in rx {
                 out.put(if streamed == 0 {
                     "{\n  \"misplaced\": [\n    "
@@ -121,7 +122,7 @@ pub fn run(a: &AuditArgs, f: Format, w: &mut dyn Write) -> Result<bool, Fail> {
             worker.join().unwrap_or_default()
         })
     } else {
-        collect(&fleet, &rings, keep, opts, None, &bar)
+        collect(&fleet, &rings, keep, &opts, None, &bar)
     };
     bar.finish_and_clear();
     let mut held = Vec::new();

@@ -275,7 +275,7 @@ pub fn run(a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result<Live, 
     for (l, addr) in &addresses {
         conns.insert(
             l.clone(),
-            Conn::connect_addr(*addr, l, opts).map_err(interrupted)?,
+            Conn::connect_addr(*addr, l, opts.clone()).map_err(interrupted)?,
         );
     }
     let version = match conns.get_mut(&labels[0]) {
