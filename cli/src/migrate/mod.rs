@@ -13,7 +13,7 @@
 
 use std::collections::hash_map::RandomState;
 use std::collections::{HashMap, HashSet};
-use std::hash::BuildHasher;
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -371,7 +371,7 @@ pub fn list_server(
     // runs (e.g. just after many reads) can be missed. So it is repeated, a few times at most,
     // until the distinct keys seen reach `curr_items` (read again after each pass). Only an 8-byte fingerprint per key is kept for that.
     let fingerprints = RandomState::new();
-    let mut seen = HashSet::new();
+    let mut seen: HashSet<u64, BuildHasherDefault<Fingerprint>> = HashSet::default();
     let mut crawler = false;
     for pass in 0..6u64 {
         let before = seen.len();
@@ -415,6 +415,25 @@ pub fn list_server(
     match failed {
         Some(e) => Err(e),
         None => Ok(Listing::Cachedump),
+    }
+}
+
+/// The hasher of a set of key fingerprints: they are already random 64-bit hashes, so each is
+/// its own hash (hashing them again costs as much as the listing's parsing).
+#[derive(Default)]
+struct Fingerprint(u64);
+
+impl Hasher for Fingerprint {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
     }
 }
 
