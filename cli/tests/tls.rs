@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 
 use common::{ketama_stdin, stdout_of};
 use tls_servers::{
-    ca, free_port, items, leaf, memcached, silent, store, tmpdir, Pem, TlsMemcached,
+    ca, free_port, get, items, leaf, memcached, silent, store, store_value, tmpdir, Pem,
+    TlsMemcached,
 };
 
 fn ketama(args: &[&str]) -> Output {
@@ -79,6 +80,16 @@ fn audit_and_migrate_run_and_verify_over_tls() {
     let b = TlsMemcached::start(&mc, &server, None);
     let ks = keys("user", 400);
     store(&a.plain, &ks);
+    // Values of many TLS records each.
+    let big: Vec<(String, Vec<u8>)> = (0..30)
+        .map(|i| {
+            let v: Vec<u8> = (0..100_000u32).map(|j| (j * 7 + i) as u8).collect();
+            (format!("big:{i}"), v)
+        })
+        .collect();
+    for (k, v) in &big {
+        store_value(&a.plain, k, v);
+    }
     let old = servers_file(&d, "old", &[&a.label]);
     let new = servers_file(&d, "new", &[&a.label, &b.label]);
     let tls = ["--tls", "--tls-ca", ca.cert()];
@@ -86,7 +97,7 @@ fn audit_and_migrate_run_and_verify_over_tls() {
     let out = audit(&old, &tls);
     let v = json(&out);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert_eq!(v["keys"], 400);
+    assert_eq!(v["keys"], 430);
 
     let migrate = |verb: &str| {
         let mut args = vec![
@@ -107,7 +118,16 @@ fn audit_and_migrate_run_and_verify_over_tls() {
     let run = migrate("run");
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let copied = items(&b.plain);
-    assert!(copied > 100 && copied < 300, "{copied} of 400 keys moved");
+    assert!(copied > 100 && copied < 320, "{copied} of 430 keys moved");
+    let mut big_moved = 0;
+    for (k, v) in &big {
+        if let Some((flags, got)) = get(&b.plain, k) {
+            assert_eq!((flags, got.len()), (7, v.len()), "{k}");
+            assert!(got == *v, "{k}: the copy differs");
+            big_moved += 1;
+        }
+    }
+    assert!(big_moved > 0, "no 100 KB value moved");
     let after = migrate("verify");
     assert_eq!(after.status.code(), Some(0), "{}", stderr(&after));
 }
@@ -371,5 +391,10 @@ fn bad_ca_files_are_named() {
         ] {
             assert!(help.contains(flag), "{cmd:?} --help lacks {flag}");
         }
+        let tls_section = &help[help.find("TLS:").unwrap()..];
+        assert!(
+            !tls_section.contains("--timeout") && !tls_section.contains("--state"),
+            "{cmd:?}: only the TLS flags are under TLS:\n{help}"
+        );
     }
 }

@@ -10,28 +10,27 @@ use super::tls::{Settings, Tls};
 
 /// TLS to the servers (memcached -Z; managed caches with in-transit encryption).
 #[derive(Debug, Args, Clone, Default)]
-#[command(next_help_heading = "TLS")]
 pub struct TlsArgs {
     /// Speak TLS to every server; its certificate is verified (against --tls-ca, else the
     /// system's trust store) and must hold the host of the server's label (or --tls-name).
-    #[arg(long)]
+    #[arg(long, help_heading = "TLS")]
     pub tls: bool,
     /// PEM file of the certificate authorities to trust instead of the system's.
-    #[arg(long, value_name = "FILE", requires = "tls")]
+    #[arg(long, help_heading = "TLS", value_name = "FILE", requires = "tls")]
     pub tls_ca: Option<PathBuf>,
     /// The name the servers' certificates must hold, instead of each label's host (for
     /// servers addressed by IP whose certificates name a host).
-    #[arg(long, value_name = "NAME", requires = "tls")]
+    #[arg(long, help_heading = "TLS", value_name = "NAME", requires = "tls")]
     pub tls_name: Option<String>,
     /// PEM client certificate (chain), for servers that require one.
-    #[arg(long, value_name = "FILE", requires_all = ["tls", "tls_key"])]
+    #[arg(long, help_heading = "TLS", value_name = "FILE", requires_all = ["tls", "tls_key"])]
     pub tls_cert: Option<PathBuf>,
     /// PEM private key of --tls-cert.
-    #[arg(long, value_name = "FILE", requires_all = ["tls", "tls_cert"])]
+    #[arg(long, help_heading = "TLS", value_name = "FILE", requires_all = ["tls", "tls_cert"])]
     pub tls_key: Option<PathBuf>,
     /// Do not verify the servers' certificates (the traffic is encrypted, but anyone on the
     /// path can pose as a server). Warns on stderr.
-    #[arg(long, requires = "tls", conflicts_with_all = ["tls_ca", "tls_name"])]
+    #[arg(long, help_heading = "TLS", requires = "tls", conflicts_with_all = ["tls_ca", "tls_name"])]
     pub tls_insecure: bool,
 }
 

@@ -265,6 +265,28 @@ pub fn store(addr: &str, keys: &[String]) {
     assert_eq!(reply, b"STORED\r\n".repeat(keys.len()));
 }
 
+/// Stores `key` with `value` (flags 7, TTL 0) through the plain port.
+pub fn store_value(addr: &str, key: &str, value: &[u8]) {
+    let mut req = format!("set {key} 7 0 {}\r\n", value.len()).into_bytes();
+    req.extend_from_slice(value);
+    req.extend_from_slice(b"\r\n");
+    assert_eq!(talk(addr, &req, b"\r\n"), b"STORED\r\n");
+}
+
+/// The flags and value of `key` (through the plain port), if the server holds it.
+pub fn get(addr: &str, key: &str) -> Option<(u32, Vec<u8>)> {
+    let r = talk(addr, format!("get {key}\r\n").as_bytes(), b"END\r\n");
+    let head_end = r.windows(2).position(|w| w == b"\r\n")?;
+    let head = std::str::from_utf8(&r[..head_end]).ok()?;
+    let f: Vec<&str> = head.split(' ').collect();
+    if f.first() != Some(&"VALUE") {
+        return None;
+    }
+    let len: usize = f[3].parse().unwrap();
+    let value = r[head_end + 2..head_end + 2 + len].to_vec();
+    Some((f[2].parse().unwrap(), value))
+}
+
 /// `curr_items` of a server, through its plain port.
 pub fn items(addr: &str) -> u64 {
     let r = String::from_utf8(talk(addr, b"stats\r\n", b"END\r\n")).unwrap();
