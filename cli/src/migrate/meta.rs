@@ -183,9 +183,10 @@ fn token<T: std::str::FromStr>(tokens: &[&[u8]], flag: u8) -> Option<T> {
 
 impl MetaConn {
     /// Connects to `addr` (`host:port`); `label` names the server in messages. Each round
-    /// trip may take up to `timeout`.
-    pub fn connect(label: &str, addr: &str, timeout: Duration) -> Result<MetaConn, String> {
-        let conn = Conn::connect(addr, Options::new(timeout)).map_err(|e| e.message)?;
+    /// trip may take up to `opts.timeout` (the connect and TLS handshake too).
+    pub fn connect(label: &str, addr: &str, opts: Options) -> Result<MetaConn, String> {
+        let timeout = opts.timeout;
+        let conn = Conn::connect(addr, opts).map_err(|e| e.message)?;
         Ok(MetaConn {
             label: label.to_string(),
             conn,

@@ -14,13 +14,17 @@
 use std::collections::hash_map::RandomState;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
 use ketama_core::Ring;
 
+use crate::memcache::tls::Tls;
+use crate::memcache::{Options, TlsArgs};
+use crate::output::Format;
 use crate::servers::{self, Fleet};
-use crate::{Fail, Format};
+use crate::shared::Fail;
 
 pub mod meta;
 pub mod plan;
@@ -77,8 +81,10 @@ pub struct PlaceArgs {
     pub to_hash: Option<String>,
     /// The longest one round trip to a server may take, in seconds (a listing: per line); a
     /// server that takes longer is reported as failed.
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::args::seconds)]
     pub timeout: Duration,
+    #[command(flatten)]
+    pub tls: TlsArgs,
 }
 
 /// `ketama migrate plan`.
@@ -155,6 +161,8 @@ pub struct Placement {
     pub old_in_new: Vec<Option<usize>>,
     /// The longest one round trip may take.
     pub timeout: Duration,
+    /// TLS to every server (`None`: plain TCP).
+    pub tls: Option<Arc<Tls>>,
     old_pos: Vec<usize>,
     new_pos: Vec<usize>,
 }
@@ -177,18 +185,18 @@ fn positions(ring: &Ring, labels: &[String]) -> Vec<usize> {
 impl Placement {
     /// Loads both files and builds both rings.
     pub fn load(a: &PlaceArgs) -> Result<Placement, Fail> {
-        let p = crate::profile(&a.profile)?;
+        let p = crate::args::profile(&a.profile)?;
         let h = a
             .hash
             .as_deref()
-            .map(|n| crate::hash(n, Some(p)))
+            .map(|n| crate::args::hash(n, Some(p)))
             .transpose()?;
         let q = match &a.to_profile {
-            Some(n) => crate::profile(n)?,
+            Some(n) => crate::args::profile(n)?,
             None => p,
         };
         let h2 = match (&a.to_hash, &a.to_profile) {
-            (Some(n), _) => Some(crate::hash(n, Some(q))?),
+            (Some(n), _) => Some(crate::args::hash(n, Some(q))?),
             (None, None) => h,
             (None, Some(_)) => None,
         };
@@ -219,6 +227,7 @@ impl Placement {
             new_labels,
             old_in_new,
             timeout: a.timeout,
+            tls: a.tls.load().map_err(Fail::new)?,
         })
     }
 
@@ -252,7 +261,14 @@ impl Placement {
             new_labels,
             old_in_new,
             timeout,
+            tls: None,
         }
+    }
+
+    /// How to connect to the servers: [`Placement::timeout`] per round trip, TLS when
+    /// configured.
+    pub fn net(&self) -> Options {
+        Options::new(self.timeout).with_tls(self.tls.clone())
     }
 
     /// What happens to `key` listed on OLD server `src`.
@@ -347,10 +363,10 @@ pub const CACHEDUMP_NOTE: &str = "note: servers without an enabled LRU crawler w
 pub fn list_server(
     label: &str,
     addr: &str,
-    timeout: Duration,
+    opts: Options,
     mut each: impl FnMut(meta::Listed) -> Result<(), String>,
 ) -> Result<Listing, String> {
-    let mut c = meta::MetaConn::connect(label, addr, timeout)?;
+    let mut c = meta::MetaConn::connect(label, addr, opts.clone())?;
     // A crawl is not a snapshot: items the LRU maintainer moves between its queues while it
     // runs (e.g. just after many reads) can be missed. So it is repeated, a few times at most,
     // until the distinct keys seen reach `curr_items` (read again after each pass). Only an 8-byte fingerprint per key is kept for that.
@@ -381,7 +397,7 @@ pub fn list_server(
         return Ok(Listing::Metadump);
     }
     let mut failed = None;
-    crate::memcache::Conn::connect(addr, crate::memcache::Options::new(timeout))
+    crate::memcache::Conn::connect(addr, opts)
         .and_then(|mut c| {
             c.list_keys(|key| {
                 if failed.is_none() {
@@ -463,7 +479,7 @@ pub fn main(a: &MigrateArgs, f: Option<Format>) -> i32 {
     };
     match r {
         Ok((out, code)) => {
-            let c = crate::emit(&out);
+            let c = crate::shared::emit(&out);
             if c != 0 {
                 c
             } else {

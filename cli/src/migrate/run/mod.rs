@@ -137,7 +137,7 @@ pub fn run(a: &RunArgs, f: Format) -> Result<(String, i32), Fail> {
 
 /// Connects to a server and checks it speaks the meta protocol.
 pub(crate) fn open(pl: &Placement, label: &str, addr: &str) -> Result<MetaConn, String> {
-    let mut c = MetaConn::connect(label, addr, pl.timeout)?;
+    let mut c = MetaConn::connect(label, addr, pl.net())?;
     c.check_meta()?;
     Ok(c)
 }

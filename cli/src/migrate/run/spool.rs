@@ -43,7 +43,7 @@ pub fn spool(pl: &Placement, src: usize, counts: &Counts) -> Result<Spool, Strin
     let fail = |e: std::io::Error| format!("spool file {}: {e}", s.path.display());
     let mut w = BufWriter::with_capacity(256 * 1024, File::create(&s.path).map_err(fail)?);
     let label = &pl.old_labels[src];
-    let listing = list_server(label, &pl.old_addrs[src], pl.timeout, |it| {
+    let listing = list_server(label, &pl.old_addrs[src], pl.net(), |it| {
         inc(&counts.listed, 1);
         // memcached keys are at most 250 bytes.
         let len = u16::try_from(it.key.len())
