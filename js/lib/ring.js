@@ -763,7 +763,7 @@ class Ring {
         return this.ordered[at];
       }
       case 'furc': {
-        if (this.n > FURC_MAX_POOL) throw new E.UnsupportedError('more than 2^23 servers');
+        if (this.n > FURC_MAX_POOL) throw new E.TooManyServersError(`${this.n} servers`);
         if (!this.furcWeights) return furcHash(kb, kn, this.n);
         const i = weightedCh3(kb, kn, this.furcWeights);
         if (i < 0) throw new E.NoServerError();

@@ -260,7 +260,7 @@ public final class Ring {
             default:
                 break;
         }
-        throw KetamaException.of("Unsupported", "a hash alone cannot place a key on " + profile.placement);
+        throw KetamaException.of("NeedsKey", String.valueOf(profile.placement));
     }
 
     /**
@@ -308,7 +308,7 @@ public final class Ring {
     private int furc(byte[] k) {
         int n = entries.length;
         if (n > Furc.MAX_POOL) {
-            throw KetamaException.of("Unsupported", n + " servers (mcrouter allows 2^23)");
+            throw KetamaException.of("TooManyServers", n + " servers");
         }
         if (layout.furcWeights == null) {
             return Furc.furcHash(k, 0, k.length, n);
