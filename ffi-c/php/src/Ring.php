@@ -109,13 +109,13 @@ final class Ring implements \Countable
      * name, null for the profile's, or a PHP callable `fn(string $key): int` returning
      * 0..2^32-1 (the key is hashed in PHP, the search is ours). `$profile` gives the search,
      * tie and key rules; `$servers` the labels in server order (default: in order of first
-     * appearance in `$points`). The ring refuses changes (UNSUPPORTED); build a new one.
+     * appearance in `$points`). The ring refuses changes (FIXED_POINTS); build a new one.
      *
      * @param iterable<array{0: int, 1: string}> $points
      * @param string|callable|null $hash
      * @param ?list<string> $servers
      * @throws KetamaException EMPTY_RING (no point), INDEX_OUT_OF_RANGE (a label not in
-     *         `$servers`), TOO_MANY_POINTS, UNSUPPORTED (a profile without a 32-bit continuum),
+     *         `$servers`), TOO_MANY_POINTS, NOT_A_CONTINUUM (a profile without a 32-bit continuum),
      *         UNKNOWN_PROFILE, UNKNOWN_HASH, DUPLICATE_SERVER, BAD_LABEL
      */
     public static function fromPoints(iterable $points, $hash = null, string $profile = 'libketama', ?array $servers = null): self

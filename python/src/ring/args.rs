@@ -111,7 +111,7 @@ impl Ring {
     /// int in 0..=2**32-1 (the key is hashed in Python, the search is ours). `profile` gives
     /// the search, tie and key rules. `servers`: the labels in server order (default: in
     /// order of first appearance in `points`); a label in `points` must be among them.
-    /// The ring refuses changes (`add`, `remove`, `set_weight`: `UnsupportedError`).
+    /// The ring refuses changes (`add`, `remove`, `set_weight`: `FixedPointsError`).
     pub(super) fn from_points_in(
         py: Python<'_>,
         points: &Bound<'_, PyAny>,

@@ -77,7 +77,8 @@ trait Walk
      * primary first, by the ring's search and tie rules (see fromPoints()).
      *
      * @return list<string>
-     * @throws KetamaException EMPTY_RING, NO_SERVER, UNSUPPORTED (uhashring's 128-bit ring)
+     * @throws KetamaException EMPTY_RING, NO_SERVER, NEEDS_KEY (a client that reads the key
+     *         itself or a 128-bit hash: mcrouter, hash rendezvous, uhashring)
      */
     public function getByHash(int $hash, int $n = 1): array
     {
