@@ -110,6 +110,7 @@ fn node(n: NodeForm) -> &'static str {
         NodeForm::NginxHostNulPort => "nginx_host_nul_port",
         NodeForm::HostThenPort => "host_then_port",
         NodeForm::HostSlashHostPort => "host_slash_host_port",
+        NodeForm::JavaEvcache => "java_evcache",
     }
 }
 

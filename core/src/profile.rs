@@ -52,6 +52,7 @@
 //! | `memcached-proxy-ring-ketama` | `HostPort`, `S-i` | 40 strings per server; md5, 4 points per digest | `xxh3` (+1 more) | first point >= hash; earlier server wins |
 //! | `memcached-proxy-ring-twemproxy` | `OmitDefaultPort`, `S-i` | 40 strings per server; md5, 4 points per digest | `xxh3` (+1 more) | first point >= hash; earlier server wins |
 //! | `memcached-proxy-ring-evcache` | `HostSlashHostPort`, `S-i` | 40 strings per server; md5, 4 points per digest | `xxh3` (+1 more) | first point >= hash; earlier server wins |
+//! | `evcache` | `JavaEvcache`, `S-i` | 160 strings per server; md5 x 4 with KETAMA_HASH, else the key hash | `md5` | first point >= hash; later server wins |
 //! | `modula` | - | - | `one_at_a_time` (+10 more) | hash % n |
 //! | `gomemcache` | - | - | `crc32a` | hash % n |
 //! | `jump` | - | - | `md5` | jump consistent hash |
@@ -1749,6 +1750,32 @@ pub static MEMCACHED_PROXY_RING_EVCACHE: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
+/// The `evcache` row (what it reproduces: its `description`).
+pub static EVCACHE: Profile = Profile {
+    name: "evcache",
+    aliases: &[],
+    description: "Netflix EVCache 5.9.0 EVCacheNodeLocator: host/ip:11211-i (the port always 11211), 160 KETAMA_HASH points, no weights",
+    verified_by: "the jar's own `EVCacheNodeLocator` and `EVCacheKetamaNodeLocatorConfiguration` (evcache-core 5.9.0, spymemcached 2.11.4) on JDK 17, 1..250 servers (settings: the default bucket size 160, `hash.on.partial.key` off)",
+    default_hash: Hash::Md5,
+    hashes: &[Hash::Md5],
+    crc32: None,
+    node: NodeForm::JavaEvcache,
+    names: true,
+    strings: StringForm::Dash,
+    count: Count::Fixed(160),
+    points: PointHash::JavaKetama,
+    placement: Placement::Ring(Bound::LowerBound),
+    ties: Ties::LaterWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Stay,
+    removal: Removal::OwnPoints,
+};
+
 /// The `modula` row (what it reproduces: its `description`).
 pub static MODULA: Profile = Profile {
     name: "modula",
@@ -1931,6 +1958,7 @@ pub static PROFILES: &[&Profile] = &[
     &MEMCACHED_PROXY_RING_KETAMA,
     &MEMCACHED_PROXY_RING_TWEMPROXY,
     &MEMCACHED_PROXY_RING_EVCACHE,
+    &EVCACHE,
     &MODULA,
     &GOMEMCACHE,
     &JUMP,
