@@ -315,6 +315,15 @@ pub enum Failover {
         /// Lookups in all, the first (the key itself) included.
         tries: u32,
     },
+    /// Rehash the key with the try number after it: lookup `t` (t >= 1) hashes
+    /// `key + "-" + str(t - 1)` and places that as a key, up to `tries` lookups in all, then
+    /// the client gives up (pecl memcache `mmc_pool_find_next`: `sprintf("%s-%d", key, i)`,
+    /// `memcache.max_failover_attempts` = 20 rehashes after the key itself; one server is
+    /// returned without hashing, so a one-server pool has nowhere else to go).
+    RehashKeyDash {
+        /// Lookups in all, the first (the key itself) included.
+        tries: u32,
+    },
     /// Rehash the previous *hash* with the try number: `h(t + 1) = H(str(h(t)) + str(t))`,
     /// t from 0, each `h(t)` placed as the key's hash is, up to `tries` lookups, then the
     /// client gives up (python-memcached `_get_server`, `_SERVER_RETRIES` = 10).
@@ -685,7 +694,7 @@ pub static PECL_MEMCACHE: Profile = Profile {
     empty_key_rejected: &[],
     key_limits: KeyLimits { empty: true, max_len: None, chars: KeyChars::Any, },
     order: Order::Given,
-    failover: Failover::Walk,
+    failover: Failover::RehashKeyDash { tries: 21 },
     removal: Removal::OwnPoints,
 };
 
@@ -711,7 +720,7 @@ pub static PECL_MEMCACHE_STANDARD: Profile = Profile {
     empty_key_rejected: &[],
     key_limits: KeyLimits { empty: true, max_len: None, chars: KeyChars::Any, },
     order: Order::Given,
-    failover: Failover::Walk,
+    failover: Failover::RehashKeyDash { tries: 21 },
     removal: Removal::OwnPoints,
 };
 
@@ -2190,6 +2199,10 @@ impl fmt::Display for Failover {
             Failover::RehashHash { tries } => write!(
                 f,
                 "rehash str(hash) + str(t) from t = 0, {tries} lookups, then give up"
+            ),
+            Failover::RehashKeyDash { tries } => write!(
+                f,
+                "rehash key + \"-\" + str(t) from t = 0, {tries} lookups, then give up"
             ),
             Failover::Stay => f.write_str("keep the dead server (the key fails)"),
         }
