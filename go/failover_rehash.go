@@ -39,9 +39,12 @@ func (r *Ring) clientFailover(key []byte, n int) (out []int, ok bool, err error)
 	h := r.hash(k)
 	tagged := make([]byte, 0, len(k)+20)
 	for t := 0; len(out) < n; t++ {
-		if p.fail == failRehashKey {
+		switch p.fail {
+		case failRehashKey:
 			tagged = append(strconv.AppendUint(tagged[:0], uint64(t), 10), k...)
-		} else {
+		case failRehashKeyDash:
+			tagged = strconv.AppendUint(append(append(tagged[:0], k...), '-'), uint64(t), 10)
+		default:
 			tagged = strconv.AppendUint(strconv.AppendUint(tagged[:0], uint64(h), 10), uint64(t), 10)
 		}
 		h = r.hash(tagged)

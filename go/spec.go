@@ -111,6 +111,7 @@ const (
 	nodeNginxHostNulPort
 	nodeHostThenPort
 	nodeHostSlashHostPort
+	nodeJavaEvcache
 )
 
 const (
@@ -291,6 +292,7 @@ func compile(s *specProfile) (*profile, error) {
 		"bare": nodeBare, "java_host_name": nodeJavaHostName, "host_port": nodeHostPort,
 		"java_host_name_port": nodeJavaHostNamePort, "nginx_host_nul_port": nodeNginxHostNulPort,
 		"host_then_port": nodeHostThenPort, "host_slash_host_port": nodeHostSlashHostPort,
+		"java_evcache": nodeJavaEvcache,
 	})
 	p.strings = pick(&bad, "strings", s.Strings, map[string]stringForm{
 		"dash": strDash, "prefix": strPrefix, "concat": strConcat, "bare": strBare, "colon": strColon,
@@ -346,7 +348,7 @@ func compile(s *specProfile) (*profile, error) {
 	case "walk":
 	case "rehash":
 		p.rehash, p.firstTag, p.bounded = true, s.Failover.FirstTag, s.Failover.BoundedByServers
-	case "rehash_key", "rehash_hash", "stay":
+	case "rehash_key", "rehash_key_dash", "rehash_hash", "stay":
 	default:
 		if bad == nil {
 			bad = fmt.Errorf("embedded spec: unknown failover %q", s.Failover.Kind)

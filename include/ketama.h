@@ -437,6 +437,24 @@ enum ketama_status ketama_ring_lookup_n(const struct ketama_ring *ring, const ch
 enum ketama_status ketama_ring_failover(const struct ketama_ring *ring, const char *key, size_t key_len, size_t n, const char **labels_out, size_t *label_lens_out, size_t *count_out);
 
 /**
+ * The server a key goes to while the servers at the indexes `dead[0..n_dead]` are down (see
+ * `ketama_ring_server()` for indexes), as the profile's client fails over: the first server
+ * of its failover sequence (`ketama_ring_failover()`), within as many tries as the client
+ * makes, that is not dead. dalli, pecl memcache and python-memcached rehash a bounded number
+ * of times, emcache and EVCache keep the dead server, the others walk on to the next
+ * servers. On success `*label_out` / `*label_len_out` receive the label as
+ * `ketama_ring_lookup()` gives it. `KETAMA_STATUS_NO_SERVER`: the client gives up (every
+ * server it would try is dead); `KETAMA_STATUS_INDEX_OUT_OF_RANGE`: an index in `dead` is
+ * not a server of the ring; and the errors of `ketama_ring_lookup()`. With `n_dead` = 0
+ * (`dead` may then be NULL) this is `ketama_ring_lookup()`.
+ *
+ * # Safety
+ * `ring` is a live ring; `key` points to `key_len` bytes; `dead` holds `n_dead` elements;
+ * the outputs are writable.
+ */
+enum ketama_status ketama_ring_lookup_alive(const struct ketama_ring *ring, const char *key, size_t key_len, const uint32_t *dead, size_t n_dead, const char **label_out, size_t *label_len_out);
+
+/**
  * The ring's key hash of `key` (after the client's own key rewriting), as the lookup uses it.
  *
  * # Safety

@@ -48,6 +48,7 @@ enum ketama_status ketama_ring_lookup_joined(const struct ketama_ring *ring, con
 enum ketama_status ketama_ring_lookup_hash(const struct ketama_ring *ring, uint32_t hash, size_t n, uint32_t *servers_out, size_t *count_out);
 enum ketama_status ketama_ring_lookup_n(const struct ketama_ring *ring, const char *key, size_t key_len, size_t n, const char **labels_out, size_t *label_lens_out, size_t *count_out);
 enum ketama_status ketama_ring_failover(const struct ketama_ring *ring, const char *key, size_t key_len, size_t n, const char **labels_out, size_t *label_lens_out, size_t *count_out);
+enum ketama_status ketama_ring_lookup_alive(const struct ketama_ring *ring, const char *key, size_t key_len, const uint32_t *dead, size_t n_dead, const char **label_out, size_t *label_len_out);
 enum ketama_status ketama_ring_key_hash(const struct ketama_ring *ring, const char *key, size_t key_len, uint32_t *hash_out);
 enum ketama_status ketama_ring_server_count(const struct ketama_ring *ring, size_t *count_out);
 enum ketama_status ketama_ring_server(const struct ketama_ring *ring, size_t index, const char **label_out, size_t *label_len_out, uint32_t *weight_out);

@@ -110,6 +110,7 @@ fn node(n: NodeForm) -> &'static str {
         NodeForm::NginxHostNulPort => "nginx_host_nul_port",
         NodeForm::HostThenPort => "host_then_port",
         NodeForm::HostSlashHostPort => "host_slash_host_port",
+        NodeForm::JavaEvcache => "java_evcache",
     }
 }
 
@@ -262,6 +263,7 @@ fn failover(f: Failover) -> Value {
             json!({"kind": "rehash", "first_tag": first_tag, "bounded_by_servers": bounded_by_servers})
         }
         Failover::RehashKey { tries } => json!({"kind": "rehash_key", "tries": tries}),
+        Failover::RehashKeyDash { tries } => json!({"kind": "rehash_key_dash", "tries": tries}),
         Failover::RehashHash { tries } => json!({"kind": "rehash_hash", "tries": tries}),
         Failover::Stay => json!({"kind": "stay"}),
     }

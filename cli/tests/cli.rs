@@ -988,11 +988,15 @@ fn lookup_matches_real_client_vectors() {
         "django-pymemcache-ipv6.json",
         "emcache-ten-mixed.json",
         "python-memcached-skewed.json",
+        "evcache-same-host-ports.json",
+        "evcache-hostnames.json",
         // Recorded with servers that refuse connections: `--dead` follows the client's failover.
         "extra/dalli-dead-five-three-dead.json",
         "extra/python-memcached-dead-five-three-dead.json",
         "extra/pymemcache-dead-ten-mixed-three-dead.json",
         "extra/dalli-dead-one-dead.json",
+        "extra/pecl-memcache-dead-ten-nine-dead.json",
+        "extra/pecl-memcache-standard-dead-ten-nine-dead.json",
     ];
     let d = Dir::new("vectors");
     let mut failures = Vec::new();

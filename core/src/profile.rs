@@ -52,6 +52,7 @@
 //! | `memcached-proxy-ring-ketama` | `HostPort`, `S-i` | 40 strings per server; md5, 4 points per digest | `xxh3` (+1 more) | first point >= hash; earlier server wins |
 //! | `memcached-proxy-ring-twemproxy` | `OmitDefaultPort`, `S-i` | 40 strings per server; md5, 4 points per digest | `xxh3` (+1 more) | first point >= hash; earlier server wins |
 //! | `memcached-proxy-ring-evcache` | `HostSlashHostPort`, `S-i` | 40 strings per server; md5, 4 points per digest | `xxh3` (+1 more) | first point >= hash; earlier server wins |
+//! | `evcache` | `JavaEvcache`, `S-i` | 160 strings per server; md5 x 4 with KETAMA_HASH, else the key hash | `md5` | first point >= hash; later server wins |
 //! | `modula` | - | - | `one_at_a_time` (+10 more) | hash % n |
 //! | `gomemcache` | - | - | `crc32a` | hash % n |
 //! | `jump` | - | - | `md5` | jump consistent hash |
@@ -311,6 +312,15 @@ pub enum Failover {
     /// gives up (dalli: `hash_for("#{try}#{key}")`, 20 lookups; a one-server ring has no
     /// continuum and gives up after its only server).
     RehashKey {
+        /// Lookups in all, the first (the key itself) included.
+        tries: u32,
+    },
+    /// Rehash the key with the try number after it: lookup `t` (t >= 1) hashes
+    /// `key + "-" + str(t - 1)` and places that as a key, up to `tries` lookups in all, then
+    /// the client gives up (pecl memcache `mmc_pool_find_next`: `sprintf("%s-%d", key, i)`,
+    /// `memcache.max_failover_attempts` = 20 rehashes after the key itself; one server is
+    /// returned without hashing, so a one-server pool has nowhere else to go).
+    RehashKeyDash {
         /// Lookups in all, the first (the key itself) included.
         tries: u32,
     },
@@ -684,7 +694,7 @@ pub static PECL_MEMCACHE: Profile = Profile {
     empty_key_rejected: &[],
     key_limits: KeyLimits { empty: true, max_len: None, chars: KeyChars::Any, },
     order: Order::Given,
-    failover: Failover::Walk,
+    failover: Failover::RehashKeyDash { tries: 21 },
     removal: Removal::OwnPoints,
 };
 
@@ -710,7 +720,7 @@ pub static PECL_MEMCACHE_STANDARD: Profile = Profile {
     empty_key_rejected: &[],
     key_limits: KeyLimits { empty: true, max_len: None, chars: KeyChars::Any, },
     order: Order::Given,
-    failover: Failover::Walk,
+    failover: Failover::RehashKeyDash { tries: 21 },
     removal: Removal::OwnPoints,
 };
 
@@ -1749,6 +1759,32 @@ pub static MEMCACHED_PROXY_RING_EVCACHE: Profile = Profile {
     removal: Removal::OwnPoints,
 };
 
+/// The `evcache` row (what it reproduces: its `description`).
+pub static EVCACHE: Profile = Profile {
+    name: "evcache",
+    aliases: &[],
+    description: "Netflix EVCache 5.9.0 EVCacheNodeLocator: host/ip:11211-i (the port always 11211), 160 KETAMA_HASH points, no weights",
+    verified_by: "the jar's own `EVCacheNodeLocator` and `EVCacheKetamaNodeLocatorConfiguration` (evcache-core 5.9.0, spymemcached 2.11.4) on JDK 17, 1..250 servers (settings: the default bucket size 160, `hash.on.partial.key` off)",
+    default_hash: Hash::Md5,
+    hashes: &[Hash::Md5],
+    crc32: None,
+    node: NodeForm::JavaEvcache,
+    names: true,
+    strings: StringForm::Dash,
+    count: Count::Fixed(160),
+    points: PointHash::JavaKetama,
+    placement: Placement::Ring(Bound::LowerBound),
+    ties: Ties::LaterWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Stay,
+    removal: Removal::OwnPoints,
+};
+
 /// The `modula` row (what it reproduces: its `description`).
 pub static MODULA: Profile = Profile {
     name: "modula",
@@ -1931,6 +1967,7 @@ pub static PROFILES: &[&Profile] = &[
     &MEMCACHED_PROXY_RING_KETAMA,
     &MEMCACHED_PROXY_RING_TWEMPROXY,
     &MEMCACHED_PROXY_RING_EVCACHE,
+    &EVCACHE,
     &MODULA,
     &GOMEMCACHE,
     &JUMP,
@@ -2162,6 +2199,10 @@ impl fmt::Display for Failover {
             Failover::RehashHash { tries } => write!(
                 f,
                 "rehash str(hash) + str(t) from t = 0, {tries} lookups, then give up"
+            ),
+            Failover::RehashKeyDash { tries } => write!(
+                f,
+                "rehash key + \"-\" + str(t) from t = 0, {tries} lookups, then give up"
             ),
             Failover::Stay => f.write_str("keep the dead server (the key fails)"),
         }

@@ -190,7 +190,9 @@ class Ring {
    */
   failover(key, n) {
     const p = this.profile;
-    if (p.failover === 'rehash_key' || p.failover === 'rehash_hash') return this.rehashTries(key, Math.min(n, p.tries));
+    if (p.failover === 'rehash_key' || p.failover === 'rehash_key_dash' || p.failover === 'rehash_hash') {
+      return this.rehashTries(key, Math.min(n, p.tries));
+    }
     if (p.failover === 'stay') {
       const first = this.index(key);
       return n > 0 ? [this.labels[first]] : [];
@@ -219,7 +221,8 @@ class Ring {
   }
 
   /**
-   * dalli (`rehash_key`: lookup t >= 1 hashes `decimal(t - 1) + key`) and python-memcached
+   * dalli (`rehash_key`: lookup t >= 1 hashes `decimal(t - 1) + key`), pecl memcache
+   * (`rehash_key_dash`: lookup t >= 1 hashes `key + '-' + decimal(t - 1)`) and python-memcached
    * (`rehash_hash`: `h(t + 1) = H(decimal(h(t)) + decimal(t))`): `n` lookups in all, each hash
    * placed as the key's own hash is; one server with the single-server shortcut: that server.
    */
@@ -238,6 +241,10 @@ class Ring {
         len = putDigits(tagged, 0, String(t));
         tagged.set(key0, len);
         len += key0.length;
+      } else if (p.failover === 'rehash_key_dash') {
+        tagged.set(key0, 0);
+        tagged[key0.length] = 0x2d;
+        len = putDigits(tagged, key0.length + 1, String(t));
       } else {
         len = putDigits(tagged, 0, String(h));
         len = putDigits(tagged, len, String(t));

@@ -81,6 +81,9 @@ class Ring:
     def failover(self, key: _Key, n: int) -> list[str]:
         """The client's own failover sequence for ``key`` (spymemcached/xmemcached rehash
         walks; otherwise as ``get_n``)."""
+    def locate_alive(self, key: _Key, dead: list[str]) -> Optional[str]:
+        """Where the client sends ``key`` while the servers labelled in ``dead`` are down
+        (its own failover rule and try limit); ``None`` when it gives up."""
     def key_hash(self, key: _Key) -> int:
         """The key hash this ring computes for ``key`` after the client's key rewriting."""
     def add(self, label: str, weight: Optional[int] = None, name: Optional[str] = None) -> None:

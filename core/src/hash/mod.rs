@@ -418,6 +418,22 @@ impl Hash {
         self.row().aliases
     }
 
+    /// How many low bits a value can use: `hash(key) < 2^bits` for every key (15 for the
+    /// 15-bit `crc`, 32 for the others). A modulo client that reads the value as a signed
+    /// number places a hash below 2^31 as an unsigned one does.
+    ///
+    /// ```
+    /// use ketama_core::Hash;
+    /// assert_eq!(Hash::Crc.bits(), 15);
+    /// assert!(Hash::Crc.hash(b"apple") < 1 << 15);
+    /// ```
+    pub fn bits(self) -> u32 {
+        match self {
+            Hash::Crc => 15,
+            _ => 32,
+        }
+    }
+
     /// One line saying what this hash is and who uses it.
     pub fn description(self) -> &'static str {
         self.row().about

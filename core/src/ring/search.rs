@@ -219,10 +219,13 @@ impl Ring {
                 Some(c),
             ) => self.rehash_walk(key, n, first_tag, bounded_by_servers, c, &mut out)?,
             (Failover::RehashKey { tries }, _) => {
-                self.rehash_tries(key, n.min(tries as usize), true, &mut out)?
+                self.rehash_tries(key, n.min(tries as usize), Retag::TryThenKey, &mut out)?
+            }
+            (Failover::RehashKeyDash { tries }, _) => {
+                self.rehash_tries(key, n.min(tries as usize), Retag::KeyDashTry, &mut out)?
             }
             (Failover::RehashHash { tries }, _) => {
-                self.rehash_tries(key, n.min(tries as usize), false, &mut out)?
+                self.rehash_tries(key, n.min(tries as usize), Retag::HashThenTry, &mut out)?
             }
             (Failover::Stay, _) => {
                 let first = self.locate_index(key)?;
@@ -244,7 +247,9 @@ impl Ring {
                 ..
             } => self.entries.len() + 1,
             Failover::Rehash { .. } => SPY_SEQUENCE,
-            Failover::RehashKey { tries } | Failover::RehashHash { tries } => tries as usize,
+            Failover::RehashKey { tries }
+            | Failover::RehashKeyDash { tries }
+            | Failover::RehashHash { tries } => tries as usize,
             Failover::Stay => 1,
         }
     }
@@ -304,13 +309,13 @@ impl Ring {
         Ok(())
     }
 
-    /// dalli (`of_key`: lookup t hashes `str(t - 1) + key`) and python-memcached (lookup
-    /// t + 1 hashes `str(h(t)) + str(t)`): `n` lookups, each placed as a key hash is.
+    /// dalli, pecl memcache and python-memcached: `n` lookups, each rehash placed as a key
+    /// hash is (see [`Retag`]).
     fn rehash_tries(
         &self,
         key: &[u8],
         n: usize,
-        of_key: bool,
+        retag: Retag,
         out: &mut Vec<usize>,
     ) -> Result<(), Error> {
         let first = self.locate_index(key)?;
@@ -327,12 +332,20 @@ impl Ring {
         let mut tagged = Vec::with_capacity(key.len() + 20);
         for t in 0..(n as u64).saturating_sub(1) {
             tagged.clear();
-            if of_key {
-                push_decimal(&mut tagged, t);
-                tagged.extend_from_slice(key);
-            } else {
-                push_decimal(&mut tagged, u64::from(h));
-                push_decimal(&mut tagged, t);
+            match retag {
+                Retag::TryThenKey => {
+                    push_decimal(&mut tagged, t);
+                    tagged.extend_from_slice(key);
+                }
+                Retag::KeyDashTry => {
+                    tagged.extend_from_slice(key);
+                    tagged.push(b'-');
+                    push_decimal(&mut tagged, t);
+                }
+                Retag::HashThenTry => {
+                    push_decimal(&mut tagged, u64::from(h));
+                    push_decimal(&mut tagged, t);
+                }
             }
             h = self.hash.hash(&tagged);
             out.push(self.locate_point_of(KeyPoint::Narrow(h))?);
@@ -366,6 +379,17 @@ fn furc_locate(key: &[u8], n: usize, weights: &[f64]) -> Result<usize, Error> {
         return Ok(furc::furc_hash(key, n as u32) as usize);
     }
     furc::weighted_ch3(key, weights).ok_or(Error::NoServer)
+}
+
+/// What the rehash of try `t` (from 0) hashes.
+#[derive(Clone, Copy)]
+enum Retag {
+    /// `str(t) + key` (dalli).
+    TryThenKey,
+    /// `key + "-" + str(t)` (pecl memcache).
+    KeyDashTry,
+    /// `str(previous hash) + str(t)` (python-memcached).
+    HashThenTry,
 }
 
 /// spymemcached's `getSequence`: the primary and 6 rehashes.

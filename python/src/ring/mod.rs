@@ -179,6 +179,43 @@ impl Ring {
         self.walk(py, key, |ring, k| ring.failover(k, n), n)
     }
 
+    /// Where the client sends `key` while the servers labelled in `dead` are down: the first
+    /// server of its failover sequence (within as many tries as the client makes) that is not
+    /// dead; `None` when the client gives up (every server it would try is dead). A label in
+    /// `dead` that is not on the ring raises; a key the client refuses raises as `get` does.
+    #[pyo3(signature = (key, dead))]
+    fn locate_alive(
+        &self,
+        py: Python<'_>,
+        key: &Bound<'_, PyAny>,
+        dead: Vec<String>,
+    ) -> PyResult<Option<Py<PyString>>> {
+        if self.key_fn.is_some() {
+            return Err(to_py(
+                ketama_core::Error::Unsupported,
+                "locate_alive with key_fn",
+            ));
+        }
+        let k = key_bytes(key)?;
+        let snap = self.shared.load();
+        let idx = dead
+            .iter()
+            .map(|l| {
+                snap.ring.position(l).ok_or_else(|| {
+                    to_py(
+                        ketama_core::Error::MissingServer,
+                        &format!("dead server {l:?}"),
+                    )
+                })
+            })
+            .collect::<PyResult<Vec<usize>>>()?;
+        match snap.ring.locate_alive(k.as_bytes(), &idx) {
+            Ok(i) => Ok(snap.extra.get(i).map(|l| l.obj.clone_ref(py))),
+            Err(ketama_core::Error::NoServer) if !idx.is_empty() => Ok(None),
+            Err(e) => Err(key_error(e, k.as_bytes())),
+        }
+    }
+
     /// The key hash this ring computes for `key` (after the client's key rewriting).
     fn key_hash(&self, key: &Bound<'_, PyAny>) -> PyResult<u32> {
         if let Some(f) = &self.key_fn {

@@ -80,7 +80,8 @@ final class FailoverSequence {
 
     /** The client's own failover sequence for {@code key}, {@code n} entries, primary first. */
     List<Integer> sequence(byte[] key, int n) {
-        if (profile.failover == Profile.Failover.REHASH_KEY || profile.failover == Profile.Failover.REHASH_HASH) {
+        if (profile.failover == Profile.Failover.REHASH_KEY || profile.failover == Profile.Failover.REHASH_KEY_DASH
+                || profile.failover == Profile.Failover.REHASH_HASH) {
             return rehashTries(key, (int) Math.min(n, profile.tries));
         }
         if (profile.failover == Profile.Failover.STAY) {
@@ -116,7 +117,8 @@ final class FailoverSequence {
     }
 
     /**
-     * dalli ({@code rehash_key}: lookup t >= 1 hashes {@code decimal(t - 1) + key}) and
+     * dalli ({@code rehash_key}: lookup t >= 1 hashes {@code decimal(t - 1) + key}), pecl memcache
+     * ({@code rehash_key_dash}: lookup t >= 1 hashes {@code key + "-" + decimal(t - 1)}) and
      * python-memcached ({@code rehash_hash}: {@code h(t + 1) = H(decimal(h(t)) + decimal(t))}):
      * {@code n} lookups in all, each hash placed as the key's own hash is.
      */
@@ -138,6 +140,10 @@ final class FailoverSequence {
                 byte[] tag = Integer.toString(t).getBytes(StandardCharsets.US_ASCII);
                 tagged = Arrays.copyOf(tag, tag.length + k.length);
                 System.arraycopy(k, 0, tagged, tag.length, k.length);
+            } else if (profile.failover == Profile.Failover.REHASH_KEY_DASH) {
+                byte[] tag = ("-" + t).getBytes(StandardCharsets.US_ASCII);
+                tagged = Arrays.copyOf(k, k.length + tag.length);
+                System.arraycopy(tag, 0, tagged, k.length, tag.length);
             } else {
                 tagged = (Long.toString(h & 0xFFFFFFFFL) + t).getBytes(StandardCharsets.US_ASCII);
             }
