@@ -297,6 +297,8 @@ def test_key_rejected_and_unsupported() -> None:
     assert ring.get_many(big)[-1] is None  # the detached path too
     assert None not in ring.get_many(big)[:-1]
     raises(ketama.UnsupportedError, ketama.Ring, ["cache1.example:11211"], "xmemcached-nginx")
+    hashed = ketama.Ring.from_points([(1, "a:1"), (2, "b:1")], hash=lambda key: 1)
+    raises(ketama.NeedsKeyError, hashed.locate_alive, "k", [])
 
 
 def test_type_errors() -> None:

@@ -104,6 +104,8 @@ final class ErrorsTest extends TestCase
         $this->expectStatus(KetamaException::NOT_A_CONTINUUM, fn () => Ring::fromPoints([[1, 'a:1']], null, 'jump'));
         $fixed = Ring::fromPoints([[1, 'a:1']]);
         $this->expectStatus(KetamaException::FIXED_POINTS, fn () => $fixed->add('b:1'));
+        $hashed = Ring::fromPoints([[1, 'a:1'], [2, 'b:1']], fn (string $key): int => 1);
+        $this->expectStatus(KetamaException::NEEDS_KEY, fn () => $hashed->locateAlive('k', []));
     }
 
     /** The generated status constants are the library's: each names its own status text. */

@@ -192,8 +192,8 @@ impl Ring {
     ) -> PyResult<Option<Py<PyString>>> {
         if self.key_fn.is_some() {
             return Err(to_py(
-                ketama_core::Error::Unsupported,
-                "locate_alive with key_fn",
+                ketama_core::Error::NeedsKey,
+                "locate_alive on a ring hashed by a callable",
             ));
         }
         let k = key_bytes(key)?;

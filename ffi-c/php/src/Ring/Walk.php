@@ -62,14 +62,14 @@ trait Walk
      *
      * @param list<string> $dead labels of servers on this ring
      * @throws KetamaException MISSING_SERVER (a label in `$dead` is not on the ring),
-     *         KEY_REJECTED, EMPTY_RING, UNSUPPORTED (a ring whose keys a callable hashes)
+     *         KEY_REJECTED, EMPTY_RING, NEEDS_KEY (a ring whose keys a callable hashes)
      */
     public function locateAlive(string $key, array $dead): ?string
     {
         if ($this->hashFn !== null) {
             throw new KetamaException(
-                Library::message(KetamaException::UNSUPPORTED) . ': locateAlive on a ring whose keys a callable hashes',
-                KetamaException::UNSUPPORTED
+                Library::message(KetamaException::NEEDS_KEY) . ': locateAlive on a ring whose keys a callable hashes',
+                KetamaException::NEEDS_KEY
             );
         }
         $index = array_flip($this->labels());
