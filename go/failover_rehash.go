@@ -58,13 +58,14 @@ func (r *Ring) clientFailover(key []byte, n int) (out []int, ok bool, err error)
 }
 
 // placeHash places a key hash value as the profile places a key's hash (the rehashed
-// values of rehash_key and rehash_hash).
+// values of rehash_key and rehash_hash); ErrNeedsKey where the client reads more than a
+// 32-bit hash.
 func (r *Ring) placeHash(h uint32) (int, error) {
 	p := r.prof
 	switch p.place {
 	case placeRing:
 		if r.wide != nil {
-			return 0, ErrUnsupported
+			return 0, ErrNeedsKey
 		}
 		at, err := r.position(h)
 		if err != nil {
@@ -80,7 +81,7 @@ func (r *Ring) placeHash(h uint32) (int, error) {
 		return r.slotOf(uint64(h))
 	case placeJavaAbsModulo:
 		if p.oldCompat {
-			return 0, ErrUnsupported
+			return 0, ErrNeedsKey
 		}
 		return r.slotOf(uabs(int64(int32(h))))
 	case placeJump:
@@ -90,7 +91,7 @@ func (r *Ring) placeHash(h uint32) (int, error) {
 	case placeMaglev:
 		return int(r.maglev[h%maglevSize]), nil
 	}
-	return 0, ErrUnsupported
+	return 0, ErrNeedsKey
 }
 
 // slotOf is the server of slot value v on a modulo placement (high15 folding, weighted
