@@ -106,6 +106,11 @@ typedef enum ketama_status {
      * A capacity factor below 1.
      */
     KETAMA_STATUS_BAD_FACTOR = 18,
+    /**
+     * A placement option the profile's client does not have, or a value it refuses
+     * (`hash_tag` is exactly 2 bytes; a key prefix 1..127 bytes without NUL).
+     */
+    KETAMA_STATUS_BAD_OPTION = 19,
 } ketama_status;
 
 /**

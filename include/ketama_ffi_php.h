@@ -19,6 +19,7 @@ typedef enum ketama_status {
     KETAMA_STATUS_PANIC = 16,
     KETAMA_STATUS_INTERNAL = 17,
     KETAMA_STATUS_BAD_FACTOR = 18,
+    KETAMA_STATUS_BAD_OPTION = 19,
 } ketama_status;
 typedef struct ketama_ring ketama_ring;
 enum ketama_status ketama_bucket(const char *algorithm, size_t algorithm_len, uint64_t input, uint32_t buckets, uint32_t *bucket_out);

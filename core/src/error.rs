@@ -39,6 +39,10 @@ pub enum Error {
     TooManyPoints,
     /// A capacity factor (bounded loads) below 1 or with a zero denominator.
     BadFactor,
+    /// A placement option the profile's client does not have, or a value its client refuses
+    /// (twemproxy's `hash_tag` is exactly 2 bytes; libmemcached's key prefix 1..=127 bytes
+    /// without NUL).
+    BadOption,
 }
 
 impl Error {
@@ -58,6 +62,7 @@ impl Error {
         Error::Unsupported,
         Error::TooManyPoints,
         Error::BadFactor,
+        Error::BadOption,
     ];
 
     /// The variant's name (`"EmptyRing"`, ...), stable: bindings derive their names from it.
@@ -76,6 +81,7 @@ impl Error {
             Error::Unsupported => "Unsupported",
             Error::TooManyPoints => "TooManyPoints",
             Error::BadFactor => "BadFactor",
+            Error::BadOption => "BadOption",
         }
     }
 
@@ -100,6 +106,9 @@ impl Error {
                 c"too many points for one continuum (the limit is 8388608 = 2^23 points)"
             }
             Error::BadFactor => c"the capacity factor must be a fraction >= 1 (e.g. 125/100)",
+            Error::BadOption => {
+                c"option not accepted: hash_tag (twemproxy profiles) is exactly 2 bytes, prefix_key (libmemcached profiles) 1..127 bytes without NUL"
+            }
         }
     }
 

@@ -61,6 +61,7 @@
 
 use crate::error::Error;
 use crate::hash::Hash;
+use crate::options::{OptionRules, LIBMEMCACHED_OPTIONS, NO_OPTIONS, TWEMPROXY_OPTIONS};
 use crate::server::NodeForm;
 use crate::weight::{Count, Formula};
 
@@ -453,6 +454,8 @@ pub struct Profile {
     pub failover: Failover,
     /// What removing a server does to shared positions.
     pub removal: Removal,
+    /// Which placement options the client has ([`crate::options::Options`]).
+    pub options: OptionRules,
 }
 
 /// The `libketama` row (what it reproduces: its `description`).
@@ -479,6 +482,7 @@ pub static LIBKETAMA: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `libmemcached` row (what it reproduces: its `description`).
@@ -505,6 +509,7 @@ pub static LIBMEMCACHED: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: LIBMEMCACHED_OPTIONS,
 };
 
 /// The `libmemcached-weighted` row (what it reproduces: its `description`).
@@ -531,6 +536,7 @@ pub static LIBMEMCACHED_WEIGHTED: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: LIBMEMCACHED_OPTIONS,
 };
 
 /// The `libmemcached-spy` row (what it reproduces: its `description`).
@@ -569,6 +575,7 @@ pub static LIBMEMCACHED_SPY: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: LIBMEMCACHED_OPTIONS,
 };
 
 /// The `libmemcached-spy-weighted` row (what it reproduces: its `description`).
@@ -608,6 +615,7 @@ pub static LIBMEMCACHED_SPY_WEIGHTED: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: LIBMEMCACHED_OPTIONS,
 };
 
 /// The `twemproxy` row (what it reproduces: its `description`).
@@ -634,6 +642,7 @@ pub static TWEMPROXY: Profile = Profile {
     order: Order::NodeLengthThenBytes,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: TWEMPROXY_OPTIONS,
 };
 
 /// The `twemproxy-modula` row (what it reproduces: its `description`).
@@ -660,6 +669,7 @@ pub static TWEMPROXY_MODULA: Profile = Profile {
     order: Order::NodeLengthThenBytes,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: TWEMPROXY_OPTIONS,
 };
 
 /// The `pecl-memcache` row (what it reproduces: its `description`).
@@ -686,6 +696,7 @@ pub static PECL_MEMCACHE: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `pecl-memcache-standard` row (what it reproduces: its `description`).
@@ -712,6 +723,7 @@ pub static PECL_MEMCACHE_STANDARD: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `spymemcached` row (what it reproduces: its `description`).
@@ -738,6 +750,7 @@ pub static SPYMEMCACHED: Profile = Profile {
     order: Order::Given,
     failover: Failover::Rehash { first_tag: 0, bounded_by_servers: false },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `spymemcached-libmemcached-format` row (what it reproduces: its `description`).
@@ -775,6 +788,7 @@ pub static SPYMEMCACHED_LIBMEMCACHED_FORMAT: Profile = Profile {
         bounded_by_servers: false,
     },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `spymemcached-weighted` row (what it reproduces: its `description`).
@@ -813,6 +827,7 @@ pub static SPYMEMCACHED_WEIGHTED: Profile = Profile {
         bounded_by_servers: false,
     },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `spymemcached-weighted-libmemcached-format` row (what it reproduces: its `description`).
@@ -839,6 +854,7 @@ pub static SPYMEMCACHED_WEIGHTED_LIBMEMCACHED_FORMAT: Profile = Profile {
     order: Order::Given,
     failover: Failover::Rehash { first_tag: 0, bounded_by_servers: false },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `xmemcached` row (what it reproduces: its `description`).
@@ -883,6 +899,7 @@ pub static XMEMCACHED: Profile = Profile {
         bounded_by_servers: true,
     },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `xmemcached-nginx` row (what it reproduces: its `description`).
@@ -909,6 +926,7 @@ pub static XMEMCACHED_NGINX: Profile = Profile {
     order: Order::Given,
     failover: Failover::Rehash { first_tag: 1, bounded_by_servers: true },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `dalli` row (what it reproduces: its `description`).
@@ -939,6 +957,7 @@ pub static DALLI: Profile = Profile {
     order: Order::Given,
     failover: Failover::RehashKey { tries: 20 },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `xmemcached-gwhalin` row (what it reproduces: its `description`).
@@ -972,6 +991,7 @@ pub static XMEMCACHED_GWHALIN: Profile = Profile {
         bounded_by_servers: true,
     },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `uhashring` row (what it reproduces: its `description`).
@@ -999,6 +1019,7 @@ pub static UHASHRING: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `uhashring-ketama` row (what it reproduces: its `description`).
@@ -1026,6 +1047,7 @@ pub static UHASHRING_KETAMA: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `hash_ring` row (what it reproduces: its `description`).
@@ -1053,6 +1075,7 @@ pub static HASH_RING: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `node-hashring` row (what it reproduces: its `description`).
@@ -1079,6 +1102,7 @@ pub static NODE_HASHRING: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `go-ketama` row (what it reproduces: its `description`).
@@ -1105,6 +1129,7 @@ pub static GO_KETAMA: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `groupcache` row (what it reproduces: its `description`).
@@ -1132,6 +1157,7 @@ pub static GROUPCACHE: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `flexihash` row (what it reproduces: its `description`).
@@ -1158,6 +1184,7 @@ pub static FLEXIHASH: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::ClearsItsPositions,
+    options: NO_OPTIONS,
 };
 
 /// The `flexihash-seed` row (what it reproduces: its `description`).
@@ -1184,6 +1211,7 @@ pub static FLEXIHASH_SEED: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `folsom` row (what it reproduces: its `description`).
@@ -1214,6 +1242,7 @@ pub static FOLSOM: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `memjs` row (what it reproduces: its `description`).
@@ -1244,6 +1273,7 @@ pub static MEMJS: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `whalin-native` row (what it reproduces: its `description`).
@@ -1273,6 +1303,7 @@ pub static WHALIN_NATIVE: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `whalin-old-compat` row (what it reproduces: its `description`).
@@ -1302,6 +1333,7 @@ pub static WHALIN_OLD_COMPAT: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `whalin-new-compat` row (what it reproduces: its `description`).
@@ -1331,6 +1363,7 @@ pub static WHALIN_NEW_COMPAT: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `whalin-consistent` row (what it reproduces: its `description`).
@@ -1357,6 +1390,7 @@ pub static WHALIN_CONSISTENT: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `whalin-consistent-sanitized` row (what it reproduces: its `description`).
@@ -1383,6 +1417,7 @@ pub static WHALIN_CONSISTENT_SANITIZED: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `nginx` row (what it reproduces: its `description`).
@@ -1409,6 +1444,7 @@ pub static NGINX: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `mcrouter-ch3` row (what it reproduces: its `description`).
@@ -1435,6 +1471,7 @@ pub static MCROUTER_CH3: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `mcrouter-wch3` row (what it reproduces: its `description`).
@@ -1461,6 +1498,7 @@ pub static MCROUTER_WCH3: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `pymemcache` row (what it reproduces: its `description`).
@@ -1487,6 +1525,7 @@ pub static PYMEMCACHE: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `pymemcache-unicode` row (what it reproduces: its `description`).
@@ -1513,6 +1552,7 @@ pub static PYMEMCACHE_UNICODE: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `pymemcache-bytes` row (what it reproduces: its `description`).
@@ -1539,6 +1579,7 @@ pub static PYMEMCACHE_BYTES: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `django-pymemcache` row (what it reproduces: its `description`).
@@ -1565,6 +1606,7 @@ pub static DJANGO_PYMEMCACHE: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `emcache` row (what it reproduces: its `description`).
@@ -1591,6 +1633,7 @@ pub static EMCACHE: Profile = Profile {
     order: Order::Given,
     failover: Failover::Stay,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `python-memcached` row (what it reproduces: its `description`).
@@ -1617,6 +1660,7 @@ pub static PYTHON_MEMCACHED: Profile = Profile {
     order: Order::Given,
     failover: Failover::RehashHash { tries: 10 },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `memcached-proxy` row (what it reproduces: its `description`).
@@ -1643,6 +1687,7 @@ pub static MEMCACHED_PROXY: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `memcached-proxy-ring` row (what it reproduces: its `description`).
@@ -1669,6 +1714,7 @@ pub static MEMCACHED_PROXY_RING: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `memcached-proxy-ring-ketama` row (what it reproduces: its `description`).
@@ -1695,6 +1741,7 @@ pub static MEMCACHED_PROXY_RING_KETAMA: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `memcached-proxy-ring-twemproxy` row (what it reproduces: its `description`).
@@ -1721,6 +1768,7 @@ pub static MEMCACHED_PROXY_RING_TWEMPROXY: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `memcached-proxy-ring-evcache` row (what it reproduces: its `description`).
@@ -1747,6 +1795,7 @@ pub static MEMCACHED_PROXY_RING_EVCACHE: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `modula` row (what it reproduces: its `description`).
@@ -1773,6 +1822,7 @@ pub static MODULA: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: LIBMEMCACHED_OPTIONS,
 };
 
 /// The `gomemcache` row (what it reproduces: its `description`).
@@ -1803,6 +1853,7 @@ pub static GOMEMCACHE: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `jump` row (what it reproduces: its `description`).
@@ -1829,6 +1880,7 @@ pub static JUMP: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `rendezvous` row (what it reproduces: its `description`).
@@ -1855,6 +1907,7 @@ pub static RENDEZVOUS: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `maglev` row (what it reproduces: its `description`).
@@ -1881,6 +1934,7 @@ pub static MAGLEV: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// Every profile, in documentation order.

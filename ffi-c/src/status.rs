@@ -53,11 +53,14 @@ pub enum ketama_status {
     Internal = 17,
     /// A capacity factor below 1.
     BadFactor = 18,
+    /// A placement option the profile's client does not have, or a value it refuses
+    /// (`hash_tag` is exactly 2 bytes; a key prefix 1..127 bytes without NUL).
+    BadOption = 19,
 }
 
 impl ketama_status {
     /// Every status, in value order.
-    pub const ALL: [ketama_status; 19] = [
+    pub const ALL: [ketama_status; 20] = [
         ketama_status::Ok,
         ketama_status::NullArgument,
         ketama_status::EmptyRing,
@@ -77,6 +80,7 @@ impl ketama_status {
         ketama_status::Panic,
         ketama_status::Internal,
         ketama_status::BadFactor,
+        ketama_status::BadOption,
     ];
 
     /// The core error this status reports, for the statuses that report one.
@@ -95,6 +99,7 @@ impl ketama_status {
             ketama_status::Unsupported => Error::Unsupported,
             ketama_status::TooManyPoints => Error::TooManyPoints,
             ketama_status::BadFactor => Error::BadFactor,
+            ketama_status::BadOption => Error::BadOption,
             ketama_status::Ok
             | ketama_status::NullArgument
             | ketama_status::InvalidUtf8

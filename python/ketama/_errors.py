@@ -22,6 +22,7 @@ __all__ = [
     "UnsupportedError",
     "TooManyPointsError",
     "BadFactorError",
+    "BadOptionError",
     "UnknownAlgorithmError",
     "BucketCountError",
     "NoBucketError",
@@ -105,6 +106,11 @@ del _cls
 
 class BadFactorError(KetamaError, ValueError):
     """A capacity factor (bounded loads) below 1."""
+
+
+class BadOptionError(KetamaError, ValueError):
+    """A placement option the profile's client does not have, or a value it refuses
+    (``hash_tag`` is exactly 2 bytes; ``prefix_key`` 1..127 bytes without NUL)."""
 
 
 class UnknownAlgorithmError(KetamaError, ValueError):

@@ -20,6 +20,7 @@ pyo3::import_exception!(ketama._errors, KeyRejectedError);
 pyo3::import_exception!(ketama._errors, UnsupportedError);
 pyo3::import_exception!(ketama._errors, TooManyPointsError);
 pyo3::import_exception!(ketama._errors, BadFactorError);
+pyo3::import_exception!(ketama._errors, BadOptionError);
 
 /// The Python exception for a core error, with `detail` (e.g. the offending name) after the
 /// core's message. `None` would mean an error this binding does not know: it becomes a plain
@@ -39,6 +40,7 @@ fn specific(e: Error, message: String) -> Option<PyErr> {
         Error::Unsupported => UnsupportedError::new_err(message),
         Error::TooManyPoints => TooManyPointsError::new_err(message),
         Error::BadFactor => BadFactorError::new_err(message),
+        Error::BadOption => BadOptionError::new_err(message),
         _ => return None,
     })
 }

@@ -28,6 +28,7 @@ class KetamaException extends \RuntimeException
     public const PANIC = 16;
     public const INTERNAL = 17;
     public const BAD_FACTOR = 18;
+    public const BAD_OPTION = 19;
     /** Not a library status: the library or its header could not be found or loaded. */
     public const LIBRARY_NOT_FOUND = 1000;
 }
