@@ -29,13 +29,14 @@ var (
 	ErrUnsupported     = &Error{"Unsupported", "this profile cannot place this server"}
 	ErrTooManyPoints   = &Error{"TooManyPoints", "too many points for one continuum (the limit is 8388608 = 2^23 points)"}
 	ErrBadFactor       = &Error{"BadFactor", "the capacity factor must be a fraction >= 1 (e.g. 125/100)"}
+	ErrBadOption       = &Error{"BadOption", "option not accepted: hash_tag (twemproxy profiles) is exactly 2 bytes, prefix_key (libmemcached profiles) 1..127 bytes without NUL"}
 )
 
 // allErrors lists the vocabulary in the spec's order (checked against the spec by a test).
 var allErrors = []*Error{
 	ErrEmptyRing, ErrNoServer, ErrUnknownProfile, ErrUnknownHash, ErrAmbiguousHash,
 	ErrBadWeight, ErrDuplicateServer, ErrMissingServer, ErrBadLabel, ErrKeyRejected,
-	ErrUnsupported, ErrTooManyPoints, ErrBadFactor,
+	ErrUnsupported, ErrTooManyPoints, ErrBadFactor, ErrBadOption,
 }
 
 // ServerError says which server (by its index in the list given to New) a build refused.

@@ -141,6 +141,7 @@ pub fn differences(a: &Ring, b: &Ring, an: &str, bn: &str) -> Vec<Difference> {
         order,
         failover,
         removal,
+        options: _, // which options the client has; the options in use are compared below
     } = *pa;
     let (an, bn) = (format!("A ({an})"), format!("B ({bn})"));
     let mut out = Vec::new();
@@ -305,6 +306,15 @@ pub fn differences(a: &Ring, b: &Ring, an: &str, bn: &str) -> Vec<Difference> {
             key.to_string(),
             pb.key.to_string(),
             "some keys are hashed differently".into(),
+            true,
+        );
+    }
+    if a.options() != b.options() {
+        add(
+            "options",
+            format!("{:?}", a.options()),
+            format!("{:?}", b.options()),
+            "the placement options differ: keys they rewrite are hashed differently".into(),
             true,
         );
     }

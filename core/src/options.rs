@@ -24,6 +24,9 @@
 use crate::error::Error;
 use crate::profile::Profile;
 
+/// twemproxy's `hash_tag` is exactly this many bytes: the opening one and the closing one.
+pub const HASH_TAG_LEN: usize = 2;
+
 /// The longest key prefix libmemcached takes (`MEMCACHED_MAX_NAMESPACE` - 1 bytes): a longer
 /// one is not set (php-memcached's `setOption` then returns true and keeps no prefix; here it
 /// is refused).
@@ -63,7 +66,7 @@ pub const LIBMEMCACHED_OPTIONS: OptionRules = OptionRules {
 /// kept inline.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Options {
-    hash_tag: Option<[u8; 2]>,
+    hash_tag: Option<[u8; HASH_TAG_LEN]>,
     prefix: [u8; MAX_PREFIX],
     prefix_len: u8,
     hash_with_prefix: bool,
@@ -99,7 +102,7 @@ impl Options {
     /// twemproxy's `hash_tag`: exactly 2 bytes, the opening and the closing one (twemproxy
     /// counts bytes: `é` is a valid tag, `«»` is not). Else [`Error::BadOption`].
     pub fn with_hash_tag(mut self, tag: &[u8]) -> Result<Options, Error> {
-        let tag: [u8; 2] = tag.try_into().map_err(|_| Error::BadOption)?;
+        let tag: [u8; HASH_TAG_LEN] = tag.try_into().map_err(|_| Error::BadOption)?;
         self.hash_tag = Some(tag);
         Ok(self)
     }

@@ -46,6 +46,7 @@ public class KetamaException extends RuntimeException {
             case "Unsupported": return new UnsupportedException(m);
             case "TooManyPoints": return new TooManyPointsException(m);
             case "BadFactor": return new BadFactorException(m);
+            case "BadOption": return new BadOptionException(m);
             default: return new KetamaException(errorName, m);
         }
     }
