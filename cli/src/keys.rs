@@ -4,7 +4,7 @@
 use std::io::Read;
 
 use crate::progress::{Progress, Unit};
-use crate::Fail;
+use crate::shared::Fail;
 
 /// The built-in corpus: the King James Version of Genesis and Exodus (public domain), as
 /// Debian's `bible-kjv-text` 4.38 ships it (see `cli/corpus/README.md`).

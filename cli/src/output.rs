@@ -1,6 +1,46 @@
-//! Tables rendered as aligned text or CSV; JSON is built with `serde_json` by each command.
+//! The output formats: tables rendered as aligned text or CSV; JSON is built with
+//! `serde_json` by each command.
 
 use std::fmt::Write as _;
+
+use clap::ValueEnum;
+use serde_json::Value;
+
+/// Output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Aligned columns with a header line.
+    Table,
+    /// JSON.
+    Json,
+    /// CSV with a header line.
+    Csv,
+}
+
+/// Renders a table as text, CSV or JSON (an array of objects, one per row, keyed by the
+/// column names; commands with richer JSON build their own).
+pub fn render(t: &Table, f: Format) -> String {
+    match f {
+        Format::Csv => t.csv(),
+        Format::Table => t.text(),
+        Format::Json => {
+            let rows: Vec<Value> = t
+                .rows
+                .iter()
+                .map(|r| {
+                    Value::Object(
+                        t.headers
+                            .iter()
+                            .cloned()
+                            .zip(r.iter().map(|c| Value::String(c.clone())))
+                            .collect(),
+                    )
+                })
+                .collect();
+            json(&Value::Array(rows))
+        }
+    }
+}
 
 /// A table: a header row and data rows of the same width.
 #[derive(Clone, Debug, Default)]

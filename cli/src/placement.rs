@@ -22,7 +22,7 @@ use ketama_core::alt::memento::Memento;
 use ketama_core::hash::md5;
 use ketama_core::{Profile, Ring, Server};
 
-use crate::Fail;
+use crate::shared::Fail;
 
 /// An algorithm named on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -15,7 +15,7 @@
 
 use ketama_core::{Error, Hash, Profile, Ring, Server};
 
-use crate::Fail;
+use crate::shared::Fail;
 
 /// One server and the line it came from.
 #[derive(Clone, Debug)]

@@ -19,8 +19,9 @@ use std::time::Duration;
 use clap::{Args, Subcommand};
 use ketama_core::Ring;
 
+use crate::output::Format;
 use crate::servers::{self, Fleet};
-use crate::{Fail, Format};
+use crate::shared::Fail;
 
 pub mod meta;
 pub mod plan;
@@ -77,7 +78,7 @@ pub struct PlaceArgs {
     pub to_hash: Option<String>,
     /// The longest one round trip to a server may take, in seconds (a listing: per line); a
     /// server that takes longer is reported as failed.
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::args::seconds)]
     pub timeout: Duration,
 }
 
@@ -177,18 +178,18 @@ fn positions(ring: &Ring, labels: &[String]) -> Vec<usize> {
 impl Placement {
     /// Loads both files and builds both rings.
     pub fn load(a: &PlaceArgs) -> Result<Placement, Fail> {
-        let p = crate::profile(&a.profile)?;
+        let p = crate::args::profile(&a.profile)?;
         let h = a
             .hash
             .as_deref()
-            .map(|n| crate::hash(n, Some(p)))
+            .map(|n| crate::args::hash(n, Some(p)))
             .transpose()?;
         let q = match &a.to_profile {
-            Some(n) => crate::profile(n)?,
+            Some(n) => crate::args::profile(n)?,
             None => p,
         };
         let h2 = match (&a.to_hash, &a.to_profile) {
-            (Some(n), _) => Some(crate::hash(n, Some(q))?),
+            (Some(n), _) => Some(crate::args::hash(n, Some(q))?),
             (None, None) => h,
             (None, Some(_)) => None,
         };
@@ -444,7 +445,7 @@ pub fn main(a: &MigrateArgs, f: Option<Format>) -> i32 {
     };
     match r {
         Ok((out, code)) => {
-            let c = crate::emit(&out);
+            let c = crate::shared::emit(&out);
             if c != 0 {
                 c
             } else {

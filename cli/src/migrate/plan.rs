@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 use serde_json::{json, Value};
 
 use super::{duration_text, list_server, Fate, Listing, Placement, PlanArgs, CACHEDUMP_NOTE};
+use crate::output::Format;
 use crate::output::{pct, Table};
-use crate::{Fail, Format};
+use crate::shared::Fail;
 
 /// Keys and bytes of one class.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -32,9 +32,10 @@ use super::meta::{self, DeleteReply, MetaConn, Mode, SetReply, NO_META};
 use super::plan::now;
 use super::state::{Copy, State};
 use super::{list_server, parse_shard, Fate, Listing, Placement, RunArgs, CACHEDUMP_NOTE};
+use crate::output::Format;
 use crate::output::{hex, Table};
 use crate::progress::{Progress, Unit};
-use crate::{Fail, Format};
+use crate::shared::Fail;
 
 /// Keys per pipelined batch.
 const BATCH: usize = 256;

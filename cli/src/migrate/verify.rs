@@ -9,8 +9,9 @@ use serde_json::json;
 
 use super::meta::MetaConn;
 use super::{list_server, Listing, PlaceArgs, Placement, CACHEDUMP_NOTE};
+use crate::output::Format;
 use crate::output::{key_text, Table};
-use crate::{Fail, Format};
+use crate::shared::Fail;
 
 /// Keys checked per pipelined round.
 const BATCH: usize = 256;

@@ -9,8 +9,8 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::algos::Report;
-use crate::Fail;
+use super::algos::Report;
+use crate::shared::Fail;
 
 /// Points per load line at most (a 10,000-server fleet is sampled at evenly spaced ranks).
 pub const MAX_POINTS: usize = 1000;

@@ -21,10 +21,11 @@ use ketama_core::Server;
 use serde_json::{json, Value};
 
 use crate::alloc_count;
+use crate::output::Format;
 use crate::output::{pct, Table};
 use crate::placement::{Algorithm, Ids, Placer};
 use crate::progress::{Progress, Unit};
-use crate::{Fail, Format};
+use crate::shared::Fail;
 
 /// Keys in one buffer (ten million keys without ten million allocations).
 #[derive(Clone, Debug, Default)]

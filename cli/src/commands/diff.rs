@@ -11,8 +11,11 @@ use clap::Args;
 use ketama_core::{Ring, Unit};
 use serde_json::{json, Value};
 
+use crate::args::{ring_from, RingArgs};
+use crate::output::Format;
 use crate::output::{key_text, pct, Table};
-use crate::{keys, ring_from, servers, Fail, Format, RingArgs};
+use crate::shared::Fail;
+use crate::{keys, servers};
 
 /// `ketama diff` options.
 #[derive(Debug, Args)]
@@ -21,10 +24,10 @@ pub struct DiffArgs {
     #[command(flatten)]
     pub ring: RingArgs,
     /// The servers file after the change.
-    #[arg(long, value_parser = crate::path_arg())]
+    #[arg(long, value_parser = crate::args::path_arg())]
     pub to: String,
     /// Keys file, one key per line (default: 100,000 built-in generated keys).
-    #[arg(long, value_parser = crate::path_arg())]
+    #[arg(long, value_parser = crate::args::path_arg())]
     pub keys: Option<String>,
     /// Also list every key that moves.
     #[arg(long)]

@@ -23,11 +23,12 @@ use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use super::args::SimulateArgs;
+use super::experiment::Report;
 use crate::memcache::{key_ok, Conn, Options};
 use crate::output::key_text;
 use crate::servers::{self, Fleet};
-use crate::simulate::{Report, SimulateArgs};
-use crate::Fail;
+use crate::shared::Fail;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// The memcached binary used when `--memcached` is not given.

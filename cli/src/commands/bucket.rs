@@ -7,8 +7,9 @@ use clap::Args;
 use ketama_core::alt::bucket::{Bucket, BucketError, Bucketer};
 use serde_json::json;
 
+use crate::output::Format;
 use crate::output::{self, Table};
-use crate::{Fail, Format};
+use crate::shared::Fail;
 
 /// `ketama bucket`.
 #[derive(Debug, Args)]

@@ -17,8 +17,9 @@ use clap::Args;
 use ketama_core::{Hash, Profile};
 use serde_json::{json, Value};
 
+use crate::output::Format;
 use crate::output::{self, Table};
-use crate::{Fail, Format};
+use crate::shared::Fail;
 
 /// How long the program may stay silent while answers are due.
 const IDLE: Duration = Duration::from_secs(60);
@@ -165,9 +166,9 @@ fn select(a: &ConformanceArgs) -> Result<Vec<Vector>, Fail> {
             "--hash selects files within --profile: give both",
         ));
     }
-    let wanted = a.profile.as_deref().map(crate::profile).transpose()?;
+    let wanted = a.profile.as_deref().map(crate::args::profile).transpose()?;
     let wanted_hash = match (wanted, a.hash.as_deref()) {
-        (Some(p), Some(h)) => Some(crate::hash(h, Some(p))?),
+        (Some(p), Some(h)) => Some(crate::args::hash(h, Some(p))?),
         _ => None,
     };
     let mut files: Vec<PathBuf> = std::fs::read_dir(&a.vectors)
@@ -580,7 +581,7 @@ pub fn main(a: &ConformanceArgs, f: Option<Format>) -> i32 {
             s
         }
     };
-    match crate::emit(&text) {
+    match crate::shared::emit(&text) {
         0 if ok => 0,
         0 => 1,
         e => e,

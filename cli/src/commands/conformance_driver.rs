@@ -5,7 +5,7 @@ use std::io::{BufRead, Write};
 
 use ketama_core::{Error, Hash, Profile, Ring, Server};
 
-use crate::conformance::{unhex, Case, CaseServer, Kind};
+use super::conformance::{unhex, Case, CaseServer, Kind};
 
 /// A protocol fault in the input: the line and what is wrong.
 #[derive(Debug, PartialEq, Eq)]

@@ -9,8 +9,10 @@ use ketama_core::server::DEFAULT_PORT;
 use ketama_core::{Profile, Ring, Server};
 use serde_json::json;
 
+use crate::output::Format;
 use crate::output::{pct, Table};
-use crate::{keys, servers, Fail, Format};
+use crate::shared::Fail;
+use crate::{keys, servers};
 
 /// `ketama compare` options.
 #[derive(Debug, Args)]
@@ -28,10 +30,10 @@ pub struct CompareArgs {
     #[arg(long)]
     pub with_hash: Option<String>,
     /// Servers file (the same fleet for both).
-    #[arg(long, short = 's', value_parser = crate::path_arg())]
+    #[arg(long, short = 's', value_parser = crate::args::path_arg())]
     pub servers: String,
     /// Keys file, one key per line (default: 100,000 built-in generated keys).
-    #[arg(long, value_parser = crate::path_arg())]
+    #[arg(long, value_parser = crate::args::path_arg())]
     pub keys: Option<String>,
 }
 
@@ -390,17 +392,17 @@ pub fn differences(a: &Ring, b: &Ring, an: &str, bn: &str) -> Vec<Difference> {
 
 /// Runs `ketama compare`.
 pub fn run(c: &CompareArgs, f: Format) -> Result<String, Fail> {
-    let pa = crate::profile(&c.profile)?;
-    let pb = crate::profile(&c.with)?;
+    let pa = crate::args::profile(&c.profile)?;
+    let pb = crate::args::profile(&c.with)?;
     let ha = c
         .hash
         .as_deref()
-        .map(|n| crate::hash(n, Some(pa)))
+        .map(|n| crate::args::hash(n, Some(pa)))
         .transpose()?;
     let hb = c
         .with_hash
         .as_deref()
-        .map(|n| crate::hash(n, Some(pb)))
+        .map(|n| crate::args::hash(n, Some(pb)))
         .transpose()?;
     let fleet = servers::load(&c.servers)?;
     let a = servers::ring(pa, ha, &fleet)?;

@@ -2,13 +2,38 @@
 //! arguments) and each answer is written before the next key is read, so memory does not grow
 //! with the number of keys. Only `--format table` collects the rows, to align them.
 
+use std::ffi::OsString;
 use std::io::{BufRead, Write};
 
+use clap::Args;
 use ketama_core::{Error, Ring};
 use serde_json::Value;
 
-use crate::output::{csv_field, key_fields, key_text, Table};
-use crate::{key_error, keys, render, ring_from, Fail, Format, LookupArgs};
+use crate::args::{path_arg, ring_from, RingArgs};
+use crate::keys;
+use crate::output::{csv_field, key_fields, key_text, render, Format, Table};
+use crate::shared::{key_error, Fail};
+
+/// `ketama lookup` options.
+#[derive(Debug, Args)]
+pub struct LookupArgs {
+    #[command(flatten)]
+    pub ring: RingArgs,
+    /// Keys file, one key per line (`-` for stdin); read as a stream, like stdin: memory does
+    /// not grow with the number of keys (except with `--format table`, which aligns columns).
+    #[arg(long = "keys",
+        short = 'k',
+        value_name = "FILE",
+        conflicts_with = "keys", value_parser = path_arg())]
+    pub keys_file: Option<String>,
+    /// Servers marked dead (labels, comma-separated or repeated): each key goes where the
+    /// profile's client sends it while they are down (its own failover: a ring walk, a rehash
+    /// with its retry limit, a smaller rendezvous set), or `-` where the client gives up.
+    #[arg(long = "dead", value_name = "LABEL[,LABEL...]", value_delimiter = ',')]
+    pub dead: Vec<String>,
+    /// Keys (default: read from stdin, one per line).
+    pub keys: Vec<OsString>,
+}
 
 /// Where the keys come from.
 enum Source {

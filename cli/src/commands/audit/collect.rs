@@ -1,0 +1,148 @@
+//! Asking the servers for their keys: read-only listings, up to [`MAX_PARALLEL`] servers at a
+//! time, each key scored as it arrives.
+
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::SyncSender;
+use std::sync::Mutex;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use ketama_core::Ring;
+
+use super::score::{Holding, Misplaced, Scorer, Tally, Unreachable};
+use crate::memcache::{Conn, Options};
+use crate::servers::Fleet;
+
+/// The address to connect to for a server of the file.
+fn address(s: &ketama_core::Server) -> String {
+    if s.host.contains(':') {
+        format!("[{}]:{}", s.host, s.port)
+    } else {
+        format!("{}:{}", s.host, s.port)
+    }
+}
+
+/// The most servers asked at the same time.
+pub const MAX_PARALLEL: usize = 16;
+
+/// What asking one server gave.
+type Answer = Result<(Holding, Vec<Tally>), Unreachable>;
+
+/// Lists the keys of every server (read-only, up to [`MAX_PARALLEL`] at a time, each within
+/// `opts.timeout`) and scores them against `rings` as they come; `stream` receives each key
+/// the first ring looks for elsewhere. Returns the answers in the fleet's order.
+pub fn collect(
+    fleet: &Fleet,
+    rings: &[Ring],
+    keep: usize,
+    opts: Options,
+    stream: Option<SyncSender<Misplaced>>,
+    bar: &ProgressBar,
+) -> Vec<Answer> {
+    let servers = fleet.servers();
+    let next = AtomicUsize::new(0);
+    let listed = AtomicU64::new(0);
+    let answers: Vec<Mutex<Option<Answer>>> = servers.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..servers.len().clamp(1, MAX_PARALLEL) {
+            let stream = stream.clone();
+            let (next, listed, answers, servers) = (&next, &listed, &answers, &servers);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(s) = servers.get(i) else { return };
+                let a = ask(s, rings, keep, opts, stream.as_ref(), listed, bar);
+                if let Ok(mut slot) = answers[i].lock() {
+                    *slot = Some(a);
+                }
+                bar.inc(1);
+            });
+        }
+    });
+    answers
+        .into_iter()
+        .zip(&servers)
+        .map(|(a, s)| {
+            a.into_inner().ok().flatten().unwrap_or_else(|| {
+                Err(Unreachable {
+                    label: s.label.clone(),
+                    error: "not asked".into(),
+                })
+            })
+        })
+        .collect()
+}
+
+/// Lists and scores one server.
+fn ask(
+    s: &ketama_core::Server,
+    rings: &[Ring],
+    keep: usize,
+    opts: Options,
+    stream: Option<&SyncSender<Misplaced>>,
+    listed: &AtomicU64,
+    bar: &ProgressBar,
+) -> Answer {
+    let mut scorer = Scorer::new(rings, &s.label, keep);
+    let mut n = 0u64;
+    let r = Conn::connect(&address(s), opts).and_then(|mut c| {
+        c.list_keys(|k| {
+            if let (Some(m), Some(tx)) = (scorer.key(k), stream) {
+                let _ = tx.send(m);
+            }
+            n += 1;
+            if n % 4096 == 0 {
+                let total = listed.fetch_add(4096, Ordering::Relaxed) + 4096;
+                bar.set_message(total.to_string());
+            }
+        })
+    });
+    match r {
+        Ok(l) => {
+            for b in &l.bad {
+                eprintln!(
+                    "ketama: audit: server {}: line {} of the reply to `{}` skipped: {}",
+                    s.label,
+                    b.line,
+                    l.listing.command(),
+                    b.reason
+                );
+            }
+            if l.bad_count > l.bad.len() as u64 {
+                eprintln!(
+                    "ketama: audit: server {}: {} bad lines skipped in all",
+                    s.label, l.bad_count
+                );
+            }
+            Ok((
+                Holding {
+                    label: s.label.clone(),
+                    listing: l.listing,
+                    keys: l.keys as usize,
+                    items: l.items,
+                    bad_lines: l.bad_count,
+                },
+                scorer.tallies,
+            ))
+        }
+        Err(e) => Err(Unreachable {
+            label: s.label.clone(),
+            error: e.message,
+        }),
+    }
+}
+
+/// A progress bar over the servers on a terminal's stderr (hidden elsewhere).
+pub fn progress(servers: usize) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::with_draw_target(Some(servers as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "audit [{bar:30}] {pos}/{len} servers done, {msg} keys listed ({elapsed})",
+    ) {
+        pb.set_style(style.progress_chars("=> "));
+    }
+    pb.set_message("0");
+    pb.enable_steady_tick(std::time::Duration::from_millis(200));
+    pb
+}

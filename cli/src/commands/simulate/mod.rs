@@ -1,0 +1,40 @@
+//! `ketama simulate`: the xmemcached author's experiment (the user's original notes; see README).
+//!
+//! Word-count a text, take the distinct words as keys, place them on 10 nodes
+//! (`192.168.0.100:12000`..`12009`, as xmemcached sees them), add 2 nodes, and report for each
+//! hash the hit rate after the change (keys whose server is unchanged), the keys per node
+//! before and after, the min~max range, the ideal hit rate, the hit rate of plain
+//! `hash % n` with the same hash, and the hash's speed.
+
+//!
+//! With a list of algorithms, placement algorithms are compared instead ([`algorithms`]).
+//! Modules, each using only those listed before it: [`args`], [`algos`], [`inputs`],
+//! [`experiment`], [`live`], [`render`], [`plot`], [`algorithms`].
+
+pub mod algorithms;
+pub mod algos;
+pub mod args;
+pub mod experiment;
+pub mod inputs;
+pub mod live;
+pub mod plot;
+pub mod render;
+
+use crate::output::Format;
+use crate::shared::Fail;
+use args::SimulateArgs;
+
+/// Runs `ketama simulate`.
+pub fn run(a: &SimulateArgs, f: Format) -> Result<String, Fail> {
+    if let Some(names) = algorithms::algorithm_list(a) {
+        return algorithms::run(a, &names, f);
+    }
+    let report = experiment::simulate(a)?;
+    let live = if a.live {
+        let (_, keys) = inputs::load_keys(a)?;
+        Some(live::run(a, &report, &keys)?)
+    } else {
+        None
+    };
+    Ok(render::render(&report, live.as_ref(), f))
+}
