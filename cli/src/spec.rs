@@ -6,13 +6,13 @@
 //! (`{"kind": "ring", "bound": "lower_bound"}`), formulas by the client that defines them
 //! (`libketama`, `libmemcached`, `node_hashring`, `integer_div`, `dalli`, `whalin`).
 
+use ketama_core::options::{OptionRules, HASH_TAG_LEN, MAX_PREFIX, MAX_PREFIXED_KEY};
 use ketama_core::profile::{
     Bound, Failover, Join, KeyChars, KeyLimits, KeyRewrite, Order, Placement, PointHash, Removal,
     ScoreTies, StringForm, Ties, ZeroWeight,
 };
 use ketama_core::server::NodeForm;
 use ketama_core::weight::{Count, Formula};
-use ketama_core::options::{OptionRules, HASH_TAG_LEN, MAX_PREFIX, MAX_PREFIXED_KEY};
 use ketama_core::{Error, Hash, Profile};
 use serde_json::{json, Value};
 

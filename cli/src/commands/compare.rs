@@ -32,6 +32,10 @@ pub struct CompareArgs {
     /// Servers file (the same fleet for both).
     #[arg(long, short = 's', value_parser = crate::args::path_arg())]
     pub servers: String,
+    /// Placement options of `--profile`'s client; the `--with` side gets them too when its
+    /// client has them.
+    #[command(flatten)]
+    pub options: crate::args::OptionArgs,
     /// Keys file, one key per line (default: 100,000 built-in generated keys).
     #[arg(long, value_parser = crate::args::path_arg())]
     pub keys: Option<String>,
@@ -405,8 +409,15 @@ pub fn run(c: &CompareArgs, f: Format) -> Result<String, Fail> {
         .map(|n| crate::args::hash(n, Some(pb)))
         .transpose()?;
     let fleet = servers::load(&c.servers)?;
-    let a = servers::ring(pa, ha, &fleet)?;
+    let options = c.options.options()?;
+    let a = crate::args::apply_options(servers::ring(pa, ha, &fleet)?, options)?;
     let b = servers::ring(pb, hb, &fleet)?;
+    let b = if options.check(pb).is_ok() {
+        b.with_options(options)
+            .map_err(|e| Fail::new(e.to_string()))?
+    } else {
+        b
+    };
     let (key_source, keys) = match &c.keys {
         Some(p) => (p.clone(), keys::file_keys(p)?),
         None => (
