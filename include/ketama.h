@@ -265,6 +265,26 @@ enum ketama_status ketama_ring_remove(struct ketama_ring *ring, const char *labe
 enum ketama_status ketama_ring_set_weight(struct ketama_ring *ring, const char *label, size_t label_len, uint32_t weight);
 
 /**
+ * Sets the ring's placement options, replacing any set before (they change which bytes of
+ * a key are hashed, never the servers' points):
+ * - `hash_tag` (`hash_tag_len` bytes, exactly 2; NULL: none): twemproxy's `hash_tag`, only
+ *   on the `twemproxy` profiles;
+ * - `prefix_key` (`prefix_key_len` bytes, at most 127, no NUL; NULL or empty: none):
+ *   php-memcached's `OPT_PREFIX_KEY`, and `hash_with_prefix` (non-zero) its
+ *   `OPT_HASH_WITH_PREFIX_KEY`, only on the libmemcached profiles (`libmemcached`,
+ *   `libmemcached-weighted` = `php-memcached`, `libmemcached-spy`,
+ *   `libmemcached-spy-weighted`, `modula`).
+ *
+ * `KETAMA_STATUS_BAD_OPTION` when the profile's client lacks an option or refuses its value;
+ * the ring is then unchanged. Lookups running meanwhile see the old options or the new ones.
+ *
+ * # Safety
+ * `ring` is a live ring; a non-NULL `hash_tag` / `prefix_key` points to that many readable
+ * bytes.
+ */
+enum ketama_status ketama_ring_set_options(struct ketama_ring *ring, const char *hash_tag, size_t hash_tag_len, const char *prefix_key, size_t prefix_key_len, int32_t hash_with_prefix);
+
+/**
  * The server a key goes to.
  *
  * `key`: any bytes, `key_len` long (NULL allowed when 0). On success `*label_out` points to
