@@ -113,6 +113,12 @@ fn options_survive_changes() {
     }
     ring.remove("10.0.0.3:11211").unwrap();
     assert_eq!(ring.options().hash_tag(), Some(*b"{}"));
+    let ring = ring
+        .with_added_many([Server::parse("10.0.0.9:11211", 1).unwrap()])
+        .unwrap();
+    assert_eq!(ring.options().hash_tag(), Some(*b"{}"));
+    let ring = ring.with_weight("10.0.0.9:11211", 3).unwrap();
+    assert_eq!(ring.options().hash_tag(), Some(*b"{}"));
     for k in ["a", "bb", "user:1"] {
         let tagged = format!("x{{{k}}}y");
         assert_eq!(
