@@ -156,6 +156,9 @@ func md5Wide(k []byte) wide128 {
 }
 
 func (r *Ring) keyHash(k []byte) uint32 {
+	if k == nil && r.opts.HashWithPrefix {
+		return 0 // not hashed (see withOptions)
+	}
 	if r.md5Key {
 		return md5Ketama(k)
 	}

@@ -144,6 +144,11 @@ typedef enum ketama_status {
      * The reference bucket function returns no bucket for this input.
      */
     KETAMA_STATUS_NO_BUCKET = 27,
+    /**
+     * A placement option the profile's client does not have, or a value it refuses
+     * (`hash_tag` is exactly 2 bytes; a key prefix 1..127 bytes without NUL).
+     */
+    KETAMA_STATUS_BAD_OPTION = 28,
 } ketama_status;
 
 /**
@@ -296,6 +301,26 @@ enum ketama_status ketama_ring_remove(struct ketama_ring *ring, const char *labe
  * `ring` is a live ring; `label` points to `label_len` readable bytes.
  */
 enum ketama_status ketama_ring_set_weight(struct ketama_ring *ring, const char *label, size_t label_len, uint32_t weight);
+
+/**
+ * Sets the ring's placement options, replacing any set before (they change which bytes of
+ * a key are hashed, never the servers' points):
+ * - `hash_tag` (`hash_tag_len` bytes, exactly 2; NULL: none): twemproxy's `hash_tag`, only
+ *   on the `twemproxy` profiles;
+ * - `prefix_key` (`prefix_key_len` bytes, at most 127, no NUL; NULL or empty: none):
+ *   php-memcached's `OPT_PREFIX_KEY`, and `hash_with_prefix` (non-zero) its
+ *   `OPT_HASH_WITH_PREFIX_KEY`, only on the libmemcached profiles (`libmemcached`,
+ *   `libmemcached-weighted` = `php-memcached`, `libmemcached-spy`,
+ *   `libmemcached-spy-weighted`, `modula`).
+ *
+ * `KETAMA_STATUS_BAD_OPTION` when the profile's client lacks an option or refuses its value;
+ * the ring is then unchanged. Lookups running meanwhile see the old options or the new ones.
+ *
+ * # Safety
+ * `ring` is a live ring; a non-NULL `hash_tag` / `prefix_key` points to that many readable
+ * bytes.
+ */
+enum ketama_status ketama_ring_set_options(struct ketama_ring *ring, const char *hash_tag, size_t hash_tag_len, const char *prefix_key, size_t prefix_key_len, int32_t hash_with_prefix);
 
 /**
  * The server a key goes to.

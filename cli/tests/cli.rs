@@ -997,6 +997,14 @@ fn lookup_matches_real_client_vectors() {
         "extra/dalli-dead-one-dead.json",
         "extra/pecl-memcache-dead-ten-nine-dead.json",
         "extra/pecl-memcache-standard-dead-ten-nine-dead.json",
+        // Recorded with client options: --hash-tag, --prefix-key, --hash-with-prefix.
+        "options/twemproxy-hash-tag-braces-md5-n8-named-skewed.json",
+        "options/twemproxy-hash-tag-e-acute-default-fnv1a_64-n10-equal.json",
+        "options/twemproxy-hash-tag-braces-modula-default-fnv1a_64-n7-skewed.json",
+        "options/php-memcached-prefix-hashed-ketama-skewed10.json",
+        "options/php-memcached-prefix-127-hashed-ketama-mixed10.json",
+        "options/php-memcached-prefix-ketama-skewed10.json",
+        "options/php-memcached-prefix-hashed-modula.json",
     ];
     let d = Dir::new("vectors");
     let mut failures = Vec::new();
@@ -1053,6 +1061,16 @@ fn lookup_matches_real_client_vectors() {
         if let Some(d) = &dead {
             args.extend(["--dead", d]);
         }
+        let o = &v["options"];
+        if let Some(t) = o["hash_tag"].as_str() {
+            args.extend(["--hash-tag", t]);
+        }
+        if let Some(p) = o["prefix_key"].as_str() {
+            args.extend(["--prefix-key", p]);
+        }
+        if o["hash_with_prefix"].as_bool() == Some(true) {
+            args.push("--hash-with-prefix");
+        }
         args.push("--");
         args.extend(keys.iter().copied());
         let got = json(&args);
@@ -1068,6 +1086,82 @@ fn lookup_matches_real_client_vectors() {
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// Options the profile's client lacks, or values it refuses, are usage errors naming the flag.
+#[test]
+fn placement_options_are_checked() {
+    let d = Dir::new("options");
+    let s = d.file("servers", b"10.0.0.1:11211\n10.0.0.2:11211\n");
+    for (args, says) in [
+        (
+            &["-p", "libketama", "--hash-tag", "{}"][..],
+            "--hash-tag option",
+        ),
+        (
+            &["-p", "twemproxy", "--hash-tag", "{"][..],
+            "exactly 2 bytes",
+        ),
+        (
+            &["-p", "twemproxy", "--hash-tag", "«»"][..],
+            "exactly 2 bytes",
+        ),
+        (
+            &["-p", "twemproxy", "--prefix-key", "p:"][..],
+            "--prefix-key",
+        ),
+        (
+            &["-p", "dalli", "--hash-with-prefix"][..],
+            "--prefix-key/--hash-with-prefix",
+        ),
+    ] {
+        let mut a = vec!["lookup", "-s", &s];
+        a.extend(args);
+        a.push("k");
+        let out = ketama_stdin(&a, None);
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    let long = "x".repeat(128);
+    let out = ketama_stdin(
+        &[
+            "lookup",
+            "-s",
+            &s,
+            "-p",
+            "php-memcached",
+            "--prefix-key",
+            &long,
+            "k",
+        ],
+        None,
+    );
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1..127 bytes"));
+    // a tagged key and its tag go to one server
+    let tagged = json(&[
+        "lookup",
+        "--format",
+        "json",
+        "-p",
+        "twemproxy",
+        "-s",
+        &s,
+        "--hash-tag",
+        "{}",
+        "--",
+        "{user:1}:a",
+        "user:1",
+        "x{user:1}",
+    ]);
+    let labels: Vec<&Value> = tagged
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| &g["label"])
+        .collect();
+    assert!(labels.iter().all(|l| *l == labels[0]), "{labels:?}");
 }
 
 #[test]

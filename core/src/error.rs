@@ -62,6 +62,10 @@ pub enum Error {
     /// The reference bucket function returns no bucket for this input (go-mpchash's degenerate
     /// case, where all 21 probes sit at distance 2^64 - 1; Go returns the empty string).
     NoBucket,
+    /// A placement option the profile's client does not have, or a value its client refuses
+    /// (twemproxy's `hash_tag` is exactly 2 bytes; libmemcached's key prefix 1..=127 bytes
+    /// without NUL).
+    BadOption,
 }
 
 impl Error {
@@ -90,6 +94,7 @@ impl Error {
         Error::ZeroBuckets,
         Error::TooManyBuckets,
         Error::NoBucket,
+        Error::BadOption,
     ];
 
     /// The variant's name (`"EmptyRing"`, ...), stable: bindings derive their names from it.
@@ -117,6 +122,7 @@ impl Error {
             Error::ZeroBuckets => "ZeroBuckets",
             Error::TooManyBuckets => "TooManyBuckets",
             Error::NoBucket => "NoBucket",
+            Error::BadOption => "BadOption",
         }
     }
 
@@ -162,6 +168,9 @@ impl Error {
                 c"too many buckets for this algorithm (jump, guava, jumpback, fliphash: 2147483647; maglev-go: 65537; mpchash-go: 65536)"
             }
             Error::NoBucket => c"the reference implementation returns no bucket for this input",
+            Error::BadOption => {
+                c"option not accepted: hash_tag (twemproxy profiles) is exactly 2 bytes, prefix_key (libmemcached profiles) 1..127 bytes without NUL"
+            }
         }
     }
 

@@ -62,6 +62,7 @@
 
 use crate::error::Error;
 use crate::hash::Hash;
+use crate::options::{OptionRules, LIBMEMCACHED_OPTIONS, NO_OPTIONS, TWEMPROXY_OPTIONS};
 use crate::server::NodeForm;
 use crate::weight::{Count, Formula};
 
@@ -463,6 +464,8 @@ pub struct Profile {
     pub failover: Failover,
     /// What removing a server does to shared positions.
     pub removal: Removal,
+    /// Which placement options the client has ([`crate::options::Options`]).
+    pub options: OptionRules,
 }
 
 /// The `libketama` row (what it reproduces: its `description`).
@@ -489,6 +492,7 @@ pub static LIBKETAMA: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `libmemcached` row (what it reproduces: its `description`).
@@ -515,6 +519,7 @@ pub static LIBMEMCACHED: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: LIBMEMCACHED_OPTIONS,
 };
 
 /// The `libmemcached-weighted` row (what it reproduces: its `description`).
@@ -541,6 +546,7 @@ pub static LIBMEMCACHED_WEIGHTED: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: LIBMEMCACHED_OPTIONS,
 };
 
 /// The `libmemcached-spy` row (what it reproduces: its `description`).
@@ -579,6 +585,7 @@ pub static LIBMEMCACHED_SPY: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: LIBMEMCACHED_OPTIONS,
 };
 
 /// The `libmemcached-spy-weighted` row (what it reproduces: its `description`).
@@ -618,6 +625,7 @@ pub static LIBMEMCACHED_SPY_WEIGHTED: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: LIBMEMCACHED_OPTIONS,
 };
 
 /// The `twemproxy` row (what it reproduces: its `description`).
@@ -644,6 +652,7 @@ pub static TWEMPROXY: Profile = Profile {
     order: Order::NodeLengthThenBytes,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: TWEMPROXY_OPTIONS,
 };
 
 /// The `twemproxy-modula` row (what it reproduces: its `description`).
@@ -670,6 +679,7 @@ pub static TWEMPROXY_MODULA: Profile = Profile {
     order: Order::NodeLengthThenBytes,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: TWEMPROXY_OPTIONS,
 };
 
 /// The `pecl-memcache` row (what it reproduces: its `description`).
@@ -696,6 +706,7 @@ pub static PECL_MEMCACHE: Profile = Profile {
     order: Order::Given,
     failover: Failover::RehashKeyDash { tries: 21 },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `pecl-memcache-standard` row (what it reproduces: its `description`).
@@ -722,6 +733,7 @@ pub static PECL_MEMCACHE_STANDARD: Profile = Profile {
     order: Order::Given,
     failover: Failover::RehashKeyDash { tries: 21 },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `spymemcached` row (what it reproduces: its `description`).
@@ -748,6 +760,7 @@ pub static SPYMEMCACHED: Profile = Profile {
     order: Order::Given,
     failover: Failover::Rehash { first_tag: 0, bounded_by_servers: false },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `spymemcached-libmemcached-format` row (what it reproduces: its `description`).
@@ -785,6 +798,7 @@ pub static SPYMEMCACHED_LIBMEMCACHED_FORMAT: Profile = Profile {
         bounded_by_servers: false,
     },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `spymemcached-weighted` row (what it reproduces: its `description`).
@@ -823,6 +837,7 @@ pub static SPYMEMCACHED_WEIGHTED: Profile = Profile {
         bounded_by_servers: false,
     },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `spymemcached-weighted-libmemcached-format` row (what it reproduces: its `description`).
@@ -849,6 +864,7 @@ pub static SPYMEMCACHED_WEIGHTED_LIBMEMCACHED_FORMAT: Profile = Profile {
     order: Order::Given,
     failover: Failover::Rehash { first_tag: 0, bounded_by_servers: false },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `xmemcached` row (what it reproduces: its `description`).
@@ -893,6 +909,7 @@ pub static XMEMCACHED: Profile = Profile {
         bounded_by_servers: true,
     },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `xmemcached-nginx` row (what it reproduces: its `description`).
@@ -919,6 +936,7 @@ pub static XMEMCACHED_NGINX: Profile = Profile {
     order: Order::Given,
     failover: Failover::Rehash { first_tag: 1, bounded_by_servers: true },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `dalli` row (what it reproduces: its `description`).
@@ -949,6 +967,7 @@ pub static DALLI: Profile = Profile {
     order: Order::Given,
     failover: Failover::RehashKey { tries: 20 },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `xmemcached-gwhalin` row (what it reproduces: its `description`).
@@ -982,6 +1001,7 @@ pub static XMEMCACHED_GWHALIN: Profile = Profile {
         bounded_by_servers: true,
     },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `uhashring` row (what it reproduces: its `description`).
@@ -1009,6 +1029,7 @@ pub static UHASHRING: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `uhashring-ketama` row (what it reproduces: its `description`).
@@ -1036,6 +1057,7 @@ pub static UHASHRING_KETAMA: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `hash_ring` row (what it reproduces: its `description`).
@@ -1063,6 +1085,7 @@ pub static HASH_RING: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `node-hashring` row (what it reproduces: its `description`).
@@ -1089,6 +1112,7 @@ pub static NODE_HASHRING: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `go-ketama` row (what it reproduces: its `description`).
@@ -1115,6 +1139,7 @@ pub static GO_KETAMA: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `groupcache` row (what it reproduces: its `description`).
@@ -1142,6 +1167,7 @@ pub static GROUPCACHE: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `flexihash` row (what it reproduces: its `description`).
@@ -1168,6 +1194,7 @@ pub static FLEXIHASH: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::ClearsItsPositions,
+    options: NO_OPTIONS,
 };
 
 /// The `flexihash-seed` row (what it reproduces: its `description`).
@@ -1194,6 +1221,7 @@ pub static FLEXIHASH_SEED: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `folsom` row (what it reproduces: its `description`).
@@ -1224,6 +1252,7 @@ pub static FOLSOM: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `memjs` row (what it reproduces: its `description`).
@@ -1254,6 +1283,7 @@ pub static MEMJS: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `whalin-native` row (what it reproduces: its `description`).
@@ -1283,6 +1313,7 @@ pub static WHALIN_NATIVE: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `whalin-old-compat` row (what it reproduces: its `description`).
@@ -1312,6 +1343,7 @@ pub static WHALIN_OLD_COMPAT: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `whalin-new-compat` row (what it reproduces: its `description`).
@@ -1341,6 +1373,7 @@ pub static WHALIN_NEW_COMPAT: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `whalin-consistent` row (what it reproduces: its `description`).
@@ -1367,6 +1400,7 @@ pub static WHALIN_CONSISTENT: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `whalin-consistent-sanitized` row (what it reproduces: its `description`).
@@ -1393,6 +1427,7 @@ pub static WHALIN_CONSISTENT_SANITIZED: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `nginx` row (what it reproduces: its `description`).
@@ -1419,6 +1454,7 @@ pub static NGINX: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `mcrouter-ch3` row (what it reproduces: its `description`).
@@ -1445,6 +1481,7 @@ pub static MCROUTER_CH3: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `mcrouter-wch3` row (what it reproduces: its `description`).
@@ -1471,6 +1508,7 @@ pub static MCROUTER_WCH3: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `pymemcache` row (what it reproduces: its `description`).
@@ -1497,6 +1535,7 @@ pub static PYMEMCACHE: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `pymemcache-unicode` row (what it reproduces: its `description`).
@@ -1523,6 +1562,7 @@ pub static PYMEMCACHE_UNICODE: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `pymemcache-bytes` row (what it reproduces: its `description`).
@@ -1549,6 +1589,7 @@ pub static PYMEMCACHE_BYTES: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `django-pymemcache` row (what it reproduces: its `description`).
@@ -1575,6 +1616,7 @@ pub static DJANGO_PYMEMCACHE: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `emcache` row (what it reproduces: its `description`).
@@ -1601,6 +1643,7 @@ pub static EMCACHE: Profile = Profile {
     order: Order::Given,
     failover: Failover::Stay,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `python-memcached` row (what it reproduces: its `description`).
@@ -1627,6 +1670,7 @@ pub static PYTHON_MEMCACHED: Profile = Profile {
     order: Order::Given,
     failover: Failover::RehashHash { tries: 10 },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `memcached-proxy` row (what it reproduces: its `description`).
@@ -1653,6 +1697,7 @@ pub static MEMCACHED_PROXY: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `memcached-proxy-ring` row (what it reproduces: its `description`).
@@ -1679,6 +1724,7 @@ pub static MEMCACHED_PROXY_RING: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `memcached-proxy-ring-ketama` row (what it reproduces: its `description`).
@@ -1705,6 +1751,7 @@ pub static MEMCACHED_PROXY_RING_KETAMA: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `memcached-proxy-ring-twemproxy` row (what it reproduces: its `description`).
@@ -1731,6 +1778,7 @@ pub static MEMCACHED_PROXY_RING_TWEMPROXY: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `memcached-proxy-ring-evcache` row (what it reproduces: its `description`).
@@ -1757,6 +1805,7 @@ pub static MEMCACHED_PROXY_RING_EVCACHE: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `evcache` row (what it reproduces: its `description`).
@@ -1782,6 +1831,7 @@ pub static EVCACHE: Profile = Profile {
     key_limits: ANY_KEY,
     order: Order::Given,
     failover: Failover::Stay,
+    options: NO_OPTIONS,
     removal: Removal::OwnPoints,
 };
 
@@ -1809,6 +1859,7 @@ pub static MODULA: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: LIBMEMCACHED_OPTIONS,
 };
 
 /// The `gomemcache` row (what it reproduces: its `description`).
@@ -1839,6 +1890,7 @@ pub static GOMEMCACHE: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `jump` row (what it reproduces: its `description`).
@@ -1865,6 +1917,7 @@ pub static JUMP: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `rendezvous` row (what it reproduces: its `description`).
@@ -1891,6 +1944,7 @@ pub static RENDEZVOUS: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `maglev` row (what it reproduces: its `description`).
@@ -1917,6 +1971,7 @@ pub static MAGLEV: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// Every profile, in documentation order.

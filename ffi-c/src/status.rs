@@ -73,11 +73,14 @@ pub enum ketama_status {
     TooManyBuckets = 26,
     /// The reference bucket function returns no bucket for this input.
     NoBucket = 27,
+    /// A placement option the profile's client does not have, or a value it refuses
+    /// (`hash_tag` is exactly 2 bytes; a key prefix 1..127 bytes without NUL).
+    BadOption = 28,
 }
 
 impl ketama_status {
     /// Every status, in value order.
-    pub const ALL: [ketama_status; 28] = [
+    pub const ALL: [ketama_status; 29] = [
         ketama_status::Ok,
         ketama_status::NullArgument,
         ketama_status::EmptyRing,
@@ -106,6 +109,7 @@ impl ketama_status {
         ketama_status::ZeroBuckets,
         ketama_status::TooManyBuckets,
         ketama_status::NoBucket,
+        ketama_status::BadOption,
     ];
 
     /// The core error this status reports, for the statuses that report one.
@@ -133,6 +137,7 @@ impl ketama_status {
             ketama_status::ZeroBuckets => Error::ZeroBuckets,
             ketama_status::TooManyBuckets => Error::TooManyBuckets,
             ketama_status::NoBucket => Error::NoBucket,
+            ketama_status::BadOption => Error::BadOption,
             ketama_status::Ok
             | ketama_status::NullArgument
             | ketama_status::InvalidUtf8

@@ -27,6 +27,7 @@ __all__ = [
     "NeedsKeyError",
     "BadLoadsError",
     "TooManyServersError",
+    "BadOptionError",
     "UnknownAlgorithmError",
     "BucketCountError",
     "ZeroBucketsError",
@@ -139,6 +140,11 @@ del _cls
 
 class BadFactorError(KetamaError, ValueError):
     """A capacity factor (bounded loads) below 1."""
+
+
+class BadOptionError(KetamaError, ValueError):
+    """A placement option the profile's client does not have, or a value it refuses
+    (``hash_tag`` is exactly 2 bytes; ``prefix_key`` 1..127 bytes without NUL)."""
 
 
 class UnknownAlgorithmError(KetamaError, ValueError):

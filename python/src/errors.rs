@@ -29,6 +29,7 @@ pyo3::import_exception!(ketama._errors, UnknownAlgorithmError);
 pyo3::import_exception!(ketama._errors, ZeroBucketsError);
 pyo3::import_exception!(ketama._errors, TooManyBucketsError);
 pyo3::import_exception!(ketama._errors, NoBucketError);
+pyo3::import_exception!(ketama._errors, BadOptionError);
 
 /// The Python exception for a core error, with `detail` (e.g. the offending name) after the
 /// core's message. `None` would mean an error this binding does not know: it becomes a plain
@@ -57,6 +58,7 @@ fn specific(e: Error, message: String) -> Option<PyErr> {
         Error::ZeroBuckets => ZeroBucketsError::new_err(message),
         Error::TooManyBuckets => TooManyBucketsError::new_err(message),
         Error::NoBucket => NoBucketError::new_err(message),
+        Error::BadOption => BadOptionError::new_err(message),
         _ => return None,
     })
 }

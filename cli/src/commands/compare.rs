@@ -32,6 +32,10 @@ pub struct CompareArgs {
     /// Servers file (the same fleet for both).
     #[arg(long, short = 's', value_parser = crate::args::path_arg())]
     pub servers: String,
+    /// Placement options of `--profile`'s client; the `--with` side gets them too when its
+    /// client has them.
+    #[command(flatten)]
+    pub options: crate::args::OptionArgs,
     /// Keys file, one key per line (default: 100,000 built-in generated keys).
     #[arg(long, value_parser = crate::args::path_arg())]
     pub keys: Option<String>,
@@ -212,6 +216,7 @@ pub fn differences(a: &Ring, b: &Ring, an: &str, bn: &str) -> Vec<Difference> {
         order,
         failover,
         removal,
+        options: _, // which options the client has; the options in use are compared below
     } = *pa;
     let (an, bn) = (format!("A ({an})"), format!("B ({bn})"));
     let mut out = Vec::new();
@@ -407,6 +412,15 @@ pub fn differences(a: &Ring, b: &Ring, an: &str, bn: &str) -> Vec<Difference> {
             true,
         );
     }
+    if a.options() != b.options() {
+        add(
+            "options",
+            format!("{:?}", a.options()),
+            format!("{:?}", b.options()),
+            "the placement options differ: keys they rewrite are hashed differently".into(),
+            true,
+        );
+    }
     if single_shortcut != pb.single_shortcut && a.len() == 1 {
         add(
             "single server",
@@ -492,8 +506,15 @@ pub fn run(c: &CompareArgs, f: Format) -> Result<String, Fail> {
         .map(|n| crate::args::hash(n, Some(pb)))
         .transpose()?;
     let fleet = servers::load(&c.servers)?;
-    let a = servers::ring(pa, ha, &fleet)?;
+    let options = c.options.options()?;
+    let a = crate::args::apply_options(servers::ring(pa, ha, &fleet)?, options)?;
     let b = servers::ring(pb, hb, &fleet)?;
+    let b = if options.check(pb).is_ok() {
+        b.with_options(options)
+            .map_err(|e| Fail::new(e.to_string()))?
+    } else {
+        b
+    };
     let (key_source, keys) = match &c.keys {
         Some(p) => (p.clone(), keys::file_keys(p)?),
         None => (

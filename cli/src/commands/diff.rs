@@ -135,7 +135,10 @@ fn name(o: &Option<String>) -> String {
 pub fn run(a: &DiffArgs, f: Format) -> Result<String, Fail> {
     let old = ring_from(&a.ring)?;
     let profile = old.profile();
-    let new = servers::ring(profile, Some(old.hash()), &servers::load(&a.to)?)?;
+    let new = crate::args::apply_options(
+        servers::ring(profile, Some(old.hash()), &servers::load(&a.to)?)?,
+        *old.options(),
+    )?;
     let (key_source, keys) = match &a.keys {
         Some(p) => (p.clone(), keys::file_keys(p)?),
         None => (

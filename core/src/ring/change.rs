@@ -225,6 +225,7 @@ fn change(
         return Ok(Ring {
             profile,
             hash: old.hash,
+            options: old.options,
             entries,
             layout,
             explicit: false,
@@ -271,6 +272,7 @@ fn change(
     Ok(Ring {
         profile,
         hash: old.hash,
+        options: old.options,
         entries,
         layout,
         explicit: false,

@@ -150,10 +150,16 @@ impl Ring {
         }
         let base = self.len();
         let all = self.servers().cloned().chain(servers);
-        Ring::build_in(self.profile, Some(self.hash), all, scratch).map_err(|e| BuildError {
-            error: e.error,
-            server: e.server.and_then(|i| i.checked_sub(base)),
-        })
+        let mut next =
+            Ring::build_in(self.profile, Some(self.hash), all, scratch).map_err(|e| {
+                BuildError {
+                    error: e.error,
+                    server: e.server.and_then(|i| i.checked_sub(base)),
+                }
+            })?;
+        // the options belong to the ring, not to its points: they carry over
+        next.options = self.options;
+        Ok(next)
     }
 
     /// The server index for a key hash computed by the caller (a hasher of its own), by this

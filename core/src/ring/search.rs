@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 
 use super::compiled::Ring;
 use super::continuum::Continuum;
-use super::key::{prepare, KeyBuf, KeyPoint};
+use super::key::{prepare, KeyBuf, KeyPoint, Prepared};
 use super::layout::Layout;
 use crate::alt::{jump, maglev, rendezvous};
 use crate::error::Error;
@@ -18,9 +18,27 @@ impl Ring {
     /// The key hash as this ring computes it (after the client's key rewriting).
     pub fn key_hash(&self, key: &[u8]) -> Result<u32, Error> {
         let mut buf = KeyBuf::new();
-        Ok(self
-            .hash
-            .hash(prepare(self.profile, self.hash, key, &mut buf)?))
+        Ok(self.prepare(key, &mut buf)?.hash(self.hash))
+    }
+
+    /// The key as the client hashes it (refusals, rewriting, this ring's options).
+    #[inline]
+    pub(super) fn prepare<'k>(
+        &self,
+        key: &'k [u8],
+        buf: &'k mut KeyBuf,
+    ) -> Result<Prepared<'k>, Error> {
+        prepare(self.profile, self.hash, &self.options, key, buf)
+    }
+
+    /// What the search compares for a prepared key.
+    #[inline]
+    pub(super) fn point_of(&self, key: Prepared<'_>) -> KeyPoint {
+        if key.zero {
+            KeyPoint::Narrow(0)
+        } else {
+            self.layout.key_point(self.hash, key.bytes)
+        }
     }
 
     /// The continuum position a key point lands on, for layouts searched by a bound
@@ -82,8 +100,8 @@ impl Ring {
             return Err(Error::NotAContinuum);
         }
         let mut buf = KeyBuf::new();
-        let key = prepare(self.profile, self.hash, key, &mut buf)?;
-        let (c, p) = self.ring_position(self.layout.key_point(self.hash, key))?;
+        let key = self.prepare(key, &mut buf)?;
+        let (c, p) = self.ring_position(self.point_of(key))?;
         Ok((c.values[p], self.layout.owner_at(c, p)))
     }
 
@@ -100,15 +118,17 @@ impl Ring {
             return Err(Error::EmptyRing);
         }
         let mut buf = KeyBuf::new();
-        let key = prepare(self.profile, self.hash, key, &mut buf)?;
+        let key = self.prepare(key, &mut buf)?;
         if self.profile.single_shortcut && self.entries.len() == 1 {
             return Ok(0);
         }
         match &self.layout {
-            Layout::Furc(weights) => furc_locate(key, self.entries.len(), weights),
-            Layout::Scored(join, ties) => self.scored_best(*join, *ties, key, &[]),
-            Layout::JumpXxh3 => Ok(jump::jump(xxh3_64(key), self.entries.len() as u32) as usize),
-            _ => self.locate_point_of(self.layout.key_point(self.hash, key)),
+            Layout::Furc(weights) => furc_locate(key.bytes, self.entries.len(), weights),
+            Layout::Scored(join, ties) => self.scored_best(*join, *ties, key.bytes, &[]),
+            Layout::JumpXxh3 => {
+                Ok(jump::jump(xxh3_64(key.bytes), self.entries.len() as u32) as usize)
+            }
+            _ => self.locate_point_of(self.point_of(key)),
         }
     }
 
@@ -131,20 +151,21 @@ impl Ring {
         }
         out.push(first);
         let mut buf = KeyBuf::new();
-        let key = prepare(self.profile, self.hash, key, &mut buf)?;
+        let prepared = self.prepare(key, &mut buf)?;
+        let key = prepared.bytes;
         match &self.layout {
             Layout::Buckets(t) if t.continuum.len() > 0 => {
-                let start = t.start(self.hash.hash(key));
+                let start = t.start(prepared.hash(self.hash));
                 self.walk_continuum(&t.continuum, start, want, out);
             }
             Layout::Sorted(c, _) | Layout::Wide(c, _) | Layout::TieRuns(c, _, _) if c.len() > 0 => {
                 let start = self
-                    .ring_position(self.layout.key_point(self.hash, key))
+                    .ring_position(self.point_of(prepared))
                     .map_or(0, |(_, p)| p);
                 self.walk_continuum(c, start, want, out);
             }
             Layout::Rendezvous => {
-                let h = self.hash.hash(key);
+                let h = prepared.hash(self.hash);
                 while out.len() < want {
                     match self.rendezvous_best(h, out) {
                         Ok(i) => out.push(i),
@@ -290,8 +311,9 @@ impl Ring {
         }
         out.push(first);
         let mut buf = KeyBuf::new();
-        let key = prepare(self.profile, self.hash, key, &mut buf)?;
-        let mut hv = self.hash.hash(key);
+        let prepared = self.prepare(key, &mut buf)?;
+        let key = prepared.bytes;
+        let mut hv = prepared.hash(self.hash);
         let mut tagged = Vec::with_capacity(key.len() + 20);
         let mut t = u64::from(first_tag);
         while out.len() < n {
@@ -327,8 +349,9 @@ impl Ring {
             return Ok(());
         }
         let mut buf = KeyBuf::new();
-        let key = prepare(self.profile, self.hash, key, &mut buf)?;
-        let mut h = self.hash.hash(key);
+        let prepared = self.prepare(key, &mut buf)?;
+        let key = prepared.bytes;
+        let mut h = prepared.hash(self.hash);
         let mut tagged = Vec::with_capacity(key.len() + 20);
         for t in 0..(n as u64).saturating_sub(1) {
             tagged.clear();

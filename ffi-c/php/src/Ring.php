@@ -34,6 +34,7 @@ final class Ring implements \Countable
     use Ring\Lookup;
     use Ring\Walk;
     use Ring\Inspect;
+    use Ring\Options;
 
     /** pack() format of a size_t (the lengths getMany() hands to the library) */
     private const SIZE_T_PACK = PHP_INT_SIZE === 8 ? 'Q*' : 'L*';
@@ -77,9 +78,11 @@ final class Ring implements \Countable
      * @param array<int|string, int|string|array{label?: string, weight?: int, name?: string}> $servers
      * @param string $profile our profile name (libketama, php-memcached, twemproxy, ...)
      * @param ?string $hash key hash name, null for the profile's default
+     * @param array{hash_tag?: ?string, prefix_key?: ?string, hash_with_prefix?: bool} $options
+     *        placement options (see setOptions())
      * @throws KetamaException
      */
-    public function __construct(array $servers = [], string $profile = 'libketama', ?string $hash = null)
+    public function __construct(array $servers = [], string $profile = 'libketama', ?string $hash = null, array $options = [])
     {
         $this->ffi = Library::ffi();
         // A C string ends at the first NUL: "libketama\0x" must not pass as "libketama".
@@ -98,6 +101,9 @@ final class Ring implements \Countable
         $this->fast = self::FAST ? $out : null;
         $this->profile = $profile;
         $this->hash = $hash;
+        if ($options !== []) {
+            $this->setOptions($options);
+        }
         $this->addMany($servers);
         $this->labels = $this->labelList();
     }

@@ -128,4 +128,9 @@ interface Status
      * The reference bucket function returns no bucket for this input.
      */
     public const NO_BUCKET = 27;
+    /**
+     * A placement option the profile's client does not have, or a value it refuses
+     * (`hash_tag` is exactly 2 bytes; a key prefix 1..127 bytes without NUL).
+     */
+    public const BAD_OPTION = 28;
 }

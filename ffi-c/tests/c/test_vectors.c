@@ -128,6 +128,23 @@ static int build_ring(const json *v, ketama_ring **ring_out) {
         ketama_ring_free(ring);
         return -1;
     }
+    /* the file's "options" object: hash_tag, prefix_key, hash_with_prefix */
+    {
+        const json *o = json_get(v, "options");
+        if (o != NULL && o->type == JSON_OBJECT) {
+            const json *tag = json_get(o, "hash_tag"), *prefix = json_get(o, "prefix_key"),
+                       *hwp = json_get(o, "hash_with_prefix");
+            st = ketama_ring_set_options(
+                ring, (tag && tag->type == JSON_STRING) ? tag->str : NULL, tag ? tag->len : 0,
+                (prefix && prefix->type == JSON_STRING) ? prefix->str : NULL, prefix ? prefix->len : 0,
+                (hwp && hwp->type == JSON_BOOL) ? (int)hwp->number : 0);
+            if (st != KETAMA_STATUS_OK) {
+                printf("    ketama_ring_set_options: %s\n", ketama_status_str((int)st));
+                ketama_ring_free(ring);
+                return -1;
+            }
+        }
+    }
     *ring_out = ring;
     return 0;
 }

@@ -56,7 +56,7 @@ impl Ring {
     #[classmethod]
     #[pyo3(
         signature = (*args, **kwargs),
-        text_signature = "(servers=None, profile='libketama', hash=None)"
+        text_signature = "(servers=None, profile='libketama', hash=None, *, hash_tag=None, prefix_key=None, hash_with_prefix=False)"
     )]
     fn py_new(
         cls: &Bound<'_, PyType>,
@@ -66,10 +66,10 @@ impl Ring {
         let py = cls.py();
         let deferred = overrides_init(cls)?;
         let (ring, labels) = if deferred {
-            build(py, None, "libketama", None)?
+            build(py, None, "libketama", None, ketama_core::Options::new())?
         } else {
-            let (servers, profile, hash) = constructor_args(args, kwargs)?;
-            build(py, servers.as_ref(), &profile, hash.as_deref())?
+            let (servers, profile, hash, options) = constructor_args(args, kwargs)?;
+            build(py, servers.as_ref(), &profile, hash.as_deref(), options)?
         };
         let (shared, pin) = Ring::new_shared(ring, labels);
         Ok(Ring {
@@ -112,8 +112,11 @@ impl Ring {
         if !self.deferred.load(Ordering::Acquire) {
             return Ok(());
         }
-        let (servers, profile, hash) = constructor_args(args, kwargs)?;
-        self.replace(py, build(py, servers.as_ref(), &profile, hash.as_deref())?);
+        let (servers, profile, hash, options) = constructor_args(args, kwargs)?;
+        self.replace(
+            py,
+            build(py, servers.as_ref(), &profile, hash.as_deref(), options)?,
+        );
         self.deferred.store(false, Ordering::Release);
         Ok(())
     }
@@ -416,13 +419,15 @@ impl Ring {
     /// Unpickling: an instance of `cls` (a Ring or a subclass) holding this ring, made
     /// without calling `cls`'s own `__new__` or `__init__`.
     #[staticmethod]
+    #[pyo3(signature = (cls, servers, profile, hash, options = None))]
     fn _restore<'py>(
         cls: &Bound<'py, PyType>,
         servers: &Bound<'py, PyAny>,
         profile: &str,
         hash: Option<&str>,
+        options: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        Self::restore(cls, servers, profile, hash)
+        Self::restore(cls, servers, profile, hash, options)
     }
 }
 

@@ -89,7 +89,7 @@ pub fn run(a: &AuditArgs, f: Format, w: &mut dyn Write) -> Result<bool, Fail> {
                 .as_deref()
                 .map(|n| crate::args::hash(n, Some(p)))
                 .transpose()?;
-            vec![servers::ring(p, h, &fleet)?]
+            vec![a.options.apply(servers::ring(p, h, &fleet)?)?]
         }
         None => candidates(&fleet),
     };

@@ -39,6 +39,9 @@ pub struct SimulateArgs {
     /// [default: CRC32_HASH,KETAMA_HASH,FNV1_32_HASH,NATIVE_HASH,MYSQL_HASH].
     #[arg(long = "hash", short = 'H')]
     pub hash: Option<String>,
+    /// Placement options of --profile's client.
+    #[command(flatten)]
+    pub options: crate::args::OptionArgs,
     /// Nodes before the change: 192.168.0.100:12000 and up.
     #[arg(long, default_value_t = 10, conflicts_with = "servers")]
     pub nodes: usize,

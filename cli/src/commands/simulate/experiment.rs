@@ -103,8 +103,12 @@ pub fn simulate(a: &SimulateArgs) -> Result<Report, Fail> {
     let total = (hashes.len() as u64).saturating_mul(keys.len() as u64);
     let mut bar = Progress::new(total, "simulate", Unit::Items);
     for (shown, h) in hashes {
-        let before_ring = servers::ring(profile, Some(h), &old_fleet)?;
-        let after_ring = servers::ring(profile, Some(h), &new_fleet)?;
+        let before_ring = a
+            .options
+            .apply(servers::ring(profile, Some(h), &old_fleet)?)?;
+        let after_ring = a
+            .options
+            .apply(servers::ring(profile, Some(h), &new_fleet)?)?;
         let mod_before = Ring::with_servers(modula, Some(h), old.clone())
             .map_err(|e| Fail::new(e.to_string()))?;
         let mod_after = Ring::with_servers(modula, Some(h), new.clone())

@@ -293,8 +293,12 @@ pub fn run(a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result<Live, 
     let new_fleet = Fleet::from_servers("the changed fleet", report.new.clone());
     for (i, x) in report.results.iter().enumerate() {
         pb.set_message(x.shown.clone());
-        let before = servers::ring(report.profile, Some(x.hash), &old_fleet)?;
-        let after = servers::ring(report.profile, Some(x.hash), &new_fleet)?;
+        let before = a
+            .options
+            .apply(servers::ring(report.profile, Some(x.hash), &old_fleet)?)?;
+        let after = a
+            .options
+            .apply(servers::ring(report.profile, Some(x.hash), &new_fleet)?)?;
         // Placed keys (both rings place them), grouped by server before and after.
         let mut store: HashMap<&str, Vec<&[u8]>> = HashMap::new();
         let mut fetch: HashMap<&str, Vec<&[u8]>> = HashMap::new();

@@ -55,6 +55,7 @@ public class KetamaException extends RuntimeException {
             case "ZeroBuckets": return new ZeroBucketsException(m);
             case "TooManyBuckets": return new TooManyBucketsException(m);
             case "NoBucket": return new NoBucketException(m);
+            case "BadOption": return new BadOptionException(m);
             default: return new KetamaException(errorName, m);
         }
     }
