@@ -67,8 +67,9 @@ func sha1Word(k []byte) uint32 {
 	return binary.BigEndian.Uint32(d[:4])
 }
 
-// seedToHash is the seed PHP class's toHash: the first 8 hex digits of the MD5 folded as
-// h = 31 h + digit (every other digit: the high nibble of each of the first 4 bytes).
+// seedToHash is toHash of the user's PHP FlexiHash class (profile flexihash-seed): the first
+// 8 hex digits of the MD5 folded as h = 31 h + digit (every other digit: the high nibble of
+// each of the first 4 bytes).
 func seedToHash(k []byte) uint32 {
 	const hex = "0123456789abcdef"
 	d := md5.Sum(k)

@@ -4,7 +4,7 @@
 // go-maglev and go-mpchash with their node names). 64-bit arithmetic in BigInt.
 
 const { KetamaError } = require('./errors');
-const { jump, maglevTable } = require('./ring');
+const { jump, maglevTable } = require('./placements');
 
 const M64 = (1n << 64n) - 1n;
 const I32_MAX = 2147483647;

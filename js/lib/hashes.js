@@ -305,7 +305,10 @@ function md5be(b, n) {
 
 const HEX = '0123456789abcdef';
 
-/** The seed PHP class's toHash: hex digits 0, 2, 4, 6 of the MD5, folded with * 31. */
+/**
+ * toHash of the user's PHP FlexiHash class (profile flexihash-seed): hex digits 0, 2, 4, 6 of
+ * the MD5, folded with * 31.
+ */
 function seedToHash(b, n) {
   const w = md5(b, n)[0];
   let h = 0;

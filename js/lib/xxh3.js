@@ -1,10 +1,8 @@
 'use strict';
 // XXH3 64-bit with seed 0 and the default secret (memcached's proxy hashes keys and ring
 // points with it): the short paths (0..16, 17..128, 129..240 bytes) and the striped long path.
-// 64-bit arithmetic in BigInt, masked to 64 bits after every step.
-
-const M = (1n << 64n) - 1n;
-const M32 = 0xffffffffn;
+// 64-bit words are pairs of unsigned 32-bit numbers (high, low): products through 16-bit
+// halves (exact in doubles), carries by comparison; no BigInt and no allocation per hash.
 
 /** The 192-byte default secret of the XXH3 specification. */
 const SECRET = Uint8Array.from([
@@ -22,138 +20,249 @@ const SECRET = Uint8Array.from([
   0x45, 0xcb, 0x3a, 0x8f, 0x95, 0x16, 0x04, 0x28, 0xaf, 0xd7, 0xfb, 0xca, 0xbb, 0x4b, 0x40, 0x7e,
 ]);
 
-const P32_1 = 0x9e3779b1n;
-const P32_2 = 0x85ebca77n;
-const P32_3 = 0xc2b2ae3dn;
-const P64_1 = 0x9e3779b185ebca87n;
-const P64_2 = 0xc2b2ae3d27d4eb4fn;
-const P64_3 = 0x165667b19e3779f9n;
-const P64_4 = 0x85ebca77c2b2ae63n;
-const P64_5 = 0x27d4eb2f165667c5n;
+/** Little-endian 32-bit word at every byte offset of the secret (its 64-bit reads are unaligned). */
+const S = new Uint32Array(SECRET.length - 3);
+for (let i = 0; i < S.length; i++) {
+  S[i] = (SECRET[i] | (SECRET[i + 1] << 8) | (SECRET[i + 2] << 16) | (SECRET[i + 3] << 24)) >>> 0;
+}
+
+const TWO32 = 4294967296;
+// PRIME32_1..3, PRIME64_1..5 as (high, low)
+const P32_1 = 0x9e3779b1;
+const P32_2 = 0x85ebca77;
+const P32_3 = 0xc2b2ae3d;
+const P64_1H = 0x9e3779b1, P64_1L = 0x85ebca87;
+const P64_2H = 0xc2b2ae3d, P64_2L = 0x27d4eb4f;
+const P64_3H = 0x165667b1, P64_3L = 0x9e3779f9;
+const P64_4H = 0x85ebca77, P64_4L = 0xc2b2ae63;
+const P64_5H = 0x27d4eb2f, P64_5L = 0x165667c5;
+
+/** The result of the last 64-bit operation: high and low words (unsigned). */
+let oh = 0;
+let ol = 0;
 
 function r32(b, at) {
-  return BigInt((b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24)) >>> 0);
+  return (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24)) >>> 0;
 }
 
-function r64(b, at) {
-  return r32(b, at) | (r32(b, at + 4) << 32n);
+function bswap32(w) {
+  return (((w & 0xff) << 24) | ((w & 0xff00) << 8) | ((w >>> 8) & 0xff00) | (w >>> 24)) >>> 0;
 }
 
-function rotl(x, k) {
-  return ((x << k) | (x >> (64n - k))) & M;
+/** The full 64-bit product of two unsigned 32-bit numbers, into oh:ol. */
+function mul32(a, b) {
+  const a0 = a & 0xffff;
+  const a1 = a >>> 16;
+  const b0 = b & 0xffff;
+  const b1 = b >>> 16;
+  const p00 = a0 * b0;
+  const mid = a0 * b1 + a1 * b0 + (p00 >>> 16); // < 2^34: exact
+  ol = (((mid & 0xffff) << 16) | (p00 & 0xffff)) >>> 0;
+  oh = (a1 * b1 + Math.floor(mid / 65536)) >>> 0;
 }
 
-function bswap64(x) {
-  let r = 0n;
-  for (let i = 0n; i < 64n; i += 8n) r = (r << 8n) | ((x >> i) & 0xffn);
-  return r;
+/** (ah:al * bh:bl) mod 2^64, into oh:ol. */
+function mul64(ah, al, bh, bl) {
+  mul32(al, bl);
+  oh = (oh + Math.imul(ah, bl) + Math.imul(al, bh)) >>> 0;
 }
 
-/** The low and high halves of the 128-bit product, xored. */
-function fold(a, b) {
-  const p = a * b;
-  return (p & M) ^ (p >> 64n);
+/** The low and high halves of the 128-bit product ah:al * bh:bl, xored, into oh:ol. */
+function fold(ah, al, bh, bl) {
+  mul32(al, bl);
+  const llh = oh;
+  const lll = ol;
+  mul32(ah, bl);
+  const hlh = oh;
+  const hll = ol;
+  mul32(al, bh);
+  const lhh = oh;
+  const lhl = ol;
+  mul32(ah, bh);
+  const cross = llh + hll + lhl; // bits 32..95 of the product, low word and carry
+  const crossHi = lhh + Math.floor(cross / TWO32);
+  const upper = ol + hlh + crossHi;
+  const w3 = (oh + Math.floor(upper / TWO32)) >>> 0;
+  oh = ((cross >>> 0) ^ w3) >>> 0;
+  ol = (lll ^ (upper >>> 0)) >>> 0;
 }
 
-function avalanche(h) {
-  h ^= h >> 37n;
-  h = (h * 0x165667919e3779f9n) & M;
-  return h ^ (h >> 32n);
+/** XXH3's final mix of h = hh:hl, into oh:ol. */
+function avalanche(hh, hl) {
+  hl = (hl ^ (hh >>> 5)) >>> 0; // h ^= h >> 37
+  mul64(hh, hl, 0x16566791, 0x9e3779f9);
+  ol = (ol ^ oh) >>> 0; // h ^= h >> 32
 }
 
-function xxh64Avalanche(h) {
-  h ^= h >> 33n;
-  h = (h * P64_2) & M;
-  h ^= h >> 29n;
-  h = (h * P64_3) & M;
-  return h ^ (h >> 32n);
+/** XXH64's final mix of h = hh:hl, into oh:ol. */
+function xxh64Avalanche(hh, hl) {
+  hl = (hl ^ (hh >>> 1)) >>> 0; // h ^= h >> 33
+  mul64(hh, hl, P64_2H, P64_2L);
+  hl = (ol ^ ((ol >>> 29) | (oh << 3))) >>> 0; // h ^= h >> 29
+  hh = (oh ^ (oh >>> 29)) >>> 0;
+  mul64(hh, hl, P64_3H, P64_3L);
+  ol = (ol ^ oh) >>> 0; // h ^= h >> 32
 }
 
+// Running sum for the 17..240-byte paths and the merge of the long path.
+let sh = 0;
+let sl = 0;
+
+/** Adds oh:ol to the running sum sh:sl. */
+function addSum() {
+  const s = sl + ol;
+  sl = s >>> 0;
+  sh = (sh + oh + (s >= TWO32 ? 1 : 0)) >>> 0;
+}
+
+/** Sets the running sum to n * PRIME64_1. */
+function startSum(n) {
+  mul64(Math.floor(n / TWO32) >>> 0, n >>> 0, P64_1H, P64_1L);
+  sh = oh;
+  sl = ol;
+}
+
+/** Adds the 16-byte mix of `b[at..at+16)` with the secret at `s` to the running sum. */
 function mix16(b, at, s) {
-  return fold(r64(b, at) ^ r64(SECRET, s), r64(b, at + 8) ^ r64(SECRET, s + 8));
+  fold(
+    r32(b, at + 4) ^ S[s + 4], r32(b, at) ^ S[s],
+    r32(b, at + 12) ^ S[s + 12], r32(b, at + 8) ^ S[s + 8],
+  );
+  addSum();
 }
 
 function short(b, n) {
-  const len = BigInt(n);
   if (n > 8) {
-    const lo = r64(b, 0) ^ (r64(SECRET, 24) ^ r64(SECRET, 32));
-    const hi = r64(b, n - 8) ^ (r64(SECRET, 40) ^ r64(SECRET, 48));
-    return avalanche((len + bswap64(lo) + hi + fold(lo, hi)) & M);
+    const loH = (r32(b, 4) ^ S[28] ^ S[36]) >>> 0;
+    const loL = (r32(b, 0) ^ S[24] ^ S[32]) >>> 0;
+    const hiH = (r32(b, n - 4) ^ S[44] ^ S[52]) >>> 0;
+    const hiL = (r32(b, n - 8) ^ S[40] ^ S[48]) >>> 0;
+    fold(loH, loL, hiH, hiL);
+    // n + bswap64(lo) + hi + fold(lo, hi)
+    let l = bswap32(loH) + hiL + ol + n; // < 2^34
+    let h = bswap32(loL) + hiH + oh + Math.floor(l / TWO32);
+    avalanche(h >>> 0, l >>> 0);
+    return;
   }
   if (n >= 4) {
-    const x = (r32(b, n - 4) + (r32(b, 0) << 32n)) ^ (r64(SECRET, 8) ^ r64(SECRET, 16));
-    let v = x ^ rotl(x, 49n) ^ rotl(x, 24n);
-    v = (v * 0x9fb21c651e98df25n) & M;
-    v ^= (v >> 35n) + len;
-    v = (v * 0x9fb21c651e98df25n) & M;
-    return v ^ (v >> 28n);
+    const xh = (r32(b, 0) ^ S[12] ^ S[20]) >>> 0;
+    const xl = (r32(b, n - 4) ^ S[8] ^ S[16]) >>> 0;
+    // x ^ rotl(x, 49) ^ rotl(x, 24); rotl 49 is the halves swapped, then rotl 17
+    let vh = xh ^ ((xl << 17) | (xh >>> 15)) ^ ((xh << 24) | (xl >>> 8));
+    let vl = xl ^ ((xh << 17) | (xl >>> 15)) ^ ((xl << 24) | (xh >>> 8));
+    mul64(vh >>> 0, vl >>> 0, 0x9fb21c65, 0x1e98df25);
+    vl = (ol ^ ((oh >>> 3) + n)) >>> 0; // v ^= (v >> 35) + len
+    mul64(oh, vl, 0x9fb21c65, 0x1e98df25);
+    ol = (ol ^ ((ol >>> 28) | (oh << 4))) >>> 0; // v ^ (v >> 28)
+    oh = (oh ^ (oh >>> 28)) >>> 0;
+    return;
   }
   if (n > 0) {
     const combo = ((b[0] << 16) | (b[n >> 1] << 24) | b[n - 1] | (n << 8)) >>> 0;
-    return xxh64Avalanche(BigInt(combo) ^ (r32(SECRET, 0) ^ r32(SECRET, 4)));
+    xxh64Avalanche(0, (combo ^ S[0] ^ S[4]) >>> 0);
+    return;
   }
-  return xxh64Avalanche(r64(SECRET, 56) ^ r64(SECRET, 64));
+  xxh64Avalanche((S[60] ^ S[68]) >>> 0, (S[56] ^ S[64]) >>> 0);
 }
 
 function medium(b, n) {
-  let acc = (BigInt(n) * P64_1) & M;
+  startSum(n);
   if (n > 32) {
     if (n > 64) {
       if (n > 96) {
-        acc += mix16(b, 48, 96) + mix16(b, n - 64, 112);
+        mix16(b, 48, 96);
+        mix16(b, n - 64, 112);
       }
-      acc += mix16(b, 32, 64) + mix16(b, n - 48, 80);
+      mix16(b, 32, 64);
+      mix16(b, n - 48, 80);
     }
-    acc += mix16(b, 16, 32) + mix16(b, n - 32, 48);
+    mix16(b, 16, 32);
+    mix16(b, n - 32, 48);
   }
-  acc += mix16(b, 0, 0) + mix16(b, n - 16, 16);
-  return avalanche(acc & M);
+  mix16(b, 0, 0);
+  mix16(b, n - 16, 16);
+  avalanche(sh, sl);
 }
 
 function mid(b, n) {
-  let acc = (BigInt(n) * P64_1) & M;
+  startSum(n);
   const rounds = Math.floor(n / 16);
-  for (let i = 0; i < 8; i++) acc += mix16(b, 16 * i, 16 * i);
-  acc = avalanche(acc & M);
-  for (let i = 8; i < rounds; i++) acc += mix16(b, 16 * i, 16 * (i - 8) + 3);
-  acc += mix16(b, n - 16, 136 - 17);
-  return avalanche(acc & M);
+  for (let i = 0; i < 8; i++) mix16(b, 16 * i, 16 * i);
+  avalanche(sh, sl);
+  sh = oh;
+  sl = ol;
+  for (let i = 8; i < rounds; i++) mix16(b, 16 * i, 16 * (i - 8) + 3);
+  mix16(b, n - 16, 136 - 17);
+  avalanche(sh, sl);
 }
 
+/** The 8 accumulator lanes of the long path: lane i is ACC[2i] (high) : ACC[2i + 1] (low). */
+const ACC = new Uint32Array(16);
+const ACC_INIT = Uint32Array.from([
+  0, P32_3, P64_1H, P64_1L, P64_2H, P64_2L, P64_3H, P64_3L,
+  P64_4H, P64_4L, 0, P32_2, P64_5H, P64_5L, 0, P32_1,
+]);
+
 /** One 64-byte stripe at `at` into the 8 lanes, with the secret read from `s`. */
-function stripe(acc, b, at, s) {
+function stripe(b, at, s) {
   for (let i = 0; i < 8; i++) {
-    const v = r64(b, at + 8 * i);
-    const k = v ^ r64(SECRET, s + 8 * i);
-    acc[i ^ 1] = (acc[i ^ 1] + v) & M;
-    acc[i] = (acc[i] + (k & M32) * (k >> 32n)) & M;
+    const vl = r32(b, at + 8 * i);
+    const vh = r32(b, at + 8 * i + 4);
+    // lane i ^ 1 += v
+    const j = 2 * (i ^ 1);
+    let t = ACC[j + 1] + vl;
+    ACC[j + 1] = t;
+    ACC[j] = ACC[j] + vh + (t >= TWO32 ? 1 : 0);
+    // lane i += low32(k) * high32(k), k = v ^ secret
+    mul32((vl ^ S[s + 8 * i]) >>> 0, (vh ^ S[s + 8 * i + 4]) >>> 0);
+    t = ACC[2 * i + 1] + ol;
+    ACC[2 * i + 1] = t;
+    ACC[2 * i] = ACC[2 * i] + oh + (t >= TWO32 ? 1 : 0);
   }
 }
 
-function scramble(acc) {
+function scramble() {
+  const s = SECRET.length - 64;
   for (let i = 0; i < 8; i++) {
-    const v = acc[i] ^ (acc[i] >> 47n) ^ r64(SECRET, SECRET.length - 64 + 8 * i);
-    acc[i] = (v * P32_1) & M;
+    const h = ACC[2 * i];
+    const l = ACC[2 * i + 1];
+    // (acc ^ (acc >> 47) ^ secret) * PRIME32_1
+    mul64((h ^ S[s + 8 * i + 4]) >>> 0, (l ^ (h >>> 15) ^ S[s + 8 * i]) >>> 0, 0, P32_1);
+    ACC[2 * i] = oh;
+    ACC[2 * i + 1] = ol;
   }
 }
 
 function long(b, n) {
-  const acc = [P32_3, P64_1, P64_2, P64_3, P64_4, P32_2, P64_5, P32_1];
+  ACC.set(ACC_INIT);
   const perBlock = (SECRET.length - 64) / 8;
   const blockLen = 64 * perBlock;
   const blocks = Math.floor((n - 1) / blockLen);
   for (let k = 0; k < blocks; k++) {
-    for (let s = 0; s < perBlock; s++) stripe(acc, b, k * blockLen + 64 * s, 8 * s);
-    scramble(acc);
+    for (let s = 0; s < perBlock; s++) stripe(b, k * blockLen + 64 * s, 8 * s);
+    scramble();
   }
   const last = Math.floor((n - 1 - blockLen * blocks) / 64);
-  for (let s = 0; s < last; s++) stripe(acc, b, blocks * blockLen + 64 * s, 8 * s);
-  stripe(acc, b, n - 64, SECRET.length - 64 - 7);
-  let r = (BigInt(n) * P64_1) & M;
+  for (let s = 0; s < last; s++) stripe(b, blocks * blockLen + 64 * s, 8 * s);
+  stripe(b, n - 64, SECRET.length - 64 - 7);
+  startSum(n);
   for (let i = 0; i < 4; i++) {
-    r += fold(acc[2 * i] ^ r64(SECRET, 11 + 16 * i), acc[2 * i + 1] ^ r64(SECRET, 11 + 16 * i + 8));
+    const s = 11 + 16 * i;
+    fold(
+      (ACC[4 * i] ^ S[s + 4]) >>> 0, (ACC[4 * i + 1] ^ S[s]) >>> 0,
+      (ACC[4 * i + 2] ^ S[s + 12]) >>> 0, (ACC[4 * i + 3] ^ S[s + 8]) >>> 0,
+    );
+    addSum();
   }
-  return avalanche(r & M);
+  avalanche(sh, sl);
+}
+
+/** XXH3 64-bit (seed 0) of `b[0..n)` into oh:ol. */
+function hash(b, n) {
+  if (n <= 16) short(b, n);
+  else if (n <= 128) medium(b, n);
+  else if (n <= 240) mid(b, n);
+  else long(b, n);
 }
 
 /**
@@ -163,15 +272,14 @@ function long(b, n) {
  * @returns {bigint}
  */
 function xxh3_64(b, n = b.length) {
-  if (n <= 16) return short(b, n);
-  if (n <= 128) return medium(b, n);
-  if (n <= 240) return mid(b, n);
-  return long(b, n);
+  hash(b, n);
+  return (BigInt(oh) << 32n) | BigInt(ol);
 }
 
 /** The low 32 bits of XXH3 64-bit (seed 0): memcached's proxy reads the hash as `unsigned int`. */
 function xxh3Low32(b, n = b.length) {
-  return Number(xxh3_64(b, n) & M32);
+  hash(b, n);
+  return ol;
 }
 
 module.exports = { xxh3_64, xxh3Low32 };

@@ -113,6 +113,19 @@ test('XXH3 64-bit: every length path (short, 17..128, 129..240, striped) as the 
   }
 });
 
+test('XXH3 64-bit: all-0xff inputs (every 32-bit carry taken) as the reference gives it', () => {
+  const { xxh3_64 } = require('../lib/xxh3');
+  // values from the reference xxhash library (Python xxhash 3.5.0, libxxhash 0.8.2) over 0xff bytes
+  const want = {
+    3: 'a79db4af6ec707da', 8: '5111c7e47d784413', 16: '722a202f07a4b313', 100: '13547f0e31d7b095',
+    200: '332ec33c7661eb58', 240: 'd0b19a475a28a93c', 1024: '91a9afd3ad9eb82e', 2048: '76f834f0e3f0f9e3',
+  };
+  for (const [n, hex] of Object.entries(want)) {
+    const b = new Uint8Array(Number(n)).fill(0xff);
+    assert.strictEqual(xxh3_64(b).toString(16).padStart(16, '0'), hex, `length ${n}`);
+  }
+});
+
 test('MurmurHash3_x64_128 and emcache\'s signed-char reduction of it', () => {
   const { murmur3x64 } = require('../lib/murmur128');
   // each 64-bit half as its 8 little-endian bytes

@@ -1,0 +1,243 @@
+// Looking a prepared key up: the searches of the continuum by the profile's bound, its tie
+// runs, and the placement of a key by every algorithm.
+
+package ketama
+
+import (
+	"crypto/md5"
+	"encoding/binary"
+	"sort"
+)
+
+// lower is lowerBound(r.values, h) through the bucket index.
+func (r *Ring) lower(h uint32) int {
+	b := h >> r.shift
+	lo, hi := int(r.index[b]), int(r.index[b+1])
+	v := r.values
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if v[m] < h {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// upper is upperBound(r.values, h) through the bucket index.
+func (r *Ring) upper(h uint32) int {
+	b := h >> r.shift
+	lo, hi := int(r.index[b]), int(r.index[b+1])
+	v := r.values
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if v[m] <= h {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// lowerBound is the first index whose value is >= h (len(v) when none).
+func lowerBound(v []uint32, h uint32) int {
+	lo, hi := 0, len(v)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if v[m] < h {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// upperBound is the first index whose value is > h.
+func upperBound(v []uint32, h uint32) int {
+	lo, hi := 0, len(v)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if v[m] <= h {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+func (r *Ring) firstOfRun(p int) int {
+	for p > 0 && r.values[p-1] == r.values[p] {
+		p--
+	}
+	return p
+}
+
+// position is the continuum index a 32-bit key hash lands on, by the profile's bound.
+func (r *Ring) position(h uint32) (int, error) {
+	v := r.values
+	n := len(v)
+	if n == 0 {
+		return 0, ErrNoServer
+	}
+	wrap := func(p int) int {
+		if p == n {
+			return 0
+		}
+		return p
+	}
+	switch r.prof.bound {
+	case boundLowerSigned:
+		return wrap(r.lower(h ^ 0x80000000)), nil
+	case boundUpper:
+		return wrap(r.upper(h)), nil
+	case boundLowerZeroLast:
+		if h == 0 {
+			return r.firstOfRun(n - 1), nil
+		}
+		return wrap(r.lower(h)), nil
+	case boundFloor:
+		p := r.upper(h)
+		if p > 0 {
+			return r.firstOfRun(p - 1), nil
+		}
+		// PHP reads $list[count - 1]: a server only if a point equals it.
+		distinct := 1
+		for i := 1; i < n; i++ {
+			if v[i] != v[i-1] {
+				distinct++
+			}
+		}
+		probe := uint32(distinct - 1)
+		if q := r.lower(probe); q < n && v[q] == probe {
+			return q, nil
+		}
+		return 0, ErrNoServer
+	case boundFloorWrap:
+		p := r.upper(h)
+		if p == 0 {
+			return r.firstOfRun(n - 1), nil
+		}
+		return r.firstOfRun(p - 1), nil
+	default:
+		return wrap(r.lower(h)), nil
+	}
+}
+
+// widePosition is the continuum index of a 128-bit key (first position > w, wrapping).
+func (r *Ring) widePosition(w wide128) (int, error) {
+	n := len(r.wide)
+	if n == 0 {
+		return 0, ErrNoServer
+	}
+	p := sort.Search(n, func(i int) bool { return w.less(r.wide[i]) })
+	if p == n {
+		p = 0
+	}
+	return p, nil
+}
+
+// ownerAt is the owner of continuum index p (the tie rule's winner for sorted_list runs).
+func (r *Ring) ownerAt(p int) int {
+	if r.runs != nil && p+1 < len(r.values) && r.values[p+1] == r.values[p] {
+		if o, ok := r.runs[uint32(p)]; ok {
+			return int(o)
+		}
+	}
+	return int(r.owners[p])
+}
+
+func md5Wide(k []byte) wide128 {
+	d := md5.Sum(k)
+	return wide128{binary.BigEndian.Uint64(d[:8]), binary.BigEndian.Uint64(d[8:])}
+}
+
+func (r *Ring) keyHash(k []byte) uint32 {
+	if r.md5Key {
+		return md5Ketama(k)
+	}
+	return r.hash(k)
+}
+
+// startOf is the continuum index the walks start from for a prepared key.
+func (r *Ring) startOf(k []byte) int {
+	if r.wide != nil {
+		p, _ := r.widePosition(md5Wide(k))
+		return p
+	}
+	if r.prof.place == placePeclBuckets {
+		b := r.keyHash(k) % peclBuckets
+		return lowerBound(r.values, b*peclStep) % len(r.values)
+	}
+	p, _ := r.position(r.keyHash(k))
+	return p
+}
+
+// place is the server index of a prepared key (after refusals and the single-server rule).
+func (r *Ring) place(k []byte) (int, error) {
+	p := r.prof
+	switch p.place {
+	case placeRing:
+		var at int
+		var err error
+		if r.wide != nil {
+			at, err = r.widePosition(md5Wide(k))
+		} else {
+			at, err = r.position(r.keyHash(k))
+		}
+		if err != nil {
+			return 0, err
+		}
+		return r.ownerAt(at), nil
+	case placePeclBuckets:
+		if r.pecl == nil {
+			return 0, ErrNoServer
+		}
+		return int(r.pecl[r.keyHash(k)%peclBuckets]), nil
+	case placeModula, placeJavaAbsModulo:
+		var v uint64
+		switch {
+		case p.place == placeJavaAbsModulo && p.oldCompat:
+			v = uabs(whalinOldCompat(k))
+		case p.place == placeJavaAbsModulo:
+			v = uabs(int64(int32(r.keyHash(k))))
+		default:
+			v = uint64(r.keyHash(k))
+		}
+		return r.slotOf(v)
+	case placeFurc:
+		n := len(r.servers)
+		if n > furcMaxPool {
+			return 0, ErrUnsupported
+		}
+		if !p.weighted {
+			return int(furcHash(k, uint32(n))), nil
+		}
+		i, ok := weightedCh3(k, r.furcW)
+		if !ok {
+			return 0, ErrNoServer
+		}
+		return i, nil
+	case placeJump:
+		return int(jump(uint64(r.keyHash(k)), uint32(len(r.servers)))), nil
+	case placeRendezvous:
+		return r.rendezvousBest(r.keyHash(k), nil)
+	case placeMaglev:
+		return int(r.maglev[r.keyHash(k)%maglevSize]), nil
+	case placeHashRendezvous:
+		return r.scoredBest(k, nil)
+	case placeJumpXxh3:
+		return int(jump(xxh3(k), uint32(len(r.servers)))), nil
+	}
+	return 0, ErrUnsupported
+}
+
+func uabs(x int64) uint64 {
+	if x < 0 {
+		return uint64(-x)
+	}
+	return uint64(x)
+}

@@ -1,0 +1,263 @@
+'use strict';
+// Looking a prepared key up: the searches of the sorted continuum by the profile's bound, the
+// tie runs, and the placement of a key (or of a hash alone) by every algorithm. Methods of Ring
+// (installed on its prototype by ring.js); the key is the shared K.b/K.n.
+
+const { md5 } = require('./md5');
+const { oldCompat } = require('./hashes');
+const { furcHash, weightedCh3, FURC_MAX_POOL } = require('./furc');
+const { xxh3_64 } = require('./xxh3');
+const { K } = require('./key');
+const { MAGLEV_SIZE, score, jump, slotOf } = require('./placements');
+const { compareBytes, bswapU } = require('./points');
+const { PECL_BUCKETS } = require('./ring-build');
+const E = require('./errors');
+
+const methods = {
+  /** First position with value >= h (may be len). */
+  lowerBound(h) {
+    const v = this.values;
+    const b = h >>> this.shift;
+    let lo = this.starts[b];
+    let hi = this.starts[b + 1];
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (v[mid] < h) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  },
+
+  /** First position with value > h (may be len). */
+  upperBound(h) {
+    const v = this.values;
+    const b = h >>> this.shift;
+    let lo = this.starts[b];
+    let hi = this.starts[b + 1];
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (v[mid] <= h) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  },
+
+  firstOfRun(p) {
+    const v = this.values;
+    while (p > 0 && v[p - 1] === v[p]) p--;
+    return p;
+  },
+
+  ownerAt(p) {
+    if (this.runs && this.values[p + 1] === this.values[p]) {
+      const o = this.runs.get(p);
+      if (o !== undefined) return o;
+    }
+    return this.owners[p];
+  },
+
+  /**
+   * The continuum position a (prepared) key lands on, by the profile's bound; `hv`, when
+   * given, is placed instead of the key's hash.
+   */
+  position(hv) {
+    const len = this.values.length;
+    if (len === 0) throw new E.NoServerError();
+    const p = this.profile;
+    if (this.wide && hv === undefined) {
+      // the key as a 128-bit big-endian number: first point > it
+      const d = md5(K.b, K.n);
+      const top = bswapU(d[0]);
+      const k1 = bswapU(d[1]);
+      const k2 = bswapU(d[2]);
+      const k3 = bswapU(d[3]);
+      const v = this.values;
+      const w = this.wide;
+      let lo = this.starts[top >>> this.shift];
+      let hi = this.starts[(top >>> this.shift) + 1];
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        const x = v[mid];
+        const le = x < top || (x === top && (w[3 * mid] < k1 || (w[3 * mid] === k1 &&
+          (w[3 * mid + 1] < k2 || (w[3 * mid + 1] === k2 && w[3 * mid + 2] <= k3)))));
+        if (le) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo === len ? 0 : lo;
+    }
+    const h = hv === undefined ? this.hashFn(K.b, K.n) : hv;
+    let at;
+    switch (p.bound) {
+      case 'lower_bound':
+        at = this.lowerBound(h);
+        return at === len ? 0 : at;
+      case 'upper_bound':
+        at = this.upperBound(h);
+        return at === len ? 0 : at;
+      case 'lower_bound_signed':
+        at = this.lowerBound((h ^ 0x80000000) >>> 0);
+        return at === len ? 0 : at;
+      case 'lower_bound_zero_last':
+        if (h === 0) return this.firstOfRun(len - 1);
+        at = this.lowerBound(h);
+        return at === len ? 0 : at;
+      case 'floor': {
+        at = this.upperBound(h);
+        if (at > 0) return this.firstOfRun(at - 1);
+        // PHP reads $serverList[count - 1]: a server only if a point equals it
+        let distinct = 1;
+        for (let i = 1; i < len; i++) if (this.values[i] !== this.values[i - 1]) distinct++;
+        const probe = distinct - 1;
+        const q = this.lowerBound(probe);
+        if (q < len && this.values[q] === probe) return q;
+        throw new E.NoServerError();
+      }
+      case 'floor_wrap':
+        at = this.upperBound(h);
+        return this.firstOfRun(at === 0 ? len - 1 : at - 1);
+      default:
+        throw new E.UnsupportedError(`bound ${p.bound}`);
+    }
+  },
+
+  /** The server index for the prepared key K.b/K.n. */
+  indexOfPrepared() {
+    const p = this.profile;
+    if (p.singleShortcut && this.n === 1) return 0;
+    switch (p.placement) {
+      case 'ring':
+        return this.ownerAt(this.position());
+      case 'pecl_buckets':
+        if (this.values.length === 0) throw new E.NoServerError();
+        return this.buckets[this.hashFn(K.b, K.n) % PECL_BUCKETS];
+      case 'modula':
+      case 'java_abs_modulo': {
+        let at;
+        if (p.oldCompat) {
+          let h = oldCompat(K.b, K.n);
+          if (h < 0n) h = -h;
+          at = p.weighted ? slotOf(this.cumulative, h) : Number(h % BigInt(this.n));
+        } else {
+          let h = this.hashFn(K.b, K.n);
+          if (p.placement === 'java_abs_modulo') h = Math.abs(h | 0);
+          if (p.high15) {
+            h = (h >>> 16) & 0x7fff;
+            if (h === 0) h = 1;
+          }
+          at = p.weighted ? slotOf(this.cumulative, h) : h % this.n;
+        }
+        if (at < 0) throw new E.NoServerError();
+        return this.ordered[at];
+      }
+      case 'furc': {
+        if (this.n > FURC_MAX_POOL) throw new E.UnsupportedError('more than 2^23 servers');
+        if (!this.furcWeights) return furcHash(K.b, K.n, this.n);
+        const i = weightedCh3(K.b, K.n, this.furcWeights);
+        if (i < 0) throw new E.NoServerError();
+        return i;
+      }
+      case 'jump':
+        return jump(BigInt(this.hashFn(K.b, K.n)), this.n);
+      case 'jump_xxh3':
+        return jump(xxh3_64(K.b, K.n), this.n);
+      case 'rendezvous':
+        return this.rendezvousBest(this.hashFn(K.b, K.n), null);
+      case 'hash_rendezvous':
+        return this.scoredBest(null);
+      case 'maglev':
+        return this.maglev[this.hashFn(K.b, K.n) % MAGLEV_SIZE];
+      default:
+        throw new E.UnsupportedError(`placement ${p.placement}`);
+    }
+  },
+
+  /** The server a key hash `h` is placed on, as the key's own hash is (rehash failover). */
+  indexOfHash(h) {
+    const p = this.profile;
+    switch (p.placement) {
+      case 'ring':
+        return this.ownerAt(this.position(h));
+      case 'pecl_buckets':
+        if (this.values.length === 0) throw new E.NoServerError();
+        return this.buckets[h % PECL_BUCKETS];
+      case 'modula':
+      case 'java_abs_modulo': {
+        if (p.oldCompat) break;
+        if (p.placement === 'java_abs_modulo') h = Math.abs(h | 0);
+        if (p.high15) {
+          h = (h >>> 16) & 0x7fff;
+          if (h === 0) h = 1;
+        }
+        const at = p.weighted ? slotOf(this.cumulative, h) : h % this.n;
+        if (at < 0) throw new E.NoServerError();
+        return this.ordered[at];
+      }
+      case 'jump':
+        return jump(BigInt(h), this.n);
+      case 'rendezvous':
+        return this.rendezvousBest(h, null);
+      case 'maglev':
+        return this.maglev[h % MAGLEV_SIZE];
+      default:
+    }
+    throw new E.UnsupportedError(`a hash alone cannot place a key on ${p.placement}`);
+  },
+
+  /**
+   * pymemcache / emcache rendezvous: the server (not in `skip`) whose node string joined with
+   * the prepared key hashes highest; equal scores go to the greater node string
+   * (`greater_node`) or the greater hash of the node string, then the earlier server
+   * (`greater_node_hash`).
+   */
+  scoredBest(skip) {
+    const p = this.profile;
+    let best = -1;
+    let bestScore = 0;
+    for (let i = 0; i < this.n; i++) {
+      if (skip && skip.includes(i)) continue;
+      const node = this.entries[i].nodeBytes;
+      const len = node.length + K.n + 1;
+      if (this.joined.length < len) this.joined = new Uint8Array(len + 64);
+      const j = this.joined;
+      let n;
+      if (p.join === 'node_dash_key') {
+        j.set(node, 0);
+        j[node.length] = 0x2d;
+        j.set(K.b.subarray(0, K.n), node.length + 1);
+        n = len;
+      } else {
+        j.set(K.b.subarray(0, K.n), 0);
+        j.set(node, K.n);
+        n = len - 1;
+      }
+      const s = this.hashFn(j, n);
+      let take;
+      if (best < 0 || s !== bestScore) take = best < 0 || s > bestScore;
+      else if (p.scoreTies === 'greater_node') take = compareBytes(node, this.entries[best].nodeBytes) > 0;
+      else take = this.nodeHashes[i] > this.nodeHashes[best];
+      if (take) {
+        best = i;
+        bestScore = s;
+      }
+    }
+    if (best < 0) throw new E.NoServerError();
+    return best;
+  },
+
+  rendezvousBest(h, skip) {
+    let best = -1;
+    let bestScore = -Infinity;
+    for (let i = 0; i < this.n; i++) {
+      if (skip && skip.includes(i)) continue;
+      const s = score(this.entries[i].seed, this.entries[i].server.weight, h);
+      if (s > -Infinity && (best < 0 || s > bestScore)) {
+        best = i;
+        bestScore = s;
+      }
+    }
+    if (best < 0) throw new E.NoServerError();
+    return best;
+  },
+};
+
+module.exports = { methods };
