@@ -97,7 +97,7 @@ pub enum Command {
     /// What moves where when the fleet changes: fractions, flows and a migration plan.
     Diff(commands::diff::DiffArgs),
     /// How often two clients agree on the same fleet, and why they differ.
-    Compare(commands::compare::CompareArgs),
+    Compare(commands::compare::args::CompareArgs),
     /// Which client placed a live fleet's keys, and which keys sit where a client never looks
     /// (read-only; exit status 3 when some server could not be reached).
     Audit(commands::audit::args::AuditArgs),

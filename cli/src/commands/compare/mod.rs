@@ -1,0 +1,44 @@
+//! `ketama compare`: how often two client families pick the same server on the same fleet,
+//! and, from the two profiles' data, the structural reasons they differ.
+//!
+//! Modules, each using only those listed before it: [`args`], [`differences`], [`tally`],
+//! [`render`].
+
+pub mod args;
+pub mod differences;
+pub mod render;
+pub mod tally;
+
+use ketama_core::Ring;
+
+use crate::args::{hash, profile};
+use crate::output::Format;
+use crate::servers;
+use crate::shared::Fail;
+use args::CompareArgs;
+
+/// Runs `ketama compare`.
+pub fn run(c: &CompareArgs, f: Format) -> Result<String, Fail> {
+    let (a, b) = rings(c)?;
+    let (key_source, keys) = tally::keys(c.keys.as_deref())?;
+    let diffs = differences::differences(&a, &b, &c.profile, &c.with);
+    let t = tally::tally(&a, &b, &keys, &diffs);
+    Ok(render::render(c, &a, &b, &key_source, &t, &diffs, f))
+}
+
+/// The two rings on the fleet of `--servers`.
+fn rings(c: &CompareArgs) -> Result<(Ring, Ring), Fail> {
+    let pa = profile(&c.profile)?;
+    let pb = profile(&c.with)?;
+    let ha = c.hash.as_deref().map(|n| hash(n, Some(pa))).transpose()?;
+    let hb = c
+        .with_hash
+        .as_deref()
+        .map(|n| hash(n, Some(pb)))
+        .transpose()?;
+    let fleet = servers::load(&c.servers)?;
+    Ok((
+        servers::ring(pa, ha, &fleet)?,
+        servers::ring(pb, hb, &fleet)?,
+    ))
+}
