@@ -95,7 +95,7 @@ pub enum Command {
     /// compared instead.
     Simulate(commands::simulate::args::SimulateArgs),
     /// What moves where when the fleet changes: fractions, flows and a migration plan.
-    Diff(commands::diff::DiffArgs),
+    Diff(commands::diff::args::DiffArgs),
     /// How often two clients agree on the same fleet, and why they differ.
     Compare(commands::compare::args::CompareArgs),
     /// Which client placed a live fleet's keys, and which keys sit where a client never looks
