@@ -4,6 +4,7 @@
 use ketama_core::{Profile, Server};
 
 use super::algos::{self, KeySet, Setup};
+use super::algos_render;
 use super::args::SimulateArgs;
 use super::inputs::{fleet, load_keys, new_nodes};
 use super::plot;
@@ -113,5 +114,5 @@ pub fn run(a: &SimulateArgs, names: &[String], f: Format) -> Result<String, Fail
     if let Some(path) = &a.plot {
         plot::algorithms::write(&report, path)?;
     }
-    Ok(algos::render(&report, f))
+    Ok(algos_render::render(&report, f))
 }

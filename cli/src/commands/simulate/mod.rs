@@ -9,11 +9,12 @@
 //!
 //! `--plot FILE.svg` draws the experiment's figures ([`plot::experiment`]). With
 //! `--algorithms A,B,...`, placement algorithms are compared instead ([`algorithms`]).
-//! Modules, each using only those listed before it: [`args`], [`algos`], [`inputs`],
+//! Modules, each using only those listed before it: [`args`], [`algos`], [`algos_render`], [`inputs`],
 //! [`experiment`], [`live`], [`render`], [`plot`], [`algorithms`].
 
 pub mod algorithms;
 pub mod algos;
+pub mod algos_render;
 pub mod args;
 pub mod experiment;
 pub mod inputs;
