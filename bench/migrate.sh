@@ -6,7 +6,8 @@
 #
 #   bash bench/migrate.sh                 (release build of the CLI)
 # Env: BENCH_SMALL_KEYS (default 500000, 32-byte values), BENCH_BIG_KEYS (default 3000,
-# 100 KB values), BENCH_CONCURRENCY (default "1 4").
+# 100 KB values), BENCH_CONCURRENCY (default "1 4"), KETAMA_BIN (a ketama binary to measure
+# instead of building the release one: compare two builds by running both back to back).
 # A benchmark, not a test: nothing here asserts a speed, and CI does not run it.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -16,9 +17,13 @@ small=${BENCH_SMALL_KEYS:-500000}
 big=${BENCH_BIG_KEYS:-3000}
 conc=(${BENCH_CONCURRENCY:-1 4})
 
-cargo build -q --release -p ketama-cli
-target=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
-ketama="$target/release/ketama"
+if [[ -n ${KETAMA_BIN:-} ]]; then
+    ketama=$KETAMA_BIN
+else
+    cargo build -q --release -p ketama-cli
+    target=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
+    ketama="$target/release/ketama"
+fi
 work=$(mktemp -d)
 pids=()
 stop_all() {
@@ -63,7 +68,7 @@ while not buf.endswith(b"MN\r\n"):
 EOF
 }
 
-printf '%-12s %8s %12s %10s %12s %10s %14s\n' case keys concurrency seconds "keys/s" "peak RSS" "tool CPU s"
+printf '%-12s %8s %12s %10s %10s %12s %10s %14s\n' case keys concurrency seconds "listing s" "keys/s" "peak RSS" "tool CPU s"
 for case in small big; do
     if [[ $case == small ]]; then n=$small; size=32; else n=$big; size=102400; fi
     for c in "${conc[@]}"; do
@@ -84,7 +89,7 @@ cpu = sum(float(re.search(p + r" time \(seconds\): ([\d.]+)", t).group(1)) for p
 c = o["counts"]
 assert c["failed"] == 0 and c["copied"] == c["moving"], c
 label = "small (32 B)" if sys.argv[3] == "small" else "100 KB"
-print(f"{label:<12} {c['copied']:>8} {sys.argv[4]:>12} {o['seconds']:>10.2f} {c['copied'] / o['seconds']:>12.0f} {rss / 1024:>7.1f} MB {cpu:>14.2f}")
+print(f"{label:<12} {c['copied']:>8} {sys.argv[4]:>12} {o['seconds']:>10.2f} {o.get('seconds_listing', 0):>10.2f} {c['copied'] / o['seconds']:>12.0f} {rss / 1024:>7.1f} MB {cpu:>14.2f}")
 EOF
         stop_all
     done

@@ -211,7 +211,7 @@ func (r *Ring) place(k []byte) (int, error) {
 	case placeFurc:
 		n := len(r.servers)
 		if n > furcMaxPool {
-			return 0, ErrUnsupported
+			return 0, ErrTooManyServers
 		}
 		if !p.weighted {
 			return int(furcHash(k, uint32(n))), nil

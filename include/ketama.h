@@ -106,6 +106,44 @@ typedef enum ketama_status {
      * A capacity factor below 1.
      */
     KETAMA_STATUS_BAD_FACTOR = 18,
+    /**
+     * A ring from `ketama_ring_create_points()` takes no changes: build a new one.
+     */
+    KETAMA_STATUS_FIXED_POINTS = 19,
+    /**
+     * The profile does not place keys on a continuum of 32-bit points (modulo, jump,
+     * rendezvous, maglev, uhashring's 128-bit ring, ...), which this call needs.
+     */
+    KETAMA_STATUS_NOT_A_CONTINUUM = 20,
+    /**
+     * A key hash alone cannot place a key on this profile: its client reads the key itself
+     * (mcrouter, hash rendezvous, jump over xxh3) or a 128-bit hash (uhashring).
+     */
+    KETAMA_STATUS_NEEDS_KEY = 21,
+    /**
+     * The current loads (bounded loads) do not have one entry per server.
+     */
+    KETAMA_STATUS_BAD_LOADS = 22,
+    /**
+     * More servers than the profile's client takes (mcrouter: 2^23).
+     */
+    KETAMA_STATUS_TOO_MANY_SERVERS = 23,
+    /**
+     * No bucket function has this name.
+     */
+    KETAMA_STATUS_UNKNOWN_ALGORITHM = 24,
+    /**
+     * The bucket count is 0.
+     */
+    KETAMA_STATUS_ZERO_BUCKETS = 25,
+    /**
+     * The bucket count is above the bucket function's limit.
+     */
+    KETAMA_STATUS_TOO_MANY_BUCKETS = 26,
+    /**
+     * The reference bucket function returns no bucket for this input.
+     */
+    KETAMA_STATUS_NO_BUCKET = 27,
 } ketama_status;
 
 /**
@@ -137,9 +175,9 @@ extern "C" {
  * `Hashing.consistentHash`), `jumpback` (hash4j's JumpBackHash), `fliphash` (DataDog's
  * `fliphash_64`), `maglev-go` (dgryski/go-maglev) or `mpchash-go` (dgryski/go-mpchash).
  *
- * Returns `KETAMA_STATUS_UNKNOWN_PROFILE` for an unknown algorithm name,
- * `KETAMA_STATUS_EMPTY_RING` when `buckets` is 0, `KETAMA_STATUS_UNSUPPORTED` when `buckets` is
- * above the algorithm's limit (2147483647; `maglev-go` 65537, `mpchash-go` 65536),
+ * Returns `KETAMA_STATUS_UNKNOWN_ALGORITHM` for an unknown algorithm name,
+ * `KETAMA_STATUS_ZERO_BUCKETS` when `buckets` is 0, `KETAMA_STATUS_TOO_MANY_BUCKETS` when
+ * `buckets` is above the algorithm's limit (2147483647; `maglev-go` 65537, `mpchash-go` 65536),
  * `KETAMA_STATUS_INVALID_UTF8`, `KETAMA_STATUS_NULL_ARGUMENT`. `maglev-go` and `mpchash-go`
  * build their table on every call (about a millisecond at 65537 buckets).
  *
@@ -175,10 +213,10 @@ enum ketama_status ketama_ring_create(const char *profile, const char *hash, str
  *
  * The ring looks up, walks and lists its points like any other; it refuses changes
  * (`ketama_ring_add`, `_add_many`, `_remove`, `_set_weight` return
- * `KETAMA_STATUS_UNSUPPORTED`): build a new one. Errors: `KETAMA_STATUS_EMPTY_RING` (no
+ * `KETAMA_STATUS_FIXED_POINTS`): build a new one. Errors: `KETAMA_STATUS_EMPTY_RING` (no
  * server or no point), `KETAMA_STATUS_INDEX_OUT_OF_RANGE` (an owner index
  * `>= server_count`), `KETAMA_STATUS_TOO_MANY_POINTS` (more than 2^23 points),
- * `KETAMA_STATUS_UNSUPPORTED` (a profile that is not a 32-bit continuum: modulo, jump,
+ * `KETAMA_STATUS_NOT_A_CONTINUUM` (a profile that is not a 32-bit continuum: modulo, jump,
  * rendezvous, maglev, uhashring), `KETAMA_STATUS_DUPLICATE_SERVER`, `KETAMA_STATUS_BAD_LABEL`.
  * On success `*ring_out` receives a ring to free with `ketama_ring_free()`; on failure it is
  * not written. `failed_index_out` (NULL allowed) receives, on a failure that one server is
@@ -228,7 +266,7 @@ enum ketama_status ketama_ring_add_named(struct ketama_ring *ring, const char *l
  * endpoint: IPv6 literals compare in canonical form (`[::1]:11211` = `[0:0::1]:11211`).
  * A continuum holds at most 2^23 = 8,388,608 points (52,428 equal libketama servers): more
  * is refused at once with `KETAMA_STATUS_TOO_MANY_POINTS`. A ring from
- * `ketama_ring_create_points()` refuses with `KETAMA_STATUS_UNSUPPORTED`, as it refuses
+ * `ketama_ring_create_points()` refuses with `KETAMA_STATUS_FIXED_POINTS`, as it refuses
  * every change.
  *
  * `labels[i]` / `label_lens[i]`: the labels. `weights`: NULL for all 1. `names` /
@@ -367,7 +405,8 @@ enum ketama_status ketama_ring_lookup_joined(const struct ketama_ring *ring, con
  * ring order. `servers_out[i]` receives server indexes (see `ketama_ring_server()`);
  * `*count_out` how many were written. Works on any ring with a 32-bit continuum (the hash
  * is compared as its points are). Errors: `KETAMA_STATUS_EMPTY_RING`,
- * `KETAMA_STATUS_NO_SERVER`, `KETAMA_STATUS_UNSUPPORTED` (uhashring's 128-bit ring, mcrouter).
+ * `KETAMA_STATUS_NO_SERVER`, `KETAMA_STATUS_NEEDS_KEY` (uhashring's 128-bit ring, mcrouter,
+ * hash rendezvous).
  *
  * # Safety
  * `ring` is a live ring; `servers_out` holds `n` elements; `count_out` is writable.

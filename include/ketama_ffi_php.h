@@ -19,6 +19,15 @@ typedef enum ketama_status {
     KETAMA_STATUS_PANIC = 16,
     KETAMA_STATUS_INTERNAL = 17,
     KETAMA_STATUS_BAD_FACTOR = 18,
+    KETAMA_STATUS_FIXED_POINTS = 19,
+    KETAMA_STATUS_NOT_A_CONTINUUM = 20,
+    KETAMA_STATUS_NEEDS_KEY = 21,
+    KETAMA_STATUS_BAD_LOADS = 22,
+    KETAMA_STATUS_TOO_MANY_SERVERS = 23,
+    KETAMA_STATUS_UNKNOWN_ALGORITHM = 24,
+    KETAMA_STATUS_ZERO_BUCKETS = 25,
+    KETAMA_STATUS_TOO_MANY_BUCKETS = 26,
+    KETAMA_STATUS_NO_BUCKET = 27,
 } ketama_status;
 typedef struct ketama_ring ketama_ring;
 enum ketama_status ketama_bucket(const char *algorithm, size_t algorithm_len, uint64_t input, uint32_t buckets, uint32_t *bucket_out);

@@ -83,6 +83,11 @@ export class KeyRejectedError extends VariantError {}
 export class UnsupportedError extends VariantError {}
 export class TooManyPointsError extends VariantError {}
 export class BadFactorError extends VariantError {}
+export class FixedPointsError extends VariantError {}
+export class NotAContinuumError extends VariantError {}
+export class NeedsKeyError extends VariantError {}
+export class BadLoadsError extends VariantError {}
+export class TooManyServersError extends VariantError {}
 
 /** The bucket functions `bucket` accepts. */
 export const BUCKET_ALGORITHMS: string[];

@@ -3,52 +3,20 @@
 //! They need Debian's `memcached` (tests/setup.sh installs it). Without it each test says so
 //! and passes, unless KETAMA_REQUIRE_MEMCACHED=1 (as tests/run-all.sh sets), where it fails.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::Read;
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+mod common;
+
+use common::memcached::{free_port, json, memcached, set, stat, tmpdir, Fleet};
 
 const BIN: &str = env!("CARGO_BIN_EXE_ketama");
 
-fn memcached() -> Option<String> {
-    for p in ["/usr/bin/memcached", "/usr/local/bin/memcached"] {
-        if Path::new(p).exists() {
-            return Some(p.to_string());
-        }
-    }
-    if std::env::var("KETAMA_REQUIRE_MEMCACHED").as_deref() == Ok("1") {
-        panic!("memcached is required (KETAMA_REQUIRE_MEMCACHED=1) but not installed");
-    }
-    eprintln!("memcached not installed: test skipped (set KETAMA_REQUIRE_MEMCACHED=1 to fail)");
-    None
-}
-
 fn ketama(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run ketama")
-}
-
-fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ketama-live-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "bad json ({e}): {}\nstderr: {}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
+    common::ketama_stdin(args, None)
 }
 
 fn alive(pid: u32) -> bool {
@@ -146,7 +114,7 @@ fn live_with_removals_other_profile_and_formats() {
 
 #[test]
 fn live_refuses_keys_the_protocol_cannot_carry_and_a_missing_binary() {
-    let d = tmpdir("badkeys");
+    let d = tmpdir("live", "badkeys");
     let keys = d.join("keys");
     std::fs::write(&keys, "a\nb c\nd\n").unwrap();
     let out = ketama(&["simulate", "--live", "--keys", keys.to_str().unwrap()]);
@@ -210,7 +178,7 @@ fn recorded(pids: &Path) -> Vec<u32> {
 #[test]
 fn every_process_is_stopped_when_a_start_fails() {
     let Some(mc) = memcached() else { return };
-    let d = tmpdir("startfail");
+    let d = tmpdir("live", "startfail");
     let (script, pids) = wrapper(&d, &mc, "[ \"$n\" -ge 4 ] && exit 1");
     let out = ketama(&[
         "simulate",
@@ -237,7 +205,7 @@ fn every_process_is_stopped_when_a_start_fails() {
 #[test]
 fn every_process_is_stopped_on_ctrl_c() {
     let Some(mc) = memcached() else { return };
-    let d = tmpdir("ctrlc");
+    let d = tmpdir("live", "ctrlc");
     // The 6th start hangs (a process that never listens), so the run is surely in progress.
     let (script, pids) = wrapper(&d, &mc, "[ \"$n\" -eq 6 ] && exec sleep 60");
     let mut child = Command::new(BIN)
@@ -290,99 +258,6 @@ fn every_process_is_stopped_on_ctrl_c() {
 // ---------------------------------------------------------------------------------------------
 // audit
 
-/// memcached processes started by a test, killed on drop.
-struct Fleet {
-    procs: Vec<Child>,
-    labels: Vec<String>,
-}
-
-impl Drop for Fleet {
-    fn drop(&mut self) {
-        for p in &mut self.procs {
-            let _ = p.kill();
-            let _ = p.wait();
-        }
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-fn start_fleet(mc: &str, extra: &[&[&str]]) -> Fleet {
-    let mut f = Fleet {
-        procs: Vec::new(),
-        labels: Vec::new(),
-    };
-    for args in extra {
-        let port = free_port();
-        let mut cmd = Command::new(mc);
-        cmd.args([
-            "-l",
-            "127.0.0.1",
-            "-p",
-            &port.to_string(),
-            "-U",
-            "0",
-            "-m",
-            "16",
-        ])
-        .args(*args)
-        .args(["-u", "root"]) // ignored unless root, where it is required
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-        f.procs.push(cmd.spawn().unwrap());
-        let label = format!("127.0.0.1:{port}");
-        let start = Instant::now();
-        while TcpStream::connect(&label).is_err() {
-            assert!(
-                start.elapsed() < Duration::from_secs(10),
-                "memcached on {port}"
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        f.labels.push(label);
-    }
-    f
-}
-
-/// Sends one command and reads the reply up to a line equal to `end` (or one line).
-fn talk(addr: &str, cmd: &str, end: Option<&str>) -> Vec<String> {
-    let s = TcpStream::connect(addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
-    (&s).write_all(cmd.as_bytes()).unwrap();
-    let mut r = BufReader::new(&s);
-    let mut lines = Vec::new();
-    loop {
-        let mut l = String::new();
-        r.read_line(&mut l).unwrap();
-        let l = l.trim_end().to_string();
-        let done = end.is_none_or(|e| l == e);
-        lines.push(l);
-        if done {
-            return lines;
-        }
-    }
-}
-
-fn set(addr: &str, key: &str) {
-    assert_eq!(
-        talk(addr, &format!("set {key} 0 0 1\r\nv\r\n"), None),
-        ["STORED"]
-    );
-}
-
-fn stat(addr: &str, name: &str) -> u64 {
-    talk(addr, "stats\r\n", Some("END"))
-        .iter()
-        .find_map(|l| l.strip_prefix(&format!("STAT {name} "))?.parse().ok())
-        .unwrap()
-}
-
 fn lookup(profile: &str, servers: &Path, keys: &[String]) -> Vec<String> {
     let mut args = vec!["lookup", "-p", profile, "-s", servers.to_str().unwrap()];
     args.extend(keys.iter().map(String::as_str));
@@ -398,11 +273,15 @@ fn audit_reports_agreement_misplaced_keys_detect_and_partial() {
     let Some(mc) = memcached() else { return };
     // The third server has no LRU crawler: its keys come from `stats cachedump` (and no
     // segmented LRU, where cachedump would only see the HOT part).
-    let fleet = start_fleet(
+    let fleet = Fleet::start_each(
         &mc,
-        &[&[], &[], &["-o", "no_lru_crawler,no_lru_maintainer"]],
+        &[
+            &["-m", "16"],
+            &["-m", "16"],
+            &["-m", "16", "-o", "no_lru_crawler,no_lru_maintainer"],
+        ],
     );
-    let d = tmpdir("audit");
+    let d = tmpdir("live", "audit");
     let servers = d.join("servers");
     std::fs::write(&servers, fleet.labels.join("\n") + "\n").unwrap();
     // Random-looking keys: sequential ones cluster under fnv1a_64.
@@ -536,7 +415,7 @@ fn audit_usage_errors() {
     assert_eq!(out.status.code(), Some(2));
     let out = ketama(&["audit", "-s", "x", "--detect", "--hash", "md5"]);
     assert_eq!(out.status.code(), Some(2), "--hash needs --profile");
-    let d = tmpdir("usage");
+    let d = tmpdir("live", "usage");
     let servers = d.join("servers");
     std::fs::write(&servers, "127.0.0.1:1\n").unwrap();
     let out = ketama(&["audit", "-s", servers.to_str().unwrap(), "-p", "nope"]);
@@ -556,7 +435,7 @@ fn audit_usage_errors() {
 /// Starts `simulate --live` whose first memcached is stopped (SIGSTOP) once the 12th has
 /// started, so the run blocks reading its reply; returns the child and the PID file.
 fn stalled_live(name: &str, mc: &str, extra: &[&str]) -> (Child, PathBuf) {
-    let d = tmpdir(name);
+    let d = tmpdir("live", name);
     let (script, pids) = wrapper(
         &d,
         mc,

@@ -22,6 +22,9 @@ mod boundary;
 pub mod bucket;
 pub mod compat;
 pub mod ring;
+
+// After `ring`: cbindgen writes the header's functions in declaration order.
+pub mod info;
 mod split;
 pub mod status;
 

@@ -9,6 +9,7 @@ mod bucket;
 mod convert;
 mod errors;
 mod fastcall;
+mod labels;
 mod lookup;
 mod pin;
 mod ring;

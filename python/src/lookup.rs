@@ -11,7 +11,7 @@ use pyo3::types::PyString;
 use pyo3::PyTypeInfo;
 
 use crate::convert::key_bytes;
-use crate::ring::Labels;
+use crate::labels::Labels;
 
 /// Calls `key -> values[server index]` (or `None` when no server owns the key) on a fixed
 /// snapshot of a ring. Keys that are not exactly `str` are hashed as `str(key)` (uhashring's

@@ -195,6 +195,11 @@ ERRORS: list[tuple[type[Exception], tuple[type[BaseException], ...]]] = [
     (ketama.KeyRejectedError, (ValueError,)),
     (ketama.UnsupportedError, (ValueError,)),
     (ketama.TooManyPointsError, (ValueError,)),
+    (ketama.FixedPointsError, (ValueError,)),
+    (ketama.NotAContinuumError, (ValueError,)),
+    (ketama.NeedsKeyError, (ValueError,)),
+    (ketama.BadLoadsError, (ValueError,)),
+    (ketama.TooManyServersError, (ValueError,)),
 ]
 
 
@@ -354,10 +359,12 @@ def test_every_core_error_has_its_own_exception() -> None:
     from ketama import _ketama
 
     pairs = _ketama._error_classes()
-    assert len(pairs) >= 12
+    assert len(pairs) >= 22
     for variant, cls in pairs:
         assert cls is not None and cls != "KetamaError", variant
         assert hasattr(ketama, cls), cls
+    classes = [cls for _, cls in pairs]
+    assert len(set(classes)) == len(classes), "two core errors share one exception class"
 
 
 # ---- subclasses --------------------------------------------------------------------------

@@ -8,6 +8,7 @@
 //! up to [`MAX_ITEM`]: a silent or misbehaving server makes a call fail with a message naming
 //! it, never hang.
 
+use std::io::Write as _;
 use std::time::{Duration, Instant};
 
 use crate::memcache::{key_ok, Conn, Options, MAX_LINE, MAX_LISTING_LINE};
@@ -182,9 +183,10 @@ fn token<T: std::str::FromStr>(tokens: &[&[u8]], flag: u8) -> Option<T> {
 
 impl MetaConn {
     /// Connects to `addr` (`host:port`); `label` names the server in messages. Each round
-    /// trip may take up to `timeout`.
-    pub fn connect(label: &str, addr: &str, timeout: Duration) -> Result<MetaConn, String> {
-        let conn = Conn::connect(addr, Options::new(timeout)).map_err(|e| e.message)?;
+    /// trip may take up to `opts.timeout` (the connect and TLS handshake too).
+    pub fn connect(label: &str, addr: &str, opts: Options) -> Result<MetaConn, String> {
+        let timeout = opts.timeout;
+        let conn = Conn::connect(addr, opts).map_err(|e| e.message)?;
         Ok(MetaConn {
             label: label.to_string(),
             conn,
@@ -337,19 +339,23 @@ impl MetaConn {
         Err(self.err("the LRU crawler stayed busy"))
     }
 
+    /// Queues `mg <key> <flags>`: the key's token, ` b` when it travels in base64, then
+    /// `flags` (each request one line, written straight into the send buffer).
+    fn queue_mg(&mut self, key: &[u8], flags: &[u8]) {
+        self.command("mg");
+        self.out.extend_from_slice(b"mg ");
+        if key_token(key, &mut self.out) {
+            self.out.extend_from_slice(b" b");
+        }
+        self.out.extend_from_slice(flags);
+        self.out.extend_from_slice(b"\r\n");
+    }
+
     /// Queues `mg` for the value, client flags, remaining TTL and CAS, without bumping the
     /// item in the LRU.
     pub fn queue_get(&mut self, key: &[u8]) -> Result<(), String> {
-        self.command("mg");
-        let mut out = Vec::with_capacity(key.len() + 24);
-        out.extend_from_slice(b"mg ");
-        let b = key_token(key, &mut out);
-        out.extend_from_slice(if b {
-            b" b v f t c u\r\n"
-        } else {
-            b" v f t c u\r\n"
-        });
-        self.queue(&out)
+        self.queue_mg(key, b" v f t c u");
+        Ok(())
     }
 
     /// Reads the reply to one [`queue_get`](Self::queue_get): `None` on a miss.
@@ -387,12 +393,8 @@ impl MetaConn {
 
     /// Queues an `mg` that only asks whether the key exists.
     pub fn queue_has(&mut self, key: &[u8]) -> Result<(), String> {
-        self.command("mg");
-        let mut out = Vec::with_capacity(key.len() + 12);
-        out.extend_from_slice(b"mg ");
-        let b = key_token(key, &mut out);
-        out.extend_from_slice(if b { b" b u\r\n" } else { b" u\r\n" });
-        self.queue(&out)
+        self.queue_mg(key, b" u");
+        Ok(())
     }
 
     /// Reads the reply to one [`queue_has`](Self::queue_has).
@@ -408,12 +410,8 @@ impl MetaConn {
 
     /// Queues an `mg` that asks for the item's CAS only.
     pub fn queue_cas(&mut self, key: &[u8]) -> Result<(), String> {
-        self.command("mg");
-        let mut out = Vec::with_capacity(key.len() + 12);
-        out.extend_from_slice(b"mg ");
-        let b = key_token(key, &mut out);
-        out.extend_from_slice(if b { b" b c u\r\n" } else { b" c u\r\n" });
-        self.queue(&out)
+        self.queue_mg(key, b" c u");
+        Ok(())
     }
 
     /// Reads the reply to one [`queue_cas`](Self::queue_cas): the CAS, `None` on a miss.
@@ -442,25 +440,26 @@ impl MetaConn {
         compare: Option<u64>,
     ) -> Result<(), String> {
         self.command("ms");
-        let mut out = Vec::with_capacity(key.len() + value.len() + 64);
+        let out = &mut self.out;
         out.extend_from_slice(b"ms ");
-        let b = key_token(key, &mut out);
-        out.extend_from_slice(format!(" {}", value.len()).as_bytes());
+        let b = key_token(key, out);
+        // Writing into a Vec cannot fail.
+        let _ = write!(out, " {}", value.len());
         if b {
             out.extend_from_slice(b" b");
         }
-        out.extend_from_slice(format!(" F{flags} T{exp} c").as_bytes());
+        let _ = write!(out, " F{flags} T{exp} c");
         out.extend_from_slice(match mode {
             Mode::Add => b" ME",
             Mode::Set => b" MS",
         });
         if let Some(c) = compare {
-            out.extend_from_slice(format!(" C{c}").as_bytes());
+            let _ = write!(out, " C{c}");
         }
         out.extend_from_slice(b"\r\n");
-        self.queue(&out)?;
-        self.queue(value)?;
-        self.queue(b"\r\n")
+        out.extend_from_slice(value);
+        out.extend_from_slice(b"\r\n");
+        Ok(())
     }
 
     /// Reads the reply to one [`queue_set`](Self::queue_set).
@@ -483,16 +482,16 @@ impl MetaConn {
     /// Queues an `md`, only if the item's CAS is `compare` when one is given.
     pub fn queue_delete(&mut self, key: &[u8], compare: Option<u64>) -> Result<(), String> {
         self.command("md");
-        let mut out = Vec::with_capacity(key.len() + 32);
+        let out = &mut self.out;
         out.extend_from_slice(b"md ");
-        if key_token(key, &mut out) {
+        if key_token(key, out) {
             out.extend_from_slice(b" b");
         }
         if let Some(c) = compare {
-            out.extend_from_slice(format!(" C{c}").as_bytes());
+            let _ = write!(out, " C{c}");
         }
         out.extend_from_slice(b"\r\n");
-        self.queue(&out)
+        Ok(())
     }
 
     /// Reads the reply to one [`queue_delete`](Self::queue_delete).

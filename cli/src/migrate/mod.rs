@@ -13,12 +13,15 @@
 
 use std::collections::hash_map::RandomState;
 use std::collections::{HashMap, HashSet};
-use std::hash::BuildHasher;
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
 use ketama_core::Ring;
 
+use crate::memcache::tls::Tls;
+use crate::memcache::{Options, TlsArgs};
 use crate::output::Format;
 use crate::servers::{self, Fleet};
 use crate::shared::Fail;
@@ -80,6 +83,8 @@ pub struct PlaceArgs {
     /// server that takes longer is reported as failed.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::args::seconds)]
     pub timeout: Duration,
+    #[command(flatten)]
+    pub tls: TlsArgs,
 }
 
 /// `ketama migrate plan`.
@@ -156,6 +161,8 @@ pub struct Placement {
     pub old_in_new: Vec<Option<usize>>,
     /// The longest one round trip may take.
     pub timeout: Duration,
+    /// TLS to every server (`None`: plain TCP).
+    pub tls: Option<Arc<Tls>>,
     old_pos: Vec<usize>,
     new_pos: Vec<usize>,
 }
@@ -220,6 +227,7 @@ impl Placement {
             new_labels,
             old_in_new,
             timeout: a.timeout,
+            tls: a.tls.load().map_err(Fail::new)?,
         })
     }
 
@@ -253,7 +261,14 @@ impl Placement {
             new_labels,
             old_in_new,
             timeout,
+            tls: None,
         }
+    }
+
+    /// How to connect to the servers: [`Placement::timeout`] per round trip, TLS when
+    /// configured.
+    pub fn net(&self) -> Options {
+        Options::new(self.timeout).with_tls(self.tls.clone())
     }
 
     /// What happens to `key` listed on OLD server `src`.
@@ -348,15 +363,15 @@ pub const CACHEDUMP_NOTE: &str = "note: servers without an enabled LRU crawler w
 pub fn list_server(
     label: &str,
     addr: &str,
-    timeout: Duration,
+    opts: Options,
     mut each: impl FnMut(meta::Listed) -> Result<(), String>,
 ) -> Result<Listing, String> {
-    let mut c = meta::MetaConn::connect(label, addr, timeout)?;
+    let mut c = meta::MetaConn::connect(label, addr, opts.clone())?;
     // A crawl is not a snapshot: items the LRU maintainer moves between its queues while it
     // runs (e.g. just after many reads) can be missed. So it is repeated, a few times at most,
     // until the distinct keys seen reach `curr_items` (read again after each pass). Only an 8-byte fingerprint per key is kept for that.
     let fingerprints = RandomState::new();
-    let mut seen = HashSet::new();
+    let mut seen: HashSet<u64, BuildHasherDefault<Fingerprint>> = HashSet::default();
     let mut crawler = false;
     for pass in 0..6u64 {
         let before = seen.len();
@@ -382,7 +397,7 @@ pub fn list_server(
         return Ok(Listing::Metadump);
     }
     let mut failed = None;
-    crate::memcache::Conn::connect(addr, crate::memcache::Options::new(timeout))
+    crate::memcache::Conn::connect(addr, opts)
         .and_then(|mut c| {
             c.list_keys(|key| {
                 if failed.is_none() {
@@ -400,6 +415,25 @@ pub fn list_server(
     match failed {
         Some(e) => Err(e),
         None => Ok(Listing::Cachedump),
+    }
+}
+
+/// The hasher of a set of key fingerprints: they are already random 64-bit hashes, so each is
+/// its own hash (hashing them again costs as much as the listing's parsing).
+#[derive(Default)]
+struct Fingerprint(u64);
+
+impl Hasher for Fingerprint {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
     }
 }
 

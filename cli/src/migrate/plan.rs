@@ -59,7 +59,7 @@ pub fn make(pl: &Placement) -> Plan {
     for (src, (label, addr)) in pl.old_labels.iter().zip(&pl.old_addrs).enumerate() {
         let mut n = 0u64;
         let mut local = Plan::default();
-        let r = list_server(label, addr, pl.timeout, |it| {
+        let r = list_server(label, addr, pl.net(), |it| {
             n += 1;
             if it.exp >= 0 && it.exp <= t {
                 local.expired.add(it.size);

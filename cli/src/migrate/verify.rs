@@ -44,7 +44,7 @@ fn check(
         by_owner.entry(u).or_default().push(k);
     }
     for (u, keys) in by_owner {
-        let mut c = MetaConn::connect(&pl.new_labels[u], &pl.new_addrs[u], pl.timeout)?;
+        let mut c = MetaConn::connect(&pl.new_labels[u], &pl.new_addrs[u], pl.net())?;
         for k in &keys {
             c.queue_has(k)?;
         }
@@ -67,7 +67,7 @@ pub fn make(pl: &Placement) -> Vec<ServerCheck> {
         let mut sc = ServerCheck::default();
         let mut pending = Vec::new();
         let mut inner = ServerCheck::default();
-        let r = list_server(label, addr, pl.timeout, |it| {
+        let r = list_server(label, addr, pl.net(), |it| {
             inner.keys += 1;
             match pl.new_owner(&it.key) {
                 Some(u) if u == t => inner.placed += 1,

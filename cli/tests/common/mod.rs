@@ -72,3 +72,9 @@ pub fn peak(args: &[&str]) -> (Output, u64) {
 
 #[path = "fake.rs"]
 pub mod fake;
+
+#[path = "memcached.rs"]
+pub mod memcached;
+
+#[path = "migrate.rs"]
+pub mod migrate;

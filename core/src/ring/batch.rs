@@ -23,7 +23,7 @@ impl Ring {
             return None;
         }
         match &self.layout {
-            Layout::Furc(_) | Layout::Scored | Layout::JumpXxh3 => return None,
+            Layout::Furc(_) | Layout::Scored(..) | Layout::JumpXxh3 => return None,
             Layout::Wide(..) => return Some(|d| KeyPoint::Wide(u128::from_be_bytes(*d))),
             Layout::Slots(s) if s.old_compat() => return None,
             _ => {}

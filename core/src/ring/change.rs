@@ -63,7 +63,7 @@ impl Ring {
     }
 
     /// Adds a server at the end of the server order (a ring from [`Ring::from_points`]
-    /// refuses every change with [`Error::Unsupported`]). Only this server's points are hashed,
+    /// refuses every change with [`Error::FixedPoints`]). Only this server's points are hashed,
     /// plus the few strings other servers gain or lose when relative weights shift; they are
     /// merged into the sorted continuum. On error the ring is unchanged.
     pub fn add(&mut self, server: Server) -> Result<(), Error> {
@@ -95,7 +95,7 @@ impl Ring {
 /// A ring from explicit points does not know which points a change would bring.
 fn refuse_explicit(ring: &Ring) -> Result<(), Error> {
     if ring.explicit {
-        return Err(Error::Unsupported);
+        return Err(Error::FixedPoints);
     }
     Ok(())
 }

@@ -32,7 +32,7 @@ impl Ring {
             (Layout::Sorted(c, bound) | Layout::TieRuns(c, bound, _), k) => {
                 Ok((c, c.position(*bound, k.narrow())?))
             }
-            _ => Err(Error::Unsupported),
+            _ => Err(Error::NotAContinuum),
         }
     }
 
@@ -56,7 +56,7 @@ impl Ring {
             Layout::Buckets(t) => t.owner(k.narrow()).ok_or(Error::NoServer),
             Layout::Slots(s) => s.locate(k),
             // Placed from the key itself in `locate_index`; a hash alone cannot place it.
-            Layout::Furc(_) | Layout::Scored | Layout::JumpXxh3 => Err(Error::Unsupported),
+            Layout::Furc(_) | Layout::Scored(..) | Layout::JumpXxh3 => Err(Error::NeedsKey),
             Layout::Jump => {
                 Ok(jump::jump(u64::from(k.narrow()), self.entries.len() as u32) as usize)
             }
@@ -69,7 +69,7 @@ impl Ring {
     }
 
     /// The continuum point a key lands on and its owner's index: what libketama's
-    /// `ketama_get_server` reports as `mcs.point`. `Unsupported` for profiles that are not a
+    /// `ketama_get_server` reports as `mcs.point`. [`Error::NotAContinuum`] for profiles that are not a
     /// searched continuum (modulo, jump, rendezvous, maglev, pecl's bucket table).
     pub fn locate_point(&self, key: &[u8]) -> Result<(u32, usize), Error> {
         if self.entries.is_empty() {
@@ -79,7 +79,7 @@ impl Ring {
             self.layout,
             Layout::Sorted(..) | Layout::Wide(..) | Layout::TieRuns(..)
         ) {
-            return Err(Error::Unsupported);
+            return Err(Error::NotAContinuum);
         }
         let mut buf = KeyBuf::new();
         let key = prepare(self.profile, self.hash, key, &mut buf)?;
@@ -106,7 +106,7 @@ impl Ring {
         }
         match &self.layout {
             Layout::Furc(weights) => furc_locate(key, self.entries.len(), weights),
-            Layout::Scored => self.scored_best(key, &[]),
+            Layout::Scored(join, ties) => self.scored_best(*join, *ties, key, &[]),
             Layout::JumpXxh3 => Ok(jump::jump(xxh3_64(key), self.entries.len() as u32) as usize),
             _ => self.locate_point_of(self.layout.key_point(self.hash, key)),
         }
@@ -152,9 +152,9 @@ impl Ring {
                     }
                 }
             }
-            Layout::Scored => {
+            Layout::Scored(join, ties) => {
                 while out.len() < want {
-                    match self.scored_best(key, out) {
+                    match self.scored_best(*join, *ties, key, out) {
                         Ok(i) => out.push(i),
                         Err(_) => break,
                     }
@@ -357,10 +357,10 @@ impl Ring {
 }
 
 /// mcrouter: CH3 (`furc_hash(key, n)`) when `weights` is empty, else WeightedCh3. mcrouter
-/// throws for more than 2^23 servers: [`Error::Unsupported`].
+/// throws for more than 2^23 servers: [`Error::TooManyServers`].
 fn furc_locate(key: &[u8], n: usize, weights: &[f64]) -> Result<usize, Error> {
     if n > furc::FURC_MAX_POOL as usize {
-        return Err(Error::Unsupported);
+        return Err(Error::TooManyServers);
     }
     if weights.is_empty() {
         return Ok(furc::furc_hash(key, n as u32) as usize);
@@ -384,4 +384,16 @@ fn push_decimal(out: &mut Vec<u8>, mut t: u64) {
         }
     }
     out.extend_from_slice(&digits[i..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mcrouter_refuses_more_servers_than_it_takes() {
+        let over = furc::FURC_MAX_POOL as usize + 1;
+        assert_eq!(furc_locate(b"k", over, &[]), Err(Error::TooManyServers));
+        assert!(furc_locate(b"k", over - 1, &[]).is_ok());
+    }
 }

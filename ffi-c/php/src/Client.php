@@ -32,6 +32,21 @@ namespace Ketama;
  * receive and libmemcached's poll timeout, which is what bounds a read from a silent
  * server), `retry` (seconds a failed server stays marked down, default 10), `failover`
  * (default false).
+ *
+ * Warm-up mode, for a fleet that keeps serving while it is resized or its clients switch
+ * placement (`ketama migrate`, docs/migrate.md): with the option `warm_from` (a `Client` on
+ * today's ring, whose backend is today's clients'), this client is on tomorrow's ring and
+ *   - reads the key's new owner first; on a miss it reads the old owner and `add`s what it
+ *     found to the new owner (never overwriting a value written there meanwhile: when the add
+ *     finds one, that newer value is what is returned);
+ *   - writes (`set`, `add`) to the new owner only;
+ *   - deletes on both owners, the old first (so a concurrent read cannot warm the new owner
+ *     again from a copy that is about to go).
+ * A warmed value is decoded by the old client's backend and encoded again by this one, so
+ * its PHP type (string, int, float, bool, array, object) survives, also from php-memcached to
+ * pecl memcache; what a plain `get` cannot see is lost: the remaining TTL (the copy gets
+ * `warm_ttl` seconds, default 0: none) and php-memcached's user flags. `ketama migrate run`
+ * copies both exactly. `Client::warmup($oldRing, $newRing)` builds the pair with one backend.
  */
 final class Client
 {
@@ -51,10 +66,14 @@ final class Client
     private array $down = [];
     /** @var array<string, string> pecl memcache failures reported by its callback, by label */
     private array $reported = [];
+    /** Warm-up mode: the client on today's ring (see the class doc). */
+    private ?Client $warmFrom = null;
+    /** Warm-up mode: the TTL, in seconds, of a value copied to its new owner (0: none). */
+    private int $warmTtl = 0;
 
     /**
      * @param string $backend self::MEMCACHED or self::MEMCACHE
-     * @param array{timeout?: int|float, retry?: int, failover?: bool} $options see the class doc
+     * @param array{timeout?: int|float, retry?: int, failover?: bool, warm_from?: Client, warm_ttl?: int} $options see the class doc
      * @throws \InvalidArgumentException when the backend is unknown, its extension is missing
      *         or an option is not understood
      */
@@ -67,9 +86,20 @@ final class Client
             throw new \InvalidArgumentException("the PHP extension '$backend' is not loaded");
         }
         foreach (array_keys($options) as $name) {
-            if (!in_array($name, ['timeout', 'retry', 'failover'], true)) {
-                throw new \InvalidArgumentException("unknown option '$name': use timeout, retry or failover");
+            if (!in_array($name, ['timeout', 'retry', 'failover', 'warm_from', 'warm_ttl'], true)) {
+                throw new \InvalidArgumentException("unknown option '$name': use timeout, retry, failover, warm_from or warm_ttl");
             }
+        }
+        $warmFrom = $options['warm_from'] ?? null;
+        $warmTtl = $options['warm_ttl'] ?? 0;
+        if ($warmFrom !== null && !$warmFrom instanceof self) {
+            throw new \InvalidArgumentException('warm_from: a Ketama\Client on the old ring');
+        }
+        if (!is_int($warmTtl) || $warmTtl < 0) {
+            throw new \InvalidArgumentException('warm_ttl: whole seconds, 0 (no expiry) or more');
+        }
+        if ($warmFrom === null && isset($options['warm_ttl'])) {
+            throw new \InvalidArgumentException('warm_ttl needs warm_from');
         }
         $timeout = $options['timeout'] ?? 2;
         $retry = $options['retry'] ?? 10;
@@ -84,6 +114,8 @@ final class Client
         $this->timeout = (float) $timeout;
         $this->retry = $retry;
         $this->failover = (bool) ($options['failover'] ?? false);
+        $this->warmFrom = $warmFrom;
+        $this->warmTtl = $warmTtl;
     }
 
     /**
@@ -96,6 +128,30 @@ final class Client
     public static function create(array $servers, string $profile, ?string $hash = null, string $backend = self::MEMCACHED, array $options = []): self
     {
         return new self(new Ring($servers, $profile, $hash), $backend, $options);
+    }
+
+    /**
+     * A warm-up client (see the class doc): on `$new`, warming from a client on `$old`, both
+     * with `$backend` and `$options` (timeout, retry, failover; `warm_ttl` applies to the
+     * warm-up client only).
+     *
+     * @param array{timeout?: int|float, retry?: int, failover?: bool, warm_ttl?: int} $options
+     * @throws \InvalidArgumentException as the constructor
+     */
+    public static function warmup(Ring $old, Ring $new, string $backend = self::MEMCACHED, array $options = []): self
+    {
+        if (isset($options['warm_from'])) {
+            throw new \InvalidArgumentException('warm_from: given by the old ring here');
+        }
+        $plain = $options;
+        unset($plain['warm_ttl']);
+        return new self($new, $backend, ['warm_from' => new self($old, $backend, $plain)] + $options);
+    }
+
+    /** The client on today's ring this one warms from (warm-up mode), else null. */
+    public function warmFrom(): ?Client
+    {
+        return $this->warmFrom;
     }
 
     /** The ring that places the keys. */
@@ -133,7 +189,8 @@ final class Client
     }
 
     /**
-     * The keys found, with their values, in the order asked; one request per server.
+     * The keys found, with their values, in the order asked; one request per server (in
+     * warm-up mode, then one per old server for the keys the new owners miss).
      *
      * @param iterable<string> $keys
      * @return array<string, mixed>
@@ -142,10 +199,62 @@ final class Client
     public function getMulti(iterable $keys): array
     {
         $order = [];
+        foreach ($keys as $key) {
+            $order[] = (string) $key;
+        }
+        $found = $this->fetch($order);
+        if ($this->warmFrom !== null) {
+            $found += $this->warm(array_values(array_filter($order, static fn ($k) => !array_key_exists($k, $found))));
+        }
+        $out = [];
+        foreach ($order as $key) {
+            if (array_key_exists($key, $found)) {
+                $out[$key] = $found[$key];
+            }
+        }
+        return $out;
+    }
+
+    /**
+     * Warm-up mode: the keys the old owners hold, each added to its new owner; where the add
+     * finds a value there (written since the new owner was read), that value.
+     *
+     * @param list<string> $keys keys the new owners missed
+     * @return array<string, mixed>
+     * @throws ServerException as get()
+     */
+    private function warm(array $keys): array
+    {
+        if ($keys === [] || $this->warmFrom === null) {
+            return [];
+        }
+        $old = $this->warmFrom->getMulti($keys);
+        $lost = [];
+        foreach ($old as $key => $value) {
+            if (!$this->add((string) $key, $value, $this->warmTtl)) {
+                $lost[] = (string) $key;
+            }
+        }
+        if ($lost !== []) {
+            $newer = $this->fetch($lost);
+            foreach ($newer as $key => $value) {
+                $old[$key] = $value;
+            }
+        }
+        return $old;
+    }
+
+    /**
+     * The keys found on this client's own ring (no warm-up), by key.
+     *
+     * @param list<string> $keys
+     * @return array<string, mixed>
+     * @throws ServerException as get()
+     */
+    private function fetch(array $keys): array
+    {
         $todo = [];
         foreach ($keys as $key) {
-            $key = (string) $key;
-            $order[] = $key;
             $todo[$key] = $this->candidates($key);
         }
         $found = [];
@@ -174,13 +283,7 @@ final class Client
                 }
             }
         }
-        $out = [];
-        foreach ($order as $key) {
-            if (array_key_exists($key, $found)) {
-                $out[$key] = $found[$key];
-            }
-        }
-        return $out;
+        return $found;
     }
 
     /**
@@ -196,13 +299,27 @@ final class Client
     }
 
     /**
-     * Deletes the key from its server; false when it was not there (or is refused).
+     * Stores a value on the key's server only if the server does not hold the key; false
+     * when it did not store it (the key was there) or the client refuses the key.
+     *
+     * @param mixed $value
+     * @throws ServerException as get()
+     */
+    public function add(string $key, $value, int $ttl = 0): bool
+    {
+        return $this->each($key, static fn ($conn) => $conn instanceof \Memcached ? $conn->add($key, $value, $ttl) : $conn->add($key, $value, 0, $ttl));
+    }
+
+    /**
+     * Deletes the key from its server (in warm-up mode: from its old owner, then its new
+     * one); false when it was not there (or is refused).
      *
      * @throws ServerException as get()
      */
     public function delete(string $key): bool
     {
-        return $this->each($key, static fn ($conn) => $conn->delete($key));
+        $onOld = $this->warmFrom !== null && $this->warmFrom->delete($key);
+        return $this->each($key, static fn ($conn) => $conn->delete($key)) || $onOld;
     }
 
     /**

@@ -4,6 +4,8 @@ use std::time::Duration;
 
 use clap::Args;
 
+use crate::memcache::TlsArgs;
+
 /// Exit status of an audit that could not reach every server.
 pub const EXIT_PARTIAL: i32 = 3;
 
@@ -36,4 +38,6 @@ pub struct AuditArgs {
     /// audited).
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::args::seconds)]
     pub timeout: Duration,
+    #[command(flatten)]
+    pub tls: TlsArgs,
 }

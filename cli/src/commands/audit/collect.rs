@@ -35,7 +35,7 @@ pub fn collect(
     fleet: &Fleet,
     rings: &[Ring],
     keep: usize,
-    opts: Options,
+    opts: &Options,
     stream: Option<SyncSender<Misplaced>>,
     bar: &ProgressBar,
 ) -> Vec<Answer> {
@@ -77,14 +77,14 @@ fn ask(
     s: &ketama_core::Server,
     rings: &[Ring],
     keep: usize,
-    opts: Options,
+    opts: &Options,
     stream: Option<&SyncSender<Misplaced>>,
     listed: &AtomicU64,
     bar: &ProgressBar,
 ) -> Answer {
     let mut scorer = Scorer::new(rings, &s.label, keep);
     let mut n = 0u64;
-    let r = Conn::connect(&address(s), opts).and_then(|mut c| {
+    let r = Conn::connect(&address(s), opts.clone()).and_then(|mut c| {
         c.list_keys(|k| {
             if let (Some(m), Some(tx)) = (scorer.key(k), stream) {
                 let _ = tx.send(m);

@@ -85,13 +85,15 @@ pub fn run(a: &AuditArgs, f: Format, w: &mut dyn Write) -> Result<bool, Fail> {
     let detecting = a.profile.is_none();
     let keep = if detecting { 0 } else { a.show };
     let streaming = f == Format::Json && !detecting;
+    let tls = a.tls.load().map_err(Fail::new)?;
     crate::stop::install();
+    let opts = Options::new(a.timeout).with_tls(tls);
     let mut out = Out {
         w,
         closed: false,
         error: None,
     };
-    let (answers, streamed) = gather(&fleet, &rings, keep, a, streaming.then_some(&mut out));
+    let (answers, streamed) = gather(&fleet, &rings, keep, &opts, streaming.then_some(&mut out));
     let (held, tallies, down) = split(answers);
     if crate::stop::requested() {
         return Err(Fail::new("audit: interrupted"));
@@ -149,10 +151,9 @@ fn gather(
     fleet: &servers::Fleet,
     rings: &[ketama_core::Ring],
     keep: usize,
-    a: &AuditArgs,
+    opts: &Options,
     stream: Option<&mut Out<'_>>,
 ) -> (Vec<collect::Answer>, usize) {
-    let opts = Options::new(a.timeout);
     let bar = progress(fleet.servers().len());
     let mut streamed = 0usize;
     let answers = match stream {

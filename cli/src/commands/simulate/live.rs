@@ -316,7 +316,7 @@ fn start(a: &SimulateArgs, report: &Report) -> Result<Servers, Fail> {
     for (l, addr) in &addresses {
         conns.insert(
             l.clone(),
-            Conn::connect_addr(*addr, l, opts).map_err(interrupted)?,
+            Conn::connect_addr(*addr, l, opts.clone()).map_err(interrupted)?,
         );
     }
     let version = match conns.get_mut(&labels[0]) {

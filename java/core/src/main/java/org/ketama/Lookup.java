@@ -87,7 +87,7 @@ final class Lookup {
             default:
                 break;
         }
-        throw KetamaException.of("Unsupported", "a hash alone cannot place a key on " + profile.placement);
+        throw KetamaException.of("NeedsKey", String.valueOf(profile.placement));
     }
 
     /**
@@ -135,7 +135,7 @@ final class Lookup {
     private int furc(byte[] k) {
         int n = entries.length;
         if (n > Furc.MAX_POOL) {
-            throw KetamaException.of("Unsupported", n + " servers (mcrouter allows 2^23)");
+            throw KetamaException.of("TooManyServers", n + " servers");
         }
         if (layout.furcWeights == null) {
             return Furc.furcHash(k, 0, k.length, n);

@@ -1,0 +1,123 @@
+//! Creating rings: for a profile, or from explicit points.
+
+use core::ffi::c_char;
+
+use ketama_core::{Hash, Profile, Ring};
+
+use super::change::{blamed, servers_from};
+use super::handle::{ketama_ring, Handle};
+use crate::boundary::{c_text, ffi_boundary, in_slice, out, FfiResult, Opaque};
+use crate::status::ketama_status;
+
+/// A profile by name and its key hash by name (NULL: the profile's default).
+///
+/// # Safety
+/// `profile` and `hash` are NULL or NUL-terminated.
+pub(super) unsafe fn profile_and_hash(
+    profile: *const c_char,
+    hash: *const c_char,
+) -> FfiResult<(&'static Profile, Option<Hash>)> {
+    // SAFETY: forwarded contract.
+    let profile = Profile::by_name(unsafe { c_text(profile) }?)?;
+    if hash.is_null() {
+        return Ok((profile, None));
+    }
+    // SAFETY: forwarded contract.
+    Ok((
+        profile,
+        Some(profile.hash_from_name(unsafe { c_text(hash) }?)?),
+    ))
+}
+
+/// Creates an empty ring for a client profile.
+///
+/// `profile`: a profile name (`"libketama"`, `"php-memcached"`, `"spymemcached"`, ... see
+/// `ketama profiles`), NUL-terminated. `hash`: the key hash by name (our snake_case names or
+/// the client's own enum names such as `"FNV1A_32_HASH"`), or NULL for the profile's default.
+/// On success `*ring_out` receives a ring to free with `ketama_ring_free()`; on failure it is
+/// not written.
+///
+/// # Safety
+/// `profile` and `hash` are NULL or NUL-terminated; `ring_out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_ring_create(
+    profile: *const c_char,
+    hash: *const c_char,
+    ring_out: *mut *mut ketama_ring,
+) -> ketama_status {
+    ffi_boundary! {
+        // SAFETY: caller's contract.
+        let ring_out = unsafe { out(ring_out) }?;
+        // SAFETY: caller's contract.
+        let (profile, hash) = unsafe { profile_and_hash(profile, hash) }?;
+        let handle = Handle::new(Ring::new(profile, hash));
+        *ring_out = handle.into_raw();
+        Ok(())
+    }
+}
+
+/// Creates a ring whose continuum is exactly the given points, for a client whose point
+/// strings ketama does not generate (a custom hasher, a client not shipped yet).
+///
+/// `profile` (NUL-terminated) gives the rules: the search (first point >= / > the key hash,
+/// floor, ...), the tie rule among equal positions, the key rewriting. `hash`: the key hash
+/// by name, or NULL for the profile's default. `labels[i]` / `label_lens[i]`: the
+/// `server_count` servers, in order. `positions[j]` / `owners[j]`: the `point_count` points,
+/// each a 32-bit position and the index (into `labels`) of the server owning it, in any
+/// order; equal positions are ordered by the profile's tie rule.
+///
+/// The ring looks up, walks and lists its points like any other; it refuses changes
+/// (`ketama_ring_add`, `_add_many`, `_remove`, `_set_weight` return
+/// `KETAMA_STATUS_FIXED_POINTS`): build a new one. Errors: `KETAMA_STATUS_EMPTY_RING` (no
+/// server or no point), `KETAMA_STATUS_INDEX_OUT_OF_RANGE` (an owner index
+/// `>= server_count`), `KETAMA_STATUS_TOO_MANY_POINTS` (more than 2^23 points),
+/// `KETAMA_STATUS_NOT_A_CONTINUUM` (a profile that is not a 32-bit continuum: modulo, jump,
+/// rendezvous, maglev, uhashring), `KETAMA_STATUS_DUPLICATE_SERVER`, `KETAMA_STATUS_BAD_LABEL`.
+/// On success `*ring_out` receives a ring to free with `ketama_ring_free()`; on failure it is
+/// not written. `failed_index_out` (NULL allowed) receives, on a failure that one server is
+/// to blame for (a bad or duplicate label), that server's index in `labels`; it is written
+/// only then.
+///
+/// # Safety
+/// `profile` and `hash` are NULL or NUL-terminated; `labels` and `label_lens` hold
+/// `server_count` elements and each label its length in bytes; `positions` and `owners` hold
+/// `point_count` elements; `ring_out` is NULL or writable; `failed_index_out` is NULL or
+/// writable.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn ketama_ring_create_points(
+    profile: *const c_char,
+    hash: *const c_char,
+    labels: *const *const c_char,
+    label_lens: *const usize,
+    server_count: usize,
+    positions: *const u32,
+    owners: *const u32,
+    point_count: usize,
+    ring_out: *mut *mut ketama_ring,
+    failed_index_out: *mut usize,
+) -> ketama_status {
+    ffi_boundary! {
+        // SAFETY: caller's contract.
+        let ring_out = unsafe { out(ring_out) }?;
+        // SAFETY: caller's contract.
+        let (profile, hash) = unsafe { profile_and_hash(profile, hash) }?;
+        // SAFETY: caller's contract (each array holds its count of elements).
+        let (labels, label_lens) = unsafe { (in_slice(labels, server_count)?, in_slice(label_lens, server_count)?) };
+        // SAFETY: as above.
+        let (positions, owners) = unsafe { (in_slice(positions, point_count)?, in_slice(owners, point_count)?) };
+        // SAFETY: caller's contract.
+        let servers = unsafe { servers_from(labels, label_lens, None, None, failed_index_out) }?;
+        let mut points = Vec::with_capacity(point_count);
+        for (&p, &o) in positions.iter().zip(owners) {
+            if o as usize >= server_count {
+                return Err(ketama_status::IndexOutOfRange);
+            }
+            points.push((p, o as usize));
+        }
+        let ring = Ring::from_points(profile, hash, servers, &points)
+            .map_err(|e| blamed(e, failed_index_out))?;
+        *ring_out = Handle::new(ring).into_raw();
+        Ok(())
+    }
+}
