@@ -24,7 +24,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::args::SimulateArgs;
-use super::experiment::Report;
+use super::experiment::{HashResult, Report};
 use crate::memcache::{key_ok, Conn, Options};
 use crate::output::key_text;
 use crate::servers::{self, Fleet};
@@ -245,8 +245,46 @@ fn progress(total: u64) -> ProgressBar {
     pb
 }
 
+/// The processes standing in for the nodes, and a connection to each.
+struct Servers {
+    daemons: Daemons,
+    /// Each node label and its local address, in fleet order (the added nodes last).
+    addresses: Vec<(String, SocketAddr)>,
+    conns: HashMap<String, Conn>,
+    /// `version` of the first.
+    version: String,
+}
+
 /// Runs the experiment of `report` on real servers.
 pub fn run(a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result<Live, Fail> {
+    check(report, keys)?;
+    crate::stop::install();
+    let mut servers = start(a, report)?;
+    let passes = if a.migrate { 3 } else { 2 };
+    let pb = progress((report.results.len() * keys.len() * passes) as u64);
+    let mut results = Vec::new();
+    for (i, x) in report.results.iter().enumerate() {
+        pb.set_message(x.shown.clone());
+        results.push(one_hash(&mut servers, a, report, (i, x), keys, &pb)?);
+    }
+    pb.finish_and_clear();
+    let Servers {
+        daemons,
+        addresses,
+        conns,
+        version,
+    } = servers;
+    drop(conns);
+    drop(daemons);
+    Ok(Live {
+        version,
+        addresses,
+        results,
+    })
+}
+
+/// Refuses keys the text protocol cannot carry, and fleets too large to start.
+fn check(report: &Report, keys: &[Vec<u8>]) -> Result<(), Fail> {
     if let Some(bad) = keys.iter().find(|k| !key_ok(k)) {
         let n = keys.iter().filter(|k| !key_ok(k)).count();
         return Err(Fail::new(format!(
@@ -260,11 +298,14 @@ pub fn run(a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result<Live, 
             "--live starts one memcached per node: {nodes} nodes, at most {MAX_NODES}"
         )));
     }
-    crate::stop::install();
+    Ok(())
+}
+
+/// Starts one memcached per node (the original fleet, then the added nodes) and connects.
+fn start(a: &SimulateArgs, report: &Report) -> Result<Servers, Fail> {
     let binary = a.memcached.as_deref().unwrap_or(DEFAULT_MEMCACHED);
     let mut labels: Vec<String> = report.old.iter().map(|s| s.label.clone()).collect();
     labels.extend(report.added.iter().cloned());
-
     let mut daemons = Daemons::default();
     let mut addresses = Vec::new();
     for l in &labels {
@@ -285,121 +326,131 @@ pub fn run(a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result<Live, 
         }
         None => String::new(),
     };
+    Ok(Servers {
+        daemons,
+        addresses,
+        conns,
+        version,
+    })
+}
 
-    let passes = if a.migrate { 3 } else { 2 };
-    let pb = progress((report.results.len() * keys.len() * passes) as u64);
-    let mut results = Vec::new();
+/// Keys grouped by the server they go to.
+type Groups<'k> = HashMap<&'k str, Vec<&'k [u8]>>;
+
+/// One hash: store every placed key where the original fleet puts it, count each server's
+/// items, read back where the changed fleet looks (again after `--migrate`), then delete
+/// everything and check the servers are empty for the next hash.
+fn one_hash(
+    servers: &mut Servers,
+    a: &SimulateArgs,
+    report: &Report,
+    (i, x): (usize, &HashResult),
+    keys: &[Vec<u8>],
+    pb: &ProgressBar,
+) -> Result<LiveResult, Fail> {
     let old_fleet = Fleet::from_servers("the fleet", report.old.clone());
     let new_fleet = Fleet::from_servers("the changed fleet", report.new.clone());
-    for (i, x) in report.results.iter().enumerate() {
-        pb.set_message(x.shown.clone());
-        let before = a
-            .options
-            .apply(servers::ring(report.profile, Some(x.hash), &old_fleet)?)?;
-        let after = a
-            .options
-            .apply(servers::ring(report.profile, Some(x.hash), &new_fleet)?)?;
-        // Placed keys (both rings place them), grouped by server before and after.
-        let mut store: HashMap<&str, Vec<&[u8]>> = HashMap::new();
-        let mut fetch: HashMap<&str, Vec<&[u8]>> = HashMap::new();
-        for k in keys {
-            if let (Ok(b), Ok(af)) = (before.locate(k), after.locate(k)) {
-                store.entry(b.label.as_str()).or_default().push(k);
-                fetch.entry(af.label.as_str()).or_default().push(k);
-            }
+    let before = a
+        .options
+        .apply(servers::ring(report.profile, Some(x.hash), &old_fleet)?)?;
+    let after = a
+        .options
+        .apply(servers::ring(report.profile, Some(x.hash), &new_fleet)?)?;
+    // Placed keys (both rings place them), grouped by server before and after.
+    let mut store: Groups = HashMap::new();
+    let mut fetch: Groups = HashMap::new();
+    for k in keys {
+        if let (Ok(b), Ok(af)) = (before.locate(k), after.locate(k)) {
+            store.entry(b.label.as_str()).or_default().push(k);
+            fetch.entry(af.label.as_str()).or_default().push(k);
         }
-        let value = format!("ketama-live-{i}");
-        let mut stored = 0usize;
-        for (label, ks) in &store {
-            let conn = step(&mut conns, label, a.timeout)?;
-            for chunk in ks.chunks(CHUNK) {
-                check_interrupt()?;
-                let items: Vec<(&[u8], &[u8])> =
-                    chunk.iter().map(|k| (*k, value.as_bytes())).collect();
-                conn.set_many(&items).map_err(interrupted)?;
-                stored += chunk.len();
-                pb.inc(chunk.len() as u64);
-            }
-        }
-        let mut items = Vec::new();
-        for s in &report.old {
-            items.push(
-                step(&mut conns, &s.label, a.timeout)?
-                    .item_count()
-                    .map_err(interrupted)?,
-            );
-        }
-        let read_back = |conns: &mut HashMap<String, Conn>| -> Result<usize, Fail> {
-            let mut hits = 0usize;
-            for (label, ks) in &fetch {
-                let conn = step(conns, label, a.timeout)?;
-                for chunk in ks.chunks(CHUNK) {
-                    check_interrupt()?;
-                    let found = conn.get_many(chunk).map_err(interrupted)?;
-                    hits += chunk
-                        .iter()
-                        .filter(|k| found.get(**k).is_some_and(|v| v == value.as_bytes()))
-                        .count();
-                    pb.inc(chunk.len() as u64);
-                }
-            }
-            Ok(hits)
-        };
-        let hits = read_back(&mut conns)?;
-        let migrated_hits = if a.migrate {
-            migrate(&before, &after, &addresses, a.timeout)?;
-            Some(read_back(&mut conns)?)
-        } else {
-            None
-        };
-        // The copies the migration made sit where the changed fleet looks.
-        if a.migrate {
-            for (label, ks) in &fetch {
-                let conn = step(&mut conns, label, a.timeout)?;
-                for chunk in ks.chunks(CHUNK) {
-                    check_interrupt()?;
-                    conn.delete_many(chunk).map_err(interrupted)?;
-                }
-            }
-        }
-        // Empty the servers for the next hash, and make sure they are.
-        for (label, ks) in &store {
-            let conn = step(&mut conns, label, a.timeout)?;
-            for chunk in ks.chunks(CHUNK) {
-                check_interrupt()?;
-                conn.delete_many(chunk).map_err(interrupted)?;
-            }
-        }
-        for l in &labels {
-            let left = step(&mut conns, l, a.timeout)?
-                .item_count()
-                .map_err(interrupted)?;
-            if left != 0 {
-                return Err(Fail::new(format!(
-                    "--live: {left} items left on the server for {l} after deleting the keys"
-                )));
-            }
-        }
-        results.push(LiveResult {
-            stored,
-            hits,
-            hit_rate: if stored == 0 {
-                0.0
-            } else {
-                hits as f64 / stored as f64
-            },
-            items,
-            migrated_hits,
-        });
     }
-    pb.finish_and_clear();
-    drop(conns);
-    drop(daemons);
-    Ok(Live {
-        version,
-        addresses,
-        results,
+    let value = format!("ketama-live-{i}");
+    let conns = &mut servers.conns;
+    let mut stored = 0usize;
+    batches(conns, &store, a.timeout, |conn, chunk| {
+        let items: Vec<(&[u8], &[u8])> = chunk.iter().map(|k| (*k, value.as_bytes())).collect();
+        conn.set_many(&items)?;
+        stored += chunk.len();
+        pb.inc(chunk.len() as u64);
+        Ok(())
+    })?;
+    let mut items = Vec::new();
+    for s in &report.old {
+        items.push(
+            step(conns, &s.label, a.timeout)?
+                .item_count()
+                .map_err(interrupted)?,
+        );
+    }
+    let read_back = |conns: &mut HashMap<String, Conn>| -> Result<usize, Fail> {
+        let mut hits = 0usize;
+        batches(conns, &fetch, a.timeout, |conn, chunk| {
+            let found = conn.get_many(chunk)?;
+            hits += chunk
+                .iter()
+                .filter(|k| found.get(**k).is_some_and(|v| v == value.as_bytes()))
+                .count();
+            pb.inc(chunk.len() as u64);
+            Ok(())
+        })?;
+        Ok(hits)
+    };
+    let hits = read_back(conns)?;
+    let migrated_hits = if a.migrate {
+        migrate(&before, &after, &servers.addresses, a.timeout)?;
+        let hits = read_back(conns)?;
+        // The copies the migration made sit where the changed fleet looks.
+        batches(conns, &fetch, a.timeout, |conn, chunk| {
+            conn.delete_many(chunk).map(drop)
+        })?;
+        Some(hits)
+    } else {
+        None
+    };
+    // Empty the servers for the next hash, and make sure they are.
+    batches(conns, &store, a.timeout, |conn, chunk| {
+        conn.delete_many(chunk).map(drop)
+    })?;
+    for (l, _) in &servers.addresses {
+        let left = step(conns, l, a.timeout)?
+            .item_count()
+            .map_err(interrupted)?;
+        if left != 0 {
+            return Err(Fail::new(format!(
+                "--live: {left} items left on the server for {l} after deleting the keys"
+            )));
+        }
+    }
+    Ok(LiveResult {
+        stored,
+        hits,
+        hit_rate: if stored == 0 {
+            0.0
+        } else {
+            hits as f64 / stored as f64
+        },
+        items,
+        migrated_hits,
     })
+}
+
+/// Runs `f` on each server's keys in batches of up to [`CHUNK`], each batch within `timeout`
+/// and after a check for Ctrl-C.
+fn batches<'k>(
+    conns: &mut HashMap<String, Conn>,
+    groups: &Groups<'k>,
+    timeout: Duration,
+    mut f: impl FnMut(&mut Conn, &[&'k [u8]]) -> Result<(), crate::memcache::Error>,
+) -> Result<(), Fail> {
+    for (label, ks) in groups {
+        let conn = step(conns, label, timeout)?;
+        for chunk in ks.chunks(CHUNK) {
+            check_interrupt()?;
+            f(conn, chunk).map_err(interrupted)?;
+        }
+    }
+    Ok(())
 }
 
 /// The connection for `label`, with `timeout` for its next step.

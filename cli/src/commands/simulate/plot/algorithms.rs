@@ -1,4 +1,4 @@
-//! `simulate --plot FILE.svg`: the comparison as a picture (plotters, SVG backend).
+//! `simulate --algorithms A,B,... --plot FILE.svg`: the comparison as a picture.
 //!
 //! Top: load per server, one line per algorithm: each server's keys over the mean, servers
 //! sorted from the most loaded (at most [`MAX_POINTS`] servers per line, evenly spaced ranks).
@@ -6,20 +6,14 @@
 //! change moving 0.02% and one moving 15% read on one scale), one bar per algorithm in the same
 //! colour, the ideal as a black line at 1; each group's label gives its ideal fraction.
 
-use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::algos::Report;
+use super::super::algos::Report;
+use super::svg::{self, color, Area, DrawResult, FONT};
 use crate::shared::Fail;
 
 /// Points per load line at most (a 10,000-server fleet is sampled at evenly spaced ranks).
 pub const MAX_POINTS: usize = 1000;
-
-const FONT: &str = "sans-serif";
-
-fn color(i: usize) -> RGBAColor {
-    Palette99::pick(i).to_rgba()
-}
 
 /// The sorted load curve of one algorithm: (rank, load / mean).
 fn curve(loads: &[u64]) -> Vec<(f64, f64)> {
@@ -44,36 +38,14 @@ fn curve(loads: &[u64]) -> Vec<(f64, f64)> {
         .collect()
 }
 
-/// Writes the SVG.
-/// Fails unless `path` can be written (checked before any computation, so a bad path costs
-/// nothing; an existing file is left as it is until [`write`], a new one is not left behind).
-pub fn check_writable(path: &str) -> Result<(), Fail> {
-    let existed = std::path::Path::new(path).exists();
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .map_err(|e| Fail::new(format!("--plot {path}: cannot write: {e}")))?;
-    if !existed {
-        let _ = std::fs::remove_file(path);
-    }
-    Ok(())
-}
-
+/// Writes the comparison's SVG: load per server on top, keys moved per change below.
 pub fn write(r: &Report, path: &str) -> Result<(), Fail> {
-    let fail = |e: &dyn std::fmt::Display| Fail::new(format!("--plot {path}: {e}"));
-    let root = SVGBackend::new(path, (1100, 1000)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| fail(&e))?;
-    let (top, bottom) = root.split_vertically(500);
-    loads(r, &top).map_err(|e| fail(&e))?;
-    moved(r, &bottom).map_err(|e| fail(&e))?;
-    root.present().map_err(|e| fail(&e))?;
-    Ok(())
+    svg::write(path, (1100, 1000), |root| {
+        let (top, bottom) = root.split_vertically(500);
+        loads(r, &top)?;
+        moved(r, &bottom)
+    })
 }
-
-type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
-type DrawResult = Result<(), DrawingAreaErrorKind<std::io::Error>>;
 
 fn loads(r: &Report, area: &Area<'_>) -> DrawResult {
     let curves: Vec<Vec<(f64, f64)>> = r.results.iter().map(|x| curve(&x.loads)).collect();
