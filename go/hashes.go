@@ -67,7 +67,8 @@ func sha1Word(k []byte) uint32 {
 	return binary.BigEndian.Uint32(d[:4])
 }
 
-// seedToHash is the seed PHP class's toHash: the first 8 hex digits of the MD5 folded as
+// seedToHash is the toHash of the user's PHP FlexiHash class (profile flexihash-seed,
+// tests/oracles/flexihash/SeedFlexiHash.php): the first 8 hex digits of the MD5 folded as
 // h = 31 h + digit (every other digit: the high nibble of each of the first 4 bytes).
 func seedToHash(k []byte) uint32 {
 	const hex = "0123456789abcdef"

@@ -183,7 +183,7 @@ enum HashFn {
         return BY_CANONICAL.get(name);
     }
 
-    /** The seed PHP class's toHash: hex digits 0, 2, 4, 6 of the MD5 folded with * 31. */
+    /** The toHash of the user's PHP FlexiHash class (profile flexihash-seed): hex digits 0, 2, 4, 6 of the MD5 folded with * 31. */
     static int seedToHash(int word0) {
         final String hex = "0123456789abcdef";
         int h = 0;

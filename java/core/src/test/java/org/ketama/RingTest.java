@@ -58,7 +58,7 @@ class RingTest {
                 try {
                     n = r.getN(key, 3);
                 } catch (NoServerException e) {
-                    // The seed class returns null below its smallest point.
+                    // flexihash-seed (the user's FlexiHash class) returns null below its smallest point.
                     assertEquals("flexihash-seed", profile);
                     continue;
                 }
