@@ -397,7 +397,12 @@ mod tests {
     fn too_many_points_are_refused_before_hashing() {
         // 60,000 lines of weight 1: 160 points each, 9.6 million, over core's 2^23.
         let many: Vec<(Vec<u8>, u32)> = (0..60_000u32)
-            .map(|i| (format!("10.{}.{}.1:11211", i / 256, i % 256).into_bytes(), 1))
+            .map(|i| {
+                (
+                    format!("10.{}.{}.1:11211", i / 256, i % 256).into_bytes(),
+                    1,
+                )
+            })
             .collect();
         let err = Generation::new([0; 16], &many, Arc::new(Records::default())).unwrap_err();
         assert_eq!(err.error, ketama_core::Error::TooManyPoints);
