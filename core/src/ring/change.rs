@@ -175,7 +175,7 @@ fn change(
     }
     let jobs = |list: &[(usize, u32, core::ops::Range<u32>)]| -> Vec<Job<'_>> {
         list.iter()
-            .map(|(i, owner, r)| (&entries[*i], *owner, r.clone()))
+            .map(|(i, owner, r)| (entries[*i].node.as_bytes(), *owner, r.clone()))
             .collect()
     };
     let mut add = Vec::new();
@@ -207,7 +207,15 @@ fn change(
         // hashed again), so the copy only renumbers owners and filters nothing.
         if let Some(gone) = removed.and_then(|r| old.entries.get(r)) {
             let r = removed.unwrap_or(0) as u32;
-            generate(profile, old.hash, gone, r, 0..gone.strings, lanes, &mut del);
+            generate(
+                profile,
+                old.hash,
+                gone.node.as_bytes(),
+                r,
+                0..gone.strings,
+                lanes,
+                &mut del,
+            );
         }
         let cols = merge_narrow(
             old,

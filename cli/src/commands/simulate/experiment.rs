@@ -103,7 +103,14 @@ pub fn simulate(a: &SimulateArgs) -> Result<Report, Fail> {
     let total = (hashes.len() as u64).saturating_mul(keys.len() as u64);
     let mut bar = Progress::new(total, "simulate", Unit::Items);
     for (shown, h) in hashes {
-        results.push(one_hash(profile, &a.options, (shown, h), fleets, &keys, &mut bar)?);
+        results.push(one_hash(
+            profile,
+            &a.options,
+            (shown, h),
+            fleets,
+            &keys,
+            &mut bar,
+        )?);
     }
     bar.finish();
     Ok(Report {

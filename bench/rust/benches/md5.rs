@@ -1,6 +1,6 @@
 //! MD5 speed: our single-block digest against the `md-5` crate on short messages, and the
 //! batch engines (scalar, SSE2 4 lanes, AVX2 8 lanes) on 1,024 keys `user:N:profile`.
-//! `cargo bench -p ketama-core --bench md5`; figures in docs/performance.md.
+//! `cargo bench -p ketama-bench --bench md5`; figures in docs/performance.md.
 use ::md5::{Digest, Md5};
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use ketama_core::hash::md5 as kmd5;

@@ -2,7 +2,7 @@
 //! the library takes, and the refusal of a ring past the point cap. A measurement, not a
 //! test; run it in release:
 //!
-//!     cargo run --release -p ketama-core --example scale
+//!     cargo run --release -p ketama-bench --example scale
 //!
 //! Sizes: 100,000 servers on `modula` (no points) and on `jump`; 52,428 equal servers on
 //! `libketama` (8,388,480 points, the largest ketama ring under the 2^23 cap); 52,429 servers

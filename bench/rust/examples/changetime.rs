@@ -2,7 +2,7 @@
 //! runs (the figure closest to an idle machine when the machine is shared; criterion's means
 //! in `benches/change.rs` are the reference otherwise). Profile as the first argument
 //! (default libmemcached-weighted):
-//! `cargo run --release -p ketama-core --example changetime -- libketama`.
+//! `cargo run --release -p ketama-bench --example changetime -- libketama`.
 use ketama_core::{Profile, Ring, Server};
 use std::time::{Duration, Instant};
 fn min_of(n: usize, mut f: impl FnMut()) -> Duration {

@@ -1,6 +1,6 @@
 //! Lookup speed of every bucket function (ns per input) at 10, 1000 and 1,000,000 buckets
 //! (the Go ones at their limits instead of 10^6), and the table build of the two Go ones.
-//! `cargo bench -p ketama-core --bench buckets`; figures in docs/algorithms.md.
+//! `cargo bench -p ketama-bench --bench buckets`; figures in docs/algorithms.md.
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use ketama_core::alt::bucket::{Bucket, Bucketer};
 
