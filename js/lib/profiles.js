@@ -102,6 +102,7 @@ function normalize(p) {
     firstTag: p.failover.first_tag || 0,
     boundedByServers: !!p.failover.bounded_by_servers,
     tries: p.failover.tries || 0,
+    options: { hashTag: !!(p.options && p.options.hash_tag), prefixKey: !!(p.options && p.options.prefix_key) },
   });
 }
 

@@ -9,6 +9,7 @@ const { encoder } = require('./bytes');
 const { Server } = require('./server');
 const { profileByName, hashForProfile } = require('./profiles');
 const { K, loadKey, prepare } = require('./key');
+const { checkOptions, rewrites, publicOptions } = require('./options');
 const { jump, maglevTable } = require('./placements');
 const { compareBytes, putDigits } = require('./points');
 const build = require('./ring-build');
@@ -20,11 +21,13 @@ const U32_MAX = 4294967295;
 
 /**
  * @typedef {{ label: string, weight?: number, name?: string | null }} ServerSpec
+ * @typedef {{ hashTag?: string | Uint8Array | null, prefixKey?: string | Uint8Array | null, hashWithPrefix?: boolean }} PlacementOptions
  */
 
 class Ring {
   /**
-   * @param {{ profile: string, hash?: string | null, servers: ServerSpec[] }} options
+   * `options.options`: placement options (see `withOptions`).
+   * @param {{ profile: string, hash?: string | null, servers: ServerSpec[], options?: PlacementOptions }} options
    */
   constructor(options) {
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
@@ -82,11 +85,47 @@ class Ring {
     this.build();
     // The common shape, looked up by `index` without the general dispatch: a sorted
     // continuum searched lower-bound, the winner stored first, keys hashed as given.
-    this.plain = p.placement === 'ring' && p.bound === 'lower_bound' && p.key === 'none' &&
+    this.plainShape = p.placement === 'ring' && p.bound === 'lower_bound' && p.key === 'none' &&
       p.keyLimits.chars === 'any' && !this.runs && !this.wide;
     this.emptyRefused = p.keyLimits.empty || p.emptyKeyRejected.includes(this.hashName);
     this.maxLen = p.keyLimits.maxLen;
     this.shortcut = p.singleShortcut && this.n === 1;
+    this.baseHash = this.hashFn;
+    this.setOptions(checkOptions(p, options.options));
+  }
+
+  /**
+   * A copy of the ring with these placement options (this ring is unchanged): `hashTag`
+   * (twemproxy's `hash_tag`, exactly 2 bytes: only the non-empty bytes between the first
+   * opening byte and the next closing byte are hashed; twemproxy profiles), `prefixKey`
+   * (php-memcached's `OPT_PREFIX_KEY`, at most 127 bytes without NUL; empty: none) and
+   * `hashWithPrefix` (`OPT_HASH_WITH_PREFIX_KEY`: prefix + key is hashed), libmemcached
+   * profiles. BadOptionError when the profile's client lacks one or refuses its value.
+   * @param {PlacementOptions} o
+   * @returns {Ring}
+   */
+  withOptions(o) {
+    const opts = checkOptions(this.profile, o === undefined || o === null ? {} : o);
+    const next = Object.assign(Object.create(Ring.prototype), this);
+    next.setOptions(opts);
+    return next;
+  }
+
+  /**
+   * The ring's placement options.
+   * @returns {{ hashTag: string | Uint8Array | null, prefixKey: string | Uint8Array, hashWithPrefix: boolean }}
+   */
+  options() {
+    return publicOptions(this.opts);
+  }
+
+  /** Installs checked options: keys they rewrite leave the plain path, and a hashed prefix
+   * hashes a key marked `K.zero` as 0. */
+  setOptions(opts) {
+    this.opts = opts;
+    this.plain = this.plainShape && !rewrites(opts);
+    const base = this.baseHash;
+    this.hashFn = opts !== null && opts.hashWithPrefix ? (b, n) => (K.zero ? 0 : base(b, n)) : base;
   }
 
   /**
@@ -106,7 +145,7 @@ class Ring {
       const at = this.lowerBound(this.hashFn(K.b, K.n));
       return this.owners[at === len ? 0 : at];
     }
-    prepare(this.profile, this.hashName);
+    prepare(this.profile, this.hashName, this.opts);
     return this.indexOfPrepared();
   }
 
@@ -283,7 +322,7 @@ class Ring {
    */
   keyHash(key) {
     loadKey(key);
-    prepare(this.profile, this.hashName);
+    prepare(this.profile, this.hashName, this.opts);
     return this.hashFn(K.b, K.n);
   }
 

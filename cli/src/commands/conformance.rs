@@ -108,11 +108,17 @@ pub struct Case {
     pub hash: Option<String>,
     /// Failover entries per key.
     pub n: usize,
+    /// The file's placement options, in the protocol's order: `hash_tag`, `prefix_key`
+    /// (bytes) and `hash_with_prefix` (`0` / `1`), each only when the file sets it.
+    pub options: Vec<(&'static str, Vec<u8>)>,
     /// The servers, in the file's order.
     pub servers: Vec<CaseServer>,
     /// The keys' bytes.
     pub keys: Vec<Vec<u8>>,
 }
+
+/// The placement options a case may carry (`option <name> <value>` lines), in their order.
+pub const OPTIONS: [&str; 3] = ["hash_tag", "prefix_key", "hash_with_prefix"];
 
 /// Lowercase hex of `bytes`.
 pub fn hex(bytes: &[u8]) -> String {
@@ -141,6 +147,13 @@ impl Case {
         s += &format!("hash {}\n", self.hash.as_deref().unwrap_or("-"));
         if self.kind == Kind::Failover {
             s += &format!("n {}\n", self.n);
+        }
+        for (name, value) in &self.options {
+            let value = match *name {
+                "hash_with_prefix" => String::from_utf8_lossy(value).into_owned(),
+                _ => hex(value),
+            };
+            s += &format!("option {name} {value}\n");
         }
         for sv in &self.servers {
             let name = sv.name.as_deref().map_or("-".to_string(), hex);
@@ -267,6 +280,32 @@ fn vector(path: &Path, kind: Kind, v: &Value) -> Result<Vector, Fail> {
             t => Ok(t.map(str::to_string)),
         }
     };
+    let mut options = Vec::new();
+    if let Some(o) = v.get("options") {
+        let o = o
+            .as_object()
+            .ok_or_else(|| bad("options is not an object"))?;
+        for k in o.keys() {
+            if !OPTIONS.contains(&k.as_str()) {
+                return Err(bad(&format!("an option the protocol lacks: {k}")));
+            }
+        }
+        for name in OPTIONS {
+            let value = match (name, &o.get(name)) {
+                (_, None) => continue,
+                ("hash_with_prefix", Some(Value::Bool(b))) => {
+                    if *b {
+                        b"1".to_vec()
+                    } else {
+                        b"0".to_vec()
+                    }
+                }
+                (_, Some(Value::String(t))) if name != "hash_with_prefix" => t.as_bytes().to_vec(),
+                _ => return Err(bad(&format!("a bad {name} option"))),
+            };
+            options.push((name, value));
+        }
+    }
     Ok(Vector {
         case: Case {
             file: file.clone(),
@@ -274,6 +313,7 @@ fn vector(path: &Path, kind: Kind, v: &Value) -> Result<Vector, Fail> {
             profile: word(&v["profile"])?,
             hash: word(&v["hash"])?,
             n: v["n"].as_u64().unwrap_or(1) as usize,
+            options,
             servers,
             keys,
         },

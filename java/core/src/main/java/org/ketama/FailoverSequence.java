@@ -42,7 +42,7 @@ final class FailoverSequence {
             return out;
         }
         out.add(first);
-        byte[] k = Keys.prepare(profile, hash, key);
+        byte[] k = ring.prepare(key);
         if (profile.isRing() && layout.biased.length > 0) {
             int start = lookup.walkStart(k);
             int len = layout.biased.length;
@@ -59,7 +59,7 @@ final class FailoverSequence {
                 out.add(lookup.scoredBest(k, out));
             }
         } else if (profile.placement == Profile.Placement.RENDEZVOUS) {
-            int h = hash.apply(k, 0, k.length);
+            int h = Keys.hash(hash, k);
             while (out.size() < want) {
                 try {
                     out.add(lookup.rendezvous(h, out));
@@ -100,8 +100,8 @@ final class FailoverSequence {
             return out;
         }
         out.add(first);
-        byte[] k = Keys.prepare(profile, hash, key);
-        int hv = hash.apply(k, 0, k.length);
+        byte[] k = ring.prepare(key);
+        int hv = Keys.hash(hash, k);
         long t = profile.firstTag;
         int[] v = layout.biased;
         while (out.size() < n) {
@@ -132,8 +132,8 @@ final class FailoverSequence {
         if (profile.singleShortcut && entries.length == 1) {
             return out;
         }
-        byte[] k = Keys.prepare(profile, hash, key);
-        int h = hash.apply(k, 0, k.length);
+        byte[] k = ring.prepare(key);
+        int h = Keys.hash(hash, k);
         for (int t = 0; t < n - 1; t++) {
             byte[] tagged;
             if (profile.failover == Profile.Failover.REHASH_KEY) {

@@ -100,6 +100,10 @@ final class Profile {
     final boolean boundedByServers;
     /** Lookups in all for {@code rehash_key} / {@code rehash_key_dash} / {@code rehash_hash}, else 0. */
     final long tries;
+    /** The client has twemproxy's {@code hash_tag}. */
+    final boolean optHashTag;
+    /** The client has libmemcached's key prefix (hashed or not). */
+    final boolean optPrefixKey;
 
     Profile(Map<String, Object> p, Spec spec) {
         name = str(p, "name");
@@ -153,6 +157,9 @@ final class Profile {
         boundedByServers = failover == Failover.REHASH && bool(fo, "bounded_by_servers");
         tries = failover == Failover.REHASH_KEY || failover == Failover.REHASH_KEY_DASH
                 || failover == Failover.REHASH_HASH ? num(fo, "tries") : 0;
+        Map<String, Object> opt = obj(p, "options");
+        optHashTag = bool(opt, "hash_tag");
+        optPrefixKey = bool(opt, "prefix_key");
     }
 
     /** Whether this profile builds a continuum of points. */
