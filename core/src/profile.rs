@@ -331,6 +331,14 @@ pub enum Failover {
         /// Lookups in all, the first (the key's hash) included.
         tries: u32,
     },
+    /// Rehash the key with a counter in front until a server not yet tried comes up: after
+    /// the key's own server, `str(t) + key` for t = 0, 1, 2, ... is placed as a key is (the
+    /// client's own hash and bucket list or ring), a server already tried is skipped, each
+    /// distinct server is tried once, and the client gives up when all have been (whalin
+    /// `SchoonerSockIOPool.getSock` with its default `failover = true`: the counter restarts
+    /// at 0 after each failed server, which lands on the same untried server as counting on;
+    /// a one-bucket list is tried alone).
+    RehashKeyUntried,
     /// The client keeps sending to the server it picked while that server is down (emcache
     /// with its default `purge_unhealthy_nodes=False`): the key fails until it is back.
     Stay,
@@ -1281,7 +1289,7 @@ pub static WHALIN_NATIVE: Profile = Profile {
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
     order: Order::Given,
-    failover: Failover::Walk,
+    failover: Failover::RehashKeyUntried,
     removal: Removal::OwnPoints,
 };
 
@@ -1310,7 +1318,7 @@ pub static WHALIN_OLD_COMPAT: Profile = Profile {
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
     order: Order::Given,
-    failover: Failover::Walk,
+    failover: Failover::RehashKeyUntried,
     removal: Removal::OwnPoints,
 };
 
@@ -1339,7 +1347,7 @@ pub static WHALIN_NEW_COMPAT: Profile = Profile {
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
     order: Order::Given,
-    failover: Failover::Walk,
+    failover: Failover::RehashKeyUntried,
     removal: Removal::OwnPoints,
 };
 
@@ -1365,7 +1373,7 @@ pub static WHALIN_CONSISTENT: Profile = Profile {
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
     order: Order::Given,
-    failover: Failover::Walk,
+    failover: Failover::RehashKeyUntried,
     removal: Removal::OwnPoints,
 };
 
@@ -1391,7 +1399,7 @@ pub static WHALIN_CONSISTENT_SANITIZED: Profile = Profile {
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
     order: Order::Given,
-    failover: Failover::Walk,
+    failover: Failover::RehashKeyUntried,
     removal: Removal::OwnPoints,
 };
 
@@ -2203,6 +2211,9 @@ impl fmt::Display for Failover {
             Failover::RehashKeyDash { tries } => write!(
                 f,
                 "rehash key + \"-\" + str(t) from t = 0, {tries} lookups, then give up"
+            ),
+            Failover::RehashKeyUntried => f.write_str(
+                "rehash str(t) + key from t = 0 until an untried server, each server once, then give up",
             ),
             Failover::Stay => f.write_str("keep the dead server (the key fails)"),
         }
