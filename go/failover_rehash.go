@@ -21,8 +21,11 @@ func (r *Ring) clientFailover(key []byte, n int) (out []int, ok bool, err error)
 		return nil, true, err
 	}
 	limit := p.tries
-	if p.fail == failStay {
+	switch p.fail {
+	case failStay:
 		limit = 1
+	case failRehashKeyUntried:
+		limit = len(r.servers)
 	}
 	if n > limit {
 		n = limit
@@ -36,8 +39,11 @@ func (r *Ring) clientFailover(key []byte, n int) (out []int, ok bool, err error)
 	}
 	k, buf, _ := r.prepare(key)
 	defer release(buf)
-	h := r.hash(k)
 	tagged := make([]byte, 0, len(k)+20)
+	if p.fail == failRehashKeyUntried {
+		return r.rehashUntried(k, n, out, tagged)
+	}
+	h := r.hash(k)
 	for t := 0; len(out) < n; t++ {
 		switch p.fail {
 		case failRehashKey:
@@ -53,6 +59,33 @@ func (r *Ring) clientFailover(key []byte, n int) (out []int, ok bool, err error)
 			return nil, true, err
 		}
 		out = append(out, i)
+	}
+	return out, true, nil
+}
+
+// untriedRehashCap bounds rehash_key_untried's search for servers not yet met (the client
+// has none: a server owning no bucket would keep it searching forever).
+const untriedRehashCap = 1 << 20
+
+// rehashUntried extends out (the key's own server) with whalin's rehashes: str(t) + k for
+// t = 0, 1, ... placed as a key, each server kept the first time it comes up, until n.
+func (r *Ring) rehashUntried(k []byte, n int, out []int, tagged []byte) ([]int, bool, error) {
+	for t := 0; len(out) < n && t < untriedRehashCap; t++ {
+		tagged = append(strconv.AppendUint(tagged[:0], uint64(t), 10), k...)
+		i, err := r.place(tagged)
+		if err != nil {
+			return nil, true, err
+		}
+		seen := false
+		for _, o := range out {
+			if o == i {
+				seen = true
+				break
+			}
+		}
+		if !seen {
+			out = append(out, i)
+		}
 	}
 	return out, true, nil
 }
@@ -129,6 +162,8 @@ func (r *Ring) FailoverLimit() int {
 	switch {
 	case p.fail == failStay:
 		return 1
+	case p.fail == failRehashKeyUntried:
+		return len(r.servers)
 	case p.fail != failDefault:
 		return p.tries
 	case p.rehash && p.bounded:

@@ -37,11 +37,12 @@ const (
 type failRule int
 
 const (
-	failDefault       failRule = iota // walk / rehash: handled by Ring.failover
-	failRehashKey                     // lookup t >= 1 hashes str(t-1) + key (dalli)
-	failRehashKeyDash                 // lookup t >= 1 hashes key + "-" + str(t-1) (pecl memcache)
-	failRehashHash                    // h(t+1) = H(str(h(t)) + str(t)) (python-memcached)
-	failStay                          // the client keeps its pick (emcache)
+	failDefault          failRule = iota // walk / rehash: handled by Ring.failover
+	failRehashKey                        // lookup t >= 1 hashes str(t-1) + key (dalli)
+	failRehashKeyDash                    // lookup t >= 1 hashes key + "-" + str(t-1) (pecl memcache)
+	failRehashHash                       // h(t+1) = H(str(h(t)) + str(t)) (python-memcached)
+	failRehashKeyUntried                 // str(t) + key from t = 0 until an untried server (whalin)
+	failStay                             // the client keeps its pick (emcache)
 )
 
 // families holds a profile's values for these knobs.
@@ -83,6 +84,8 @@ func compileFamilies(s *specProfile, bad *error) families {
 		if f.tries < 1 && *bad == nil {
 			*bad = fmt.Errorf("embedded spec: failover %s needs tries >= 1", s.Failover.Kind)
 		}
+	case "rehash_key_untried":
+		f.fail = failRehashKeyUntried
 	case "stay":
 		f.fail = failStay
 	}

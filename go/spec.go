@@ -360,7 +360,7 @@ func compile(s *specProfile) (*profile, error) {
 	case "walk":
 	case "rehash":
 		p.rehash, p.firstTag, p.bounded = true, s.Failover.FirstTag, s.Failover.BoundedByServers
-	case "rehash_key", "rehash_key_dash", "rehash_hash", "stay":
+	case "rehash_key", "rehash_key_dash", "rehash_hash", "rehash_key_untried", "stay":
 	default:
 		if bad == nil {
 			bad = fmt.Errorf("embedded spec: unknown failover %q", s.Failover.Kind)

@@ -286,6 +286,7 @@ fn failover(f: Failover) -> Value {
         Failover::RehashKey { tries } => json!({"kind": "rehash_key", "tries": tries}),
         Failover::RehashKeyDash { tries } => json!({"kind": "rehash_key_dash", "tries": tries}),
         Failover::RehashHash { tries } => json!({"kind": "rehash_hash", "tries": tries}),
+        Failover::RehashKeyUntried => json!({"kind": "rehash_key_untried"}),
         Failover::Stay => json!({"kind": "stay"}),
     }
 }

@@ -332,6 +332,14 @@ pub enum Failover {
         /// Lookups in all, the first (the key's hash) included.
         tries: u32,
     },
+    /// Rehash the key with a counter in front until a server not yet tried comes up: after
+    /// the key's own server, `str(t) + key` for t = 0, 1, 2, ... is placed as a key is (the
+    /// client's own hash and bucket list or ring), a server already tried is skipped, each
+    /// distinct server is tried once, and the client gives up when all have been (whalin
+    /// `SchoonerSockIOPool.getSock` with its default `failover = true`: the counter restarts
+    /// at 0 after each failed server, which lands on the same untried server as counting on;
+    /// a one-bucket list is tried alone).
+    RehashKeyUntried,
     /// The client keeps sending to the server it picked while that server is down (emcache
     /// with its default `purge_unhealthy_nodes=False`): the key fails until it is back.
     Stay,
@@ -1311,7 +1319,7 @@ pub static WHALIN_NATIVE: Profile = Profile {
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
     order: Order::Given,
-    failover: Failover::Walk,
+    failover: Failover::RehashKeyUntried,
     removal: Removal::OwnPoints,
     options: NO_OPTIONS,
 };
@@ -1341,7 +1349,7 @@ pub static WHALIN_OLD_COMPAT: Profile = Profile {
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
     order: Order::Given,
-    failover: Failover::Walk,
+    failover: Failover::RehashKeyUntried,
     removal: Removal::OwnPoints,
     options: NO_OPTIONS,
 };
@@ -1371,7 +1379,7 @@ pub static WHALIN_NEW_COMPAT: Profile = Profile {
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
     order: Order::Given,
-    failover: Failover::Walk,
+    failover: Failover::RehashKeyUntried,
     removal: Removal::OwnPoints,
     options: NO_OPTIONS,
 };
@@ -1398,7 +1406,7 @@ pub static WHALIN_CONSISTENT: Profile = Profile {
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
     order: Order::Given,
-    failover: Failover::Walk,
+    failover: Failover::RehashKeyUntried,
     removal: Removal::OwnPoints,
     options: NO_OPTIONS,
 };
@@ -1425,7 +1433,7 @@ pub static WHALIN_CONSISTENT_SANITIZED: Profile = Profile {
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
     order: Order::Given,
-    failover: Failover::Walk,
+    failover: Failover::RehashKeyUntried,
     removal: Removal::OwnPoints,
     options: NO_OPTIONS,
 };
@@ -2258,6 +2266,9 @@ impl fmt::Display for Failover {
             Failover::RehashKeyDash { tries } => write!(
                 f,
                 "rehash key + \"-\" + str(t) from t = 0, {tries} lookups, then give up"
+            ),
+            Failover::RehashKeyUntried => f.write_str(
+                "rehash str(t) + key from t = 0 until an untried server, each server once, then give up",
             ),
             Failover::Stay => f.write_str("keep the dead server (the key fails)"),
         }

@@ -26,7 +26,7 @@ const KNOWN = {
   zero_weight: ['as_one', 'as_is', 'reject'],
   key: ['none', 'pecl_sanitize', 'truncate', 'dalli_digest', 'url_encode', 'py_bytes_repr', 'prefix'],
   order: ['given', 'node_length_then_bytes'],
-  failover: ['walk', 'rehash', 'rehash_key', 'rehash_key_dash', 'rehash_hash', 'stay'],
+  failover: ['walk', 'rehash', 'rehash_key', 'rehash_key_dash', 'rehash_hash', 'rehash_key_untried', 'stay'],
 };
 
 function check(profile, knob, value) {

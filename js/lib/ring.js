@@ -10,6 +10,9 @@ const { Server } = require('./server');
 const { profileByName, hashForProfile } = require('./profiles');
 const { K, loadKey, prepare } = require('./key');
 const { checkOptions, rewrites, publicOptions } = require('./options');
+
+/** The most rehashes `rehash_key_untried` makes for one key. */
+const UNTRIED_REHASH_CAP = 1 << 20;
 const { jump, maglevTable } = require('./placements');
 const { compareBytes, putDigits } = require('./points');
 const build = require('./ring-build');
@@ -236,6 +239,7 @@ class Ring {
       const first = this.index(key);
       return n > 0 ? [this.labels[first]] : [];
     }
+    if (p.failover === 'rehash_key_untried') return this.rehashUntried(key, Math.min(n, this.n));
     const continuum = p.placement === 'ring' || p.placement === 'pecl_buckets';
     if (p.failover !== 'rehash' || !continuum) return this.getN(key, n);
     const limit = p.boundedByServers ? Math.min(n, this.n + 1) : n;
@@ -295,6 +299,35 @@ class Ring {
   }
 
   /**
+   * whalin (`rehash_key_untried`): after the key's own server, `decimal(t) + key` for
+   * t = 0, 1, ... placed as a key is, each server kept the first time it comes up, until `n`.
+   * The client has no bound (a server owning no bucket keeps it searching forever); this
+   * stops after UNTRIED_REHASH_CAP rehashes.
+   */
+  rehashUntried(key, n) {
+    const first = this.index(key);
+    if (n <= 0) return [];
+    const out = [first];
+    const key0 = K.b.slice(0, K.n);
+    const saved = K.b;
+    const tagged = new Uint8Array(key0.length + 20);
+    try {
+      for (let t = 0; out.length < n && t < UNTRIED_REHASH_CAP; t++) {
+        const len = putDigits(tagged, 0, String(t));
+        tagged.set(key0, len);
+        K.b = tagged;
+        K.n = len + key0.length;
+        const i = this.indexOfPrepared();
+        if (!out.includes(i)) out.push(i);
+      }
+    } finally {
+      K.b = saved;
+      K.n = 0;
+    }
+    return out.map((i) => this.labels[i]);
+  }
+
+  /**
    * The server a key goes to while the servers at the indexes in `dead` are down: the first
    * of the client's failover sequence (as many tries as the client makes) that is up; null
    * when the client gives up.
@@ -306,7 +339,7 @@ class Ring {
     if (dead.length === 0) return this.get(key);
     const p = this.profile;
     let limit;
-    if (p.failover === 'walk') limit = this.n;
+    if (p.failover === 'walk' || p.failover === 'rehash_key_untried') limit = this.n;
     else if (p.failover === 'rehash') limit = p.boundedByServers ? this.n + 1 : 7;
     else if (p.failover === 'stay') limit = 1;
     else limit = p.tries;

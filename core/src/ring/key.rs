@@ -196,7 +196,7 @@ pub(super) struct Prepared<'k> {
 impl<'k> Prepared<'k> {
     /// Bytes hashed as they are.
     #[inline]
-    fn bytes(bytes: &'k [u8]) -> Prepared<'k> {
+    pub(super) fn bytes(bytes: &'k [u8]) -> Prepared<'k> {
         Prepared { bytes, zero: false }
     }
 

@@ -14,6 +14,10 @@ use crate::hash::{furc, xxh3_64};
 use crate::profile::{Bound, Failover};
 use crate::server::Server;
 
+/// The most rehashes [`Failover::RehashKeyUntried`] tries for one key before it stops looking
+/// for the servers it has not met.
+const UNTRIED_REHASH_CAP: u64 = 1 << 20;
+
 impl Ring {
     /// The key hash as this ring computes it (after the client's key rewriting).
     pub fn key_hash(&self, key: &[u8]) -> Result<u32, Error> {
@@ -122,6 +126,11 @@ impl Ring {
         if self.profile.single_shortcut && self.entries.len() == 1 {
             return Ok(0);
         }
+        self.locate_prepared(key)
+    }
+
+    /// The server index for a key already rewritten by the client (its bytes as hashed).
+    fn locate_prepared(&self, key: Prepared<'_>) -> Result<usize, Error> {
         match &self.layout {
             Layout::Furc(weights) => furc_locate(key.bytes, self.entries.len(), weights),
             Layout::Scored(join, ties) => self.scored_best(*join, *ties, key.bytes, &[]),
@@ -248,6 +257,7 @@ impl Ring {
             (Failover::RehashHash { tries }, _) => {
                 self.rehash_tries(key, n.min(tries as usize), Retag::HashThenTry, &mut out)?
             }
+            (Failover::RehashKeyUntried, _) => self.rehash_untried(key, n, &mut out)?,
             (Failover::Stay, _) => {
                 let first = self.locate_index(key)?;
                 if n > 0 {
@@ -262,7 +272,7 @@ impl Ring {
     /// How many servers the client tries for one key before it gives up.
     pub fn failover_limit(&self) -> usize {
         match self.profile.failover {
-            Failover::Walk => self.entries.len(),
+            Failover::Walk | Failover::RehashKeyUntried => self.entries.len(),
             Failover::Rehash {
                 bounded_by_servers: true,
                 ..
@@ -372,6 +382,34 @@ impl Ring {
             }
             h = self.hash.hash(&tagged);
             out.push(self.locate_point_of(KeyPoint::Narrow(h))?);
+        }
+        Ok(())
+    }
+
+    /// whalin: `str(t) + key` for t = 0, 1, ... placed as a key, keeping only servers not yet
+    /// in `out`, until `n` (at most every server) are listed. The client itself has no bound
+    /// (a server that owns no bucket would keep it searching forever); the search stops after
+    /// [`UNTRIED_REHASH_CAP`] rehashes, which the servers never reach when each owns a share.
+    fn rehash_untried(&self, key: &[u8], n: usize, out: &mut Vec<usize>) -> Result<(), Error> {
+        let first = self.locate_index(key)?;
+        if n == 0 {
+            return Ok(());
+        }
+        out.push(first);
+        let want = n.min(self.entries.len());
+        let mut buf = KeyBuf::new();
+        let key = self.prepare(key, &mut buf)?.bytes;
+        let mut tagged = Vec::with_capacity(key.len() + 20);
+        let mut t = 0u64;
+        while out.len() < want && t < UNTRIED_REHASH_CAP {
+            tagged.clear();
+            push_decimal(&mut tagged, t);
+            tagged.extend_from_slice(key);
+            let i = self.locate_prepared(Prepared::bytes(&tagged))?;
+            if !out.contains(&i) {
+                out.push(i);
+            }
+            t += 1;
         }
         Ok(())
     }

@@ -13,6 +13,11 @@ import java.util.List;
  */
 final class FailoverSequence {
     private static final int MIN = Integer.MIN_VALUE;
+    /**
+     * The most rehashes {@code rehash_key_untried} makes for one key (the client has no bound:
+     * a server owning no bucket would keep it searching forever).
+     */
+    private static final int UNTRIED_REHASH_CAP = 1 << 20;
 
     private final Ring ring;
     private final Profile profile;
@@ -84,6 +89,9 @@ final class FailoverSequence {
                 || profile.failover == Profile.Failover.REHASH_HASH) {
             return rehashTries(key, (int) Math.min(n, profile.tries));
         }
+        if (profile.failover == Profile.Failover.REHASH_KEY_UNTRIED) {
+            return rehashUntried(key, Math.min(n, entries.length));
+        }
         if (profile.failover == Profile.Failover.STAY) {
             int first = ring.index(key);
             return n > 0 ? Collections.singletonList(first) : Collections.emptyList();
@@ -112,6 +120,33 @@ final class FailoverSequence {
             int p = Layout.lowerBound(v, hv ^ MIN);
             out.add(layout.ownerAt(p == v.length ? 0 : p));
             t++;
+        }
+        return out;
+    }
+
+    /**
+     * whalin ({@code rehash_key_untried}): the key's own server, then {@code decimal(t) + key}
+     * for t = 0, 1, ... placed as a key, each server kept the first time it comes up, until
+     * {@code n} servers.
+     */
+    private List<Integer> rehashUntried(byte[] key, int n) {
+        List<Integer> out = new ArrayList<>();
+        if (n <= 0) {
+            return out;
+        }
+        out.add(ring.index(key));
+        if (profile.singleShortcut && entries.length == 1) {
+            return out;
+        }
+        byte[] k = ring.prepare(key);
+        for (int t = 0; out.size() < n && t < UNTRIED_REHASH_CAP; t++) {
+            byte[] tag = Integer.toString(t).getBytes(StandardCharsets.US_ASCII);
+            byte[] tagged = Arrays.copyOf(tag, tag.length + k.length);
+            System.arraycopy(k, 0, tagged, tag.length, k.length);
+            int i = lookup.locatePrepared(tagged);
+            if (!out.contains(i)) {
+                out.add(i);
+            }
         }
         return out;
     }

@@ -56,7 +56,7 @@ final class Profile {
     enum Order { GIVEN, NODE_LENGTH_THEN_BYTES }
 
     /** The failover sequence ({@code failover.kind}). */
-    enum Failover { WALK, REHASH, REHASH_KEY, REHASH_KEY_DASH, REHASH_HASH, STAY }
+    enum Failover { WALK, REHASH, REHASH_KEY, REHASH_KEY_DASH, REHASH_HASH, REHASH_KEY_UNTRIED, STAY }
 
     final String name;
     final List<String> aliases;

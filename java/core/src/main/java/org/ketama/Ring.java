@@ -278,6 +278,7 @@ public final class Ring {
         int limit;
         switch (profile.failover) {
             case WALK:
+            case REHASH_KEY_UNTRIED:
                 limit = entries.length;
                 break;
             case REHASH:
