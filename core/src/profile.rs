@@ -62,7 +62,7 @@
 
 use crate::error::Error;
 use crate::hash::Hash;
-use crate::options::{OptionRules, LIBMEMCACHED_OPTIONS, NO_OPTIONS, TWEMPROXY_OPTIONS};
+use crate::options::rules::{OptionRules, LIBMEMCACHED_OPTIONS, NO_OPTIONS, TWEMPROXY_OPTIONS};
 use crate::server::NodeForm;
 use crate::weight::{Count, Formula};
 

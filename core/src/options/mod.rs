@@ -24,6 +24,9 @@
 use crate::error::Error;
 use crate::profile::Profile;
 
+pub mod rules;
+pub use rules::{OptionRules, LIBMEMCACHED_OPTIONS, NO_OPTIONS, TWEMPROXY_OPTIONS};
+
 /// twemproxy's `hash_tag` is exactly this many bytes: the opening one and the closing one.
 pub const HASH_TAG_LEN: usize = 2;
 
@@ -35,32 +38,6 @@ pub const MAX_PREFIX: usize = 127;
 /// The longest `prefix + key` libmemcached hashes with `OPT_HASH_WITH_PREFIX_KEY`; a longer
 /// one gets hash 0 (`MEMCACHED_MAX_KEY` - 1 bytes).
 pub const MAX_PREFIXED_KEY: usize = 250;
-
-/// Which options a profile's client has (a field of every [`Profile`] row).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OptionRules {
-    /// twemproxy's `hash_tag`.
-    pub hash_tag: bool,
-    /// libmemcached's key prefix (php-memcached `OPT_PREFIX_KEY`) and
-    /// `OPT_HASH_WITH_PREFIX_KEY`.
-    pub prefix_key: bool,
-}
-
-/// A client without placement options.
-pub const NO_OPTIONS: OptionRules = OptionRules {
-    hash_tag: false,
-    prefix_key: false,
-};
-/// twemproxy: `hash_tag`.
-pub const TWEMPROXY_OPTIONS: OptionRules = OptionRules {
-    hash_tag: true,
-    prefix_key: false,
-};
-/// libmemcached and php-memcached: a key prefix, hashed or not.
-pub const LIBMEMCACHED_OPTIONS: OptionRules = OptionRules {
-    hash_tag: false,
-    prefix_key: true,
-};
 
 /// Placement options of one ring (`Options::new()` = none). Small and `Copy`: the prefix is
 /// kept inline.
