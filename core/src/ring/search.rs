@@ -257,7 +257,7 @@ impl Ring {
             (Failover::RehashHash { tries }, _) => {
                 self.rehash_tries(key, n.min(tries as usize), Retag::HashThenTry, &mut out)?
             }
-            (Failover::RehashKeyUntried, _) => self.rehash_untried(key, n, &mut out)?,
+            (Failover::RehashKeyUntried, _) => self.rehash_untried(key, n, &[], &mut out)?,
             (Failover::Stay, _) => {
                 let first = self.locate_index(key)?;
                 if n > 0 {
@@ -293,8 +293,14 @@ impl Ring {
         if dead.is_empty() {
             return self.locate_index(key);
         }
-        self.failover(key, self.failover_limit())?
-            .into_iter()
+        let seq = if self.profile.failover == Failover::RehashKeyUntried {
+            let mut out = Vec::new();
+            self.rehash_untried(key, self.failover_limit(), dead, &mut out)?;
+            out
+        } else {
+            self.failover(key, self.failover_limit())?
+        };
+        seq.into_iter()
             .find(|i| !dead.contains(i))
             .ok_or(Error::NoServer)
     }
@@ -390,12 +396,26 @@ impl Ring {
     /// in `out`, until `n` (at most every server) are listed. The client itself has no bound
     /// (a server that owns no bucket would keep it searching forever); the search stops after
     /// [`UNTRIED_REHASH_CAP`] rehashes, which the servers never reach when each owns a share.
-    fn rehash_untried(&self, key: &[u8], n: usize, out: &mut Vec<usize>) -> Result<(), Error> {
+    ///
+    /// With `dead` non-empty the search ends at the first server not in it, as the client's
+    /// does: the client never lists servers past the one it connects to (and on some bucket
+    /// lists, e.g. old-compat over 6 buckets, its rehashes never reach every server).
+    fn rehash_untried(
+        &self,
+        key: &[u8],
+        n: usize,
+        dead: &[usize],
+        out: &mut Vec<usize>,
+    ) -> Result<(), Error> {
         let first = self.locate_index(key)?;
         if n == 0 {
             return Ok(());
         }
         out.push(first);
+        let alive = |i: &usize| !dead.is_empty() && !dead.contains(i);
+        if alive(&first) {
+            return Ok(());
+        }
         let want = n.min(self.entries.len());
         let mut buf = KeyBuf::new();
         let key = self.prepare(key, &mut buf)?.bytes;
@@ -408,6 +428,9 @@ impl Ring {
             let i = self.locate_prepared(Prepared::bytes(&tagged))?;
             if !out.contains(&i) {
                 out.push(i);
+                if alive(&i) {
+                    break;
+                }
             }
             t += 1;
         }
