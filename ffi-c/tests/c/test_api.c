@@ -26,11 +26,11 @@ static ketama_ring *make(const char *profile, const char *hash) {
 static void test_statuses(void) {
     int s;
     EXPECT(strcmp(ketama_status_str(KETAMA_STATUS_OK), "ok"), 0);
-    for (s = 0; s <= KETAMA_STATUS_NO_BUCKET; s++) {
+    for (s = 0; s <= KETAMA_STATUS_BAD_OPTION; s++) {
         const char *m = ketama_status_str(s);
         CHECK(m != NULL && strlen(m) > 0 && strcmp(m, "unknown status") != 0);
     }
-    EXPECT(strcmp(ketama_status_str(KETAMA_STATUS_NO_BUCKET + 1), "unknown status"), 0);
+    EXPECT(strcmp(ketama_status_str(KETAMA_STATUS_BAD_OPTION + 1), "unknown status"), 0);
     EXPECT(strcmp(ketama_status_str(-1), "unknown status"), 0);
     EXPECT(strcmp(ketama_status_str(1000), "unknown status"), 0);
     EXPECT(strcmp(ketama_version(), KETAMA_VERSION), 0);

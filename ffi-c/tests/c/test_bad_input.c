@@ -145,6 +145,7 @@ static const struct {
     {"TooManyServers", KETAMA_STATUS_TOO_MANY_SERVERS},
     {"UnknownAlgorithm", KETAMA_STATUS_UNKNOWN_ALGORITHM}, {"ZeroBuckets", KETAMA_STATUS_ZERO_BUCKETS},
     {"TooManyBuckets", KETAMA_STATUS_TOO_MANY_BUCKETS}, {"NoBucket", KETAMA_STATUS_NO_BUCKET},
+    {"BadOption", KETAMA_STATUS_BAD_OPTION},
 };
 
 static int status_of(const json *name) {
