@@ -1,107 +1,150 @@
-// The servers after the primary: the next distinct servers in the order the client's
-// structure yields them, and each client's own failover sequence.
+// Each client's failover sequence: the servers it tries for a key, in order, while the
+// earlier ones are down. Every sequence is shown one server index at a time to a visitor
+// that may stop it, so IndexAlive ends at the first live server as the client does
+// (whalin's rehashes may never reach every server; they cost only as many as it takes).
 
 package ketama
 
-import (
-	"strconv"
-)
+import "strconv"
 
-func (r *Ring) locateN(key []byte, n int) ([]int, error) {
-	first, err := r.locate(key)
+// visit is shown each server of a failover sequence in order; it returns true to stop.
+type visit func(i int) bool
+
+// spySequence is spymemcached's getSequence length: the primary and 6 rehashes.
+const spySequence = 7
+
+// untriedRehashCap bounds rehash_key_untried's search for servers not yet met (the client
+// has none: a server owning no bucket would keep it searching forever).
+const untriedRehashCap = 1 << 20
+
+// failover is the first n servers of key's failover sequence.
+func (r *Ring) failover(key []byte, n int) ([]int, error) {
+	out := []int{}
+	err := r.eachFailover(key, n, func(i int) bool {
+		out = append(out, i)
+		return false
+	})
 	if err != nil {
 		return nil, err
-	}
-	want := n
-	if want > len(r.servers) {
-		want = len(r.servers)
-	}
-	if want < 0 {
-		want = 0
-	}
-	out := make([]int, 0, want)
-	if want <= 0 {
-		return out, nil
-	}
-	out = append(out, first)
-	k, buf, _ := r.prepare(key)
-	defer release(buf)
-	push := func(i int) {
-		for _, x := range out {
-			if x == i {
-				return
-			}
-		}
-		out = append(out, i)
-	}
-	switch {
-	case (r.prof.place == placeRing || r.prof.place == placePeclBuckets) && len(r.values) > 0:
-		start := r.startOf(k)
-		m := len(r.values)
-		back := r.prof.place == placeRing && (r.prof.bound == boundFloor || r.prof.bound == boundFloorWrap)
-		for step := 0; step < m && len(out) < want; step++ {
-			p := (start + step) % m
-			if back {
-				p = (start + m - step%m) % m
-			}
-			push(int(r.owners[p]))
-		}
-	case r.prof.place == placeHashRendezvous:
-		out = r.scoredN(k, out, want)
-	case r.prof.place == placeRendezvous:
-		h := r.keyHash(k)
-		for len(out) < want {
-			i, err := r.rendezvousBest(h, out)
-			if err != nil {
-				break
-			}
-			out = append(out, i)
-		}
-	default:
-		for step := 1; step < len(r.servers) && len(out) < want; step++ {
-			push((first + step) % len(r.servers))
-		}
 	}
 	return out, nil
 }
 
-func (r *Ring) failover(key []byte, n int) ([]int, error) {
+// FailoverLimit is how many servers the profile's client tries for one key before it gives
+// up: every server for a walk and for whalin, servers + 1 for xmemcached's bounded rehash,
+// 7 for spymemcached's, the retry count for dalli (20), pecl memcache (21) and
+// python-memcached (10), 1 for emcache.
+func (r *Ring) FailoverLimit() int {
 	p := r.prof
-	if out, ok, err := r.clientFailover(key, n); ok {
-		return out, err
+	switch {
+	case p.fail == failStay:
+		return 1
+	case p.fail == failRehashKeyUntried:
+		return len(r.servers)
+	case p.fail != failDefault:
+		return p.tries
+	case p.rehash && p.bounded:
+		return len(r.servers) + 1
+	case p.rehash:
+		return spySequence
 	}
-	if !p.rehash || (p.place != placeRing && p.place != placePeclBuckets) {
-		return r.locateN(key, n)
+	return len(r.servers)
+}
+
+// IndexAlive is the index of the server key goes to while the servers at the indexes in
+// down are unreachable: the first server of the client's failover sequence (Failover, up
+// to FailoverLimit entries) that is not down. ErrNoServer when the client gives up (every
+// server it would try is down).
+func (r *Ring) IndexAlive(key string, down []int) (int, error) {
+	k := bytesOf(key)
+	if len(down) == 0 {
+		return r.locate(k)
 	}
-	if p.bounded && n > len(r.servers)+1 {
-		n = len(r.servers) + 1
+	alive := -1
+	err := r.eachFailover(k, r.FailoverLimit(), func(i int) bool {
+		for _, d := range down {
+			if i == d {
+				return false
+			}
+		}
+		alive = i
+		return true
+	})
+	if err != nil {
+		return 0, err
 	}
-	if n < 0 {
-		n = 0
+	if alive < 0 {
+		return 0, ErrNoServer
 	}
+	return alive, nil
+}
+
+// eachFailover shows v key's failover sequence, at most n servers, until v returns true.
+func (r *Ring) eachFailover(key []byte, n int, v visit) error {
 	first, err := r.locate(key)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	out := make([]int, 0, n)
-	if n <= 0 {
-		return out, nil
+	if n <= 0 || v(first) {
+		return nil
 	}
-	out = append(out, first)
+	p := r.prof
+	switch {
+	case p.fail == failStay:
+		return nil
+	case p.fail == failRehashKeyUntried:
+		return r.rehashUntried(key, first, atMost(n, len(r.servers)), v)
+	case p.fail != failDefault:
+		return r.rehashTries(key, atMost(n, p.tries), v)
+	case p.rehash && (p.place == placeRing || p.place == placePeclBuckets):
+		if p.bounded {
+			n = atMost(n, len(r.servers)+1)
+		}
+		r.rehashWalk(key, n-1, v)
+		return nil
+	}
+	rest, err := r.locateN(key, n)
+	if err != nil {
+		return err
+	}
+	for _, i := range rest[1:] {
+		if v(i) {
+			break
+		}
+	}
+	return nil
+}
+
+// rehashWalk is spymemcached's and xmemcached's rule, rehashes times after the key's own
+// server: hv = (hv + H(str(t) + key)) mod 2^32 for t from the profile's first tag, each hv
+// looked up on the continuum (servers may repeat).
+func (r *Ring) rehashWalk(key []byte, rehashes int, v visit) {
+	if len(r.values) == 0 {
+		return
+	}
 	k, buf, _ := r.prepare(key)
 	defer release(buf)
 	hv := r.hash(k)
 	tagged := make([]byte, 0, len(k)+20)
-	t := uint64(p.firstTag)
-	for len(out) < n && len(r.values) > 0 {
+	t := uint64(r.prof.firstTag)
+	for ; rehashes > 0; rehashes-- {
 		tagged = append(strconv.AppendUint(tagged[:0], t, 10), k...)
 		hv += r.hash(tagged)
 		at := r.lower(hv)
 		if at == len(r.values) {
 			at = 0
 		}
-		out = append(out, r.ownerAt(at))
+		if v(r.ownerAt(at)) {
+			return
+		}
 		t++
 	}
-	return out, nil
+}
+
+// atMost is the smaller of a and b.
+func atMost(a, b int) int {
+	if a < b {
+		return a
+	}
+	return b
 }

@@ -5,46 +5,24 @@ import (
 	"strconv"
 )
 
-// The clients' own retry rules when a server is down: dalli's and python-memcached's
-// bounded rehashes and emcache's staying on its pick (spec failover kinds rehash_key,
-// rehash_hash, stay).
+// The clients' rehash rules when a server is down: dalli's, pecl memcache's and
+// python-memcached's bounded rehashes and whalin's search for untried servers (spec
+// failover kinds rehash_key, rehash_key_dash, rehash_hash, rehash_key_untried).
 
-// clientFailover is the failover sequence under the profile's rehash_key, rehash_hash or
-// stay rule; ok is false for the other rules (walk, rehash: Ring.failover).
-func (r *Ring) clientFailover(key []byte, n int) (out []int, ok bool, err error) {
+// rehashTries shows v the n - 1 rehashes after the key's own server (n lookups in all),
+// each placed as a key's hash is: str(t) + key (dalli), key + "-" + str(t) (pecl memcache),
+// str(previous hash) + str(t) (python-memcached). One server with the single-server
+// shortcut has nowhere else to go.
+func (r *Ring) rehashTries(key []byte, n int, v visit) error {
 	p := r.prof
-	if p.fail == failDefault {
-		return nil, false, nil
-	}
-	first, err := r.locate(key)
-	if err != nil {
-		return nil, true, err
-	}
-	limit := p.tries
-	switch p.fail {
-	case failStay:
-		limit = 1
-	case failRehashKeyUntried:
-		limit = len(r.servers)
-	}
-	if n > limit {
-		n = limit
-	}
-	if n <= 0 {
-		return []int{}, true, nil
-	}
-	out = append(make([]int, 0, n), first)
 	if p.singleShortcut && len(r.servers) == 1 {
-		return out, true, nil
+		return nil
 	}
 	k, buf, _ := r.prepare(key)
 	defer release(buf)
-	tagged := make([]byte, 0, len(k)+20)
-	if p.fail == failRehashKeyUntried {
-		return r.rehashUntried(k, n, out, tagged)
-	}
+	tagged := make([]byte, 0, len(k)+40)
 	h := r.hash(k)
-	for t := 0; len(out) < n; t++ {
+	for t := 0; t < n-1; t++ {
 		switch p.fail {
 		case failRehashKey:
 			tagged = append(strconv.AppendUint(tagged[:0], uint64(t), 10), k...)
@@ -56,38 +34,44 @@ func (r *Ring) clientFailover(key []byte, n int) (out []int, ok bool, err error)
 		h = r.hash(tagged)
 		i, err := r.placeHash(h)
 		if err != nil {
-			return nil, true, err
+			return err
 		}
-		out = append(out, i)
+		if v(i) {
+			return nil
+		}
 	}
-	return out, true, nil
+	return nil
 }
 
-// untriedRehashCap bounds rehash_key_untried's search for servers not yet met (the client
-// has none: a server owning no bucket would keep it searching forever).
-const untriedRehashCap = 1 << 20
-
-// rehashUntried extends out (the key's own server) with whalin's rehashes: str(t) + k for
-// t = 0, 1, ... placed as a key, each server kept the first time it comes up, until n.
-func (r *Ring) rehashUntried(k []byte, n int, out []int, tagged []byte) ([]int, bool, error) {
-	for t := 0; len(out) < n && t < untriedRehashCap; t++ {
+// rehashUntried shows v whalin's rehashes after the key's own server first: str(t) + key
+// for t = 0, 1, ... placed as a key, each server shown the first time it comes up, until n
+// have been or untriedRehashCap rehashes were made.
+func (r *Ring) rehashUntried(key []byte, first, n int, v visit) error {
+	k, buf, _ := r.prepare(key)
+	defer release(buf)
+	tagged := make([]byte, 0, len(k)+20)
+	shown := append(make([]int, 0, atMost(n, 64)), first)
+	for t := 0; len(shown) < n && t < untriedRehashCap; t++ {
 		tagged = append(strconv.AppendUint(tagged[:0], uint64(t), 10), k...)
 		i, err := r.place(tagged)
 		if err != nil {
-			return nil, true, err
+			return err
 		}
 		seen := false
-		for _, o := range out {
+		for _, o := range shown {
 			if o == i {
 				seen = true
 				break
 			}
 		}
 		if !seen {
-			out = append(out, i)
+			shown = append(shown, i)
+			if v(i) {
+				return nil
+			}
 		}
 	}
-	return out, true, nil
+	return nil
 }
 
 // placeHash places a key hash value as the profile places a key's hash (the rehashed
@@ -149,52 +133,4 @@ func (r *Ring) slotOf(v uint64) (int, error) {
 		at = int(v % uint64(len(r.ordered)))
 	}
 	return int(r.ordered[at]), nil
-}
-
-// spySequence is spymemcached's getSequence length: the primary and 6 rehashes.
-const spySequence = 7
-
-// FailoverLimit is how many servers the profile's client tries for one key before it gives
-// up: every server for a walk, servers + 1 for xmemcached's bounded rehash, 7 for
-// spymemcached's, the retry count for dalli (20) and python-memcached (10), 1 for emcache.
-func (r *Ring) FailoverLimit() int {
-	p := r.prof
-	switch {
-	case p.fail == failStay:
-		return 1
-	case p.fail == failRehashKeyUntried:
-		return len(r.servers)
-	case p.fail != failDefault:
-		return p.tries
-	case p.rehash && p.bounded:
-		return len(r.servers) + 1
-	case p.rehash:
-		return spySequence
-	}
-	return len(r.servers)
-}
-
-// IndexAlive is the index of the server key goes to while the servers at the indexes in
-// down are unreachable: the first server of the client's failover sequence (Failover, up
-// to FailoverLimit entries) that is not down. ErrNoServer when the client gives up (every
-// server it would try is down).
-func (r *Ring) IndexAlive(key string, down []int) (int, error) {
-	k := bytesOf(key)
-	if len(down) == 0 {
-		return r.locate(k)
-	}
-	seq, err := r.failover(k, r.FailoverLimit())
-	if err != nil {
-		return 0, err
-	}
-next:
-	for _, i := range seq {
-		for _, d := range down {
-			if i == d {
-				continue next
-			}
-		}
-		return i, nil
-	}
-	return 0, ErrNoServer
 }
