@@ -3,13 +3,14 @@ package org.ketama;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
+import java.util.function.IntPredicate;
 
 /**
  * The servers after a key's primary, as server indexes: the next distinct servers in the order
  * the client's structure yields them, and each client's own failover sequence (rehash walks,
- * dalli's and python-memcached's rehashes, the primary alone). One per ring.
+ * dalli's, pecl memcache's and python-memcached's rehashes, whalin's search for untried servers,
+ * the primary alone), shown one server at a time to a visitor that may stop it. One per ring.
  */
 final class FailoverSequence {
     private static final int MIN = Integer.MIN_VALUE;
@@ -83,89 +84,143 @@ final class FailoverSequence {
         return out;
     }
 
+    /** spymemcached's {@code getSequence}: the primary and 6 rehashes. */
+    private static final int SPY_SEQUENCE = 7;
+
+    /** How many servers the client tries for one key before it gives up. */
+    int limit() {
+        switch (profile.failover) {
+            case WALK:
+            case REHASH_KEY_UNTRIED:
+                return entries.length;
+            case REHASH:
+                return profile.boundedByServers ? entries.length + 1 : SPY_SEQUENCE;
+            case STAY:
+                return 1;
+            default:
+                return (int) profile.tries;
+        }
+    }
+
     /** The client's own failover sequence for {@code key}, {@code n} entries, primary first. */
     List<Integer> sequence(byte[] key, int n) {
-        if (profile.failover == Profile.Failover.REHASH_KEY || profile.failover == Profile.Failover.REHASH_KEY_DASH
-                || profile.failover == Profile.Failover.REHASH_HASH) {
-            return rehashTries(key, (int) Math.min(n, profile.tries));
-        }
-        if (profile.failover == Profile.Failover.REHASH_KEY_UNTRIED) {
-            return rehashUntried(key, Math.min(n, entries.length));
-        }
-        if (profile.failover == Profile.Failover.STAY) {
-            int first = ring.index(key);
-            return n > 0 ? Collections.singletonList(first) : Collections.emptyList();
-        }
-        if (profile.failover != Profile.Failover.REHASH || !profile.isRing()) {
-            return indexesN(key, n);
-        }
         List<Integer> out = new ArrayList<>();
-        if (profile.boundedByServers) {
-            n = Math.min(n, entries.length + 1);
-        }
+        each(key, n, i -> {
+            out.add(i);
+            return false;
+        });
+        return out;
+    }
+
+    /**
+     * The first server of the client's failover sequence for {@code key} (up to {@link #limit}
+     * tries) that is not in {@code dead}, or -1 when the client gives up. The sequence stops
+     * at that server, as the client does.
+     */
+    int alive(byte[] key, List<Integer> dead) {
+        int[] found = {-1};
+        each(key, limit(), i -> {
+            if (dead.contains(i)) {
+                return false;
+            }
+            found[0] = i;
+            return true;
+        });
+        return found[0];
+    }
+
+    /**
+     * Shows {@code stop} the key's failover sequence, at most {@code n} servers, one at a time,
+     * until it returns true.
+     */
+    private void each(byte[] key, int n, IntPredicate stop) {
         int first = ring.index(key);
-        if (n <= 0) {
-            return out;
+        if (n <= 0 || stop.test(first)) {
+            return;
         }
-        out.add(first);
+        switch (profile.failover) {
+            case REHASH_KEY:
+            case REHASH_KEY_DASH:
+            case REHASH_HASH:
+                rehashTries(key, (int) Math.min(n, profile.tries), stop);
+                return;
+            case REHASH_KEY_UNTRIED:
+                rehashUntried(key, first, Math.min(n, entries.length), stop);
+                return;
+            case STAY:
+                return;
+            case REHASH:
+                if (profile.isRing()) {
+                    rehashWalk(key, (profile.boundedByServers ? Math.min(n, entries.length + 1) : n) - 1, stop);
+                    return;
+                }
+                break;
+            default:
+                break;
+        }
+        List<Integer> rest = indexesN(key, n);
+        for (int i = 1; i < rest.size(); i++) {
+            if (stop.test(rest.get(i))) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * spymemcached and xmemcached: {@code hv = (hv + H(str(t) + key)) mod 2^32} for t from the
+     * profile's first tag, each looked up on the continuum (servers may repeat), {@code rehashes}
+     * times after the key's own server.
+     */
+    private void rehashWalk(byte[] key, int rehashes, IntPredicate stop) {
         byte[] k = ring.prepare(key);
         int hv = Keys.hash(hash, k);
         long t = profile.firstTag;
         int[] v = layout.biased;
-        while (out.size() < n) {
+        for (int r = 0; r < rehashes; r++, t++) {
             byte[] tag = Long.toString(t).getBytes(StandardCharsets.US_ASCII);
             byte[] tagged = Arrays.copyOf(tag, tag.length + k.length);
             System.arraycopy(k, 0, tagged, tag.length, k.length);
             hv += hash.apply(tagged, 0, tagged.length);
             int p = Layout.lowerBound(v, hv ^ MIN);
-            out.add(layout.ownerAt(p == v.length ? 0 : p));
-            t++;
+            if (stop.test(layout.ownerAt(p == v.length ? 0 : p))) {
+                return;
+            }
         }
-        return out;
     }
 
     /**
-     * whalin ({@code rehash_key_untried}): the key's own server, then {@code decimal(t) + key}
-     * for t = 0, 1, ... placed as a key, each server kept the first time it comes up, until
-     * {@code n} servers.
+     * whalin ({@code rehash_key_untried}): after the key's own server {@code first},
+     * {@code decimal(t) + key} for t = 0, 1, ... placed as a key, each server shown the first
+     * time it comes up, until {@code n} servers have been.
      */
-    private List<Integer> rehashUntried(byte[] key, int n) {
-        List<Integer> out = new ArrayList<>();
-        if (n <= 0) {
-            return out;
-        }
-        out.add(ring.index(key));
-        if (profile.singleShortcut && entries.length == 1) {
-            return out;
-        }
+    private void rehashUntried(byte[] key, int first, int n, IntPredicate stop) {
+        List<Integer> shown = new ArrayList<>();
+        shown.add(first);
         byte[] k = ring.prepare(key);
-        for (int t = 0; out.size() < n && t < UNTRIED_REHASH_CAP; t++) {
+        for (int t = 0; shown.size() < n && t < UNTRIED_REHASH_CAP; t++) {
             byte[] tag = Integer.toString(t).getBytes(StandardCharsets.US_ASCII);
             byte[] tagged = Arrays.copyOf(tag, tag.length + k.length);
             System.arraycopy(k, 0, tagged, tag.length, k.length);
             int i = lookup.locatePrepared(tagged);
-            if (!out.contains(i)) {
-                out.add(i);
+            if (!shown.contains(i)) {
+                shown.add(i);
+                if (stop.test(i)) {
+                    return;
+                }
             }
         }
-        return out;
     }
 
     /**
      * dalli ({@code rehash_key}: lookup t >= 1 hashes {@code decimal(t - 1) + key}), pecl memcache
      * ({@code rehash_key_dash}: lookup t >= 1 hashes {@code key + "-" + decimal(t - 1)}) and
      * python-memcached ({@code rehash_hash}: {@code h(t + 1) = H(decimal(h(t)) + decimal(t))}):
-     * {@code n} lookups in all, each hash placed as the key's own hash is.
+     * {@code n} lookups in all, each hash placed as the key's own hash is; a one-server ring
+     * with the single-server shortcut has nowhere else to go.
      */
-    private List<Integer> rehashTries(byte[] key, int n) {
-        List<Integer> out = new ArrayList<>();
-        int first = ring.index(key);
-        if (n <= 0) {
-            return out;
-        }
-        out.add(first);
+    private void rehashTries(byte[] key, int n, IntPredicate stop) {
         if (profile.singleShortcut && entries.length == 1) {
-            return out;
+            return;
         }
         byte[] k = ring.prepare(key);
         int h = Keys.hash(hash, k);
@@ -183,8 +238,9 @@ final class FailoverSequence {
                 tagged = (Long.toString(h & 0xFFFFFFFFL) + t).getBytes(StandardCharsets.US_ASCII);
             }
             h = hash.apply(tagged, 0, tagged.length);
-            out.add(lookup.locateHash(h));
+            if (stop.test(lookup.locateHash(h))) {
+                return;
+            }
         }
-        return out;
     }
 }

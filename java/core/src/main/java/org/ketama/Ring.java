@@ -275,31 +275,8 @@ public final class Ring {
         if (dead.isEmpty()) {
             return get(key);
         }
-        int limit;
-        switch (profile.failover) {
-            case WALK:
-            case REHASH_KEY_UNTRIED:
-                limit = entries.length;
-                break;
-            case REHASH:
-                limit = profile.boundedByServers ? entries.length + 1 : 7;
-                break;
-            case STAY:
-                limit = 1;
-                break;
-            default:
-                limit = (int) profile.tries;
-        }
-        List<String> down = new ArrayList<>();
-        for (int i : dead) {
-            down.add(labels[i]);
-        }
-        for (String l : failover(key, limit)) {
-            if (!down.contains(l)) {
-                return l;
-            }
-        }
-        return null;
+        int i = failovers.alive(key, dead);
+        return i < 0 ? null : labels[i];
     }
 
     /** {@link #getAlive(byte[], List)} of the key's UTF-8 bytes. */
