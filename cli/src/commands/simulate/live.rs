@@ -23,8 +23,13 @@ use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use std::path::Path;
+use std::sync::Arc;
+
 use super::args::SimulateArgs;
 use super::experiment::Report;
+use super::live_tls::LiveTls;
+use crate::memcache::tls::Tls;
 use crate::memcache::{key_ok, Conn, Options};
 use crate::output::key_text;
 use crate::servers::{self, Fleet};
@@ -100,7 +105,12 @@ fn free_port() -> Result<u16, Fail> {
 impl Daemons {
     /// Starts one more memcached on 127.0.0.1; returns its address once it answers and its
     /// `stats` name the PID we started (so we never talk to someone else's server).
-    pub fn start(&mut self, binary: &str, timeout: Duration) -> Result<SocketAddr, Fail> {
+    pub fn start(
+        &mut self,
+        binary: &str,
+        timeout: Duration,
+        tls: Option<&LiveTls>,
+    ) -> Result<SocketAddr, Fail> {
         let mut last = String::new();
         for _ in 0..5 {
             check_interrupt()?;
@@ -112,9 +122,28 @@ impl Daemons {
             if running_as_root() {
                 cmd.args(["-u", "root"]); // memcached refuses root without it
             }
+            let stderr = match tls {
+                Some(t) => {
+                    cmd.args(t.server_args());
+                    // Kept to explain a process that refuses -Z or the certificate.
+                    let path = t.stderr_path(self.list.len());
+                    let f = std::fs::File::create(&path).map_err(|e| {
+                        Fail::new(format!(
+                            "--live --tls: cannot create {}: {e}",
+                            path.display()
+                        ))
+                    })?;
+                    Some((Stdio::from(f), path))
+                }
+                None => None,
+            };
+            let (err_to, err_path) = match stderr {
+                Some((s, p)) => (s, Some(p)),
+                None => (Stdio::null(), None),
+            };
             cmd.stdin(Stdio::null())
                 .stdout(Stdio::null())
-                .stderr(Stdio::null());
+                .stderr(err_to);
             #[cfg(unix)]
             {
                 // Its own process group: a terminal's Ctrl-C reaches us, and we stop it.
@@ -129,13 +158,19 @@ impl Daemons {
             })?;
             let pid = child.id();
             self.list.push(Daemon { child });
-            match self.wait_ready(addr, pid, timeout) {
+            let opts = Options::new(timeout).with_tls(tls.map(LiveTls::client));
+            match self.wait_ready(addr, pid, opts) {
                 Ok(()) => return Ok(addr),
                 Err(e) => {
                     last = e;
+                    let mut exited = false;
                     if let Some(mut d) = self.list.pop() {
+                        exited = matches!(d.child.try_wait(), Ok(Some(_)));
                         let _ = d.child.kill();
                         let _ = d.child.wait();
+                    }
+                    if let (true, Some(path)) = (exited, &err_path) {
+                        return Err(tls_refused(binary, &last, path));
                     }
                 }
             }
@@ -145,7 +180,7 @@ impl Daemons {
         )))
     }
 
-    fn wait_ready(&mut self, addr: SocketAddr, pid: u32, timeout: Duration) -> Result<(), String> {
+    fn wait_ready(&mut self, addr: SocketAddr, pid: u32, opts: Options) -> Result<(), String> {
         let start = Instant::now();
         loop {
             if let Some(d) = self.list.last_mut() {
@@ -156,7 +191,7 @@ impl Daemons {
             if crate::stop::requested() {
                 return Err("interrupted".into());
             }
-            if let Ok(mut c) = Conn::connect_addr(addr, &addr.to_string(), Options::new(timeout)) {
+            if let Ok(mut c) = Conn::connect_addr(addr, &addr.to_string(), opts.clone()) {
                 let stats = c.stats("")?;
                 let theirs = stats
                     .iter()
@@ -220,6 +255,8 @@ pub struct Live {
     pub addresses: Vec<(String, SocketAddr)>,
     /// Per hash.
     pub results: Vec<LiveResult>,
+    /// Whether the processes spoke TLS (`--tls`).
+    pub tls: bool,
 }
 
 impl Live {
@@ -265,12 +302,16 @@ pub fn run(a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result<Live, 
     let mut labels: Vec<String> = report.old.iter().map(|s| s.label.clone()).collect();
     labels.extend(report.added.iter().cloned());
 
+    // Dropped after the processes (declared first), so memcached never loses its files
+    // while running.
+    let tls = if a.tls { Some(LiveTls::new()?) } else { None };
     let mut daemons = Daemons::default();
     let mut addresses = Vec::new();
     for l in &labels {
-        addresses.push((l.clone(), daemons.start(binary, a.timeout)?));
+        addresses.push((l.clone(), daemons.start(binary, a.timeout, tls.as_ref())?));
     }
-    let opts = Options::new(a.timeout);
+    let client_tls = tls.as_ref().map(LiveTls::client);
+    let opts = Options::new(a.timeout).with_tls(client_tls.clone());
     let mut conns: HashMap<String, Conn> = HashMap::new();
     for (l, addr) in &addresses {
         conns.insert(
@@ -343,7 +384,7 @@ pub fn run(a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result<Live, 
         };
         let hits = read_back(&mut conns)?;
         let migrated_hits = if a.migrate {
-            migrate(&before, &after, &addresses, a.timeout)?;
+            migrate(&before, &after, &addresses, a.timeout, client_tls.clone())?;
             Some(read_back(&mut conns)?)
         } else {
             None
@@ -391,10 +432,12 @@ pub fn run(a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result<Live, 
     pb.finish_and_clear();
     drop(conns);
     drop(daemons);
+    drop(tls);
     Ok(Live {
         version,
         addresses,
         results,
+        tls: a.tls,
     })
 }
 
@@ -418,17 +461,19 @@ fn migrate(
     after: &ketama_core::Ring,
     addresses: &[(String, SocketAddr)],
     timeout: Duration,
+    tls: Option<Arc<Tls>>,
 ) -> Result<(), Fail> {
     let map: HashMap<&str, String> = addresses
         .iter()
         .map(|(l, a)| (l.as_str(), a.to_string()))
         .collect();
-    let pl = crate::migrate::Placement::from_rings(
+    let mut pl = crate::migrate::Placement::from_rings(
         before.clone(),
         after.clone(),
         |l| map.get(l).cloned().unwrap_or_default(),
         timeout,
     );
+    pl.tls = tls;
     let clock = crate::migrate::run::preflight(&pl)
         .map_err(|e| Fail::new(format!("--migrate: the changed fleet is not ready: {e:?}")))?;
     let o = crate::migrate::run::execute(&pl, &crate::migrate::run::RunOptions::default(), &clock)?;
@@ -437,6 +482,35 @@ fn migrate(
         return Err(Fail::new(format!("--migrate: server {label} failed: {e}")));
     }
     Ok(())
+}
+
+/// The failure of a memcached that exited at start when asked for TLS: a build without TLS
+/// support refuses `-Z` as an unknown option.
+fn tls_refused(binary: &str, why: &str, stderr: &Path) -> Fail {
+    let said = std::fs::read_to_string(stderr).unwrap_or_default();
+    let said = said.trim();
+    let lower = said.to_ascii_lowercase();
+    let unknown_z = lower.contains("invalid option")
+        || lower.contains("illegal argument")
+        || lower.contains("unrecognized option")
+        || lower.contains("unknown option");
+    let shown = if said.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; it said: {}",
+            said.lines().take(3).collect::<Vec<_>>().join(" / ")
+        )
+    };
+    if unknown_z {
+        Fail::new(format!(
+            "--live --tls: memcached ('{binary}') refused -Z: it was built without TLS support ({why}{shown}); use a memcached built with TLS (Debian's is) via --memcached PATH, or run without --tls"
+        ))
+    } else {
+        Fail::new(format!(
+            "--live --tls: memcached ('{binary}') exited at start with TLS (-Z and this run's certificate): {why}{shown}"
+        ))
+    }
 }
 
 /// A client error as the run's failure; a stop request reads as the interruption it is.
@@ -490,9 +564,14 @@ pub fn describe(live: &Live) -> String {
         .map(|(_, a)| a.port().to_string())
         .collect();
     format!(
-        "live: {} memcached {} processes on 127.0.0.1 (ports {}), one per node; keys hashed by the node labels",
+        "live: {} memcached {} processes on 127.0.0.1 (ports {}), one per node{}; keys hashed by the node labels",
         live.addresses.len(),
         live.version,
-        ports.join(" ")
+        ports.join(" "),
+        if live.tls {
+            ", over TLS (a certificate made for this run, verified)"
+        } else {
+            ""
+        }
     )
 }

@@ -17,6 +17,7 @@ pub mod args;
 pub mod experiment;
 pub mod inputs;
 pub mod live;
+pub mod live_tls;
 pub mod plot;
 pub mod render;
 
