@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
-# Writes include/ketama.h (cbindgen, pinned version) and include/ketama_ffi_php.h (the same
-# declarations without preprocessor lines, for PHP's FFI::cdef).
-#   ffi-c/gen-header.sh            regenerate into include/
-#   ffi-c/gen-header.sh --check    regenerate into a temp dir and fail if include/ differs
+# Writes include/ketama.h (cbindgen, pinned version), include/ketama_ffi_php.h (the same
+# declarations without preprocessor lines, for PHP's FFI::cdef) and ffi-c/php/src/Status.php
+# (the status values as PHP constants, from the header's enum).
+#   ffi-c/gen-header.sh            regenerate into include/ and ffi-c/php/src/
+#   ffi-c/gen-header.sh --check    regenerate into a temp dir and fail if a committed copy differs
 set -euo pipefail
 CBINDGEN_VERSION=0.29.0
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 out="$root/include"
+php_out="$here/php/src"
 check=0
 if [[ "${1:-}" == "--check" ]]; then
     check=1
     out=$(mktemp -d)
+    php_out="$out"
     trap 'rm -rf "$out"' EXIT
 fi
 
@@ -54,6 +57,37 @@ sys.stdout.write(out)
 PY
 } >"$out/ketama_ffi_php.h"
 
+# The status values for PHP: an interface whose constants KetamaException inherits, each with
+# the header's doc comment.
+python3 - "$out/ketama.h" >"$php_out/Status.php" <<'PY'
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+body = re.search(r"typedef enum ketama_status \{(.*?)\} ketama_status;", text, re.S).group(1)
+out = [
+    "<?php",
+    "// GENERATED from include/ketama.h by ffi-c/gen-header.sh; do not edit.",
+    "",
+    "declare(strict_types=1);",
+    "",
+    "namespace Ketama;",
+    "",
+    "/**",
+    " * The library's status values (`ketama_status`, the numbers of `KETAMA_STATUS_*`): the codes",
+    " * of a KetamaException, which implements this interface (`KetamaException::EMPTY_RING`).",
+    " */",
+    "interface Status",
+    "{",
+]
+for doc, name, value in re.findall(r"/\*\*(.*?)\*/\s*KETAMA_STATUS_(\w+) = (\d+),", body, re.S):
+    lines = [l.strip().lstrip("*").strip() for l in doc.strip().splitlines()]
+    out.append("    /**")
+    out.extend(("     * " + l).rstrip() for l in lines)
+    out.append("     */")
+    out.append(f"    public const {name} = {value};")
+out.append("}")
+sys.stdout.write("\n".join(out) + "\n")
+PY
+
 if [[ $check == 1 ]]; then
     status=0
     for f in ketama.h ketama_ffi_php.h; do
@@ -62,6 +96,11 @@ if [[ $check == 1 ]]; then
             status=1
         fi
     done
+    if ! diff -u "$here/php/src/Status.php" "$php_out/Status.php"; then
+        echo "ffi-c/php/src/Status.php is stale: run ffi-c/gen-header.sh" >&2
+        status=1
+    fi
     exit $status
 fi
-echo "wrote $out/ketama.h and $out/ketama_ffi_php.h" >&2
+echo "wrote $out/ketama.h, $out/ketama_ffi_php.h and $php_out/Status.php" >&2
+

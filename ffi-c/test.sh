@@ -69,8 +69,8 @@ step "C: stepwise changes equal fresh builds, every profile"
 step "C: rings from explicit points (ketama_ring_create_points)"
 "$tmp/test_points" || failed+=("test_points")
 
-step "C: every tests/vectors/*.json"
-"$tmp/test_vectors" tests/vectors/*.json >"$tmp/vectors.out" || true
+step "C: every tests/vectors/*.json, tests/vectors/options/*.json and the dead-server files of tests/vectors/extra/"
+"$tmp/test_vectors" tests/vectors/*.json tests/vectors/options/*.json tests/vectors/extra/*-dead-*.json >"$tmp/vectors.out" || true
 grep -v '^PASS' "$tmp/vectors.out" || true
 tail -1 "$tmp/vectors.out" | grep -q ', 0 failed' || failed+=("C vectors")
 

@@ -41,11 +41,13 @@ func lnSeries(x float64) float64 {
 	return 2*sum + float64(e)*math.Ln2
 }
 
-func rendezvousScore(seed uint64, weight uint32, h uint32) float64 {
+// rendezvousScore is a server's weighted rendezvous score for key hash h, from its 64-bit
+// node hash.
+func rendezvousScore(nodeHash uint64, weight uint32, h uint32) float64 {
 	if weight == 0 {
 		return math.Inf(-1)
 	}
-	x := mix64(seed ^ mix64(uint64(h)))
+	x := mix64(nodeHash ^ mix64(uint64(h)))
 	u := (float64(x>>11) + 0.5) / float64(uint64(1)<<53)
 	return -float64(weight) / lnSeries(u)
 }
@@ -70,18 +72,19 @@ next:
 	return best, nil
 }
 
-// maglevTable fills the 65,537-entry lookup table from each server's (offset, skip).
-func maglevTable(seeds []uint64) []uint32 {
-	if len(seeds) == 0 {
+// maglevTable fills the 65,537-entry lookup table from each server's (offset, skip), taken
+// from its 64-bit node hash.
+func maglevTable(nodeHashes []uint64) []uint32 {
+	if len(nodeHashes) == 0 {
 		return nil
 	}
 	m := uint64(maglevSize)
 	type perm struct{ offset, skip uint64 }
-	perms := make([]perm, len(seeds))
-	for i, s := range seeds {
+	perms := make([]perm, len(nodeHashes))
+	for i, s := range nodeHashes {
 		perms[i] = perm{(s >> 32) % m, (s&0xffffffff)%(m-1) + 1}
 	}
-	next := make([]uint64, len(seeds))
+	next := make([]uint64, len(nodeHashes))
 	entry := make([]uint32, maglevSize)
 	for i := range entry {
 		entry[i] = math.MaxUint32

@@ -85,3 +85,32 @@ func TestConformanceAllVectorFiles(t *testing.T) {
 		t.Fatalf("not conformant (%v)", err)
 	}
 }
+
+// TestConformanceOptionFiles runs the Go driver through the kit on tests/vectors/options (the
+// files recorded with placement options, sent as `option` lines): every key must agree.
+func TestConformanceOptionFiles(t *testing.T) {
+	bin := ketamaBin(t)
+	driver := filepath.Join(t.TempDir(), "ketama-conformance")
+	build := exec.Command("go", "build", "-o", driver, "./cmd/ketama-conformance")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		t.Fatalf("building the driver: %v", err)
+	}
+	vectors, _ := filepath.Abs("../tests/vectors/options")
+	cmd := exec.Command(bin, "conformance", "--all", "--vectors", vectors, "--format", "json", "--", driver)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	var report struct {
+		FilesAgree int  `json:"files_agree"`
+		FilesTotal int  `json:"files_total"`
+		KeysAgree  int  `json:"keys_agree"`
+		KeysTotal  int  `json:"keys_total"`
+		OK         bool `json:"ok"`
+	}
+	if jerr := json.Unmarshal(out, &report); jerr != nil {
+		t.Fatalf("ketama conformance: %v (%v)\n%s", err, jerr, out)
+	}
+	if !report.OK || err != nil || report.FilesTotal < 18 || report.KeysAgree != report.KeysTotal {
+		t.Fatalf("option files: %d of %d agree (%d of %d keys), exit %v", report.FilesAgree, report.FilesTotal, report.KeysAgree, report.KeysTotal, err)
+	}
+}

@@ -21,8 +21,11 @@ func (r *Ring) clientFailover(key []byte, n int) (out []int, ok bool, err error)
 		return nil, true, err
 	}
 	limit := p.tries
-	if p.fail == failStay {
+	switch p.fail {
+	case failStay:
 		limit = 1
+	case failRehashKeyUntried:
+		limit = len(r.servers)
 	}
 	if n > limit {
 		n = limit
@@ -36,12 +39,18 @@ func (r *Ring) clientFailover(key []byte, n int) (out []int, ok bool, err error)
 	}
 	k, buf, _ := r.prepare(key)
 	defer release(buf)
-	h := r.hash(k)
 	tagged := make([]byte, 0, len(k)+20)
+	if p.fail == failRehashKeyUntried {
+		return r.rehashUntried(k, n, out, tagged)
+	}
+	h := r.hash(k)
 	for t := 0; len(out) < n; t++ {
-		if p.fail == failRehashKey {
+		switch p.fail {
+		case failRehashKey:
 			tagged = append(strconv.AppendUint(tagged[:0], uint64(t), 10), k...)
-		} else {
+		case failRehashKeyDash:
+			tagged = strconv.AppendUint(append(append(tagged[:0], k...), '-'), uint64(t), 10)
+		default:
 			tagged = strconv.AppendUint(strconv.AppendUint(tagged[:0], uint64(h), 10), uint64(t), 10)
 		}
 		h = r.hash(tagged)
@@ -54,14 +63,42 @@ func (r *Ring) clientFailover(key []byte, n int) (out []int, ok bool, err error)
 	return out, true, nil
 }
 
+// untriedRehashCap bounds rehash_key_untried's search for servers not yet met (the client
+// has none: a server owning no bucket would keep it searching forever).
+const untriedRehashCap = 1 << 20
+
+// rehashUntried extends out (the key's own server) with whalin's rehashes: str(t) + k for
+// t = 0, 1, ... placed as a key, each server kept the first time it comes up, until n.
+func (r *Ring) rehashUntried(k []byte, n int, out []int, tagged []byte) ([]int, bool, error) {
+	for t := 0; len(out) < n && t < untriedRehashCap; t++ {
+		tagged = append(strconv.AppendUint(tagged[:0], uint64(t), 10), k...)
+		i, err := r.place(tagged)
+		if err != nil {
+			return nil, true, err
+		}
+		seen := false
+		for _, o := range out {
+			if o == i {
+				seen = true
+				break
+			}
+		}
+		if !seen {
+			out = append(out, i)
+		}
+	}
+	return out, true, nil
+}
+
 // placeHash places a key hash value as the profile places a key's hash (the rehashed
-// values of rehash_key and rehash_hash).
+// values of rehash_key and rehash_hash); ErrNeedsKey where the client reads more than a
+// 32-bit hash.
 func (r *Ring) placeHash(h uint32) (int, error) {
 	p := r.prof
 	switch p.place {
 	case placeRing:
 		if r.wide != nil {
-			return 0, ErrUnsupported
+			return 0, ErrNeedsKey
 		}
 		at, err := r.position(h)
 		if err != nil {
@@ -77,7 +114,7 @@ func (r *Ring) placeHash(h uint32) (int, error) {
 		return r.slotOf(uint64(h))
 	case placeJavaAbsModulo:
 		if p.oldCompat {
-			return 0, ErrUnsupported
+			return 0, ErrNeedsKey
 		}
 		return r.slotOf(uabs(int64(int32(h))))
 	case placeJump:
@@ -87,7 +124,7 @@ func (r *Ring) placeHash(h uint32) (int, error) {
 	case placeMaglev:
 		return int(r.maglev[h%maglevSize]), nil
 	}
-	return 0, ErrUnsupported
+	return 0, ErrNeedsKey
 }
 
 // slotOf is the server of slot value v on a modulo placement (high15 folding, weighted
@@ -125,6 +162,8 @@ func (r *Ring) FailoverLimit() int {
 	switch {
 	case p.fail == failStay:
 		return 1
+	case p.fail == failRehashKeyUntried:
+		return len(r.servers)
 	case p.fail != failDefault:
 		return p.tries
 	case p.rehash && p.bounded:

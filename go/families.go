@@ -37,10 +37,12 @@ const (
 type failRule int
 
 const (
-	failDefault    failRule = iota // walk / rehash: handled by Ring.failover
-	failRehashKey                  // lookup t >= 1 hashes str(t-1) + key (dalli)
-	failRehashHash                 // h(t+1) = H(str(h(t)) + str(t)) (python-memcached)
-	failStay                       // the client keeps its pick (emcache)
+	failDefault          failRule = iota // walk / rehash: handled by Ring.failover
+	failRehashKey                        // lookup t >= 1 hashes str(t-1) + key (dalli)
+	failRehashKeyDash                    // lookup t >= 1 hashes key + "-" + str(t-1) (pecl memcache)
+	failRehashHash                       // h(t+1) = H(str(h(t)) + str(t)) (python-memcached)
+	failRehashKeyUntried                 // str(t) + key from t = 0 until an untried server (whalin)
+	failStay                             // the client keeps its pick (emcache)
 )
 
 // families holds a profile's values for these knobs.
@@ -71,14 +73,19 @@ func compileFamilies(s *specProfile, bad *error) families {
 	}
 	f.prefix = s.Key.Prefix
 	switch s.Failover.Kind {
-	case "rehash_key", "rehash_hash":
+	case "rehash_key", "rehash_key_dash", "rehash_hash":
 		f.fail, f.tries = failRehashKey, int(s.Failover.Tries)
-		if s.Failover.Kind == "rehash_hash" {
+		switch s.Failover.Kind {
+		case "rehash_hash":
 			f.fail = failRehashHash
+		case "rehash_key_dash":
+			f.fail = failRehashKeyDash
 		}
 		if f.tries < 1 && *bad == nil {
 			*bad = fmt.Errorf("embedded spec: failover %s needs tries >= 1", s.Failover.Kind)
 		}
+	case "rehash_key_untried":
+		f.fail = failRehashKeyUntried
 	case "stay":
 		f.fail = failStay
 	}

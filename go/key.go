@@ -30,6 +30,10 @@ func (r *Ring) prepare(key []byte) ([]byte, *[]byte, error) {
 	if !p.chars.allows(key) {
 		return nil, nil, ErrKeyRejected
 	}
+	if r.opts.HashTag != "" || r.opts.HashWithPrefix {
+		k, bp := r.withOptions(key)
+		return k, bp, nil
+	}
 	switch p.key {
 	case keyNone:
 		return key, nil, nil

@@ -156,6 +156,9 @@ func md5Wide(k []byte) wide128 {
 }
 
 func (r *Ring) keyHash(k []byte) uint32 {
+	if k == nil && r.opts.HashWithPrefix {
+		return 0 // not hashed (see withOptions)
+	}
 	if r.md5Key {
 		return md5Ketama(k)
 	}
@@ -211,7 +214,7 @@ func (r *Ring) place(k []byte) (int, error) {
 	case placeFurc:
 		n := len(r.servers)
 		if n > furcMaxPool {
-			return 0, ErrUnsupported
+			return 0, ErrTooManyServers
 		}
 		if !p.weighted {
 			return int(furcHash(k, uint32(n))), nil

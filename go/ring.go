@@ -27,6 +27,7 @@ const (
 
 // Ring is a built ring of one profile: lookups only (build a new Ring for another fleet).
 type Ring struct {
+	opts          Options
 	prof          *profile
 	hashName      string
 	hash          hashFunc
@@ -200,7 +201,7 @@ func (r *Ring) KeyHash(key []byte) (uint32, error) {
 		return 0, err
 	}
 	defer release(buf)
-	return r.hash(k), nil
+	return r.keyHash(k), nil
 }
 
 // GetN returns up to n distinct servers for key, primary first, in the order the client's

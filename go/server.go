@@ -169,6 +169,18 @@ func nodeString(form nodeForm, s *parsed, names bool) (string, error) {
 		return fmt.Sprintf("%s%d", s.host, s.port), nil
 	case nodeHostSlashHostPort:
 		return s.host + "/" + hostPort(s.host), nil
+	case nodeJavaEvcache:
+		// EVCache writes the port as 11211 whatever it is; a host name needs its address.
+		var ip string
+		switch s.kind {
+		case hostV4:
+			ip = s.ip.String()
+		case hostV6:
+			ip = javaV6(s.ip)
+		default:
+			return "", ErrUnsupported
+		}
+		return fmt.Sprintf("%s/%s:%d", ip, ip, defaultPort), nil
 	case nodeNginxHostNulPort:
 		l := s.Label
 		cut := len(strings.TrimRightFunc(l, func(r rune) bool { return r >= '0' && r <= '9' }))

@@ -18,7 +18,12 @@ type specDoc struct {
 		Name    string `json:"name"`
 		Message string `json:"message"`
 	} `json:"errors"`
-	Hashes   []specHash    `json:"hashes"`
+	Hashes  []specHash `json:"hashes"`
+	Options struct {
+		HashTagBytes        int `json:"hash_tag_bytes"`
+		PrefixKeyMaxBytes   int `json:"prefix_key_max_bytes"`
+		PrefixedKeyMaxBytes int `json:"prefixed_key_max_bytes"`
+	} `json:"options"`
 	Profiles []specProfile `json:"profiles"`
 }
 
@@ -79,7 +84,11 @@ type specProfile struct {
 		Tries            uint32 `json:"tries"`
 	} `json:"failover"`
 	Removal string `json:"removal"`
-	IsRing  bool   `json:"is_ring"`
+	Options struct {
+		HashTag   bool `json:"hash_tag"`
+		PrefixKey bool `json:"prefix_key"`
+	} `json:"options"`
+	IsRing bool `json:"is_ring"`
 }
 
 // The knob values a profile is compiled into.
@@ -111,6 +120,7 @@ const (
 	nodeNginxHostNulPort
 	nodeHostThenPort
 	nodeHostSlashHostPort
+	nodeJavaEvcache
 )
 
 const (
@@ -229,6 +239,8 @@ type profile struct {
 	firstTag          uint32
 	bounded           bool
 	isRing            bool
+	optHashTag        bool // the client has twemproxy's hash_tag
+	optPrefixKey      bool // the client has libmemcached's key prefix
 	families
 }
 
@@ -276,6 +288,7 @@ func compile(s *specProfile) (*profile, error) {
 	p := &profile{
 		name: s.Name, description: s.Description, aliases: s.Aliases,
 		defaultHash: s.DefaultHash, hashes: s.Hashes, names: s.Names, singleShortcut: s.SingleShortcut,
+		optHashTag: s.Options.HashTag, optPrefixKey: s.Options.PrefixKey,
 		emptyRejected: s.EmptyKeyRejected, limitEmpty: s.KeyLimits.Empty,
 		maxLen: -1, isRing: s.IsRing,
 	}
@@ -291,6 +304,7 @@ func compile(s *specProfile) (*profile, error) {
 		"bare": nodeBare, "java_host_name": nodeJavaHostName, "host_port": nodeHostPort,
 		"java_host_name_port": nodeJavaHostNamePort, "nginx_host_nul_port": nodeNginxHostNulPort,
 		"host_then_port": nodeHostThenPort, "host_slash_host_port": nodeHostSlashHostPort,
+		"java_evcache": nodeJavaEvcache,
 	})
 	p.strings = pick(&bad, "strings", s.Strings, map[string]stringForm{
 		"dash": strDash, "prefix": strPrefix, "concat": strConcat, "bare": strBare, "colon": strColon,
@@ -346,7 +360,7 @@ func compile(s *specProfile) (*profile, error) {
 	case "walk":
 	case "rehash":
 		p.rehash, p.firstTag, p.bounded = true, s.Failover.FirstTag, s.Failover.BoundedByServers
-	case "rehash_key", "rehash_hash", "stay":
+	case "rehash_key", "rehash_key_dash", "rehash_hash", "rehash_key_untried", "stay":
 	default:
 		if bad == nil {
 			bad = fmt.Errorf("embedded spec: unknown failover %q", s.Failover.Kind)

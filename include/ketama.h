@@ -106,6 +106,49 @@ typedef enum ketama_status {
      * A capacity factor below 1.
      */
     KETAMA_STATUS_BAD_FACTOR = 18,
+    /**
+     * A ring from `ketama_ring_create_points()` takes no changes: build a new one.
+     */
+    KETAMA_STATUS_FIXED_POINTS = 19,
+    /**
+     * The profile does not place keys on a continuum of 32-bit points (modulo, jump,
+     * rendezvous, maglev, uhashring's 128-bit ring, ...), which this call needs.
+     */
+    KETAMA_STATUS_NOT_A_CONTINUUM = 20,
+    /**
+     * A key hash alone cannot place a key on this profile: its client reads the key itself
+     * (mcrouter, hash rendezvous, jump over xxh3) or a 128-bit hash (uhashring).
+     */
+    KETAMA_STATUS_NEEDS_KEY = 21,
+    /**
+     * The current loads (bounded loads) do not have one entry per server.
+     */
+    KETAMA_STATUS_BAD_LOADS = 22,
+    /**
+     * More servers than the profile's client takes (mcrouter: 2^23).
+     */
+    KETAMA_STATUS_TOO_MANY_SERVERS = 23,
+    /**
+     * No bucket function has this name.
+     */
+    KETAMA_STATUS_UNKNOWN_ALGORITHM = 24,
+    /**
+     * The bucket count is 0.
+     */
+    KETAMA_STATUS_ZERO_BUCKETS = 25,
+    /**
+     * The bucket count is above the bucket function's limit.
+     */
+    KETAMA_STATUS_TOO_MANY_BUCKETS = 26,
+    /**
+     * The reference bucket function returns no bucket for this input.
+     */
+    KETAMA_STATUS_NO_BUCKET = 27,
+    /**
+     * A placement option the profile's client does not have, or a value it refuses
+     * (`hash_tag` is exactly 2 bytes; a key prefix 1..127 bytes without NUL).
+     */
+    KETAMA_STATUS_BAD_OPTION = 28,
 } ketama_status;
 
 /**
@@ -137,9 +180,9 @@ extern "C" {
  * `Hashing.consistentHash`), `jumpback` (hash4j's JumpBackHash), `fliphash` (DataDog's
  * `fliphash_64`), `maglev-go` (dgryski/go-maglev) or `mpchash-go` (dgryski/go-mpchash).
  *
- * Returns `KETAMA_STATUS_UNKNOWN_PROFILE` for an unknown algorithm name,
- * `KETAMA_STATUS_EMPTY_RING` when `buckets` is 0, `KETAMA_STATUS_UNSUPPORTED` when `buckets` is
- * above the algorithm's limit (2147483647; `maglev-go` 65537, `mpchash-go` 65536),
+ * Returns `KETAMA_STATUS_UNKNOWN_ALGORITHM` for an unknown algorithm name,
+ * `KETAMA_STATUS_ZERO_BUCKETS` when `buckets` is 0, `KETAMA_STATUS_TOO_MANY_BUCKETS` when
+ * `buckets` is above the algorithm's limit (2147483647; `maglev-go` 65537, `mpchash-go` 65536),
  * `KETAMA_STATUS_INVALID_UTF8`, `KETAMA_STATUS_NULL_ARGUMENT`. `maglev-go` and `mpchash-go`
  * build their table on every call (about a millisecond at 65537 buckets).
  *
@@ -175,10 +218,10 @@ enum ketama_status ketama_ring_create(const char *profile, const char *hash, str
  *
  * The ring looks up, walks and lists its points like any other; it refuses changes
  * (`ketama_ring_add`, `_add_many`, `_remove`, `_set_weight` return
- * `KETAMA_STATUS_UNSUPPORTED`): build a new one. Errors: `KETAMA_STATUS_EMPTY_RING` (no
+ * `KETAMA_STATUS_FIXED_POINTS`): build a new one. Errors: `KETAMA_STATUS_EMPTY_RING` (no
  * server or no point), `KETAMA_STATUS_INDEX_OUT_OF_RANGE` (an owner index
  * `>= server_count`), `KETAMA_STATUS_TOO_MANY_POINTS` (more than 2^23 points),
- * `KETAMA_STATUS_UNSUPPORTED` (a profile that is not a 32-bit continuum: modulo, jump,
+ * `KETAMA_STATUS_NOT_A_CONTINUUM` (a profile that is not a 32-bit continuum: modulo, jump,
  * rendezvous, maglev, uhashring), `KETAMA_STATUS_DUPLICATE_SERVER`, `KETAMA_STATUS_BAD_LABEL`.
  * On success `*ring_out` receives a ring to free with `ketama_ring_free()`; on failure it is
  * not written. `failed_index_out` (NULL allowed) receives, on a failure that one server is
@@ -228,7 +271,7 @@ enum ketama_status ketama_ring_add_named(struct ketama_ring *ring, const char *l
  * endpoint: IPv6 literals compare in canonical form (`[::1]:11211` = `[0:0::1]:11211`).
  * A continuum holds at most 2^23 = 8,388,608 points (52,428 equal libketama servers): more
  * is refused at once with `KETAMA_STATUS_TOO_MANY_POINTS`. A ring from
- * `ketama_ring_create_points()` refuses with `KETAMA_STATUS_UNSUPPORTED`, as it refuses
+ * `ketama_ring_create_points()` refuses with `KETAMA_STATUS_FIXED_POINTS`, as it refuses
  * every change.
  *
  * `labels[i]` / `label_lens[i]`: the labels. `weights`: NULL for all 1. `names` /
@@ -258,6 +301,26 @@ enum ketama_status ketama_ring_remove(struct ketama_ring *ring, const char *labe
  * `ring` is a live ring; `label` points to `label_len` readable bytes.
  */
 enum ketama_status ketama_ring_set_weight(struct ketama_ring *ring, const char *label, size_t label_len, uint32_t weight);
+
+/**
+ * Sets the ring's placement options, replacing any set before (they change which bytes of
+ * a key are hashed, never the servers' points):
+ * - `hash_tag` (`hash_tag_len` bytes, exactly 2; NULL: none): twemproxy's `hash_tag`, only
+ *   on the `twemproxy` profiles;
+ * - `prefix_key` (`prefix_key_len` bytes, at most 127, no NUL; NULL or empty: none):
+ *   php-memcached's `OPT_PREFIX_KEY`, and `hash_with_prefix` (non-zero) its
+ *   `OPT_HASH_WITH_PREFIX_KEY`, only on the libmemcached profiles (`libmemcached`,
+ *   `libmemcached-weighted` = `php-memcached`, `libmemcached-spy`,
+ *   `libmemcached-spy-weighted`, `modula`).
+ *
+ * `KETAMA_STATUS_BAD_OPTION` when the profile's client lacks an option or refuses its value;
+ * the ring is then unchanged. Lookups running meanwhile see the old options or the new ones.
+ *
+ * # Safety
+ * `ring` is a live ring; a non-NULL `hash_tag` / `prefix_key` points to that many readable
+ * bytes.
+ */
+enum ketama_status ketama_ring_set_options(struct ketama_ring *ring, const char *hash_tag, size_t hash_tag_len, const char *prefix_key, size_t prefix_key_len, int32_t hash_with_prefix);
 
 /**
  * The server a key goes to.
@@ -367,7 +430,8 @@ enum ketama_status ketama_ring_lookup_joined(const struct ketama_ring *ring, con
  * ring order. `servers_out[i]` receives server indexes (see `ketama_ring_server()`);
  * `*count_out` how many were written. Works on any ring with a 32-bit continuum (the hash
  * is compared as its points are). Errors: `KETAMA_STATUS_EMPTY_RING`,
- * `KETAMA_STATUS_NO_SERVER`, `KETAMA_STATUS_UNSUPPORTED` (uhashring's 128-bit ring, mcrouter).
+ * `KETAMA_STATUS_NO_SERVER`, `KETAMA_STATUS_NEEDS_KEY` (uhashring's 128-bit ring, mcrouter,
+ * hash rendezvous).
  *
  * # Safety
  * `ring` is a live ring; `servers_out` holds `n` elements; `count_out` is writable.
@@ -396,6 +460,24 @@ enum ketama_status ketama_ring_lookup_n(const struct ketama_ring *ring, const ch
  * `ring` is a live ring; `key` points to `key_len` bytes; the arrays hold `n` elements.
  */
 enum ketama_status ketama_ring_failover(const struct ketama_ring *ring, const char *key, size_t key_len, size_t n, const char **labels_out, size_t *label_lens_out, size_t *count_out);
+
+/**
+ * The server a key goes to while the servers at the indexes `dead[0..n_dead]` are down (see
+ * `ketama_ring_server()` for indexes), as the profile's client fails over: the first server
+ * of its failover sequence (`ketama_ring_failover()`), within as many tries as the client
+ * makes, that is not dead. dalli, pecl memcache and python-memcached rehash a bounded number
+ * of times, emcache and EVCache keep the dead server, the others walk on to the next
+ * servers. On success `*label_out` / `*label_len_out` receive the label as
+ * `ketama_ring_lookup()` gives it. `KETAMA_STATUS_NO_SERVER`: the client gives up (every
+ * server it would try is dead); `KETAMA_STATUS_INDEX_OUT_OF_RANGE`: an index in `dead` is
+ * not a server of the ring; and the errors of `ketama_ring_lookup()`. With `n_dead` = 0
+ * (`dead` may then be NULL) this is `ketama_ring_lookup()`.
+ *
+ * # Safety
+ * `ring` is a live ring; `key` points to `key_len` bytes; `dead` holds `n_dead` elements;
+ * the outputs are writable.
+ */
+enum ketama_status ketama_ring_lookup_alive(const struct ketama_ring *ring, const char *key, size_t key_len, const uint32_t *dead, size_t n_dead, const char **label_out, size_t *label_len_out);
 
 /**
  * The ring's key hash of `key` (after the client's own key rewriting), as the lookup uses it.

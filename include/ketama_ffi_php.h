@@ -19,6 +19,16 @@ typedef enum ketama_status {
     KETAMA_STATUS_PANIC = 16,
     KETAMA_STATUS_INTERNAL = 17,
     KETAMA_STATUS_BAD_FACTOR = 18,
+    KETAMA_STATUS_FIXED_POINTS = 19,
+    KETAMA_STATUS_NOT_A_CONTINUUM = 20,
+    KETAMA_STATUS_NEEDS_KEY = 21,
+    KETAMA_STATUS_BAD_LOADS = 22,
+    KETAMA_STATUS_TOO_MANY_SERVERS = 23,
+    KETAMA_STATUS_UNKNOWN_ALGORITHM = 24,
+    KETAMA_STATUS_ZERO_BUCKETS = 25,
+    KETAMA_STATUS_TOO_MANY_BUCKETS = 26,
+    KETAMA_STATUS_NO_BUCKET = 27,
+    KETAMA_STATUS_BAD_OPTION = 28,
 } ketama_status;
 typedef struct ketama_ring ketama_ring;
 enum ketama_status ketama_bucket(const char *algorithm, size_t algorithm_len, uint64_t input, uint32_t buckets, uint32_t *bucket_out);
@@ -30,6 +40,7 @@ enum ketama_status ketama_ring_add_named(struct ketama_ring *ring, const char *l
 enum ketama_status ketama_ring_add_many(struct ketama_ring *ring, const char *const *labels, const size_t *label_lens, const uint32_t *weights, const char *const *names, const size_t *name_lens, size_t count, size_t *failed_index_out);
 enum ketama_status ketama_ring_remove(struct ketama_ring *ring, const char *label, size_t label_len);
 enum ketama_status ketama_ring_set_weight(struct ketama_ring *ring, const char *label, size_t label_len, uint32_t weight);
+enum ketama_status ketama_ring_set_options(struct ketama_ring *ring, const char *hash_tag, size_t hash_tag_len, const char *prefix_key, size_t prefix_key_len, int32_t hash_with_prefix);
 enum ketama_status ketama_ring_lookup(const struct ketama_ring *ring, const char *key, size_t key_len, const char **label_out, size_t *label_len_out);
 int64_t ketama_ring_lookup_index(const struct ketama_ring *ring, const char *key, size_t key_len);
 int64_t ketama_ring_lookup_str(const struct ketama_ring *ring, const char *key);
@@ -39,6 +50,7 @@ enum ketama_status ketama_ring_lookup_joined(const struct ketama_ring *ring, con
 enum ketama_status ketama_ring_lookup_hash(const struct ketama_ring *ring, uint32_t hash, size_t n, uint32_t *servers_out, size_t *count_out);
 enum ketama_status ketama_ring_lookup_n(const struct ketama_ring *ring, const char *key, size_t key_len, size_t n, const char **labels_out, size_t *label_lens_out, size_t *count_out);
 enum ketama_status ketama_ring_failover(const struct ketama_ring *ring, const char *key, size_t key_len, size_t n, const char **labels_out, size_t *label_lens_out, size_t *count_out);
+enum ketama_status ketama_ring_lookup_alive(const struct ketama_ring *ring, const char *key, size_t key_len, const uint32_t *dead, size_t n_dead, const char **label_out, size_t *label_len_out);
 enum ketama_status ketama_ring_key_hash(const struct ketama_ring *ring, const char *key, size_t key_len, uint32_t *hash_out);
 enum ketama_status ketama_ring_server_count(const struct ketama_ring *ring, size_t *count_out);
 enum ketama_status ketama_ring_server(const struct ketama_ring *ring, size_t index, const char **label_out, size_t *label_len_out, uint32_t *weight_out);

@@ -13,6 +13,21 @@ export interface ServerSpec {
   name?: string | null;
 }
 
+/**
+ * Placement options: they change which bytes of a key are hashed, never the servers' points.
+ * Values are strings (their UTF-8 bytes) or bytes.
+ */
+export interface PlacementOptions {
+  /** twemproxy's `hash_tag`, exactly 2 bytes (null: none): only the non-empty bytes between
+   * the first opening byte and the next closing byte are hashed. Twemproxy profiles only. */
+  hashTag?: string | Uint8Array | null;
+  /** php-memcached's `OPT_PREFIX_KEY`, at most 127 bytes without NUL (empty: none); it moves
+   * keys only with `hashWithPrefix`. Libmemcached profiles only. */
+  prefixKey?: string | Uint8Array | null;
+  /** `OPT_HASH_WITH_PREFIX_KEY`: prefix + key is hashed (over 250 bytes: hash 0). */
+  hashWithPrefix?: boolean;
+}
+
 /** What a ring is built from. */
 export interface RingOptions {
   /** A profile name or alias (`libmemcached-weighted`, `php-memcached`, `spymemcached`, ...). */
@@ -21,6 +36,8 @@ export interface RingOptions {
   hash?: string | null;
   /** The servers, in the order the client is given them. */
   servers: ServerSpec[];
+  /** Placement options (BadOptionError when the profile's client lacks one or refuses it). */
+  options?: PlacementOptions;
 }
 
 /** A consistent-hashing ring (or modulo/jump/rendezvous/maglev table) for one profile. */
@@ -28,6 +45,11 @@ export class Ring {
   constructor(options: RingOptions);
   /** The canonical name of the key hash in use. */
   readonly hashName: string;
+  /** A copy of the ring with these placement options (this ring is unchanged); BadOptionError
+   * when the profile's client lacks one or refuses its value. */
+  withOptions(options: PlacementOptions): Ring;
+  /** The ring's placement options (none: null tag, empty prefix, false). */
+  options(): { hashTag: string | Uint8Array | null; prefixKey: string | Uint8Array; hashWithPrefix: boolean };
   /** The label of the server `key` goes to. */
   get(key: Key): string;
   /** The index (in the order given) of the server `key` goes to. */
@@ -83,6 +105,12 @@ export class KeyRejectedError extends VariantError {}
 export class UnsupportedError extends VariantError {}
 export class TooManyPointsError extends VariantError {}
 export class BadFactorError extends VariantError {}
+export class FixedPointsError extends VariantError {}
+export class NotAContinuumError extends VariantError {}
+export class NeedsKeyError extends VariantError {}
+export class BadLoadsError extends VariantError {}
+export class TooManyServersError extends VariantError {}
+export class BadOptionError extends VariantError {}
 
 /** The bucket functions `bucket` accepts. */
 export const BUCKET_ALGORITHMS: string[];

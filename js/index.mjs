@@ -5,6 +5,7 @@ export const { Ring, hash, profiles, hashes, MAX_POINTS, KetamaError, bucket, Bu
 export const {
   EmptyRingError, NoServerError, UnknownProfileError, UnknownHashError, AmbiguousHashError,
   BadWeightError, DuplicateServerError, MissingServerError, BadLabelError, KeyRejectedError,
-  UnsupportedError, TooManyPointsError, BadFactorError,
+  UnsupportedError, TooManyPointsError, BadFactorError, FixedPointsError, NotAContinuumError,
+  NeedsKeyError, BadLoadsError, TooManyServersError,
 } = ketama;
 export default ketama;

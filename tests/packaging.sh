@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 14: ketama installs the way each ecosystem installs things. Builds the artefacts and
+# ketama installs the way each ecosystem installs things. Builds the artefacts and
 # proves them on this machine, as a user without a Rust toolchain would meet them:
 #   1. crates.io: `cargo package -p ketama-core` (metadata, README, licences, builds alone);
 #   2. Python: `make -C python dist` (abi3 manylinux2014 wheel + sdist), twine check and

@@ -103,7 +103,7 @@ stage clippy "lints (clippy)" 15 cargo clippy --workspace --all-targets --locked
 
 # KETAMA_REQUIRE_MEMCACHED: the live tests (simulate --live, audit) fail instead of skipping
 stage rust "Rust tests: core (vectors from the real clients), CLI, C ABI" 25 \
-    env KETAMA_REQUIRE_MEMCACHED=1 cargo test --workspace --exclude ketama-py --locked
+    env KETAMA_REQUIRE_MEMCACHED=1 cargo test --workspace --exclude ketama-py --locked --profile ci
 
 stage no_std "no_std builds" 10 bash tests/no_std/check.sh
 

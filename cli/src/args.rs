@@ -5,7 +5,7 @@
 use std::ffi::OsString;
 
 use clap::Args;
-use ketama_core::{Error, Hash, Profile, Ring};
+use ketama_core::{Error, Hash, Options, Profile, Ring};
 
 use crate::servers;
 use crate::shared::Fail;
@@ -22,6 +22,86 @@ pub struct RingArgs {
     /// Servers file: `host:port [weight] [name]` per line.
     #[arg(long, short = 's', value_parser = path_arg())]
     pub servers: String,
+    /// The client's placement options.
+    #[command(flatten)]
+    pub options: OptionArgs,
+}
+
+/// The client options that change which bytes of a key are hashed (`ketama_core::Options`).
+#[derive(Clone, Debug, Default, Args)]
+pub struct OptionArgs {
+    /// twemproxy's `hash_tag` (exactly 2 bytes, e.g. '{}'): only the text between them is
+    /// hashed (twemproxy profiles).
+    #[arg(long = "hash-tag", value_name = "TAG")]
+    pub hash_tag: Option<String>,
+    /// php-memcached's `OPT_PREFIX_KEY` (1..127 bytes); moves keys only with
+    /// `--hash-with-prefix` (libmemcached profiles).
+    #[arg(long = "prefix-key", value_name = "PREFIX")]
+    pub prefix_key: Option<String>,
+    /// php-memcached's `OPT_HASH_WITH_PREFIX_KEY`: hash the prefix and the key (libmemcached
+    /// profiles).
+    #[arg(long = "hash-with-prefix")]
+    pub hash_with_prefix: bool,
+}
+
+impl OptionArgs {
+    /// The options as core checks them, or a usage failure naming the flag.
+    pub fn options(&self) -> Result<Options, Fail> {
+        let mut o = Options::new();
+        if let Some(t) = &self.hash_tag {
+            o = o.with_hash_tag(t.as_bytes()).map_err(|_| {
+                Fail::new(format!(
+                    "--hash-tag '{t}' is {} bytes: twemproxy's hash_tag is exactly 2 bytes (e.g. '{{}}')",
+                    t.len()
+                ))
+            })?;
+        }
+        if let Some(p) = &self.prefix_key {
+            o = o.with_prefix_key(p.as_bytes()).map_err(|_| {
+                Fail::new(format!(
+                    "--prefix-key is {} bytes: libmemcached takes a prefix of 1..127 bytes (a longer one is silently not set by php-memcached)",
+                    p.len()
+                ))
+            })?;
+        }
+        Ok(o.with_hash_with_prefix(self.hash_with_prefix))
+    }
+
+    /// `ring` with these options, or a failure when its profile's client lacks one.
+    pub fn apply(&self, ring: Ring) -> Result<Ring, Fail> {
+        let o = self.options()?;
+        apply_options(ring, o)
+    }
+}
+
+/// `ring` with options `o`, or a failure saying which profiles have them.
+pub fn apply_options(ring: Ring, o: Options) -> Result<Ring, Fail> {
+    let name = ring.profile().name;
+    ring.with_options(o).map_err(|_| {
+        let has = |f: fn(&Profile) -> bool| {
+            Profile::all()
+                .iter()
+                .filter(|p| f(p))
+                .map(|p| p.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let (flag, list) = if o.hash_tag().is_some() && !ring_has(name, |p| p.options.hash_tag) {
+            ("--hash-tag", has(|p| p.options.hash_tag))
+        } else {
+            (
+                "--prefix-key/--hash-with-prefix",
+                has(|p| p.options.prefix_key),
+            )
+        };
+        Fail::new(format!(
+            "profile {name}: its client has no {flag} option (profiles that have it: {list})"
+        ))
+    })
+}
+
+fn ring_has(name: &str, f: fn(&Profile) -> bool) -> bool {
+    Profile::by_name(name).is_ok_and(f)
 }
 
 /// The parser of every file-name option: the name as UTF-8 text, or a usage error that names
@@ -82,5 +162,5 @@ pub fn ring_from(a: &RingArgs) -> Result<Ring, Fail> {
     let p = profile(&a.profile)?;
     let h = a.hash.as_deref().map(|n| hash(n, Some(p))).transpose()?;
     let fleet = servers::load(&a.servers)?;
-    servers::ring(p, h, &fleet)
+    a.options.apply(servers::ring(p, h, &fleet)?)
 }

@@ -90,13 +90,14 @@ pub enum Command {
     Profiles,
     /// List the hash functions with their aliases and one-line descriptions.
     Hashes,
-    /// The 10 -> 12 nodes experiment: hit rate and distribution per hash after adding nodes;
-    /// with `--profile A,B,...`, placement algorithms compared (and `--plot FILE.svg`).
+    /// The 10 -> 12 nodes experiment: hit rate and distribution per hash after adding nodes
+    /// (`--plot FILE.svg` draws them); with `--algorithms A,B,...`, placement algorithms
+    /// compared instead.
     Simulate(commands::simulate::args::SimulateArgs),
     /// What moves where when the fleet changes: fractions, flows and a migration plan.
-    Diff(commands::diff::DiffArgs),
+    Diff(commands::diff::args::DiffArgs),
     /// How often two clients agree on the same fleet, and why they differ.
-    Compare(commands::compare::CompareArgs),
+    Compare(commands::compare::args::CompareArgs),
     /// Which client placed a live fleet's keys, and which keys sit where a client never looks
     /// (read-only; exit status 3 when some server could not be reached).
     Audit(commands::audit::args::AuditArgs),

@@ -178,7 +178,7 @@ fn explain(e: Error) -> String {
 mod tests {
     use super::*;
 
-    /// Issue 11: a BOM is refused with file:line, never kept in the first label; bad ports
+    /// A BOM is refused with file:line, never kept in the first label; bad ports
     /// are refused with the line.
     #[test]
     fn bom_and_bad_ports_refused_with_line() {

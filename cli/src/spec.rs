@@ -6,6 +6,7 @@
 //! (`{"kind": "ring", "bound": "lower_bound"}`), formulas by the client that defines them
 //! (`libketama`, `libmemcached`, `node_hashring`, `integer_div`, `dalli`, `whalin`).
 
+use ketama_core::options::{OptionRules, HASH_TAG_LEN, MAX_PREFIX, MAX_PREFIXED_KEY};
 use ketama_core::profile::{
     Bound, Failover, Join, KeyChars, KeyLimits, KeyRewrite, Order, Placement, PointHash, Removal,
     ScoreTies, StringForm, Ties, ZeroWeight,
@@ -25,7 +26,17 @@ pub fn document() -> Value {
         "generator": "ketama profiles --format spec",
         "errors": Error::ALL.iter().map(|e| json!({"name": e.name(), "message": e.as_str()})).collect::<Vec<_>>(),
         "hashes": Hash::all().map(hash).collect::<Vec<_>>(),
+        "options": option_limits(),
         "profiles": Profile::all().iter().map(|p| profile(p)).collect::<Vec<_>>(),
+    })
+}
+
+/// The limits of the placement options (`spec/README.md`, "options").
+fn option_limits() -> Value {
+    json!({
+        "hash_tag_bytes": HASH_TAG_LEN,
+        "prefix_key_max_bytes": MAX_PREFIX,
+        "prefixed_key_max_bytes": MAX_PREFIXED_KEY,
     })
 }
 
@@ -90,9 +101,19 @@ pub fn profile(p: &Profile) -> Value {
         "order": order(p.order),
         "failover": failover(p.failover),
         "removal": removal(p.removal),
+        "options": options(p.options),
         "is_ring": p.is_ring(),
         "uses_weights": p.uses_weights(),
     })
+}
+
+/// Which placement options the profile's client has.
+fn options(o: OptionRules) -> Value {
+    let OptionRules {
+        hash_tag,
+        prefix_key,
+    } = o;
+    json!({"hash_tag": hash_tag, "prefix_key": prefix_key})
 }
 
 fn node(n: NodeForm) -> &'static str {
@@ -110,6 +131,7 @@ fn node(n: NodeForm) -> &'static str {
         NodeForm::NginxHostNulPort => "nginx_host_nul_port",
         NodeForm::HostThenPort => "host_then_port",
         NodeForm::HostSlashHostPort => "host_slash_host_port",
+        NodeForm::JavaEvcache => "java_evcache",
     }
 }
 
@@ -262,7 +284,9 @@ fn failover(f: Failover) -> Value {
             json!({"kind": "rehash", "first_tag": first_tag, "bounded_by_servers": bounded_by_servers})
         }
         Failover::RehashKey { tries } => json!({"kind": "rehash_key", "tries": tries}),
+        Failover::RehashKeyDash { tries } => json!({"kind": "rehash_key_dash", "tries": tries}),
         Failover::RehashHash { tries } => json!({"kind": "rehash_hash", "tries": tries}),
+        Failover::RehashKeyUntried => json!({"kind": "rehash_key_untried"}),
         Failover::Stay => json!({"kind": "stay"}),
     }
 }

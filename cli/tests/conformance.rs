@@ -37,6 +37,48 @@ fn sh(script: &str) -> [&str; 3] {
     ["sh", "-c", script]
 }
 
+/// The files recorded with placement options (`tests/vectors/options`) go with `option` lines.
+#[test]
+fn the_reference_driver_agrees_on_the_option_files() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/vectors/options");
+    let out = ketama_stdin(
+        &[
+            "conformance",
+            "--vectors",
+            dir,
+            "--all",
+            "--format",
+            "json",
+            "--",
+            BIN,
+            "conformance-driver",
+        ],
+        None,
+    );
+    let r = report(&out);
+    assert_eq!(out.status.code(), Some(0), "{r}");
+    assert!(r["files_total"].as_u64().unwrap() >= 18, "{r}");
+    assert_eq!(r["keys_agree"], r["keys_total"]);
+    // a driver that ignores the options disagrees
+    let script = format!("grep -v '^option ' | {BIN} conformance-driver");
+    let out = ketama_stdin(
+        &[
+            "conformance",
+            "--vectors",
+            dir,
+            "--all",
+            "--format",
+            "json",
+            "--",
+            "sh",
+            "-c",
+            &script,
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
 #[test]
 fn the_reference_driver_agrees_on_every_vector_file() {
     let out = kit(&["--all"], &[BIN, "conformance-driver"], true);

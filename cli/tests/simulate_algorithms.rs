@@ -1,6 +1,7 @@
-//! `ketama simulate --profile A,B,... --plot FILE.svg` through the real binary, on a small
-//! fleet and key set: the comparison's figures, a well-formed SVG with one line series per
-//! algorithm, and one-line errors.
+//! `ketama simulate --plot FILE.svg` through the real binary, on a small fleet and key set:
+//! with `--algorithms A,B,...` the comparison's figures and a well-formed SVG with one line
+//! series per algorithm; on the hash experiment its own figures (hit rate per hash beside the
+//! ideal, keys per node before and after); one-line errors.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -200,7 +201,7 @@ fn every_algorithm_compared_and_plotted() {
         "simulate",
         "--format",
         "json",
-        "--profile",
+        "--algorithms",
         ALL,
         "--nodes",
         "20",
@@ -300,7 +301,7 @@ fn every_algorithm_compared_and_plotted() {
 fn table_csv_and_single_algorithm() {
     let t = ok(&[
         "simulate",
-        "-p",
+        "--algorithms",
         "anchor,jump",
         "--nodes",
         "8",
@@ -313,7 +314,7 @@ fn table_csv_and_single_algorithm() {
     assert!(t.lines().any(|l| l.starts_with("anchor ")), "{t}");
     let csv = ok(&[
         "simulate",
-        "-p",
+        "--algorithms",
         "memento",
         "--nodes",
         "8",
@@ -324,21 +325,117 @@ fn table_csv_and_single_algorithm() {
     ]);
     assert_eq!(csv.lines().count(), 1 + 4, "{csv}");
     assert!(csv.starts_with("algorithm,peak_to_mean,"));
-    // One profile without --plot stays the hash comparison.
+    // A profile is the hash experiment.
     assert!(ok(&["simulate", "-p", "libketama", "-H", "md5"]).contains("hit rate"));
+    // A repeated flag adds to the list.
+    let j = ok(&[
+        "simulate",
+        "--algorithms",
+        "jump",
+        "--algorithms",
+        "anchor",
+        "--nodes",
+        "4",
+        "--key-count",
+        "100",
+        "-f",
+        "json",
+    ]);
+    let v: Value = serde_json::from_str(&j).unwrap();
+    assert_eq!(v["results"].as_array().unwrap().len(), 2, "{j}");
+}
+
+#[test]
+fn the_experiment_plots_its_own_figures() {
+    let dir = out_dir("simulate-experiment-plot");
+    let svg_path = dir.join("hit.svg");
+    let svg_arg = svg_path.to_str().unwrap();
+    let hashes = ["KETAMA_HASH", "FNV1_32_HASH", "CRC32_HASH"];
+    let text = ok(&[
+        "simulate",
+        "--hash",
+        &hashes.join(","),
+        "--format",
+        "json",
+        "--plot",
+        svg_arg,
+    ]);
+    // The output is the experiment's, not the algorithm comparison's.
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["profile"], "xmemcached");
+    assert!(v["ideal_hit_rate"].as_f64().is_some());
+    assert!(v.get("changes").is_none(), "{text}");
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    assert_eq!(check_xml(&svg), Ok("svg".to_string()));
+    let labels = texts(&svg);
+    let has = |t: &str| labels.iter().any(|l| l.contains(t));
+    assert!(has("Hit rate after nodes 10 -&gt; 12"), "{labels:?}");
+    assert!(has("the ideal 83.33%"), "{labels:?}");
+    assert!(has("Keys per node before (10 nodes)"), "{labels:?}");
+    assert!(has("Keys per node after (12 nodes)"), "{labels:?}");
+    for (h, r) in hashes.iter().zip(v["results"].as_array().unwrap()) {
+        // Under its bar and in both legends.
+        assert_eq!(
+            labels.iter().filter(|l| l == h).count(),
+            3,
+            "{h}: {labels:?}"
+        );
+        let rate = format!("{:.2}%", r["hit_rate"].as_f64().unwrap() * 100.0);
+        assert!(labels.contains(&rate), "{h}: no label {rate}");
+    }
+    assert!(!has("keys / mean"), "not the algorithm comparison");
+    // One line per hash in each of the two panels, the same colour in both.
+    let strokes = series_strokes(&svg);
+    assert_eq!(strokes.len(), 2 * hashes.len(), "{strokes:?}");
+    assert_eq!(strokes[..hashes.len()], strokes[hashes.len()..]);
+    assert_eq!(
+        strokes.iter().collect::<BTreeSet<_>>().len(),
+        hashes.len(),
+        "distinct colours"
+    );
+    // A bad path fails before anything is computed, as with --algorithms.
+    fails(
+        &["simulate", "--plot", "/nonexistent-dir/x.svg"],
+        "--plot /nonexistent-dir/x.svg: cannot write",
+    );
 }
 
 #[test]
 fn algorithm_errors() {
     let base = ["simulate", "--key-count", "100", "--nodes", "4"];
     let with = |extra: &[&'static str]| [&base[..], extra].concat();
-    fails(&with(&["-p", "jump,bogus"]), "unknown algorithm 'bogus'");
-    fails(&with(&["-p", "jump,anchor", "-H", "md5"]), "--hash");
-    fails(&with(&["-p", "jump,anchor", "--remove", "4"]), "--remove 4");
+    fails(
+        &with(&["--algorithms", "jump,bogus"]),
+        "unknown algorithm 'bogus'",
+    );
+    fails(
+        &with(&["--algorithms", "jump,anchor", "-H", "md5"]),
+        "--hash",
+    );
+    fails(&with(&["--algorithms", "jump,anchor", "--live"]), "--live");
+    fails(&with(&["--algorithms", ","]), "--algorithms: empty list");
+    fails(
+        &with(&["--algorithms", "jump,anchor", "--remove", "4"]),
+        "--remove 4",
+    );
+    fails(
+        &with(&["--algorithms", "jump", "-p", "libketama"]),
+        "cannot be used with",
+    );
+    // --profile names one profile: a list, or an algorithm that is no profile, is refused
+    // with the flag that compares algorithms.
+    fails(
+        &with(&["-p", "jump,anchor"]),
+        "--profile takes one profile; to compare placement algorithms use --algorithms jump,anchor",
+    );
+    fails(
+        &with(&["-p", "anchor"]),
+        "'anchor' is an algorithm, not a profile: to compare placement algorithms use --algorithms anchor",
+    );
     fails(
         &[
             "simulate",
-            "-p",
+            "--algorithms",
             "jump,anchor",
             "--nodes",
             "1",
@@ -348,18 +445,29 @@ fn algorithm_errors() {
         "at least 2 servers",
     );
     fails(
-        &["simulate", "-p", "jump,anchor", "--key-count", "0"],
+        &[
+            "simulate",
+            "--algorithms",
+            "jump,anchor",
+            "--key-count",
+            "0",
+        ],
         "--key-count 0",
     );
     fails(
-        &with(&["-p", "jump,anchor", "--plot", "/nonexistent-dir/x.svg"]),
+        &with(&[
+            "--algorithms",
+            "jump,anchor",
+            "--plot",
+            "/nonexistent-dir/x.svg",
+        ]),
         "--plot",
     );
     // The output path is checked before any input is read or anything computed.
     fails(
         &[
             "simulate",
-            "-p",
+            "--algorithms",
             "jump,anchor",
             "--keys",
             "/nonexistent-keys",

@@ -54,6 +54,7 @@ fn spec_lists_every_profile_with_its_knobs() {
         "order",
         "failover",
         "removal",
+        "options",
         "is_ring",
         "uses_weights",
     ];
@@ -71,6 +72,15 @@ fn spec_lists_every_profile_with_its_knobs() {
     assert_eq!(twemproxy["count"]["formula"], "libmemcached");
     let folsom = profiles.iter().find(|p| p["name"] == "folsom").unwrap();
     assert_eq!(folsom["placement"]["bound"], "lower_bound_signed");
+    assert_eq!(twemproxy["options"]["hash_tag"], true);
+    assert_eq!(twemproxy["options"]["prefix_key"], false);
+    let php = profiles
+        .iter()
+        .find(|p| p["name"] == "libmemcached-weighted")
+        .unwrap();
+    assert_eq!(php["options"]["prefix_key"], true);
+    assert_eq!(v["options"]["hash_tag_bytes"], 2);
+    assert_eq!(v["options"]["prefix_key_max_bytes"], 127);
     assert_eq!(v["schema"], 1);
 }
 

@@ -3,34 +3,30 @@
 //! rates and item counts as without TLS, no trace of the certificates afterwards, and a
 //! memcached built without TLS named in a clear error.
 //!
-//! Needs Debian's `memcached` (built with TLS; tests/setup.sh installs it).
+//! Needs Debian's `memcached` (built with TLS), installed when missing as for the other TLS
+//! tests.
 
 mod common;
+#[path = "common/tls_servers.rs"]
+mod tls_servers;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::Output;
 
-use common::memcached::{memcached, tmpdir};
+use common::ketama_in;
+use common::memcached::{json, wrapper};
 use serde_json::Value;
+use tls_servers::{memcached, tmpdir};
 
-/// `ketama args` with TMPDIR set to `tmp`, so the run's private directory lands there.
-fn ketama_in(tmp: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ketama"))
-        .args(args)
-        .env("TMPDIR", tmp)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
-
-fn json(out: &Output) -> Value {
+/// The JSON of a run that must have succeeded.
+fn success(out: &Output) -> Value {
     assert_eq!(
         out.status.code(),
         Some(0),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).unwrap()
+    json(out)
 }
 
 /// What the run left in `tmp`, besides the files the test put there.
@@ -40,27 +36,6 @@ fn leftovers(tmp: &Path, ours: &[&str]) -> Vec<String> {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| !ours.contains(&n.as_str()))
         .collect()
-}
-
-/// A `--memcached` wrapper that logs its arguments (one run per line) and runs `memcached`.
-fn logging_wrapper(d: &Path, memcached: &str) -> (PathBuf, PathBuf) {
-    let log = d.join("args.log");
-    let script = d.join("memcached-logging");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\necho \"$*\" >> '{}'\nexec '{memcached}' \"$@\"\n",
-            log.display()
-        ),
-    )
-    .unwrap();
-    chmod_x(&script);
-    (script, log)
-}
-
-fn chmod_x(p: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
 /// The live figures of each hash: (hash, live hit rate, migrated hit rate, items per node).
@@ -83,15 +58,17 @@ fn live_figures(v: &Value) -> Vec<(Value, Value, Value, Value)> {
 #[test]
 fn live_tls_gives_the_plain_figures_and_leaves_no_certificates() {
     let Some(mc) = memcached() else { return };
-    let d = tmpdir("tls-simulate", "same");
-    let (wrapper, log) = logging_wrapper(&d, &mc);
-    let w = wrapper.to_str().unwrap();
+    let d = tmpdir("simulate-same");
+    // Logs the arguments of each process it starts, one line each.
+    let log = d.join("args.log");
+    let logging = format!("echo \"$*\" >> '{}'", log.display());
+    let script = wrapper(&d, "memcached-logging", &mc, &logging);
     let base = [
         "simulate",
         "--live",
         "--migrate",
         "--memcached",
-        w,
+        script.to_str().unwrap(),
         "--key-count",
         "3000",
         "--hash",
@@ -99,11 +76,10 @@ fn live_tls_gives_the_plain_figures_and_leaves_no_certificates() {
         "--format",
         "json",
     ];
-    let plain = json(&ketama_in(&d, &base));
-    let _ = std::fs::remove_file(&log);
-    let mut with_tls = base.to_vec();
-    with_tls.push("--tls");
-    let tls = json(&ketama_in(&d, &with_tls));
+    let plain = success(&ketama_in(&d, &base));
+    std::fs::remove_file(&log).unwrap();
+    let with_tls = [&base[..], &["--tls"]].concat();
+    let tls = success(&ketama_in(&d, &with_tls));
 
     assert_eq!(plain["live"]["tls"], false);
     assert_eq!(tls["live"]["tls"], true);
@@ -133,24 +109,16 @@ fn live_tls_gives_the_plain_figures_and_leaves_no_certificates() {
 #[test]
 fn memcached_without_tls_support_is_named() {
     let Some(mc) = memcached() else { return };
-    let d = tmpdir("tls-simulate", "notls");
+    let d = tmpdir("simulate-notls");
     // What a memcached built without TLS does: getopt rejects -Z and the process exits.
-    let fake = d.join("memcached-notls");
-    std::fs::write(
-        &fake,
-        format!(
-            "#!/bin/sh\nfor a in \"$@\"; do\n  if [ \"$a\" = -Z ]; then\n    echo \"$0: invalid option -- 'Z'\" >&2\n    echo 'Illegal argument \"?\"' >&2\n    exit 64\n  fi\ndone\nexec '{mc}' \"$@\"\n"
-        ),
-    )
-    .unwrap();
-    chmod_x(&fake);
+    let refuse_z = "for a in \"$@\"; do\n  if [ \"$a\" = -Z ]; then\n    echo \"$0: invalid option -- 'Z'\" >&2\n    echo 'Illegal argument \"?\"' >&2\n    exit 64\n  fi\ndone";
+    let fake = wrapper(&d, "memcached-notls", &mc, refuse_z);
     let f = fake.to_str().unwrap();
     let args = ["simulate", "--live", "--memcached", f, "--key-count", "100"];
     // Without --tls the same binary runs the experiment.
     let out = ketama_in(&d, &args);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
-    let mut with_tls = args.to_vec();
-    with_tls.push("--tls");
+    let with_tls = [&args[..], &["--tls"]].concat();
     let out = ketama_in(&d, &with_tls);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
@@ -166,8 +134,10 @@ fn memcached_without_tls_support_is_named() {
 
 #[test]
 fn tls_needs_live() {
-    let d = tmpdir("tls-simulate", "usage");
+    let d = tmpdir("simulate-usage");
     let out = ketama_in(&d, &["simulate", "--tls"]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--live"), "{err}");
     let _ = std::fs::remove_dir_all(&d);
 }

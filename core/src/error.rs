@@ -31,14 +31,41 @@ pub enum Error {
     /// The profile's client refuses this key (xmemcached: the empty key with `KETAMA_HASH`,
     /// `CRC32_HASH` or `ELECTION_HASH`).
     KeyRejected,
-    /// The profile needs something this server does not have (e.g. `xmemcached-nginx` needs an
-    /// IP address, not a host name).
+    /// The profile cannot place this server: its client needs something the server's label
+    /// does not have (`xmemcached-nginx` needs an IP address, not a host name).
     Unsupported,
     /// More points than one continuum may hold ([`crate::MAX_POINTS`], 2^23 = 8,388,608):
     /// refused before anything is hashed.
     TooManyPoints,
     /// A capacity factor (bounded loads) below 1 or with a zero denominator.
     BadFactor,
+    /// A ring built from explicit points ([`crate::Ring::from_points`]) takes no changes: it
+    /// does not know which points a change would bring. Build a new one.
+    FixedPoints,
+    /// The profile does not place keys on a continuum of 32-bit points (modulo, jump,
+    /// rendezvous, maglev, uhashring's 128-bit ring, ...), which this call needs.
+    NotAContinuum,
+    /// A key hash alone cannot place a key on this profile: its client reads the key itself
+    /// (mcrouter, hash rendezvous, jump over xxh3) or a 128-bit hash (uhashring).
+    NeedsKey,
+    /// The current loads given to bounded loads do not have one entry per server.
+    BadLoads,
+    /// More servers than the profile's client takes (mcrouter: 2^23 = 8,388,608).
+    TooManyServers,
+    /// No bucket function has this name.
+    UnknownAlgorithm,
+    /// The bucket count is 0: there is nothing to choose from.
+    ZeroBuckets,
+    /// The bucket count is above the bucket function's limit
+    /// ([`crate::alt::bucket::Bucket::max_buckets`]).
+    TooManyBuckets,
+    /// The reference bucket function returns no bucket for this input (go-mpchash's degenerate
+    /// case, where all 21 probes sit at distance 2^64 - 1; Go returns the empty string).
+    NoBucket,
+    /// A placement option the profile's client does not have, or a value its client refuses
+    /// (twemproxy's `hash_tag` is exactly 2 bytes; libmemcached's key prefix 1..=127 bytes
+    /// without NUL).
+    BadOption,
 }
 
 impl Error {
@@ -58,6 +85,16 @@ impl Error {
         Error::Unsupported,
         Error::TooManyPoints,
         Error::BadFactor,
+        Error::FixedPoints,
+        Error::NotAContinuum,
+        Error::NeedsKey,
+        Error::BadLoads,
+        Error::TooManyServers,
+        Error::UnknownAlgorithm,
+        Error::ZeroBuckets,
+        Error::TooManyBuckets,
+        Error::NoBucket,
+        Error::BadOption,
     ];
 
     /// The variant's name (`"EmptyRing"`, ...), stable: bindings derive their names from it.
@@ -76,6 +113,16 @@ impl Error {
             Error::Unsupported => "Unsupported",
             Error::TooManyPoints => "TooManyPoints",
             Error::BadFactor => "BadFactor",
+            Error::FixedPoints => "FixedPoints",
+            Error::NotAContinuum => "NotAContinuum",
+            Error::NeedsKey => "NeedsKey",
+            Error::BadLoads => "BadLoads",
+            Error::TooManyServers => "TooManyServers",
+            Error::UnknownAlgorithm => "UnknownAlgorithm",
+            Error::ZeroBuckets => "ZeroBuckets",
+            Error::TooManyBuckets => "TooManyBuckets",
+            Error::NoBucket => "NoBucket",
+            Error::BadOption => "BadOption",
         }
     }
 
@@ -100,6 +147,30 @@ impl Error {
                 c"too many points for one continuum (the limit is 8388608 = 2^23 points)"
             }
             Error::BadFactor => c"the capacity factor must be a fraction >= 1 (e.g. 125/100)",
+            Error::FixedPoints => {
+                c"a ring from explicit points takes no changes: build a new one"
+            }
+            Error::NotAContinuum => {
+                c"this profile does not place keys on a continuum of 32-bit points"
+            }
+            Error::NeedsKey => {
+                c"this profile places keys from the key itself: a key hash alone cannot place one"
+            }
+            Error::BadLoads => c"the loads must have one entry per server",
+            Error::TooManyServers => {
+                c"too many servers for this client (mcrouter takes at most 8388608 = 2^23)"
+            }
+            Error::UnknownAlgorithm => {
+                c"unknown bucket algorithm (expected jump, guava, jumpback, fliphash, maglev-go or mpchash-go)"
+            }
+            Error::ZeroBuckets => c"the bucket count must be at least 1",
+            Error::TooManyBuckets => {
+                c"too many buckets for this algorithm (jump, guava, jumpback, fliphash: 2147483647; maglev-go: 65537; mpchash-go: 65536)"
+            }
+            Error::NoBucket => c"the reference implementation returns no bucket for this input",
+            Error::BadOption => {
+                c"option not accepted: hash_tag (twemproxy profiles) is exactly 2 bytes, prefix_key (libmemcached profiles) 1..127 bytes without NUL"
+            }
         }
     }
 

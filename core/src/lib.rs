@@ -54,6 +54,8 @@ pub mod alt;
 #[cfg(feature = "alloc")]
 mod index;
 #[cfg(feature = "alloc")]
+pub mod options;
+#[cfg(feature = "alloc")]
 pub mod profile;
 #[cfg(feature = "alloc")]
 pub mod ring;
@@ -68,6 +70,8 @@ pub mod weight;
 pub use arc_swap;
 pub use error::Error;
 pub use hash::Hash;
+#[cfg(feature = "alloc")]
+pub use options::Options;
 #[cfg(feature = "alloc")]
 pub use profile::Profile;
 #[cfg(feature = "alloc")]

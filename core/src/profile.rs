@@ -52,6 +52,7 @@
 //! | `memcached-proxy-ring-ketama` | `HostPort`, `S-i` | 40 strings per server; md5, 4 points per digest | `xxh3` (+1 more) | first point >= hash; earlier server wins |
 //! | `memcached-proxy-ring-twemproxy` | `OmitDefaultPort`, `S-i` | 40 strings per server; md5, 4 points per digest | `xxh3` (+1 more) | first point >= hash; earlier server wins |
 //! | `memcached-proxy-ring-evcache` | `HostSlashHostPort`, `S-i` | 40 strings per server; md5, 4 points per digest | `xxh3` (+1 more) | first point >= hash; earlier server wins |
+//! | `evcache` | `JavaEvcache`, `S-i` | 160 strings per server; md5 x 4 with KETAMA_HASH, else the key hash | `md5` | first point >= hash; later server wins |
 //! | `modula` | - | - | `one_at_a_time` (+10 more) | hash % n |
 //! | `gomemcache` | - | - | `crc32a` | hash % n |
 //! | `jump` | - | - | `md5` | jump consistent hash |
@@ -61,6 +62,7 @@
 
 use crate::error::Error;
 use crate::hash::Hash;
+use crate::options::rules::{OptionRules, LIBMEMCACHED_OPTIONS, NO_OPTIONS, TWEMPROXY_OPTIONS};
 use crate::server::NodeForm;
 use crate::weight::{Count, Formula};
 
@@ -314,6 +316,15 @@ pub enum Failover {
         /// Lookups in all, the first (the key itself) included.
         tries: u32,
     },
+    /// Rehash the key with the try number after it: lookup `t` (t >= 1) hashes
+    /// `key + "-" + str(t - 1)` and places that as a key, up to `tries` lookups in all, then
+    /// the client gives up (pecl memcache `mmc_pool_find_next`: `sprintf("%s-%d", key, i)`,
+    /// `memcache.max_failover_attempts` = 20 rehashes after the key itself; one server is
+    /// returned without hashing, so a one-server pool has nowhere else to go).
+    RehashKeyDash {
+        /// Lookups in all, the first (the key itself) included.
+        tries: u32,
+    },
     /// Rehash the previous *hash* with the try number: `h(t + 1) = H(str(h(t)) + str(t))`,
     /// t from 0, each `h(t)` placed as the key's hash is, up to `tries` lookups, then the
     /// client gives up (python-memcached `_get_server`, `_SERVER_RETRIES` = 10).
@@ -321,6 +332,14 @@ pub enum Failover {
         /// Lookups in all, the first (the key's hash) included.
         tries: u32,
     },
+    /// Rehash the key with a counter in front until a server not yet tried comes up: after
+    /// the key's own server, `str(t) + key` for t = 0, 1, 2, ... is placed as a key is (the
+    /// client's own hash and bucket list or ring), a server already tried is skipped, each
+    /// distinct server is tried once, and the client gives up when all have been (whalin
+    /// `SchoonerSockIOPool.getSock` with its default `failover = true`: the counter restarts
+    /// at 0 after each failed server, which lands on the same untried server as counting on;
+    /// a one-bucket list is tried alone).
+    RehashKeyUntried,
     /// The client keeps sending to the server it picked while that server is down (emcache
     /// with its default `purge_unhealthy_nodes=False`): the key fails until it is back.
     Stay,
@@ -453,6 +472,8 @@ pub struct Profile {
     pub failover: Failover,
     /// What removing a server does to shared positions.
     pub removal: Removal,
+    /// Which placement options the client has ([`crate::options::Options`]).
+    pub options: OptionRules,
 }
 
 /// The `libketama` row (what it reproduces: its `description`).
@@ -479,6 +500,7 @@ pub static LIBKETAMA: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `libmemcached` row (what it reproduces: its `description`).
@@ -505,6 +527,7 @@ pub static LIBMEMCACHED: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: LIBMEMCACHED_OPTIONS,
 };
 
 /// The `libmemcached-weighted` row (what it reproduces: its `description`).
@@ -531,6 +554,7 @@ pub static LIBMEMCACHED_WEIGHTED: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: LIBMEMCACHED_OPTIONS,
 };
 
 /// The `libmemcached-spy` row (what it reproduces: its `description`).
@@ -569,6 +593,7 @@ pub static LIBMEMCACHED_SPY: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: LIBMEMCACHED_OPTIONS,
 };
 
 /// The `libmemcached-spy-weighted` row (what it reproduces: its `description`).
@@ -608,6 +633,7 @@ pub static LIBMEMCACHED_SPY_WEIGHTED: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: LIBMEMCACHED_OPTIONS,
 };
 
 /// The `twemproxy` row (what it reproduces: its `description`).
@@ -634,6 +660,7 @@ pub static TWEMPROXY: Profile = Profile {
     order: Order::NodeLengthThenBytes,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: TWEMPROXY_OPTIONS,
 };
 
 /// The `twemproxy-modula` row (what it reproduces: its `description`).
@@ -660,6 +687,7 @@ pub static TWEMPROXY_MODULA: Profile = Profile {
     order: Order::NodeLengthThenBytes,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: TWEMPROXY_OPTIONS,
 };
 
 /// The `pecl-memcache` row (what it reproduces: its `description`).
@@ -684,8 +712,9 @@ pub static PECL_MEMCACHE: Profile = Profile {
     empty_key_rejected: &[],
     key_limits: KeyLimits { empty: true, max_len: None, chars: KeyChars::Any, },
     order: Order::Given,
-    failover: Failover::Walk,
+    failover: Failover::RehashKeyDash { tries: 21 },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `pecl-memcache-standard` row (what it reproduces: its `description`).
@@ -710,8 +739,9 @@ pub static PECL_MEMCACHE_STANDARD: Profile = Profile {
     empty_key_rejected: &[],
     key_limits: KeyLimits { empty: true, max_len: None, chars: KeyChars::Any, },
     order: Order::Given,
-    failover: Failover::Walk,
+    failover: Failover::RehashKeyDash { tries: 21 },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `spymemcached` row (what it reproduces: its `description`).
@@ -738,6 +768,7 @@ pub static SPYMEMCACHED: Profile = Profile {
     order: Order::Given,
     failover: Failover::Rehash { first_tag: 0, bounded_by_servers: false },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `spymemcached-libmemcached-format` row (what it reproduces: its `description`).
@@ -775,6 +806,7 @@ pub static SPYMEMCACHED_LIBMEMCACHED_FORMAT: Profile = Profile {
         bounded_by_servers: false,
     },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `spymemcached-weighted` row (what it reproduces: its `description`).
@@ -813,6 +845,7 @@ pub static SPYMEMCACHED_WEIGHTED: Profile = Profile {
         bounded_by_servers: false,
     },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `spymemcached-weighted-libmemcached-format` row (what it reproduces: its `description`).
@@ -839,6 +872,7 @@ pub static SPYMEMCACHED_WEIGHTED_LIBMEMCACHED_FORMAT: Profile = Profile {
     order: Order::Given,
     failover: Failover::Rehash { first_tag: 0, bounded_by_servers: false },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `xmemcached` row (what it reproduces: its `description`).
@@ -883,6 +917,7 @@ pub static XMEMCACHED: Profile = Profile {
         bounded_by_servers: true,
     },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `xmemcached-nginx` row (what it reproduces: its `description`).
@@ -909,6 +944,7 @@ pub static XMEMCACHED_NGINX: Profile = Profile {
     order: Order::Given,
     failover: Failover::Rehash { first_tag: 1, bounded_by_servers: true },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `dalli` row (what it reproduces: its `description`).
@@ -939,6 +975,7 @@ pub static DALLI: Profile = Profile {
     order: Order::Given,
     failover: Failover::RehashKey { tries: 20 },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `xmemcached-gwhalin` row (what it reproduces: its `description`).
@@ -972,6 +1009,7 @@ pub static XMEMCACHED_GWHALIN: Profile = Profile {
         bounded_by_servers: true,
     },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `uhashring` row (what it reproduces: its `description`).
@@ -999,6 +1037,7 @@ pub static UHASHRING: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `uhashring-ketama` row (what it reproduces: its `description`).
@@ -1026,6 +1065,7 @@ pub static UHASHRING_KETAMA: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `hash_ring` row (what it reproduces: its `description`).
@@ -1053,6 +1093,7 @@ pub static HASH_RING: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `node-hashring` row (what it reproduces: its `description`).
@@ -1079,6 +1120,7 @@ pub static NODE_HASHRING: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `go-ketama` row (what it reproduces: its `description`).
@@ -1105,6 +1147,7 @@ pub static GO_KETAMA: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `groupcache` row (what it reproduces: its `description`).
@@ -1132,6 +1175,7 @@ pub static GROUPCACHE: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `flexihash` row (what it reproduces: its `description`).
@@ -1158,6 +1202,7 @@ pub static FLEXIHASH: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::ClearsItsPositions,
+    options: NO_OPTIONS,
 };
 
 /// The `flexihash-seed` row (what it reproduces: its `description`).
@@ -1184,6 +1229,7 @@ pub static FLEXIHASH_SEED: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `folsom` row (what it reproduces: its `description`).
@@ -1214,6 +1260,7 @@ pub static FOLSOM: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `memjs` row (what it reproduces: its `description`).
@@ -1244,6 +1291,7 @@ pub static MEMJS: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `whalin-native` row (what it reproduces: its `description`).
@@ -1271,8 +1319,9 @@ pub static WHALIN_NATIVE: Profile = Profile {
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
     order: Order::Given,
-    failover: Failover::Walk,
+    failover: Failover::RehashKeyUntried,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `whalin-old-compat` row (what it reproduces: its `description`).
@@ -1300,8 +1349,9 @@ pub static WHALIN_OLD_COMPAT: Profile = Profile {
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
     order: Order::Given,
-    failover: Failover::Walk,
+    failover: Failover::RehashKeyUntried,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `whalin-new-compat` row (what it reproduces: its `description`).
@@ -1329,8 +1379,9 @@ pub static WHALIN_NEW_COMPAT: Profile = Profile {
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
     order: Order::Given,
-    failover: Failover::Walk,
+    failover: Failover::RehashKeyUntried,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `whalin-consistent` row (what it reproduces: its `description`).
@@ -1355,8 +1406,9 @@ pub static WHALIN_CONSISTENT: Profile = Profile {
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
     order: Order::Given,
-    failover: Failover::Walk,
+    failover: Failover::RehashKeyUntried,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `whalin-consistent-sanitized` row (what it reproduces: its `description`).
@@ -1381,8 +1433,9 @@ pub static WHALIN_CONSISTENT_SANITIZED: Profile = Profile {
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
     order: Order::Given,
-    failover: Failover::Walk,
+    failover: Failover::RehashKeyUntried,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `nginx` row (what it reproduces: its `description`).
@@ -1409,6 +1462,7 @@ pub static NGINX: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `mcrouter-ch3` row (what it reproduces: its `description`).
@@ -1435,6 +1489,7 @@ pub static MCROUTER_CH3: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `mcrouter-wch3` row (what it reproduces: its `description`).
@@ -1461,6 +1516,7 @@ pub static MCROUTER_WCH3: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `pymemcache` row (what it reproduces: its `description`).
@@ -1487,6 +1543,7 @@ pub static PYMEMCACHE: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `pymemcache-unicode` row (what it reproduces: its `description`).
@@ -1513,6 +1570,7 @@ pub static PYMEMCACHE_UNICODE: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `pymemcache-bytes` row (what it reproduces: its `description`).
@@ -1539,6 +1597,7 @@ pub static PYMEMCACHE_BYTES: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `django-pymemcache` row (what it reproduces: its `description`).
@@ -1565,6 +1624,7 @@ pub static DJANGO_PYMEMCACHE: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `emcache` row (what it reproduces: its `description`).
@@ -1591,6 +1651,7 @@ pub static EMCACHE: Profile = Profile {
     order: Order::Given,
     failover: Failover::Stay,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `python-memcached` row (what it reproduces: its `description`).
@@ -1617,6 +1678,7 @@ pub static PYTHON_MEMCACHED: Profile = Profile {
     order: Order::Given,
     failover: Failover::RehashHash { tries: 10 },
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `memcached-proxy` row (what it reproduces: its `description`).
@@ -1643,6 +1705,7 @@ pub static MEMCACHED_PROXY: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `memcached-proxy-ring` row (what it reproduces: its `description`).
@@ -1669,6 +1732,7 @@ pub static MEMCACHED_PROXY_RING: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `memcached-proxy-ring-ketama` row (what it reproduces: its `description`).
@@ -1695,6 +1759,7 @@ pub static MEMCACHED_PROXY_RING_KETAMA: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `memcached-proxy-ring-twemproxy` row (what it reproduces: its `description`).
@@ -1721,6 +1786,7 @@ pub static MEMCACHED_PROXY_RING_TWEMPROXY: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `memcached-proxy-ring-evcache` row (what it reproduces: its `description`).
@@ -1746,6 +1812,34 @@ pub static MEMCACHED_PROXY_RING_EVCACHE: Profile = Profile {
     key_limits: ANY_KEY,
     order: Order::Given,
     failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
+};
+
+/// The `evcache` row (what it reproduces: its `description`).
+pub static EVCACHE: Profile = Profile {
+    name: "evcache",
+    aliases: &[],
+    description: "Netflix EVCache 5.9.0 EVCacheNodeLocator: host/ip:11211-i (the port always 11211), 160 KETAMA_HASH points, no weights",
+    verified_by: "the jar's own `EVCacheNodeLocator` and `EVCacheKetamaNodeLocatorConfiguration` (evcache-core 5.9.0, spymemcached 2.11.4) on JDK 17, 1..250 servers (settings: the default bucket size 160, `hash.on.partial.key` off)",
+    default_hash: Hash::Md5,
+    hashes: &[Hash::Md5],
+    crc32: None,
+    node: NodeForm::JavaEvcache,
+    names: true,
+    strings: StringForm::Dash,
+    count: Count::Fixed(160),
+    points: PointHash::JavaKetama,
+    placement: Placement::Ring(Bound::LowerBound),
+    ties: Ties::LaterWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Stay,
+    options: NO_OPTIONS,
     removal: Removal::OwnPoints,
 };
 
@@ -1773,6 +1867,7 @@ pub static MODULA: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: LIBMEMCACHED_OPTIONS,
 };
 
 /// The `gomemcache` row (what it reproduces: its `description`).
@@ -1803,6 +1898,7 @@ pub static GOMEMCACHE: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `jump` row (what it reproduces: its `description`).
@@ -1829,6 +1925,7 @@ pub static JUMP: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `rendezvous` row (what it reproduces: its `description`).
@@ -1855,6 +1952,7 @@ pub static RENDEZVOUS: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// The `maglev` row (what it reproduces: its `description`).
@@ -1881,6 +1979,7 @@ pub static MAGLEV: Profile = Profile {
     order: Order::Given,
     failover: Failover::Walk,
     removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
 };
 
 /// Every profile, in documentation order.
@@ -1931,6 +2030,7 @@ pub static PROFILES: &[&Profile] = &[
     &MEMCACHED_PROXY_RING_KETAMA,
     &MEMCACHED_PROXY_RING_TWEMPROXY,
     &MEMCACHED_PROXY_RING_EVCACHE,
+    &EVCACHE,
     &MODULA,
     &GOMEMCACHE,
     &JUMP,
@@ -2162,6 +2262,13 @@ impl fmt::Display for Failover {
             Failover::RehashHash { tries } => write!(
                 f,
                 "rehash str(hash) + str(t) from t = 0, {tries} lookups, then give up"
+            ),
+            Failover::RehashKeyDash { tries } => write!(
+                f,
+                "rehash key + \"-\" + str(t) from t = 0, {tries} lookups, then give up"
+            ),
+            Failover::RehashKeyUntried => f.write_str(
+                "rehash str(t) + key from t = 0 until an untried server, each server once, then give up",
             ),
             Failover::Stay => f.write_str("keep the dead server (the key fails)"),
         }

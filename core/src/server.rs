@@ -207,6 +207,12 @@ pub enum NodeForm {
     HostThenPort,
     /// memcached proxy `omode = "evcache"`: `addr/addr:port` (the host twice).
     HostSlashHostPort,
+    /// EVCache `EVCacheKetamaNodeLocatorConfiguration`: `getHostName() + "/" +
+    /// getHostAddress() + ":11211"`, the port always written as 11211 whatever it is; with no
+    /// PTR record the host name of an IP is its text (IPv6 uncompressed, no brackets):
+    /// `10.0.0.1/10.0.0.1:11211`. A host name needs the address it resolves to, so it is
+    /// placed only through an explicit name (`cache1/10.0.0.5:11211`).
+    JavaEvcache,
 }
 
 impl NodeForm {
@@ -240,6 +246,14 @@ impl NodeForm {
                     HostKind::Ipv6(ip) => format!("{slash}[{}]:{}", java_ipv6(&ip), s.port),
                     HostKind::Name => format!("{}/<unresolved>:{}", s.host, s.port),
                 }
+            }
+            NodeForm::JavaEvcache => {
+                let ip = match s.kind {
+                    HostKind::Ipv4(ip) => ip.to_string(),
+                    HostKind::Ipv6(ip) => java_ipv6(&ip),
+                    HostKind::Name => return Err(Error::Unsupported),
+                };
+                format!("{ip}/{ip}:{DEFAULT_PORT}")
             }
             NodeForm::JavaHostNamePort => match s.kind {
                 HostKind::Ipv4(ip) => format!("{ip}:{}", s.port),
@@ -292,6 +306,17 @@ mod tests {
             "cache1.lan/<unresolved>:11211"
         );
         assert_eq!(node(NodeForm::JavaXmc, "10.0.0.1:11211"), "/10.0.0.1:11211");
+        assert_eq!(
+            node(NodeForm::JavaEvcache, "10.0.0.1:11212"),
+            "10.0.0.1/10.0.0.1:11211"
+        );
+        assert_eq!(
+            node(NodeForm::JavaEvcache, "[2001:db8::1]:11311"),
+            "2001:db8:0:0:0:0:0:1/2001:db8:0:0:0:0:0:1:11211"
+        );
+        assert!(NodeForm::JavaEvcache
+            .node_string(&Server::parse("cache1.lan:11211", 1).unwrap(), true)
+            .is_err());
         assert_eq!(
             node(NodeForm::JavaXmc, "[::1]:11211"),
             "/[0:0:0:0:0:0:0:1]:11211"

@@ -59,7 +59,7 @@ fn one_endpoint_one_spelling() {
     assert_eq!(ring.len(), 1);
 }
 
-/// Issue 11, defect 8: one IPv6 endpoint written two ways is one server (a duplicate), in a
+/// One IPv6 endpoint written two ways is one server (a duplicate), in a
 /// fresh build, in `add` and in the bucket algorithms; the label hashed stays as written.
 #[test]
 fn ipv6_spellings_are_one_server() {

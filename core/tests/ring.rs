@@ -473,3 +473,47 @@ proptest! {
         }
     }
 }
+
+/// Each refusal names itself: a change of a ring from explicit points, a call that needs a
+/// 32-bit continuum, a key hash where the client reads the key, current loads that do not
+/// match the servers.
+#[test]
+fn each_refusal_has_its_own_error() {
+    let p = |name: &str| Profile::by_name(name).unwrap();
+    let s = |label: &str| Server::parse(label, 1).unwrap();
+    let mut fixed = Ring::from_points(
+        p("libketama"),
+        None,
+        [s("a:1"), s("b:1")],
+        &[(5, 0), (9, 1)],
+    )
+    .unwrap();
+    assert_eq!(fixed.add(s("c:1")).unwrap_err(), Error::FixedPoints);
+    assert_eq!(fixed.remove("a:1").unwrap_err(), Error::FixedPoints);
+    assert_eq!(fixed.set_weight("a:1", 2).unwrap_err(), Error::FixedPoints);
+
+    for name in ["modula", "jump", "rendezvous", "maglev", "uhashring"] {
+        let e = Ring::from_points(p(name), None, [s("a:1")], &[(5, 0)]).unwrap_err();
+        assert_eq!(e.error, Error::NotAContinuum, "{name}");
+    }
+    for name in ["modula", "jump", "maglev"] {
+        let ring = Ring::with_servers(p(name), None, [s("a:1"), s("b:1")]).unwrap();
+        assert_eq!(
+            ring.locate_point(b"k").unwrap_err(),
+            Error::NotAContinuum,
+            "{name}"
+        );
+    }
+
+    for name in ["mcrouter-ch3", "pymemcache", "uhashring"] {
+        let ring = Ring::with_servers(p(name), None, [s("a:1"), s("b:1")]).unwrap();
+        assert_eq!(ring.locate_hash(7).unwrap_err(), Error::NeedsKey, "{name}");
+        assert!(ring.locate(b"k").is_ok(), "{name}");
+    }
+
+    let ring = Ring::with_servers(p("libketama"), None, [s("a:1"), s("b:1")]).unwrap();
+    assert_eq!(
+        ketama_core::ring::BoundedLoads::with_loads(&ring, 125, 100, &[1]).err(),
+        Some(Error::BadLoads)
+    );
+}

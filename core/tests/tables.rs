@@ -254,7 +254,7 @@ fn every_hash_variant_has_its_own_row() {
         assert_eq!(
             listed.iter().filter(|l| *l == v).count(),
             1,
-            "Hash::{v} needs exactly one row in the hash table (hash/mod.rs TABLE)"
+            "Hash::{v} needs exactly one row in the hash table (hash/names.rs TABLE)"
         );
     }
     assert_eq!(listed.len(), variants.len(), "rows vs variants");

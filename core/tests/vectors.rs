@@ -5,18 +5,51 @@
 use std::path::PathBuf;
 
 use ketama_core::hash::md5::lanes::Lanes;
-use ketama_core::{Error, Hash, Profile, Ring, Server};
+use ketama_core::{Error, Hash, Options, Profile, Ring, Server};
 use serde_json::Value;
 
+fn vectors_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/vectors")
+}
+
+/// The top level's files, then `options/`'s (files recorded with client options).
 fn vector_files() -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/vectors");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/vectors exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    files
+    let mut all = Vec::new();
+    for sub in ["", "options"] {
+        let dir = vectors_dir().join(sub);
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .expect("tests/vectors exists")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        files.sort();
+        all.extend(files);
+    }
+    all
+}
+
+/// A file's name as `MANIFEST.tsv` lists it (`options/<file>` for the options folder).
+fn listed_name(f: &std::path::Path) -> String {
+    f.strip_prefix(vectors_dir())
+        .unwrap_or(f)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// The file's `options` object as core options (none when absent).
+fn options(v: &Value) -> Result<Options, Error> {
+    let o = &v["options"];
+    let mut out = Options::new();
+    if let Some(t) = o["hash_tag"].as_str() {
+        out = out.with_hash_tag(t.as_bytes())?;
+    }
+    if let Some(p) = o["prefix_key"].as_str() {
+        out = out.with_prefix_key(p.as_bytes())?;
+    }
+    if let Some(h) = o["hash_with_prefix"].as_bool() {
+        out = out.with_hash_with_prefix(h);
+    }
+    Ok(out)
 }
 
 fn servers(v: &Value) -> Result<Vec<Server>, Error> {
@@ -78,9 +111,14 @@ fn check_file(v: &Value) -> Result<(usize, Vec<String>), String> {
                 .transpose()
                 .map_err(|e| e.to_string())?;
             let servers = servers(v).map_err(|e| e.to_string())?;
-            let fresh =
-                Ring::with_servers(profile, hash, servers.clone()).map_err(|e| e.to_string())?;
-            let mut stepwise = Ring::new(profile, hash);
+            let options = options(v).map_err(|e| e.to_string())?;
+            // options set after a one-pass build, and before a server-by-server one
+            let fresh = Ring::with_servers(profile, hash, servers.clone())
+                .and_then(|r| r.with_options(options))
+                .map_err(|e| e.to_string())?;
+            let mut stepwise = Ring::new(profile, hash)
+                .with_options(options)
+                .map_err(|e| e.to_string())?;
             for s in servers {
                 stepwise.add(s).map_err(|e| e.to_string())?;
             }
@@ -147,11 +185,7 @@ fn every_vector_file_matches_the_real_client() {
     let mut failures = Vec::new();
     let mut total = 0;
     for f in &files {
-        let name = f
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
+        let name = listed_name(f);
         let parsed = std::fs::read_to_string(f)
             .map_err(|e| e.to_string())
             .and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| e.to_string()));
@@ -217,7 +251,7 @@ fn manifest_matches_the_folder_and_covers_every_profile() {
     let rows = manifest();
     let mut covered = std::collections::BTreeSet::new();
     for f in vector_files() {
-        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        let name = listed_name(&f);
         let v: Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
         let (kind, profile, generator) = rows.get(&name).unwrap_or_else(|| {
             panic!("{name} is not in MANIFEST.tsv (run tests/vectors/manifest.py)")

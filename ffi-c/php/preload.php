@@ -7,8 +7,8 @@
 // then uses FFI::scope instead of parsing the header per request) and preloads the classes.
 declare(strict_types=1);
 
-// The traits a class uses come before it (no autoloader runs while preloading).
-foreach (['KetamaException', 'Library', 'Ring/Input', 'Ring/Changes', 'Ring/Lookup', 'Ring/Walk', 'Ring/Inspect', 'Ring', 'functions'] as $f) {
+// The interfaces and traits a class uses come before it (no autoloader runs while preloading).
+foreach (['Status', 'KetamaException', 'Library', 'Ring/Input', 'Ring/Changes', 'Ring/Lookup', 'Ring/Walk', 'Ring/Inspect', 'Ring/Options', 'Ring', 'functions'] as $f) {
     require_once __DIR__ . "/src/$f.php";
 }
 Ketama\Library::preload();

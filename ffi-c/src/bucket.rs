@@ -3,32 +3,19 @@
 
 use core::ffi::c_char;
 
-use ketama_core::alt::bucket::{bucket, Bucket, BucketError};
+use ketama_core::alt::bucket::{bucket, Bucket};
 
 use crate::boundary::{ffi_boundary, out, text};
 use crate::status::ketama_status;
-
-/// The status for each bucket error. Until the status list has bucket-specific values these
-/// reuse the nearest existing ones.
-pub(crate) fn bucket_status(e: BucketError) -> ketama_status {
-    match e {
-        BucketError::UnknownAlgorithm => ketama_status::UnknownProfile,
-        BucketError::ZeroBuckets => ketama_status::EmptyRing,
-        BucketError::TooManyBuckets => ketama_status::Unsupported,
-        BucketError::NoBucket => ketama_status::NoServer,
-        // `BucketError` is non-exhaustive; a test checks every variant maps above.
-        _ => ketama_status::Internal,
-    }
-}
 
 /// Writes to `*bucket_out` the bucket (0 .. `buckets` - 1) of `input` under the bucket
 /// function named by `(algorithm, algorithm_len)`: `jump` (Lamping & Veach), `guava` (Guava's
 /// `Hashing.consistentHash`), `jumpback` (hash4j's JumpBackHash), `fliphash` (DataDog's
 /// `fliphash_64`), `maglev-go` (dgryski/go-maglev) or `mpchash-go` (dgryski/go-mpchash).
 ///
-/// Returns `KETAMA_STATUS_UNKNOWN_PROFILE` for an unknown algorithm name,
-/// `KETAMA_STATUS_EMPTY_RING` when `buckets` is 0, `KETAMA_STATUS_UNSUPPORTED` when `buckets` is
-/// above the algorithm's limit (2147483647; `maglev-go` 65537, `mpchash-go` 65536),
+/// Returns `KETAMA_STATUS_UNKNOWN_ALGORITHM` for an unknown algorithm name,
+/// `KETAMA_STATUS_ZERO_BUCKETS` when `buckets` is 0, `KETAMA_STATUS_TOO_MANY_BUCKETS` when
+/// `buckets` is above the algorithm's limit (2147483647; `maglev-go` 65537, `mpchash-go` 65536),
 /// `KETAMA_STATUS_INVALID_UTF8`, `KETAMA_STATUS_NULL_ARGUMENT`. `maglev-go` and `mpchash-go`
 /// build their table on every call (about a millisecond at 65537 buckets).
 ///
@@ -47,8 +34,8 @@ pub unsafe extern "C" fn ketama_bucket(
         let bucket_out = unsafe { out(bucket_out) }?;
         // SAFETY: caller's contract.
         let name = unsafe { text(algorithm, algorithm_len) }?;
-        let algorithm = Bucket::from_name(name).map_err(bucket_status)?;
-        *bucket_out = bucket(algorithm, input, buckets).map_err(bucket_status)?;
+        let algorithm = Bucket::from_name(name)?;
+        *bucket_out = bucket(algorithm, input, buckets)?;
         Ok(())
     }
 }
@@ -56,16 +43,6 @@ pub unsafe extern "C" fn ketama_bucket(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_bucket_error_has_its_own_status() {
-        let statuses: Vec<ketama_status> =
-            BucketError::ALL.iter().map(|&e| bucket_status(e)).collect();
-        assert!(!statuses.contains(&ketama_status::Internal));
-        for (i, s) in statuses.iter().enumerate() {
-            assert!(!statuses[..i].contains(s), "{s:?} used twice");
-        }
-    }
 
     #[test]
     fn guava_example_and_errors() {
@@ -80,11 +57,11 @@ mod tests {
         );
         assert_eq!(b, 195);
         b = 7;
-        assert_eq!(call("nope", 1, 3, &mut b), ketama_status::UnknownProfile);
-        assert_eq!(call("jump", 1, 0, &mut b), ketama_status::EmptyRing);
+        assert_eq!(call("nope", 1, 3, &mut b), ketama_status::UnknownAlgorithm);
+        assert_eq!(call("jump", 1, 0, &mut b), ketama_status::ZeroBuckets);
         assert_eq!(
             call("maglev-go", 1, 65_538, &mut b),
-            ketama_status::Unsupported
+            ketama_status::TooManyBuckets
         );
         assert_eq!(b, 7, "nothing written on failure");
         // SAFETY: NULL output is checked.

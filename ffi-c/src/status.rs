@@ -53,11 +53,34 @@ pub enum ketama_status {
     Internal = 17,
     /// A capacity factor below 1.
     BadFactor = 18,
+    /// A ring from `ketama_ring_create_points()` takes no changes: build a new one.
+    FixedPoints = 19,
+    /// The profile does not place keys on a continuum of 32-bit points (modulo, jump,
+    /// rendezvous, maglev, uhashring's 128-bit ring, ...), which this call needs.
+    NotAContinuum = 20,
+    /// A key hash alone cannot place a key on this profile: its client reads the key itself
+    /// (mcrouter, hash rendezvous, jump over xxh3) or a 128-bit hash (uhashring).
+    NeedsKey = 21,
+    /// The current loads (bounded loads) do not have one entry per server.
+    BadLoads = 22,
+    /// More servers than the profile's client takes (mcrouter: 2^23).
+    TooManyServers = 23,
+    /// No bucket function has this name.
+    UnknownAlgorithm = 24,
+    /// The bucket count is 0.
+    ZeroBuckets = 25,
+    /// The bucket count is above the bucket function's limit.
+    TooManyBuckets = 26,
+    /// The reference bucket function returns no bucket for this input.
+    NoBucket = 27,
+    /// A placement option the profile's client does not have, or a value it refuses
+    /// (`hash_tag` is exactly 2 bytes; a key prefix 1..127 bytes without NUL).
+    BadOption = 28,
 }
 
 impl ketama_status {
     /// Every status, in value order.
-    pub const ALL: [ketama_status; 19] = [
+    pub const ALL: [ketama_status; 29] = [
         ketama_status::Ok,
         ketama_status::NullArgument,
         ketama_status::EmptyRing,
@@ -77,6 +100,16 @@ impl ketama_status {
         ketama_status::Panic,
         ketama_status::Internal,
         ketama_status::BadFactor,
+        ketama_status::FixedPoints,
+        ketama_status::NotAContinuum,
+        ketama_status::NeedsKey,
+        ketama_status::BadLoads,
+        ketama_status::TooManyServers,
+        ketama_status::UnknownAlgorithm,
+        ketama_status::ZeroBuckets,
+        ketama_status::TooManyBuckets,
+        ketama_status::NoBucket,
+        ketama_status::BadOption,
     ];
 
     /// The core error this status reports, for the statuses that report one.
@@ -95,6 +128,16 @@ impl ketama_status {
             ketama_status::Unsupported => Error::Unsupported,
             ketama_status::TooManyPoints => Error::TooManyPoints,
             ketama_status::BadFactor => Error::BadFactor,
+            ketama_status::FixedPoints => Error::FixedPoints,
+            ketama_status::NotAContinuum => Error::NotAContinuum,
+            ketama_status::NeedsKey => Error::NeedsKey,
+            ketama_status::BadLoads => Error::BadLoads,
+            ketama_status::TooManyServers => Error::TooManyServers,
+            ketama_status::UnknownAlgorithm => Error::UnknownAlgorithm,
+            ketama_status::ZeroBuckets => Error::ZeroBuckets,
+            ketama_status::TooManyBuckets => Error::TooManyBuckets,
+            ketama_status::NoBucket => Error::NoBucket,
+            ketama_status::BadOption => Error::BadOption,
             ketama_status::Ok
             | ketama_status::NullArgument
             | ketama_status::InvalidUtf8
@@ -156,6 +199,13 @@ mod tests {
             let s = ketama_status::from(e);
             assert_eq!(s.core_error(), Some(e), "{e:?} falls back to {s:?}");
             assert_eq!(s.message().to_str().unwrap(), e.as_str());
+        }
+    }
+
+    #[test]
+    fn all_is_every_value_in_order() {
+        for (i, s) in ketama_status::ALL.iter().enumerate() {
+            assert_eq!(*s as usize, i, "{s:?}");
         }
     }
 }

@@ -33,7 +33,7 @@ function answer(c) {
         hash(c.hash, ''); // resolves the name once (throws UnknownHash, AmbiguousHash)
         fn = (k) => hash(c.hash, k);
       } else {
-        const ring = new Ring({ profile: c.profile, hash: c.hash, servers: [] });
+        const ring = new Ring({ profile: c.profile, hash: c.hash, servers: [], options: c.options });
         fn = (k) => ring.keyHash(k);
       }
     } catch (err) {
@@ -52,7 +52,7 @@ function answer(c) {
   let ring;
   try {
     if (c.profile === null) throw new Error(`${kind} case without a profile`);
-    ring = new Ring({ profile: c.profile, hash: c.hash, servers: c.servers });
+    ring = new Ring({ profile: c.profile, hash: c.hash, servers: c.servers, options: c.options });
   } catch (err) {
     return [`error ${errorName(err)} ${String(err.message).replace(/\n/g, ' ')}`];
   }
@@ -80,7 +80,7 @@ function main() {
     try {
       switch (word) {
         case 'case':
-          c = { name: rest, kind: 'locate', profile: null, hash: null, n: 1, servers: [], keys: [], bad: null };
+          c = { name: rest, kind: 'locate', profile: null, hash: null, n: 1, options: {}, servers: [], keys: [], bad: null };
           break;
         case 'kind':
           c.kind = rest;
@@ -94,6 +94,20 @@ function main() {
         case 'n':
           c.n = Number(rest);
           break;
+        case 'option': {
+          const [name, value] = rest.split(' ');
+          if (name === 'hash_with_prefix') {
+            if (value !== '0' && value !== '1') throw new Error('hash_with_prefix is 0 or 1');
+            c.options.hashWithPrefix = value === '1';
+          } else if (name === 'hash_tag') {
+            c.options.hashTag = new Uint8Array(hexField(value, 'hash_tag'));
+          } else if (name === 'prefix_key') {
+            c.options.prefixKey = new Uint8Array(hexField(value, 'prefix_key'));
+          } else {
+            throw new Error(`unknown option '${name}'`);
+          }
+          break;
+        }
         case 'server': {
           const [label, weight, name] = rest.split(' ');
           const w = /^[0-9]+$/.test(weight) ? Number(weight) : NaN;

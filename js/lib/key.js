@@ -5,16 +5,19 @@
 const { md5 } = require('./md5');
 const { encodeShared, scratchBytes, charLen } = require('./bytes');
 const E = require('./errors');
+const { rewrites, applyOptions } = require('./options');
 
 /**
  * The bytes of the key being looked up: `K.b[0..K.n)` (shared by every ring, valid until the
- * next lookup).
+ * next lookup); `K.zero`: the client hashes nothing for it and uses hash 0 (libmemcached's
+ * hashed prefix + key over 250 bytes).
  */
-const K = { b: new Uint8Array(0), n: 0 };
+const K = { b: new Uint8Array(0), n: 0, zero: false };
 let rewriteBuf = new Uint8Array(1024);
 
 /** Sets K.b/K.n to the bytes of `key`. */
 function loadKey(key) {
+  K.zero = false;
   if (typeof key === 'string') {
     K.n = encodeShared(key);
     K.b = scratchBytes();
@@ -35,14 +38,20 @@ const HEXL = '0123456789abcdef';
 const HEXU = '0123456789ABCDEF';
 
 /**
- * Applies the profile's key refusals and rewrite to K.b/K.n (in place: K.b/K.n may then point at
- * the rewrite buffer). Throws KeyRejectedError.
+ * Applies the profile's key refusals, then the ring's placement options `opts` (normalised,
+ * or null) or else the profile's key rewrite, to K.b/K.n (in place: K.b/K.n may then point
+ * at a rewrite buffer). Refusals are on the key as given. Throws KeyRejectedError.
  */
-function prepare(p, hashName) {
+function prepare(p, hashName, opts) {
   const lim = p.keyLimits;
   let refused =
     (K.n === 0 && (lim.empty || p.emptyKeyRejected.includes(hashName))) || K.n > lim.maxLen;
   if (refused || !charsAllow(lim.chars, K.b, K.n)) throw new E.KeyRejectedError();
+  if (opts !== undefined && rewrites(opts)) {
+    // only profiles whose key is not rewritten have options
+    applyOptions(opts, K);
+    return;
+  }
   switch (p.key) {
     case 'none':
       return;

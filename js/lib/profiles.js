@@ -11,7 +11,7 @@ const KNOWN = {
   node: [
     'label', 'omit_default_port', 'slash_label', 'java_spy', 'java_xmc', 'java_nginx', 'bare',
     'java_host_name', 'host_port', 'java_host_name_port', 'nginx_host_nul_port', 'host_then_port',
-    'host_slash_host_port',
+    'host_slash_host_port', 'java_evcache',
   ],
   strings: ['dash', 'prefix', 'concat', 'bare', 'colon'],
   count: ['fixed', 'per_weight', 'relative'],
@@ -26,7 +26,7 @@ const KNOWN = {
   zero_weight: ['as_one', 'as_is', 'reject'],
   key: ['none', 'pecl_sanitize', 'truncate', 'dalli_digest', 'url_encode', 'py_bytes_repr', 'prefix'],
   order: ['given', 'node_length_then_bytes'],
-  failover: ['walk', 'rehash', 'rehash_key', 'rehash_hash', 'stay'],
+  failover: ['walk', 'rehash', 'rehash_key', 'rehash_key_dash', 'rehash_hash', 'rehash_key_untried', 'stay'],
 };
 
 function check(profile, knob, value) {
@@ -102,6 +102,7 @@ function normalize(p) {
     firstTag: p.failover.first_tag || 0,
     boundedByServers: !!p.failover.bounded_by_servers,
     tries: p.failover.tries || 0,
+    options: { hashTag: !!(p.options && p.options.hash_tag), prefixKey: !!(p.options && p.options.prefix_key) },
   });
 }
 

@@ -150,7 +150,7 @@ const methods = {
         return this.ordered[at];
       }
       case 'furc': {
-        if (this.n > FURC_MAX_POOL) throw new E.UnsupportedError('more than 2^23 servers');
+        if (this.n > FURC_MAX_POOL) throw new E.TooManyServersError(`${this.n} servers`);
         if (!this.furcWeights) return furcHash(K.b, K.n, this.n);
         const i = weightedCh3(K.b, K.n, this.furcWeights);
         if (i < 0) throw new E.NoServerError();
@@ -200,7 +200,7 @@ const methods = {
         return this.maglev[h % MAGLEV_SIZE];
       default:
     }
-    throw new E.UnsupportedError(`a hash alone cannot place a key on ${p.placement}`);
+    throw new E.NeedsKeyError(p.placement);
   },
 
   /**

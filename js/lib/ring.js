@@ -9,6 +9,10 @@ const { encoder } = require('./bytes');
 const { Server } = require('./server');
 const { profileByName, hashForProfile } = require('./profiles');
 const { K, loadKey, prepare } = require('./key');
+const { checkOptions, rewrites, publicOptions } = require('./options');
+
+/** The most rehashes `rehash_key_untried` makes for one key. */
+const UNTRIED_REHASH_CAP = 1 << 20;
 const { jump, maglevTable } = require('./placements');
 const { compareBytes, putDigits } = require('./points');
 const build = require('./ring-build');
@@ -20,11 +24,13 @@ const U32_MAX = 4294967295;
 
 /**
  * @typedef {{ label: string, weight?: number, name?: string | null }} ServerSpec
+ * @typedef {{ hashTag?: string | Uint8Array | null, prefixKey?: string | Uint8Array | null, hashWithPrefix?: boolean }} PlacementOptions
  */
 
 class Ring {
   /**
-   * @param {{ profile: string, hash?: string | null, servers: ServerSpec[] }} options
+   * `options.options`: placement options (see `withOptions`).
+   * @param {{ profile: string, hash?: string | null, servers: ServerSpec[], options?: PlacementOptions }} options
    */
   constructor(options) {
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
@@ -82,11 +88,47 @@ class Ring {
     this.build();
     // The common shape, looked up by `index` without the general dispatch: a sorted
     // continuum searched lower-bound, the winner stored first, keys hashed as given.
-    this.plain = p.placement === 'ring' && p.bound === 'lower_bound' && p.key === 'none' &&
+    this.plainShape = p.placement === 'ring' && p.bound === 'lower_bound' && p.key === 'none' &&
       p.keyLimits.chars === 'any' && !this.runs && !this.wide;
     this.emptyRefused = p.keyLimits.empty || p.emptyKeyRejected.includes(this.hashName);
     this.maxLen = p.keyLimits.maxLen;
     this.shortcut = p.singleShortcut && this.n === 1;
+    this.baseHash = this.hashFn;
+    this.setOptions(checkOptions(p, options.options));
+  }
+
+  /**
+   * A copy of the ring with these placement options (this ring is unchanged): `hashTag`
+   * (twemproxy's `hash_tag`, exactly 2 bytes: only the non-empty bytes between the first
+   * opening byte and the next closing byte are hashed; twemproxy profiles), `prefixKey`
+   * (php-memcached's `OPT_PREFIX_KEY`, at most 127 bytes without NUL; empty: none) and
+   * `hashWithPrefix` (`OPT_HASH_WITH_PREFIX_KEY`: prefix + key is hashed), libmemcached
+   * profiles. BadOptionError when the profile's client lacks one or refuses its value.
+   * @param {PlacementOptions} o
+   * @returns {Ring}
+   */
+  withOptions(o) {
+    const opts = checkOptions(this.profile, o === undefined || o === null ? {} : o);
+    const next = Object.assign(Object.create(Ring.prototype), this);
+    next.setOptions(opts);
+    return next;
+  }
+
+  /**
+   * The ring's placement options.
+   * @returns {{ hashTag: string | Uint8Array | null, prefixKey: string | Uint8Array, hashWithPrefix: boolean }}
+   */
+  options() {
+    return publicOptions(this.opts);
+  }
+
+  /** Installs checked options: keys they rewrite leave the plain path, and a hashed prefix
+   * hashes a key marked `K.zero` as 0. */
+  setOptions(opts) {
+    this.opts = opts;
+    this.plain = this.plainShape && !rewrites(opts);
+    const base = this.baseHash;
+    this.hashFn = opts !== null && opts.hashWithPrefix ? (b, n) => (K.zero ? 0 : base(b, n)) : base;
   }
 
   /**
@@ -106,7 +148,7 @@ class Ring {
       const at = this.lowerBound(this.hashFn(K.b, K.n));
       return this.owners[at === len ? 0 : at];
     }
-    prepare(this.profile, this.hashName);
+    prepare(this.profile, this.hashName, this.opts);
     return this.indexOfPrepared();
   }
 
@@ -190,11 +232,14 @@ class Ring {
    */
   failover(key, n) {
     const p = this.profile;
-    if (p.failover === 'rehash_key' || p.failover === 'rehash_hash') return this.rehashTries(key, Math.min(n, p.tries));
+    if (p.failover === 'rehash_key' || p.failover === 'rehash_key_dash' || p.failover === 'rehash_hash') {
+      return this.rehashTries(key, Math.min(n, p.tries));
+    }
     if (p.failover === 'stay') {
       const first = this.index(key);
       return n > 0 ? [this.labels[first]] : [];
     }
+    if (p.failover === 'rehash_key_untried') return this.rehashUntried(key, Math.min(n, this.n));
     const continuum = p.placement === 'ring' || p.placement === 'pecl_buckets';
     if (p.failover !== 'rehash' || !continuum) return this.getN(key, n);
     const limit = p.boundedByServers ? Math.min(n, this.n + 1) : n;
@@ -219,7 +264,8 @@ class Ring {
   }
 
   /**
-   * dalli (`rehash_key`: lookup t >= 1 hashes `decimal(t - 1) + key`) and python-memcached
+   * dalli (`rehash_key`: lookup t >= 1 hashes `decimal(t - 1) + key`), pecl memcache
+   * (`rehash_key_dash`: lookup t >= 1 hashes `key + '-' + decimal(t - 1)`) and python-memcached
    * (`rehash_hash`: `h(t + 1) = H(decimal(h(t)) + decimal(t))`): `n` lookups in all, each hash
    * placed as the key's own hash is; one server with the single-server shortcut: that server.
    */
@@ -238,12 +284,45 @@ class Ring {
         len = putDigits(tagged, 0, String(t));
         tagged.set(key0, len);
         len += key0.length;
+      } else if (p.failover === 'rehash_key_dash') {
+        tagged.set(key0, 0);
+        tagged[key0.length] = 0x2d;
+        len = putDigits(tagged, key0.length + 1, String(t));
       } else {
         len = putDigits(tagged, 0, String(h));
         len = putDigits(tagged, len, String(t));
       }
       h = this.hashFn(tagged, len);
       out.push(this.indexOfHash(h));
+    }
+    return out.map((i) => this.labels[i]);
+  }
+
+  /**
+   * whalin (`rehash_key_untried`): after the key's own server, `decimal(t) + key` for
+   * t = 0, 1, ... placed as a key is, each server kept the first time it comes up, until `n`.
+   * The client has no bound (a server owning no bucket keeps it searching forever); this
+   * stops after UNTRIED_REHASH_CAP rehashes.
+   */
+  rehashUntried(key, n) {
+    const first = this.index(key);
+    if (n <= 0) return [];
+    const out = [first];
+    const key0 = K.b.slice(0, K.n);
+    const saved = K.b;
+    const tagged = new Uint8Array(key0.length + 20);
+    try {
+      for (let t = 0; out.length < n && t < UNTRIED_REHASH_CAP; t++) {
+        const len = putDigits(tagged, 0, String(t));
+        tagged.set(key0, len);
+        K.b = tagged;
+        K.n = len + key0.length;
+        const i = this.indexOfPrepared();
+        if (!out.includes(i)) out.push(i);
+      }
+    } finally {
+      K.b = saved;
+      K.n = 0;
     }
     return out.map((i) => this.labels[i]);
   }
@@ -260,7 +339,7 @@ class Ring {
     if (dead.length === 0) return this.get(key);
     const p = this.profile;
     let limit;
-    if (p.failover === 'walk') limit = this.n;
+    if (p.failover === 'walk' || p.failover === 'rehash_key_untried') limit = this.n;
     else if (p.failover === 'rehash') limit = p.boundedByServers ? this.n + 1 : 7;
     else if (p.failover === 'stay') limit = 1;
     else limit = p.tries;
@@ -276,7 +355,7 @@ class Ring {
    */
   keyHash(key) {
     loadKey(key);
-    prepare(this.profile, this.hashName);
+    prepare(this.profile, this.hashName, this.opts);
     return this.hashFn(K.b, K.n);
   }
 

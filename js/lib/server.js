@@ -152,6 +152,14 @@ class Server {
         return `${this.host}${this.port}`;
       case 'host_slash_host_port':
         return `${this.host}/${hostPort(this.host)}`;
+      case 'java_evcache': {
+        // EVCache writes the port as 11211 whatever it is; a host name needs its address.
+        let ip;
+        if (this.v4) ip = this.host;
+        else if (this.v6) ip = javaIpv6(this.v6);
+        else throw new UnsupportedError(this.label);
+        return `${ip}/${ip}:${DEFAULT_PORT}`;
+      }
       case 'nginx_host_nul_port': {
         const m = /[0-9]*$/.exec(this.label);
         const cut = this.label.length - m[0].length;

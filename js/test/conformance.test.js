@@ -34,6 +34,18 @@ test('every vector file agrees through the conformance kit', { skip: missing || 
   assert.strictEqual(r.status, 0, `kit exit ${r.status}\n${r.stderr}\n${r.stdout.slice(0, 4000)}`);
 });
 
+test('the option files agree through the conformance kit (option lines)', { skip: missing || false, timeout: 120000 }, () => {
+  const dir = path.join(REPO, 'tests', 'vectors', 'options');
+  const r = spawnSync(BIN, ['conformance', '--all', '--vectors', dir, '--format', 'json', '--', process.execPath, DRIVER], {
+    cwd: REPO,
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  assert.strictEqual(r.status, 0, `kit exit ${r.status}\n${r.stderr}\n${r.stdout.slice(0, 4000)}`);
+  const report = JSON.parse(r.stdout);
+  assert.ok(report.files_total >= 18 && report.keys_agree === report.keys_total, JSON.stringify(report).slice(0, 2000));
+});
+
 // Profiles whose placement no real client defines (jump, rendezvous, maglev) or that have no
 // recorded file yet: the port must at least agree with the core (the CLI's `ketama lookup`)
 // key for key. Not a compatibility proof, a check that the port computes what core computes.

@@ -1,5 +1,5 @@
 // Compiled with `tsc --noEmit` (js/test.sh): the declarations describe the API as used.
-import { Ring, hash, profiles, hashes, KetamaError, KeyRejectedError, MAX_POINTS, bucket, Bucketer } from '..';
+import { Ring, hash, profiles, hashes, KetamaError, KeyRejectedError, BadOptionError, PlacementOptions, MAX_POINTS, bucket, Bucketer } from '..';
 
 const ring: Ring = new Ring({
   profile: 'libmemcached-weighted',
@@ -28,6 +28,16 @@ try {
   }
 }
 
+const opts: PlacementOptions = { prefixKey: 'p:', hashWithPrefix: true };
+const prefixed: Ring = ring.withOptions(opts);
+const tagged: Ring = new Ring({ profile: 'twemproxy', servers: [{ label: '10.0.0.1:11211' }], options: { hashTag: new Uint8Array([0x7b, 0x7d]) } });
+const tag: string | Uint8Array | null = tagged.options().hashTag;
+try {
+  ring.withOptions({ hashTag: '{}' });
+} catch (err) {
+  if (err instanceof BadOptionError) void err.variant;
+}
+
 const b: number = bucket('jump', 42n, 10) + new Bucketer('maglev-go', 7).get('18446744073709551615');
 
-void [label, fromBytes, index, many, seq, alive, pts, h, names, limit, b];
+void [label, fromBytes, index, many, seq, alive, pts, h, names, limit, b, prefixed, tag];

@@ -38,20 +38,28 @@ from ketama._errors import (
     AmbiguousHashError,
     BadLabelError,
     BadWeightError,
+    BadLoadsError,
     BucketCountError,
     DuplicateServerError,
     EmptyRingError,
+    FixedPointsError,
     KetamaError,
     KeyRejectedError,
     MissingServerError,
+    NeedsKeyError,
     NoBucketError,
     NoServerError,
+    NotAContinuumError,
+    TooManyBucketsError,
     TooManyPointsError,
+    TooManyServersError,
     BadFactorError,
+    BadOptionError,
     UnknownAlgorithmError,
     UnknownHashError,
     UnknownProfileError,
     UnsupportedError,
+    ZeroBucketsError,
 )
 from ketama._libketama import Continuum, hashi
 from ketama._ketama import (
@@ -94,8 +102,16 @@ __all__ = [
     "UnsupportedError",
     "TooManyPointsError",
     "BadFactorError",
+    "FixedPointsError",
+    "NotAContinuumError",
+    "NeedsKeyError",
+    "BadLoadsError",
+    "TooManyServersError",
+    "BadOptionError",
     "UnknownAlgorithmError",
     "BucketCountError",
+    "ZeroBucketsError",
+    "TooManyBucketsError",
     "NoBucketError",
 ]
 
@@ -159,18 +175,24 @@ class KetamaHasher(Ring):
 
     def __reduce__(self) -> Tuple[Any, Tuple[Any, ...], Any]:
         # The class may come from hasher(), which pickle cannot find by name: rebuild it.
-        _, (_cls, servers, profile, hash), _state = super().__reduce__()
+        # (class, servers, profile, hash, options): a hasher is made without options
+        _, (_cls, servers, profile, hash, _options), _state = super().__reduce__()
         cls = type(self)
         state = {k: v for k, v in self.__dict__.items() if k != "_nodes"} or None
         return (_rebuild_hasher, ((cls.profile_name, cls.hash_name), profile, hash, servers, dict(self._nodes)), state)
 
 
 def _restore_ring(
-    cls: Type[Ring], servers: list[Tuple[str, int, Optional[str]]], profile: str, hash: Optional[str]
+    cls: Type[Ring],
+    servers: list[Tuple[str, int, Optional[str]]],
+    profile: str,
+    hash: Optional[str],
+    options: Optional[Tuple[Optional[bytes], Optional[bytes], bool]] = None,
 ) -> Ring:
     """Unpickling a :class:`Ring` or a subclass (see ``Ring.__reduce__``): an instance of
-    ``cls`` made without calling its own ``__new__`` or ``__init__``."""
-    return Ring._restore(cls, servers, profile, hash)
+    ``cls`` made without calling its own ``__new__`` or ``__init__``; ``options`` =
+    ``(hash_tag, prefix_key, hash_with_prefix)``."""
+    return Ring._restore(cls, servers, profile, hash, options)
 
 
 def _rebuild_hasher(

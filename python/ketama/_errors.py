@@ -22,8 +22,16 @@ __all__ = [
     "UnsupportedError",
     "TooManyPointsError",
     "BadFactorError",
+    "FixedPointsError",
+    "NotAContinuumError",
+    "NeedsKeyError",
+    "BadLoadsError",
+    "TooManyServersError",
+    "BadOptionError",
     "UnknownAlgorithmError",
     "BucketCountError",
+    "ZeroBucketsError",
+    "TooManyBucketsError",
     "NoBucketError",
 ]
 
@@ -83,6 +91,28 @@ class TooManyPointsError(KetamaError, ValueError):
     """More points than one continuum can index."""
 
 
+class FixedPointsError(KetamaError, ValueError):
+    """A ring from :meth:`Ring.from_points` takes no changes: build a new one."""
+
+
+class NotAContinuumError(KetamaError, ValueError):
+    """The profile does not place keys on a continuum of 32-bit points (modulo, jump,
+    rendezvous, maglev, uhashring's 128-bit ring), which the call needs."""
+
+
+class NeedsKeyError(KetamaError, ValueError):
+    """A key hash alone cannot place a key on this profile: its client reads the key itself
+    (mcrouter, hash rendezvous) or a 128-bit hash (uhashring)."""
+
+
+class BadLoadsError(KetamaError, ValueError):
+    """The current loads (bounded loads) do not have one entry per server."""
+
+
+class TooManyServersError(KetamaError, ValueError):
+    """More servers than the profile's client takes (mcrouter: 2**23)."""
+
+
 # Shown (and pickled) as ketama.XxxError, where users import them from.
 for _cls in (
     KetamaError,
@@ -98,6 +128,11 @@ for _cls in (
     KeyRejectedError,
     UnsupportedError,
     TooManyPointsError,
+    FixedPointsError,
+    NotAContinuumError,
+    NeedsKeyError,
+    BadLoadsError,
+    TooManyServersError,
 ):
     _cls.__module__ = "ketama"
 del _cls
@@ -107,12 +142,25 @@ class BadFactorError(KetamaError, ValueError):
     """A capacity factor (bounded loads) below 1."""
 
 
+class BadOptionError(KetamaError, ValueError):
+    """A placement option the profile's client does not have, or a value it refuses
+    (``hash_tag`` is exactly 2 bytes; ``prefix_key`` 1..127 bytes without NUL)."""
+
+
 class UnknownAlgorithmError(KetamaError, ValueError):
     """No bucket function has this name (see :func:`ketama.bucket_algorithms`)."""
 
 
 class BucketCountError(KetamaError, ValueError):
     """The bucket count is 0 or above the bucket function's limit."""
+
+
+class ZeroBucketsError(BucketCountError):
+    """The bucket count is 0: there is nothing to choose from."""
+
+
+class TooManyBucketsError(BucketCountError):
+    """The bucket count is above the bucket function's limit."""
 
 
 class NoBucketError(KetamaError, LookupError):

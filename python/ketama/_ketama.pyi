@@ -42,15 +42,27 @@ class Ring:
         servers: Union[Iterable[_ServerSpec], Mapping[str, int], None] = None,
         profile: str = "libketama",
         hash: Optional[str] = None,
+        *,
+        hash_tag: Union[str, bytes, None] = None,
+        prefix_key: Union[str, bytes, None] = None,
+        hash_with_prefix: bool = False,
     ) -> Self:
         """Builds a ring of ``servers`` (labels, ``(label, weight[, name])`` tuples or a
         ``{label: weight}`` dict) placed like ``profile``'s client, with ``hash`` as key hash
-        (``None``: the client's default). A refused server raises with its label."""
+        (``None``: the client's default). A refused server raises with its label.
+        Placement options: ``hash_tag`` (twemproxy's ``hash_tag``, exactly 2 bytes, twemproxy
+        profiles), ``prefix_key`` (php-memcached's ``OPT_PREFIX_KEY``, 1..127 bytes) and
+        ``hash_with_prefix`` (``OPT_HASH_WITH_PREFIX_KEY``), libmemcached profiles; others
+        raise ``BadOptionError``."""
     def __init__(
         self,
         servers: Union[Iterable[_ServerSpec], Mapping[str, int], None] = None,
         profile: str = "libketama",
         hash: Optional[str] = None,
+        *,
+        hash_tag: Union[str, bytes, None] = None,
+        prefix_key: Union[str, bytes, None] = None,
+        hash_with_prefix: bool = False,
     ) -> None:
         """Builds the ring when a subclass defining ``__init__`` calls
         ``super().__init__(servers, profile, hash)`` (its ``__new__`` then left it empty, so
@@ -81,6 +93,9 @@ class Ring:
     def failover(self, key: _Key, n: int) -> list[str]:
         """The client's own failover sequence for ``key`` (spymemcached/xmemcached rehash
         walks; otherwise as ``get_n``)."""
+    def locate_alive(self, key: _Key, dead: list[str]) -> Optional[str]:
+        """Where the client sends ``key`` while the servers labelled in ``dead`` are down
+        (its own failover rule and try limit); ``None`` when it gives up."""
     def key_hash(self, key: _Key) -> int:
         """The key hash this ring computes for ``key`` after the client's key rewriting."""
     def add(self, label: str, weight: Optional[int] = None, name: Optional[str] = None) -> None:
@@ -123,7 +138,11 @@ class Ring:
         its ``__init__``."""
     @staticmethod
     def _restore(
-        cls: type[_R], servers: Iterable[_ServerSpec], profile: str, hash: Optional[str]
+        cls: type[_R],
+        servers: Iterable[_ServerSpec],
+        profile: str,
+        hash: Optional[str],
+        options: Optional[Tuple[Optional[bytes], Optional[bytes], bool]] = None,
     ) -> _R: ...
 
 @final

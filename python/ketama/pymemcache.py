@@ -86,9 +86,10 @@ class WarmupClient:
         return bool(self.new.add(key, value, expire=expire, noreply=False))
 
     def delete(self, key: str) -> bool:
-        """Deletes on both owners (so the old copy cannot come back); True if either held it."""
-        on_new = bool(self.new.delete(key, noreply=False))
+        """Deletes on both owners, the old one first: a warm-up read racing this delete then
+        finds neither copy to bring back. True if either held it."""
         on_old = bool(self.old.delete(key, noreply=False))
+        on_new = bool(self.new.delete(key, noreply=False))
         return on_new or on_old
 
     def close(self) -> None:

@@ -1,40 +1,22 @@
 //! `ketama.bucket(algorithm, input, buckets)`: the core's bucket functions (jump, guava,
 //! jumpback, fliphash, maglev-go, mpchash-go) for Python.
 
-use ketama_core::alt::bucket::{bucket as core_bucket, Bucket, BucketError};
+use ketama_core::alt::bucket::{bucket as core_bucket, Bucket};
 use pyo3::prelude::*;
 
-pyo3::import_exception!(ketama._errors, KetamaError);
-pyo3::import_exception!(ketama._errors, UnknownAlgorithmError);
-pyo3::import_exception!(ketama._errors, BucketCountError);
-pyo3::import_exception!(ketama._errors, NoBucketError);
-
-/// The Python exception for a bucket error (classes from `ketama._errors`, imported by type).
-fn to_py(_py: Python<'_>, e: BucketError, detail: String) -> PyErr {
-    let message = format!("{}: {detail}", e.as_str());
-    match e {
-        BucketError::UnknownAlgorithm => UnknownAlgorithmError::new_err(message),
-        BucketError::ZeroBuckets | BucketError::TooManyBuckets => {
-            BucketCountError::new_err(message)
-        }
-        BucketError::NoBucket => NoBucketError::new_err(message),
-        // `BucketError` is non-exhaustive; every current variant is named above.
-        _ => KetamaError::new_err(message),
-    }
-}
+use crate::errors::to_py;
 
 /// The bucket (0 .. buckets-1) of the unsigned 64-bit `input` under `algorithm`.
 #[pyfunction]
 #[pyo3(signature = (algorithm, input, buckets))]
-pub fn bucket(py: Python<'_>, algorithm: &str, input: u64, buckets: i64) -> PyResult<u32> {
+pub fn bucket(algorithm: &str, input: u64, buckets: i64) -> PyResult<u32> {
     let a = Bucket::from_name(algorithm)
-        .map_err(|e| to_py(py, e, format!("'{}'", algorithm.escape_debug())))?;
+        .map_err(|e| to_py(e, &format!("'{}'", algorithm.escape_debug())))?;
     let n = u32::try_from(buckets).unwrap_or(if buckets <= 0 { 0 } else { u32::MAX });
     core_bucket(a, input, n).map_err(|e| {
         to_py(
-            py,
             e,
-            format!(
+            &format!(
                 "{algorithm} with {buckets} buckets (takes 1 to {})",
                 a.max_buckets()
             ),

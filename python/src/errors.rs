@@ -20,6 +20,16 @@ pyo3::import_exception!(ketama._errors, KeyRejectedError);
 pyo3::import_exception!(ketama._errors, UnsupportedError);
 pyo3::import_exception!(ketama._errors, TooManyPointsError);
 pyo3::import_exception!(ketama._errors, BadFactorError);
+pyo3::import_exception!(ketama._errors, FixedPointsError);
+pyo3::import_exception!(ketama._errors, NotAContinuumError);
+pyo3::import_exception!(ketama._errors, NeedsKeyError);
+pyo3::import_exception!(ketama._errors, BadLoadsError);
+pyo3::import_exception!(ketama._errors, TooManyServersError);
+pyo3::import_exception!(ketama._errors, UnknownAlgorithmError);
+pyo3::import_exception!(ketama._errors, ZeroBucketsError);
+pyo3::import_exception!(ketama._errors, TooManyBucketsError);
+pyo3::import_exception!(ketama._errors, NoBucketError);
+pyo3::import_exception!(ketama._errors, BadOptionError);
 
 /// The Python exception for a core error, with `detail` (e.g. the offending name) after the
 /// core's message. `None` would mean an error this binding does not know: it becomes a plain
@@ -39,6 +49,16 @@ fn specific(e: Error, message: String) -> Option<PyErr> {
         Error::Unsupported => UnsupportedError::new_err(message),
         Error::TooManyPoints => TooManyPointsError::new_err(message),
         Error::BadFactor => BadFactorError::new_err(message),
+        Error::FixedPoints => FixedPointsError::new_err(message),
+        Error::NotAContinuum => NotAContinuumError::new_err(message),
+        Error::NeedsKey => NeedsKeyError::new_err(message),
+        Error::BadLoads => BadLoadsError::new_err(message),
+        Error::TooManyServers => TooManyServersError::new_err(message),
+        Error::UnknownAlgorithm => UnknownAlgorithmError::new_err(message),
+        Error::ZeroBuckets => ZeroBucketsError::new_err(message),
+        Error::TooManyBuckets => TooManyBucketsError::new_err(message),
+        Error::NoBucket => NoBucketError::new_err(message),
+        Error::BadOption => BadOptionError::new_err(message),
         _ => return None,
     })
 }

@@ -12,7 +12,8 @@ VECTORS = Path(os.environ.get("KETAMA_VECTORS", REPO / "tests" / "vectors"))
 
 
 def vector_files() -> list[Path]:
-    return sorted(VECTORS.glob("*.json"))
+    """The top level's files, then options/ (files recorded with client options)."""
+    return sorted(VECTORS.glob("*.json")) + sorted(VECTORS.glob("options/*.json"))
 
 
 def sampled(files: list[Path]) -> list[Path]:
@@ -25,7 +26,8 @@ def sampled(files: list[Path]) -> list[Path]:
     for f in files:
         d = load(f)
         kind = d.get("kind", "locate")
-        key = (kind, d.get("profile"), d.get("hash") if kind == "hash" else None)
+        key = (kind, d.get("profile"), d.get("hash") if kind == "hash" else None,
+               bool(d.get("options")))
         if key not in best or f.stat().st_size < best[key].stat().st_size:
             best[key] = f
     return sorted(best.values())

@@ -195,6 +195,11 @@ ERRORS: list[tuple[type[Exception], tuple[type[BaseException], ...]]] = [
     (ketama.KeyRejectedError, (ValueError,)),
     (ketama.UnsupportedError, (ValueError,)),
     (ketama.TooManyPointsError, (ValueError,)),
+    (ketama.FixedPointsError, (ValueError,)),
+    (ketama.NotAContinuumError, (ValueError,)),
+    (ketama.NeedsKeyError, (ValueError,)),
+    (ketama.BadLoadsError, (ValueError,)),
+    (ketama.TooManyServersError, (ValueError,)),
 ]
 
 
@@ -292,6 +297,8 @@ def test_key_rejected_and_unsupported() -> None:
     assert ring.get_many(big)[-1] is None  # the detached path too
     assert None not in ring.get_many(big)[:-1]
     raises(ketama.UnsupportedError, ketama.Ring, ["cache1.example:11211"], "xmemcached-nginx")
+    hashed = ketama.Ring.from_points([(1, "a:1"), (2, "b:1")], hash=lambda key: 1)
+    raises(ketama.NeedsKeyError, hashed.locate_alive, "k", [])
 
 
 def test_type_errors() -> None:
@@ -354,10 +361,12 @@ def test_every_core_error_has_its_own_exception() -> None:
     from ketama import _ketama
 
     pairs = _ketama._error_classes()
-    assert len(pairs) >= 12
+    assert len(pairs) >= 22
     for variant, cls in pairs:
         assert cls is not None and cls != "KetamaError", variant
         assert hasattr(ketama, cls), cls
+    classes = [cls for _, cls in pairs]
+    assert len(set(classes)) == len(classes), "two core errors share one exception class"
 
 
 # ---- subclasses --------------------------------------------------------------------------

@@ -21,6 +21,27 @@ def test_vector_files_are_there() -> None:
     assert len(FILES) >= 4, f"no vector files found ({len(FILES)})"
 
 
+def test_options_are_checked_and_pickled() -> None:
+    import pickle
+
+    servers = ["10.0.0.1:11211", "10.0.0.2:11211", "10.0.0.3:11211"]
+    ring = ketama.Ring(servers, "twemproxy", hash_tag="{}")
+    assert ring.get("{user:1}:cart") == ring.get("user:1")
+    again = pickle.loads(pickle.dumps(ring))
+    assert all(again.get(k) == ring.get(k) for k in ("{a}x", "{b}y", "c{d}"))
+    with pytest.raises(ketama.BadOptionError):
+        ketama.Ring(servers, "libketama", hash_tag="{}")
+    with pytest.raises(ketama.BadOptionError):
+        ketama.Ring(servers, "twemproxy", hash_tag="«»")
+    with pytest.raises(ketama.BadOptionError):
+        ketama.Ring(servers, "php-memcached", prefix_key="x" * 128)
+    with pytest.raises(TypeError):
+        ketama.Ring(servers, "php-memcached", prefix_key=3)  # type: ignore[arg-type]
+    hashed = ketama.Ring(servers, "php-memcached", prefix_key=b"p:", hash_with_prefix=True)
+    plain = ketama.Ring(servers, "php-memcached")
+    assert all(hashed.get(f"k{i}") == plain.get(f"p:k{i}") for i in range(50))
+
+
 def servers_of(v: dict[str, Any]) -> list[tuple[str, int, Optional[str]]]:
     return [(s["label"], s.get("weight", 1), s.get("name")) for s in v.get("servers", [])]
 
@@ -62,9 +83,11 @@ def check(path: Path) -> tuple[int, list[str]]:
     assert kind in ("locate", "sequence"), f"unknown kind {kind}"
     n = int(v.get("n", 1))
     servers = servers_of(v)
-    # Built two ways: in one pass, and server by server with add().
-    fresh = ketama.Ring(servers, v["profile"], v["hash"])
-    stepwise = ketama.Ring([], v["profile"], v["hash"])
+    # Built two ways: in one pass, and server by server with add(); the file's options as
+    # keyword arguments.
+    options: dict[str, Any] = v.get("options", {})
+    fresh = ketama.Ring(servers, v["profile"], v["hash"], **options)
+    stepwise = ketama.Ring([], v["profile"], v["hash"], **options)
     for label, weight, name in servers:
         stepwise.add(label, weight, name)
     assert fresh.servers == stepwise.servers == [s[0] for s in servers]

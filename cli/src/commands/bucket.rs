@@ -4,7 +4,8 @@
 use std::io::Read;
 
 use clap::Args;
-use ketama_core::alt::bucket::{Bucket, BucketError, Bucketer};
+use ketama_core::alt::bucket::{Bucket, Bucketer};
+use ketama_core::Error;
 use serde_json::json;
 
 use crate::output::Format;
@@ -82,7 +83,7 @@ pub fn run(a: &BucketArgs, f: Option<Format>) -> Result<String, Fail> {
         ))
     })?;
     let table = Bucketer::new(algorithm, n).map_err(|e| match e {
-        BucketError::ZeroBuckets | BucketError::TooManyBuckets => Fail::new(format!(
+        Error::ZeroBuckets | Error::TooManyBuckets => Fail::new(format!(
             "bad --buckets {n}: {algorithm} takes 1 to {} buckets",
             algorithm.max_buckets()
         )),

@@ -3,9 +3,9 @@
 
 use std::io::{BufRead, Write};
 
-use ketama_core::{Error, Hash, Profile, Ring, Server};
+use ketama_core::{Error, Hash, Options, Profile, Ring, Server};
 
-use super::conformance::{unhex, Case, CaseServer, Kind};
+use super::conformance::{unhex, Case, CaseServer, Kind, OPTIONS};
 
 /// A protocol fault in the input: the line and what is wrong.
 #[derive(Debug, PartialEq, Eq)]
@@ -25,6 +25,7 @@ pub fn serve(input: impl BufRead, out: &mut impl Write) -> Result<(), Fault> {
                 profile: None,
                 hash: None,
                 n: 1,
+                options: Vec::new(),
                 servers: Vec::new(),
                 keys: Vec::new(),
             });
@@ -44,6 +45,21 @@ pub fn serve(input: impl BufRead, out: &mut impl Write) -> Result<(), Fault> {
             "profile" => c.profile = opt(rest),
             "hash" => c.hash = opt(rest),
             "n" => c.n = rest.parse().map_err(|_| fault("bad n"))?,
+            "option" => {
+                let (name, value) = rest
+                    .split_once(' ')
+                    .ok_or_else(|| fault("an option line has 2 fields"))?;
+                let name = OPTIONS
+                    .into_iter()
+                    .find(|&o| o == name)
+                    .ok_or_else(|| fault("unknown option"))?;
+                let value = match (name, value) {
+                    ("hash_with_prefix", "0" | "1") => value.as_bytes().to_vec(),
+                    ("hash_with_prefix", _) => return Err(fault("hash_with_prefix is 0 or 1")),
+                    _ => unhex(value).ok_or_else(|| fault("bad option hex"))?,
+                };
+                c.options.push((name, value));
+            }
             "server" => {
                 let f: Vec<&str> = rest.split(' ').collect();
                 let [label, weight, name] = f[..] else {
@@ -119,11 +135,12 @@ pub fn answer(c: &Case) -> String {
         })
         .collect();
     let ring = match servers.and_then(|list| {
-        if c.kind == Kind::Hash {
-            Ok(Ring::new(profile, hash))
+        let ring = if c.kind == Kind::Hash {
+            Ring::new(profile, hash)
         } else {
-            Ring::with_servers(profile, hash, list)
-        }
+            Ring::with_servers(profile, hash, list)?
+        };
+        ring.with_options(options(c)?)
     }) {
         Ok(r) => r,
         Err(e) => return error_line(e),
@@ -144,6 +161,19 @@ pub fn answer(c: &Case) -> String {
         s.push('\n');
     }
     s + "end\n"
+}
+
+/// The case's placement options (the client's value rules apply: [`Error::BadOption`]).
+fn options(c: &Case) -> Result<Options, Error> {
+    let mut o = Options::new();
+    for (name, value) in &c.options {
+        o = match *name {
+            "hash_tag" => o.with_hash_tag(value)?,
+            "prefix_key" => o.with_prefix_key(value)?,
+            _ => o.with_hash_with_prefix(value == b"1"),
+        };
+    }
+    Ok(o)
 }
 
 /// Runs the driver on stdin and stdout; returns the exit status (2 on a protocol fault).
@@ -193,6 +223,32 @@ mod tests {
         );
         let out = run("case x\nkind locate\nprofile nope\nhash -\nkey 61\nend\n").unwrap();
         assert!(out.starts_with("error UnknownProfile "), "{out}");
+    }
+
+    #[test]
+    fn option_lines_set_the_ring_options() {
+        let case = |opts: &str| {
+            format!(
+                "case o\nkind hash\nprofile {opts}\nkey 7b757365727d3a63617274\nkey 75736572\nend\n"
+            )
+        };
+        // twemproxy hash_tag {} : only `user` of `{user}:cart` is hashed
+        let out = run(&case("twemproxy\nhash -\noption hash_tag 7b7d")).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "{out}");
+        assert_eq!(lines[0], lines[1]);
+        let plain = run(&case("twemproxy\nhash -")).unwrap();
+        assert_ne!(plain.lines().next(), Some(lines[0]));
+        // a refused value or an option the client lacks: one error line
+        let out = run(&case("twemproxy\nhash -\noption hash_tag 7b")).unwrap();
+        assert!(out.starts_with("error BadOption "), "{out}");
+        let out = run(&case(
+            "libketama\nhash -\noption prefix_key 703a\noption hash_with_prefix 1",
+        ))
+        .unwrap();
+        assert!(out.starts_with("error BadOption "), "{out}");
+        assert!(run("case x\noption hash_with_prefix yes\nend\n").is_err());
+        assert!(run("case x\noption bogus 00\nend\n").is_err());
     }
 
     #[test]

@@ -72,6 +72,10 @@ pub struct PlaceArgs {
     /// Today's key hash (default: the profile's).
     #[arg(long = "hash", short = 'H')]
     pub hash: Option<String>,
+    /// Placement options of the clients (both sides: the NEW profile's client when it has
+    /// them).
+    #[command(flatten)]
+    pub options: crate::args::OptionArgs,
     /// Tomorrow's client profile (default: --profile).
     #[arg(long = "to-profile")]
     pub to_profile: Option<String>,
@@ -202,8 +206,13 @@ impl Placement {
         };
         let old = servers::load(&a.servers)?;
         let new = servers::load(&a.to)?;
-        let old_ring = servers::ring(p, h, &old)?;
+        let options = a.options.options()?;
+        let old_ring = crate::args::apply_options(servers::ring(p, h, &old)?, options)?;
         let new_ring = servers::ring(q, h2, &new)?;
+        let new_ring = match options.check(q) {
+            Ok(()) => crate::args::apply_options(new_ring, options)?,
+            Err(_) => new_ring,
+        };
         let labels =
             |f: &Fleet| -> Vec<String> { f.lines.iter().map(|l| l.server.label.clone()).collect() };
         let addrs =

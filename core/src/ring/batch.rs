@@ -6,7 +6,7 @@
 use alloc::vec::Vec;
 
 use super::compiled::Ring;
-use super::key::{prepare, KeyBuf, KeyPoint};
+use super::key::{KeyBuf, KeyPoint};
 use super::layout::Layout;
 use crate::error::Error;
 use crate::hash::md5::{self, lanes, lanes::Lanes};
@@ -23,7 +23,7 @@ impl Ring {
             return None;
         }
         match &self.layout {
-            Layout::Furc(_) | Layout::Scored | Layout::JumpXxh3 => return None,
+            Layout::Furc(_) | Layout::Scored(..) | Layout::JumpXxh3 => return None,
             Layout::Wide(..) => return Some(|d| KeyPoint::Wide(u128::from_be_bytes(*d))),
             Layout::Slots(s) if s.old_compat() => return None,
             _ => {}
@@ -88,9 +88,13 @@ impl Ring {
             }
             let mut msgs: [&[u8]; CHUNK] = [&[]; CHUNK];
             let mut refused: [Option<Error>; CHUNK] = [None; CHUNK];
+            let mut zero = [false; CHUNK];
             for (j, (buf, k)) in bufs.iter_mut().zip(&raw[..n]).enumerate() {
-                match prepare(self.profile, self.hash, k, buf) {
-                    Ok(p) => msgs[j] = p,
+                match self.prepare(k, buf) {
+                    Ok(p) => {
+                        msgs[j] = p.bytes;
+                        zero[j] = p.zero;
+                    }
                     Err(e) => refused[j] = Some(e),
                 }
             }
@@ -99,6 +103,8 @@ impl Ring {
             for j in 0..n {
                 let r = match refused[j] {
                     Some(e) => Err(e),
+                    // the key is not hashed: hash 0, as `point_of` says
+                    None if zero[j] => self.locate_point_of(KeyPoint::Narrow(0)),
                     None => self.locate_point_of(point_of(&digests[j])),
                 };
                 found(base + j, r);

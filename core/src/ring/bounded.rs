@@ -46,7 +46,7 @@ impl<'r> BoundedLoads<'r> {
     }
 
     /// A bounded view starting from the current loads (for example open connections or
-    /// in-flight requests per server, in the ring's server order). `Error::Unsupported` when
+    /// in-flight requests per server, in the ring's server order). [`Error::BadLoads`] when
     /// `loads` does not have one entry per server.
     pub fn with_loads(
         ring: &'r Ring,
@@ -56,7 +56,7 @@ impl<'r> BoundedLoads<'r> {
     ) -> Result<BoundedLoads<'r>, Error> {
         let mut b = BoundedLoads::new(ring, num, den)?;
         if loads.len() != b.loads.len() {
-            return Err(Error::Unsupported);
+            return Err(Error::BadLoads);
         }
         b.loads.copy_from_slice(loads);
         b.total = loads.iter().fold(0u64, |t, &l| t.saturating_add(l));
@@ -152,7 +152,7 @@ mod tests {
         let ring = ring(4);
         assert_eq!(
             BoundedLoads::with_loads(&ring, 125, 100, &[1, 2]).err(),
-            Some(Error::Unsupported)
+            Some(Error::BadLoads)
         );
         // Server 0 is far over the bound: nothing new goes there.
         let mut b = BoundedLoads::with_loads(&ring, 125, 100, &[100, 0, 0, 0]).unwrap();

@@ -91,10 +91,26 @@ pub(super) fn ranks(entries: &[Entry]) -> Vec<u32> {
 }
 
 /// A [`Sink`] keeping each point's [`sort_key`] only.
-struct Keys<'a> {
+pub(super) struct Keys<'a> {
     keys: Vec<u64>,
     ties: Ties,
     ranks: &'a [u32],
+}
+
+impl<'a> Keys<'a> {
+    /// An empty sink for `n` points ordered by `ties` over `ranks`.
+    pub(super) fn new(n: usize, ties: Ties, ranks: &'a [u32]) -> Keys<'a> {
+        Keys {
+            keys: Vec::with_capacity(n),
+            ties,
+            ranks,
+        }
+    }
+
+    /// The sort keys pushed.
+    pub(super) fn into_keys(self) -> Vec<u64> {
+        self.keys
+    }
 }
 
 impl Sink for Keys<'_> {
@@ -145,7 +161,7 @@ fn fresh(
             generate(
                 ring.profile,
                 ring.hash,
-                e,
+                e.node.as_bytes(),
                 i as u32,
                 0..t,
                 lanes,
@@ -163,19 +179,8 @@ fn fresh(
         for (e, &t) in ring.entries.iter_mut().zip(&counts) {
             e.strings = t;
         }
-        let mut keys = sort_keys(&ring, &r, total, lanes);
-        radix::sort(&mut keys);
-        let mut by_rank = alloc::vec![0u32; r.len()];
-        for (owner, &rank) in r.iter().enumerate() {
-            if let Some(slot) = by_rank.get_mut(rank as usize) {
-                *slot = owner as u32;
-            }
-        }
-        cols.values.extend(keys.iter().map(|&k| (k >> 32) as u32));
-        cols.owners.extend(keys.iter().map(|&k| {
-            let rank = rank_of_tie(ties, k as u32);
-            by_rank.get(rank as usize).copied().unwrap_or(0)
-        }));
+        let keys = sort_keys(&ring, &r, total, lanes);
+        sorted_columns(ties, &r, keys, &mut cols);
     }
     ring.layout = Layout::derive(ring.profile, &ring.entries, cols);
     Ok(ring)
@@ -193,7 +198,7 @@ fn sort_keys(ring: &Ring, ranks: &[u32], total: usize, lanes: Lanes) -> Vec<u64>
         generate(
             ring.profile,
             ring.hash,
-            e,
+            e.node.as_bytes(),
             owner as u32,
             0..e.strings,
             lanes,
@@ -201,4 +206,21 @@ fn sort_keys(ring: &Ring, ranks: &[u32], total: usize, lanes: Lanes) -> Vec<u64>
         );
     }
     keys.keys
+}
+
+/// Sorts point keys ([`sort_key`] over `ranks`) by radix and appends them to `cols` as
+/// positions and owners (each owner read back from its rank).
+pub(super) fn sorted_columns(ties: Ties, ranks: &[u32], mut keys: Vec<u64>, cols: &mut Columns) {
+    radix::sort(&mut keys);
+    let mut by_rank = alloc::vec![0u32; ranks.len()];
+    for (owner, &rank) in ranks.iter().enumerate() {
+        if let Some(slot) = by_rank.get_mut(rank as usize) {
+            *slot = owner as u32;
+        }
+    }
+    cols.values.extend(keys.iter().map(|&k| (k >> 32) as u32));
+    cols.owners.extend(keys.iter().map(|&k| {
+        let rank = rank_of_tie(ties, k as u32);
+        by_rank.get(rank as usize).copied().unwrap_or(0)
+    }));
 }

@@ -63,7 +63,7 @@ impl Ring {
     }
 
     /// Adds a server at the end of the server order (a ring from [`Ring::from_points`]
-    /// refuses every change with [`Error::Unsupported`]). Only this server's points are hashed,
+    /// refuses every change with [`Error::FixedPoints`]). Only this server's points are hashed,
     /// plus the few strings other servers gain or lose when relative weights shift; they are
     /// merged into the sorted continuum. On error the ring is unchanged.
     pub fn add(&mut self, server: Server) -> Result<(), Error> {
@@ -95,7 +95,7 @@ impl Ring {
 /// A ring from explicit points does not know which points a change would bring.
 fn refuse_explicit(ring: &Ring) -> Result<(), Error> {
     if ring.explicit {
-        return Err(Error::Unsupported);
+        return Err(Error::FixedPoints);
     }
     Ok(())
 }
@@ -175,7 +175,7 @@ fn change(
     }
     let jobs = |list: &[(usize, u32, core::ops::Range<u32>)]| -> Vec<Job<'_>> {
         list.iter()
-            .map(|(i, owner, r)| (&entries[*i], *owner, r.clone()))
+            .map(|(i, owner, r)| (entries[*i].node.as_bytes(), *owner, r.clone()))
             .collect()
     };
     let mut add = Vec::new();
@@ -207,7 +207,15 @@ fn change(
         // hashed again), so the copy only renumbers owners and filters nothing.
         if let Some(gone) = removed.and_then(|r| old.entries.get(r)) {
             let r = removed.unwrap_or(0) as u32;
-            generate(profile, old.hash, gone, r, 0..gone.strings, lanes, &mut del);
+            generate(
+                profile,
+                old.hash,
+                gone.node.as_bytes(),
+                r,
+                0..gone.strings,
+                lanes,
+                &mut del,
+            );
         }
         let cols = merge_narrow(
             old,
@@ -225,6 +233,7 @@ fn change(
         return Ok(Ring {
             profile,
             hash: old.hash,
+            options: old.options,
             entries,
             layout,
             explicit: false,
@@ -271,6 +280,7 @@ fn change(
     Ok(Ring {
         profile,
         hash: old.hash,
+        options: old.options,
         entries,
         layout,
         explicit: false,

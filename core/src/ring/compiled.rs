@@ -5,7 +5,9 @@ use alloc::vec::Vec;
 
 use super::entry::Entry;
 use super::layout::Layout;
+use crate::error::Error;
 use crate::hash::Hash;
+use crate::options::Options;
 use crate::profile::Profile;
 use crate::server::Server;
 
@@ -24,6 +26,7 @@ use crate::server::Server;
 pub struct Ring {
     pub(super) profile: &'static Profile,
     pub(super) hash: Hash,
+    pub(super) options: Options,
     pub(super) entries: Vec<Entry>,
     pub(super) layout: Layout,
     /// Built by [`Ring::from_points`]: the points are the caller's, so changes are refused.
@@ -37,6 +40,7 @@ impl Ring {
         Ring {
             profile,
             hash,
+            options: Options::new(),
             entries: Vec::new(),
             layout: Layout::empty(profile),
             explicit: false,
@@ -51,6 +55,27 @@ impl Ring {
     /// The key hash in use.
     pub fn hash(&self) -> Hash {
         self.hash
+    }
+
+    /// The placement options in use ([`Options::new`] when none were set).
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Sets the placement options (twemproxy's `hash_tag`, libmemcached's key prefix). They
+    /// change only which bytes of a key are hashed, never the servers' points, so nothing is
+    /// rebuilt. [`Error::BadOption`] (and the ring unchanged) when the profile's client does
+    /// not have one of them.
+    pub fn set_options(&mut self, options: Options) -> Result<(), Error> {
+        options.check(self.profile)?;
+        self.options = options;
+        Ok(())
+    }
+
+    /// This ring with `options` ([`Ring::set_options`]).
+    pub fn with_options(mut self, options: Options) -> Result<Ring, Error> {
+        self.set_options(options)?;
+        Ok(self)
     }
 
     /// The servers, in the order they were given.

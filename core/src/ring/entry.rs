@@ -62,21 +62,32 @@ impl Entry {
 /// Sets each entry's place in the client's server order. Adding or removing a server never
 /// changes the relative order of the others, so points already sorted stay sorted.
 pub(super) fn rank(order: Order, entries: &mut [Entry]) {
+    let ranks = order_ranks(order, entries.len(), |i| entries[i].node.as_bytes());
+    for (e, r) in entries.iter_mut().zip(ranks) {
+        e.rank = r;
+    }
+}
+
+/// The place of each of `n` servers (node string of server i: `node(i)`) in the client's
+/// server order.
+pub(super) fn order_ranks<'a>(
+    order: Order,
+    n: usize,
+    node: impl Fn(usize) -> &'a [u8],
+) -> alloc::vec::Vec<u32> {
     match order {
-        Order::Given => {
-            for (i, e) in entries.iter_mut().enumerate() {
-                e.rank = i as u32;
-            }
-        }
+        Order::Given => (0..n as u32).collect(),
         Order::NodeLengthThenBytes => {
-            let mut idx: alloc::vec::Vec<usize> = (0..entries.len()).collect();
+            let mut idx: alloc::vec::Vec<usize> = (0..n).collect();
             idx.sort_by(|&a, &b| {
-                let (x, y) = (entries[a].node.as_bytes(), entries[b].node.as_bytes());
+                let (x, y) = (node(a), node(b));
                 x.len().cmp(&y.len()).then(x.cmp(y)).then(a.cmp(&b))
             });
+            let mut ranks = alloc::vec![0u32; n];
             for (r, i) in idx.into_iter().enumerate() {
-                entries[i].rank = r as u32;
+                ranks[i] = r as u32;
             }
+            ranks
         }
     }
 }

@@ -6,7 +6,7 @@
 //! The points go into the same sorted columns a generated ring has, so lookups, walks,
 //! [`Ring::points`] and [`Ring::spans`] behave exactly as on any ring of that profile. Such a
 //! ring cannot follow a change (it does not know which points a new server would get):
-//! [`Ring::add`], [`Ring::remove`] and [`Ring::set_weight`] return [`Error::Unsupported`]
+//! [`Ring::add`], [`Ring::remove`] and [`Ring::set_weight`] return [`Error::FixedPoints`]
 //! and leave it as it is; build a new one instead.
 
 use alloc::collections::BTreeSet;
@@ -48,7 +48,7 @@ impl Ring {
     /// ([`Error::EmptyRing`]); an owner index past the servers ([`Error::MissingServer`]); more
     /// than [`MAX_POINTS`] points ([`Error::TooManyPoints`]); a profile that is not a 32-bit
     /// continuum (modulo, jump, rendezvous, maglev, uhashring's 128-bit ring:
-    /// [`Error::Unsupported`]); a duplicate label or a server the profile cannot name
+    /// [`Error::NotAContinuum`]); a duplicate label or a server the profile cannot name
     /// (blamed by its index in `servers`).
     ///
     /// ```
@@ -68,7 +68,7 @@ impl Ring {
         points: &[(u32, usize)],
     ) -> Result<Ring, BuildError> {
         if !profile.is_ring() || Layout::is_wide(profile) {
-            return Err(whole(Error::Unsupported));
+            return Err(whole(Error::NotAContinuum));
         }
         let mut ring = Ring::new(profile, hash);
         ring.explicit = true;
@@ -118,7 +118,7 @@ impl Ring {
     /// The next snapshot: this ring plus `servers` at the end of the server order, built in
     /// one pass (the same ring as adding them one by one with [`Ring::with_added`]). All or
     /// nothing. A refused server is blamed by its index in `servers`; a ring from
-    /// [`Ring::from_points`] refuses with [`Error::Unsupported`] (no server to blame), as it
+    /// [`Ring::from_points`] refuses with [`Error::FixedPoints`] (no server to blame), as it
     /// refuses every change.
     ///
     /// ```
@@ -146,20 +146,27 @@ impl Ring {
         scratch: &mut Scratch,
     ) -> Result<Ring, BuildError> {
         if self.explicit {
-            return Err(whole(Error::Unsupported));
+            return Err(whole(Error::FixedPoints));
         }
         let base = self.len();
         let all = self.servers().cloned().chain(servers);
-        Ring::build_in(self.profile, Some(self.hash), all, scratch).map_err(|e| BuildError {
-            error: e.error,
-            server: e.server.and_then(|i| i.checked_sub(base)),
-        })
+        let mut next =
+            Ring::build_in(self.profile, Some(self.hash), all, scratch).map_err(|e| {
+                BuildError {
+                    error: e.error,
+                    server: e.server.and_then(|i| i.checked_sub(base)),
+                }
+            })?;
+        // the options belong to the ring, not to its points: they carry over
+        next.options = self.options;
+        Ok(next)
     }
 
     /// The server index for a key hash computed by the caller (a hasher of its own), by this
     /// ring's search and tie rules; `h` is compared as the ring's points are (for a signed
-    /// search, as the signed value's bit pattern). [`Error::Unsupported`] where a hash alone
-    /// cannot place a key (mcrouter's CH3, which reads the key itself).
+    /// search, as the signed value's bit pattern). [`Error::NeedsKey`] where a hash alone
+    /// cannot place a key (uhashring's 128-bit ring; mcrouter's CH3, which reads the key
+    /// itself).
     pub fn locate_hash(&self, h: u32) -> Result<usize, Error> {
         if self.entries.is_empty() {
             return Err(Error::EmptyRing);
@@ -168,7 +175,7 @@ impl Ring {
             return Ok(0);
         }
         match self.layout {
-            Layout::Wide(..) => Err(Error::Unsupported),
+            Layout::Wide(..) => Err(Error::NeedsKey),
             _ => self.locate_point_of(KeyPoint::Narrow(h)),
         }
     }
@@ -309,7 +316,7 @@ mod tests {
             if let Ok(q) = Profile::by_name(name) {
                 assert_eq!(
                     err(Ring::from_points(q, None, servers(1), &[(1, 0)])).error,
-                    Error::Unsupported,
+                    Error::NotAContinuum,
                     "{name}"
                 );
             }
@@ -323,33 +330,33 @@ mod tests {
         assert!(ring.is_explicit());
         let before: Vec<_> = ring.points().collect();
         let extra = Server::parse("10.9.9.9:1", 1).unwrap();
-        assert_eq!(ring.add(extra), Err(Error::Unsupported));
+        assert_eq!(ring.add(extra), Err(Error::FixedPoints));
         assert_eq!(
             ring.remove("10.0.0.1:11211").err(),
-            Some(Error::Unsupported)
+            Some(Error::FixedPoints)
         );
         assert_eq!(
             ring.set_weight("10.0.0.1:11211", 3),
-            Err(Error::Unsupported)
+            Err(Error::FixedPoints)
         );
         let extra = Server::parse("10.9.9.9:1", 1).unwrap();
         assert_eq!(
             ring.with_added(extra.clone()).err(),
-            Some(Error::Unsupported)
+            Some(Error::FixedPoints)
         );
         let many = ring.with_added_many([extra]).unwrap_err();
-        assert_eq!((many.error, many.server), (Error::Unsupported, None));
+        assert_eq!((many.error, many.server), (Error::FixedPoints, None));
         assert_eq!(
             ring.with_added_many([]).unwrap_err().error,
-            Error::Unsupported
+            Error::FixedPoints
         );
         assert_eq!(
             ring.with_removed("10.0.0.1:11211").err(),
-            Some(Error::Unsupported)
+            Some(Error::FixedPoints)
         );
         assert_eq!(
             ring.with_weight("10.0.0.1:11211", 3).err(),
-            Some(Error::Unsupported)
+            Some(Error::FixedPoints)
         );
         assert_eq!(ring.points().collect::<Vec<_>>(), before);
         assert!(!Ring::with_servers(p, None, servers(2))

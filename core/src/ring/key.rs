@@ -5,6 +5,7 @@ use alloc::vec::Vec;
 
 use crate::error::Error;
 use crate::hash::{md5, Hash};
+use crate::options::{tagged, Options, MAX_PREFIXED_KEY};
 use crate::profile::{KeyRewrite, Profile};
 
 /// Longest key rewrite buffer: dalli's digest form, 212 characters of up to 4 bytes plus
@@ -182,16 +183,45 @@ fn dalli_digest<'k>(key: &[u8], buf: &'k mut [u8; KEY_BUF]) -> Option<&'k [u8]> 
     Some(&buf[..keep + 37])
 }
 
+/// A key as the client hashes it: the bytes, or a fixed hash where the client hashes nothing.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Prepared<'k> {
+    /// The bytes to hash.
+    pub(super) bytes: &'k [u8],
+    /// libmemcached with `OPT_HASH_WITH_PREFIX_KEY`: `prefix + key` longer than 250 bytes is
+    /// not hashed, its hash is 0.
+    pub(super) zero: bool,
+}
+
+impl<'k> Prepared<'k> {
+    /// Bytes hashed as they are.
+    #[inline]
+    pub(super) fn bytes(bytes: &'k [u8]) -> Prepared<'k> {
+        Prepared { bytes, zero: false }
+    }
+
+    /// The key's 32-bit hash with `hash`.
+    #[inline]
+    pub(super) fn hash(self, hash: Hash) -> u32 {
+        if self.zero {
+            0
+        } else {
+            hash.hash(self.bytes)
+        }
+    }
+}
+
 /// The bytes the client hashes for `key`, or [`Error::KeyRejected`]. Rewritten keys are built
 /// in `buf` (no allocation). Inlined: most profiles only check the key's length here; the
-/// rewrites are out of line ([`rewrite`]).
+/// rewrites are out of line ([`rewrite`], [`with_options`]). Refusals are on the key as given.
 #[inline]
 pub(super) fn prepare<'k>(
     profile: &Profile,
     hash: Hash,
+    options: &Options,
     key: &'k [u8],
     buf: &'k mut KeyBuf,
-) -> Result<&'k [u8], Error> {
+) -> Result<Prepared<'k>, Error> {
     let limits = profile.key_limits;
     let refused = (key.is_empty() && (limits.empty || profile.empty_key_rejected.contains(&hash)))
         || limits.max_len.is_some_and(|m| key.len() > m)
@@ -199,10 +229,40 @@ pub(super) fn prepare<'k>(
     if refused {
         return Err(Error::KeyRejected);
     }
-    match profile.key {
-        KeyRewrite::None => Ok(key),
-        rule => Ok(rewrite(rule, key, buf)),
+    if options.rewrites() {
+        return Ok(with_options(options, key, buf));
     }
+    match profile.key {
+        KeyRewrite::None => Ok(Prepared::bytes(key)),
+        rule => Ok(Prepared::bytes(rewrite(rule, key, buf))),
+    }
+}
+
+/// The key with the ring's options applied (only profiles whose key is not rewritten take
+/// options): twemproxy's hash tag is a sub-slice of the key; libmemcached's hashed prefix is
+/// written with the key into the stack buffer as `strncpy` copies it (the key's bytes after a
+/// NUL become NUL), and `prefix + key` over 250 bytes hashes as 0.
+#[inline(never)]
+fn with_options<'k>(options: &Options, key: &'k [u8], buf: &'k mut KeyBuf) -> Prepared<'k> {
+    if let Some(tag) = options.hash_tag() {
+        return Prepared::bytes(tagged(key, tag));
+    }
+    let prefix = options.prefix_key();
+    let len = prefix.len() + key.len();
+    if len > MAX_PREFIXED_KEY {
+        return Prepared {
+            bytes: key,
+            zero: true,
+        };
+    }
+    let inline = buf.inline();
+    inline[..prefix.len()].copy_from_slice(prefix);
+    let mut nul = false;
+    for (dst, &b) in inline[prefix.len()..len].iter_mut().zip(key) {
+        nul |= b == 0;
+        *dst = if nul { 0 } else { b };
+    }
+    Prepared::bytes(&inline[..len])
 }
 
 /// A key rewritten by `rule` (built in `buf` when it differs from `key`).

@@ -13,7 +13,7 @@ use super::slots::{Reduce, Slots};
 use super::tie_runs::TieRuns;
 use crate::alt::maglev;
 use crate::hash::{md5, whalin, Hash};
-use crate::profile::{Bound, Placement, PointHash, Profile, Ties};
+use crate::profile::{Bound, Join, Placement, PointHash, Profile, ScoreTies, Ties};
 
 /// What a ring's lookups read, by profile shape.
 #[derive(Clone, Debug)]
@@ -43,8 +43,8 @@ pub(super) enum Layout {
     /// Maglev lookup table (entry indexes).
     Maglev(Vec<u32>),
     /// Rendezvous over a hash of each node string joined with the key (pymemcache,
-    /// emcache): nothing stored beyond the node strings.
-    Scored,
+    /// emcache), by the profile's join of node and key and its rule for equal scores.
+    Scored(Join, ScoreTies),
 }
 
 impl Layout {
@@ -107,7 +107,7 @@ impl Layout {
                 })
             }
             Placement::Rendezvous => Layout::Rendezvous,
-            Placement::HashRendezvous { .. } => Layout::Scored,
+            Placement::HashRendezvous { join, ties } => Layout::Scored(join, ties),
             Placement::Maglev => {
                 let nodes: Vec<u64> = entries.iter().map(|e| e.node_hash).collect();
                 Layout::Maglev(maglev::table(&nodes))
@@ -125,7 +125,7 @@ impl Layout {
             | Layout::Jump
             | Layout::Furc(_)
             | Layout::Rendezvous
-            | Layout::Scored
+            | Layout::Scored(..)
             | Layout::JumpXxh3
             | Layout::Maglev(_) => None,
         }

@@ -25,6 +25,8 @@
 //! - `change`: the next snapshot after a change, merged from the old one's points;
 //! - `explicit`: a ring from the caller's own (position, server) points, and searches by a
 //!   key hash the caller computed;
+//! - `raw`: a continuum over raw byte-string addresses (any bytes, repeats allowed), for the
+//!   libketama drop-in;
 //! - `batch`: many keys at once, MD5 keys hashed in SIMD lanes;
 //! - `spans`: each server's owned arcs of the hash space, derived from `search`;
 //! - `bounded`: bounded loads on top of any ring;
@@ -57,6 +59,7 @@ mod build;
 mod change;
 
 mod explicit;
+mod raw;
 
 mod batch;
 mod spans;
@@ -69,6 +72,7 @@ pub use bounded::BoundedLoads;
 pub use build::BuildError;
 pub use compiled::Ring;
 pub use points::MAX_POINTS;
+pub use raw::RawContinuum;
 pub use scratch::Scratch;
 #[cfg(feature = "std")]
 pub use shared::{carry, SharedRing, Snapshot};

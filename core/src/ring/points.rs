@@ -1,7 +1,6 @@
 //! Point generation: how many point strings each server gets, how each is spelled and how it
 //! becomes one or more positions on the continuum.
 
-use alloc::string::String;
 use alloc::vec::Vec;
 use core::ops::Range;
 
@@ -67,18 +66,26 @@ pub(super) fn point_total(profile: &Profile, counts: &[u32]) -> usize {
 /// How many strings each entry should have; refused when the points would exceed
 /// [`MAX_POINTS`] (checked before anything is hashed).
 pub(super) fn targets(profile: &Profile, entries: &[Entry]) -> Result<Vec<u32>, Error> {
+    counts(profile, entries.iter().map(|e| e.server.weight))
+}
+
+/// How many strings servers of these weights (in order) should have; refused when the points
+/// would exceed [`MAX_POINTS`] (checked before anything is hashed).
+pub(super) fn counts(
+    profile: &Profile,
+    weights: impl Iterator<Item = u32> + Clone,
+) -> Result<Vec<u32>, Error> {
+    let n = weights.clone().count();
     if !profile.is_ring() {
-        return Ok(alloc::vec![0; entries.len()]);
+        return Ok(alloc::vec![0; n]);
     }
-    let total: u64 = entries
-        .iter()
-        .map(|e| u64::from(effective_weight(profile, e.server.weight)))
+    let total: u64 = weights
+        .clone()
+        .map(|w| u64::from(effective_weight(profile, w)))
         .sum();
-    let n = entries.len();
-    let targets: Vec<u32> = entries
-        .iter()
-        .map(|e| {
-            let w = effective_weight(profile, e.server.weight);
+    let targets: Vec<u32> = weights
+        .map(|w| {
+            let w = effective_weight(profile, w);
             match profile.count {
                 Count::Relative(_) if w == 0 => 0,
                 c => c.strings(w, total, n),
@@ -98,7 +105,7 @@ pub(super) fn targets(profile: &Profile, entries: &[Entry]) -> Result<Vec<u32>, 
 pub(super) fn generate(
     profile: &Profile,
     hash: Hash,
-    entry: &Entry,
+    node: &[u8],
     owner: u32,
     range: Range<u32>,
     lanes: Lanes,
@@ -106,8 +113,8 @@ pub(super) fn generate(
 ) {
     if profile.points == PointHash::Crc32Chain {
         // Each point hashes the node string and the previous point (0 before the first).
-        let mut bytes = Vec::with_capacity(entry.node.len() + 4);
-        bytes.extend_from_slice(entry.node.as_bytes());
+        let mut bytes = Vec::with_capacity(node.len() + 4);
+        bytes.extend_from_slice(node);
         let base = bytes.len();
         let mut prev = 0u32;
         for i in 0..range.end {
@@ -127,7 +134,7 @@ pub(super) fn generate(
     if profile.points == PointHash::Murmur3Chain {
         // Each point hashes the previous one: walk the chain from its start.
         let flip = profile.placement.bound().map_or(0, Bound::flip);
-        let mut p = Hash::Murmur3_32.hash(entry.node.as_bytes());
+        let mut p = Hash::Murmur3_32.hash(node);
         for i in 0..range.end {
             if i > 0 {
                 p = Hash::Murmur3_32.hash(&p.to_le_bytes());
@@ -162,17 +169,17 @@ pub(super) fn generate(
     if let Some(words) = digest_per {
         digest_points(
             profile.strings,
-            &[(entry, owner, strings)],
+            &[(node, owner, strings)],
             words,
             lanes,
             out,
         );
         return;
     }
-    let mut s = String::with_capacity(entry.node.len() + 12);
+    let mut s = Vec::with_capacity(node.len() + 12);
     for i in strings {
-        spell(&mut s, profile.strings, &entry.node, i);
-        let bytes = s.as_bytes();
+        spell(&mut s, profile.strings, node, i);
+        let bytes = &s[..];
         let value = match profile.points {
             PointHash::Sha1Word => sha1::first_word_be(bytes),
             PointHash::Xxh3Word => Hash::Xxh3.hash(bytes),
@@ -187,33 +194,33 @@ pub(super) fn generate(
 }
 
 /// Point string `i` of the node string `node`, in `s` (cleared first).
-fn spell(s: &mut String, form: StringForm, node: &str, i: u32) {
+fn spell(s: &mut Vec<u8>, form: StringForm, node: &[u8], i: u32) {
     s.clear();
     match form {
         StringForm::Dash => {
-            s.push_str(node);
-            s.push('-');
+            s.extend_from_slice(node);
+            s.push(b'-');
             push_decimal(s, i);
         }
         StringForm::Prefix => {
             push_decimal(s, i);
-            s.push_str(node);
+            s.extend_from_slice(node);
         }
         StringForm::Concat => {
-            s.push_str(node);
+            s.extend_from_slice(node);
             push_decimal(s, i);
         }
-        StringForm::Bare => s.push_str(node),
+        StringForm::Bare => s.extend_from_slice(node),
         StringForm::Colon => {
-            s.push_str(node);
-            s.push(':');
+            s.extend_from_slice(node);
+            s.push(b':');
             push_decimal(s, i);
         }
     }
 }
 
 /// Appends `i` in decimal (what `{}` writes for a `u32`, without the formatter).
-fn push_decimal(s: &mut String, mut i: u32) {
+fn push_decimal(s: &mut Vec<u8>, mut i: u32) {
     let mut digits = [0u8; 10];
     let mut at = digits.len();
     loop {
@@ -224,16 +231,15 @@ fn push_decimal(s: &mut String, mut i: u32) {
             break;
         }
     }
-    for &d in &digits[at..] {
-        s.push(char::from(d));
-    }
+    s.extend_from_slice(&digits[at..]);
 }
 
 /// Strings per lane chunk (the widest engine's lane count).
 const CHUNK: usize = 8;
 
-/// One entry's share of a generation: its owner index and the range of strings.
-pub(super) type Job<'e> = (&'e Entry, u32, Range<u32>);
+/// One server's share of a generation: its node string, its owner index and the range of
+/// strings.
+pub(super) type Job<'e> = (&'e [u8], u32, Range<u32>);
 
 /// [`generate`] for several entries at once: on MD5-digest profiles the strings of all the
 /// jobs share the SIMD lanes (a change that gives each of 10,000 servers one more string
@@ -262,8 +268,8 @@ pub(super) fn generate_jobs(
         }
         Some(words) => digest_points(profile.strings, jobs, words, lanes, out),
         None => {
-            for (e, o, r) in jobs {
-                generate(profile, hash, e, *o, r.clone(), lanes, out);
+            for (node, o, r) in jobs {
+                generate(profile, hash, node, *o, r.clone(), lanes, out);
             }
         }
     }
@@ -280,12 +286,12 @@ fn digest_points(
     out: &mut impl Sink,
 ) {
     // Empty strings allocate nothing: a change that adds one string allocates one buffer.
-    let mut bufs: [String; CHUNK] = Default::default();
+    let mut bufs: [Vec<u8>; CHUNK] = Default::default();
     let mut owners = [0u32; CHUNK];
     let mut n = 0;
-    for (entry, owner, strings) in jobs {
+    for (node, owner, strings) in jobs {
         for i in strings.clone() {
-            spell(&mut bufs[n], form, &entry.node, i);
+            spell(&mut bufs[n], form, node, i);
             owners[n] = *owner;
             n += 1;
             if n == CHUNK {
@@ -298,11 +304,10 @@ fn digest_points(
 }
 
 /// Hashes `bufs` (at most [`CHUNK`]) in lanes and pushes their points, owned by `owners`.
-fn emit(bufs: &[String], owners: &[u32], words: Option<u8>, lanes: Lanes, out: &mut impl Sink) {
+fn emit(bufs: &[Vec<u8>], owners: &[u32], words: Option<u8>, lanes: Lanes, out: &mut impl Sink) {
     let n = bufs.len().min(CHUNK);
     let mut digests = [[0u8; 16]; CHUNK];
-    let msgs: [&[u8]; CHUNK] =
-        core::array::from_fn(|j| bufs.get(j).map_or(&[][..], |s| s.as_bytes()));
+    let msgs: [&[u8]; CHUNK] = core::array::from_fn(|j| bufs.get(j).map_or(&[][..], |s| &s[..]));
     lanes::digest_many(lanes, &msgs[..n], &mut digests[..n]);
     for (d, &owner) in digests[..n].iter().zip(owners) {
         if let Some(words) = words {
@@ -333,19 +338,19 @@ mod tests {
     #[test]
     fn spelling_equals_format() {
         for i in [0u32, 1, 9, 10, 99, 100, 159, 4_294_967_295] {
-            let mut s = String::new();
-            spell(&mut s, StringForm::Dash, "h:1", i);
-            let mut w = String::new();
+            let mut s = Vec::new();
+            spell(&mut s, StringForm::Dash, b"h:1", i);
+            let mut w = alloc::string::String::new();
             write!(w, "h:1-{i}").unwrap();
-            assert_eq!(s, w);
-            spell(&mut s, StringForm::Prefix, "h", i);
-            assert_eq!(s, alloc::format!("{i}h"));
-            spell(&mut s, StringForm::Concat, "h", i);
-            assert_eq!(s, alloc::format!("h{i}"));
-            spell(&mut s, StringForm::Colon, "h", i);
-            assert_eq!(s, alloc::format!("h:{i}"));
-            spell(&mut s, StringForm::Bare, "h", i);
-            assert_eq!(s, "h");
+            assert_eq!(s, w.as_bytes());
+            spell(&mut s, StringForm::Prefix, b"h", i);
+            assert_eq!(s, alloc::format!("{i}h").as_bytes());
+            spell(&mut s, StringForm::Concat, b"h", i);
+            assert_eq!(s, alloc::format!("h{i}").as_bytes());
+            spell(&mut s, StringForm::Colon, b"h", i);
+            assert_eq!(s, alloc::format!("h:{i}").as_bytes());
+            spell(&mut s, StringForm::Bare, b"h", i);
+            assert_eq!(s, b"h");
         }
     }
 
@@ -359,19 +364,54 @@ mod tests {
             let other = Entry::new(profile, Server::parse("10.9.8.7:11211", 1).unwrap()).unwrap();
             let hash = profile.default_hash;
             let mut want = Vec::new();
-            generate(profile, hash, &entry, 7, 3..61, Lanes::Scalar, &mut want);
-            generate(profile, hash, &other, 2, 0..13, Lanes::Scalar, &mut want);
+            generate(
+                profile,
+                hash,
+                entry.node.as_bytes(),
+                7,
+                3..61,
+                Lanes::Scalar,
+                &mut want,
+            );
+            generate(
+                profile,
+                hash,
+                other.node.as_bytes(),
+                2,
+                0..13,
+                Lanes::Scalar,
+                &mut want,
+            );
             for lanes in Lanes::ALL.into_iter().filter(|l| l.is_supported()) {
                 let mut got = Vec::new();
-                generate(profile, hash, &entry, 7, 3..61, lanes, &mut got);
-                generate(profile, hash, &other, 2, 0..13, lanes, &mut got);
+                generate(
+                    profile,
+                    hash,
+                    entry.node.as_bytes(),
+                    7,
+                    3..61,
+                    lanes,
+                    &mut got,
+                );
+                generate(
+                    profile,
+                    hash,
+                    other.node.as_bytes(),
+                    2,
+                    0..13,
+                    lanes,
+                    &mut got,
+                );
                 assert_eq!(got, want, "{} {lanes:?}", profile.name);
                 // The same strings as jobs sharing lanes.
                 let mut jobs = Vec::new();
                 generate_jobs(
                     profile,
                     hash,
-                    &[(&entry, 7, 3..61), (&other, 2, 0..13)],
+                    &[
+                        (entry.node.as_bytes(), 7, 3..61),
+                        (other.node.as_bytes(), 2, 0..13),
+                    ],
                     lanes,
                     &mut jobs,
                 );

@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 
 use super::compiled::Ring;
 use crate::error::Error;
-use crate::profile::{Join, Placement, ScoreTies};
+use crate::profile::{Join, ScoreTies};
 
 /// Joined strings up to this length are built on the stack; longer ones (long host names
 /// with long rewritten keys) on the heap.
@@ -37,10 +37,13 @@ impl Ring {
 
     /// The server with the highest score for a prepared key among those not in `skip`
     /// (a skipped server is as if it had left the client's list).
-    pub(super) fn scored_best(&self, key: &[u8], skip: &[usize]) -> Result<usize, Error> {
-        let Placement::HashRendezvous { join, ties } = self.profile.placement else {
-            return Err(Error::Unsupported);
-        };
+    pub(super) fn scored_best(
+        &self,
+        join: Join,
+        ties: ScoreTies,
+        key: &[u8],
+        skip: &[usize],
+    ) -> Result<usize, Error> {
         let mut stack = [0u8; JOINED];
         let mut best: Option<(u32, usize)> = None;
         for i in 0..self.entries.len() {

@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 
 use super::compiled::Ring;
 use super::continuum::Continuum;
-use super::key::{prepare, KeyBuf, KeyPoint};
+use super::key::{prepare, KeyBuf, KeyPoint, Prepared};
 use super::layout::Layout;
 use crate::alt::{jump, maglev, rendezvous};
 use crate::error::Error;
@@ -14,13 +14,35 @@ use crate::hash::{furc, xxh3_64};
 use crate::profile::{Bound, Failover};
 use crate::server::Server;
 
+/// The most rehashes [`Failover::RehashKeyUntried`] tries for one key before it stops looking
+/// for the servers it has not met.
+const UNTRIED_REHASH_CAP: u64 = 1 << 20;
+
 impl Ring {
     /// The key hash as this ring computes it (after the client's key rewriting).
     pub fn key_hash(&self, key: &[u8]) -> Result<u32, Error> {
         let mut buf = KeyBuf::new();
-        Ok(self
-            .hash
-            .hash(prepare(self.profile, self.hash, key, &mut buf)?))
+        Ok(self.prepare(key, &mut buf)?.hash(self.hash))
+    }
+
+    /// The key as the client hashes it (refusals, rewriting, this ring's options).
+    #[inline]
+    pub(super) fn prepare<'k>(
+        &self,
+        key: &'k [u8],
+        buf: &'k mut KeyBuf,
+    ) -> Result<Prepared<'k>, Error> {
+        prepare(self.profile, self.hash, &self.options, key, buf)
+    }
+
+    /// What the search compares for a prepared key.
+    #[inline]
+    pub(super) fn point_of(&self, key: Prepared<'_>) -> KeyPoint {
+        if key.zero {
+            KeyPoint::Narrow(0)
+        } else {
+            self.layout.key_point(self.hash, key.bytes)
+        }
     }
 
     /// The continuum position a key point lands on, for layouts searched by a bound
@@ -32,7 +54,7 @@ impl Ring {
             (Layout::Sorted(c, bound) | Layout::TieRuns(c, bound, _), k) => {
                 Ok((c, c.position(*bound, k.narrow())?))
             }
-            _ => Err(Error::Unsupported),
+            _ => Err(Error::NotAContinuum),
         }
     }
 
@@ -56,7 +78,7 @@ impl Ring {
             Layout::Buckets(t) => t.owner(k.narrow()).ok_or(Error::NoServer),
             Layout::Slots(s) => s.locate(k),
             // Placed from the key itself in `locate_index`; a hash alone cannot place it.
-            Layout::Furc(_) | Layout::Scored | Layout::JumpXxh3 => Err(Error::Unsupported),
+            Layout::Furc(_) | Layout::Scored(..) | Layout::JumpXxh3 => Err(Error::NeedsKey),
             Layout::Jump => {
                 Ok(jump::jump(u64::from(k.narrow()), self.entries.len() as u32) as usize)
             }
@@ -69,7 +91,7 @@ impl Ring {
     }
 
     /// The continuum point a key lands on and its owner's index: what libketama's
-    /// `ketama_get_server` reports as `mcs.point`. `Unsupported` for profiles that are not a
+    /// `ketama_get_server` reports as `mcs.point`. [`Error::NotAContinuum`] for profiles that are not a
     /// searched continuum (modulo, jump, rendezvous, maglev, pecl's bucket table).
     pub fn locate_point(&self, key: &[u8]) -> Result<(u32, usize), Error> {
         if self.entries.is_empty() {
@@ -79,11 +101,11 @@ impl Ring {
             self.layout,
             Layout::Sorted(..) | Layout::Wide(..) | Layout::TieRuns(..)
         ) {
-            return Err(Error::Unsupported);
+            return Err(Error::NotAContinuum);
         }
         let mut buf = KeyBuf::new();
-        let key = prepare(self.profile, self.hash, key, &mut buf)?;
-        let (c, p) = self.ring_position(self.layout.key_point(self.hash, key))?;
+        let key = self.prepare(key, &mut buf)?;
+        let (c, p) = self.ring_position(self.point_of(key))?;
         Ok((c.values[p], self.layout.owner_at(c, p)))
     }
 
@@ -100,15 +122,22 @@ impl Ring {
             return Err(Error::EmptyRing);
         }
         let mut buf = KeyBuf::new();
-        let key = prepare(self.profile, self.hash, key, &mut buf)?;
+        let key = self.prepare(key, &mut buf)?;
         if self.profile.single_shortcut && self.entries.len() == 1 {
             return Ok(0);
         }
+        self.locate_prepared(key)
+    }
+
+    /// The server index for a key already rewritten by the client (its bytes as hashed).
+    fn locate_prepared(&self, key: Prepared<'_>) -> Result<usize, Error> {
         match &self.layout {
-            Layout::Furc(weights) => furc_locate(key, self.entries.len(), weights),
-            Layout::Scored => self.scored_best(key, &[]),
-            Layout::JumpXxh3 => Ok(jump::jump(xxh3_64(key), self.entries.len() as u32) as usize),
-            _ => self.locate_point_of(self.layout.key_point(self.hash, key)),
+            Layout::Furc(weights) => furc_locate(key.bytes, self.entries.len(), weights),
+            Layout::Scored(join, ties) => self.scored_best(*join, *ties, key.bytes, &[]),
+            Layout::JumpXxh3 => {
+                Ok(jump::jump(xxh3_64(key.bytes), self.entries.len() as u32) as usize)
+            }
+            _ => self.locate_point_of(self.point_of(key)),
         }
     }
 
@@ -131,20 +160,21 @@ impl Ring {
         }
         out.push(first);
         let mut buf = KeyBuf::new();
-        let key = prepare(self.profile, self.hash, key, &mut buf)?;
+        let prepared = self.prepare(key, &mut buf)?;
+        let key = prepared.bytes;
         match &self.layout {
             Layout::Buckets(t) if t.continuum.len() > 0 => {
-                let start = t.start(self.hash.hash(key));
+                let start = t.start(prepared.hash(self.hash));
                 self.walk_continuum(&t.continuum, start, want, out);
             }
             Layout::Sorted(c, _) | Layout::Wide(c, _) | Layout::TieRuns(c, _, _) if c.len() > 0 => {
                 let start = self
-                    .ring_position(self.layout.key_point(self.hash, key))
+                    .ring_position(self.point_of(prepared))
                     .map_or(0, |(_, p)| p);
                 self.walk_continuum(c, start, want, out);
             }
             Layout::Rendezvous => {
-                let h = self.hash.hash(key);
+                let h = prepared.hash(self.hash);
                 while out.len() < want {
                     match self.rendezvous_best(h, out) {
                         Ok(i) => out.push(i),
@@ -152,9 +182,9 @@ impl Ring {
                     }
                 }
             }
-            Layout::Scored => {
+            Layout::Scored(join, ties) => {
                 while out.len() < want {
-                    match self.scored_best(key, out) {
+                    match self.scored_best(*join, *ties, key, out) {
                         Ok(i) => out.push(i),
                         Err(_) => break,
                     }
@@ -219,11 +249,15 @@ impl Ring {
                 Some(c),
             ) => self.rehash_walk(key, n, first_tag, bounded_by_servers, c, &mut out)?,
             (Failover::RehashKey { tries }, _) => {
-                self.rehash_tries(key, n.min(tries as usize), true, &mut out)?
+                self.rehash_tries(key, n.min(tries as usize), Retag::TryThenKey, &mut out)?
+            }
+            (Failover::RehashKeyDash { tries }, _) => {
+                self.rehash_tries(key, n.min(tries as usize), Retag::KeyDashTry, &mut out)?
             }
             (Failover::RehashHash { tries }, _) => {
-                self.rehash_tries(key, n.min(tries as usize), false, &mut out)?
+                self.rehash_tries(key, n.min(tries as usize), Retag::HashThenTry, &mut out)?
             }
+            (Failover::RehashKeyUntried, _) => self.rehash_untried(key, n, &[], &mut out)?,
             (Failover::Stay, _) => {
                 let first = self.locate_index(key)?;
                 if n > 0 {
@@ -238,13 +272,15 @@ impl Ring {
     /// How many servers the client tries for one key before it gives up.
     pub fn failover_limit(&self) -> usize {
         match self.profile.failover {
-            Failover::Walk => self.entries.len(),
+            Failover::Walk | Failover::RehashKeyUntried => self.entries.len(),
             Failover::Rehash {
                 bounded_by_servers: true,
                 ..
             } => self.entries.len() + 1,
             Failover::Rehash { .. } => SPY_SEQUENCE,
-            Failover::RehashKey { tries } | Failover::RehashHash { tries } => tries as usize,
+            Failover::RehashKey { tries }
+            | Failover::RehashKeyDash { tries }
+            | Failover::RehashHash { tries } => tries as usize,
             Failover::Stay => 1,
         }
     }
@@ -257,8 +293,14 @@ impl Ring {
         if dead.is_empty() {
             return self.locate_index(key);
         }
-        self.failover(key, self.failover_limit())?
-            .into_iter()
+        let seq = if self.profile.failover == Failover::RehashKeyUntried {
+            let mut out = Vec::new();
+            self.rehash_untried(key, self.failover_limit(), dead, &mut out)?;
+            out
+        } else {
+            self.failover(key, self.failover_limit())?
+        };
+        seq.into_iter()
             .find(|i| !dead.contains(i))
             .ok_or(Error::NoServer)
     }
@@ -285,8 +327,9 @@ impl Ring {
         }
         out.push(first);
         let mut buf = KeyBuf::new();
-        let key = prepare(self.profile, self.hash, key, &mut buf)?;
-        let mut hv = self.hash.hash(key);
+        let prepared = self.prepare(key, &mut buf)?;
+        let key = prepared.bytes;
+        let mut hv = prepared.hash(self.hash);
         let mut tagged = Vec::with_capacity(key.len() + 20);
         let mut t = u64::from(first_tag);
         while out.len() < n {
@@ -304,13 +347,13 @@ impl Ring {
         Ok(())
     }
 
-    /// dalli (`of_key`: lookup t hashes `str(t - 1) + key`) and python-memcached (lookup
-    /// t + 1 hashes `str(h(t)) + str(t)`): `n` lookups, each placed as a key hash is.
+    /// dalli, pecl memcache and python-memcached: `n` lookups, each rehash placed as a key
+    /// hash is (see [`Retag`]).
     fn rehash_tries(
         &self,
         key: &[u8],
         n: usize,
-        of_key: bool,
+        retag: Retag,
         out: &mut Vec<usize>,
     ) -> Result<(), Error> {
         let first = self.locate_index(key)?;
@@ -322,20 +365,74 @@ impl Ring {
             return Ok(());
         }
         let mut buf = KeyBuf::new();
-        let key = prepare(self.profile, self.hash, key, &mut buf)?;
-        let mut h = self.hash.hash(key);
+        let prepared = self.prepare(key, &mut buf)?;
+        let key = prepared.bytes;
+        let mut h = prepared.hash(self.hash);
         let mut tagged = Vec::with_capacity(key.len() + 20);
         for t in 0..(n as u64).saturating_sub(1) {
             tagged.clear();
-            if of_key {
-                push_decimal(&mut tagged, t);
-                tagged.extend_from_slice(key);
-            } else {
-                push_decimal(&mut tagged, u64::from(h));
-                push_decimal(&mut tagged, t);
+            match retag {
+                Retag::TryThenKey => {
+                    push_decimal(&mut tagged, t);
+                    tagged.extend_from_slice(key);
+                }
+                Retag::KeyDashTry => {
+                    tagged.extend_from_slice(key);
+                    tagged.push(b'-');
+                    push_decimal(&mut tagged, t);
+                }
+                Retag::HashThenTry => {
+                    push_decimal(&mut tagged, u64::from(h));
+                    push_decimal(&mut tagged, t);
+                }
             }
             h = self.hash.hash(&tagged);
             out.push(self.locate_point_of(KeyPoint::Narrow(h))?);
+        }
+        Ok(())
+    }
+
+    /// whalin: `str(t) + key` for t = 0, 1, ... placed as a key, keeping only servers not yet
+    /// in `out`, until `n` (at most every server) are listed. The client itself has no bound
+    /// (a server that owns no bucket would keep it searching forever); the search stops after
+    /// [`UNTRIED_REHASH_CAP`] rehashes, which the servers never reach when each owns a share.
+    ///
+    /// With `dead` non-empty the search ends at the first server not in it, as the client's
+    /// does: the client never lists servers past the one it connects to (and on some bucket
+    /// lists, e.g. old-compat over 6 buckets, its rehashes never reach every server).
+    fn rehash_untried(
+        &self,
+        key: &[u8],
+        n: usize,
+        dead: &[usize],
+        out: &mut Vec<usize>,
+    ) -> Result<(), Error> {
+        let first = self.locate_index(key)?;
+        if n == 0 {
+            return Ok(());
+        }
+        out.push(first);
+        let alive = |i: &usize| !dead.is_empty() && !dead.contains(i);
+        if alive(&first) {
+            return Ok(());
+        }
+        let want = n.min(self.entries.len());
+        let mut buf = KeyBuf::new();
+        let key = self.prepare(key, &mut buf)?.bytes;
+        let mut tagged = Vec::with_capacity(key.len() + 20);
+        let mut t = 0u64;
+        while out.len() < want && t < UNTRIED_REHASH_CAP {
+            tagged.clear();
+            push_decimal(&mut tagged, t);
+            tagged.extend_from_slice(key);
+            let i = self.locate_prepared(Prepared::bytes(&tagged))?;
+            if !out.contains(&i) {
+                out.push(i);
+                if alive(&i) {
+                    break;
+                }
+            }
+            t += 1;
         }
         Ok(())
     }
@@ -357,15 +454,26 @@ impl Ring {
 }
 
 /// mcrouter: CH3 (`furc_hash(key, n)`) when `weights` is empty, else WeightedCh3. mcrouter
-/// throws for more than 2^23 servers: [`Error::Unsupported`].
+/// throws for more than 2^23 servers: [`Error::TooManyServers`].
 fn furc_locate(key: &[u8], n: usize, weights: &[f64]) -> Result<usize, Error> {
     if n > furc::FURC_MAX_POOL as usize {
-        return Err(Error::Unsupported);
+        return Err(Error::TooManyServers);
     }
     if weights.is_empty() {
         return Ok(furc::furc_hash(key, n as u32) as usize);
     }
     furc::weighted_ch3(key, weights).ok_or(Error::NoServer)
+}
+
+/// What the rehash of try `t` (from 0) hashes.
+#[derive(Clone, Copy)]
+enum Retag {
+    /// `str(t) + key` (dalli).
+    TryThenKey,
+    /// `key + "-" + str(t)` (pecl memcache).
+    KeyDashTry,
+    /// `str(previous hash) + str(t)` (python-memcached).
+    HashThenTry,
 }
 
 /// spymemcached's `getSequence`: the primary and 6 rehashes.
@@ -384,4 +492,16 @@ fn push_decimal(out: &mut Vec<u8>, mut t: u64) {
         }
     }
     out.extend_from_slice(&digits[i..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mcrouter_refuses_more_servers_than_it_takes() {
+        let over = furc::FURC_MAX_POOL as usize + 1;
+        assert_eq!(furc_locate(b"k", over, &[]), Err(Error::TooManyServers));
+        assert!(furc_locate(b"k", over - 1, &[]).is_ok());
+    }
 }

@@ -146,7 +146,7 @@ impl Ring {
             | Layout::Jump
             | Layout::Furc(_)
             | Layout::Rendezvous
-            | Layout::Scored
+            | Layout::Scored(..)
             | Layout::JumpXxh3
             | Layout::Maglev(_) => None,
         }

@@ -21,8 +21,8 @@ final class Bucket
      * (`"18446744073709551615"`); a non-negative int or any decimal string up to 2^64 - 1 works.
      *
      * @throws \ValueError for an input that is negative or not an unsigned 64-bit decimal
-     * @throws KetamaException UNKNOWN_PROFILE (unknown algorithm), EMPTY_RING (0 buckets),
-     *         UNSUPPORTED (more buckets than the algorithm takes)
+     * @throws KetamaException UNKNOWN_ALGORITHM, ZERO_BUCKETS, TOO_MANY_BUCKETS (more buckets
+     *         than the algorithm takes)
      */
     public static function get(string $algorithm, int|string $input, int $buckets): int
     {

@@ -34,6 +34,7 @@ final class Ring implements \Countable
     use Ring\Lookup;
     use Ring\Walk;
     use Ring\Inspect;
+    use Ring\Options;
 
     /** pack() format of a size_t (the lengths getMany() hands to the library) */
     private const SIZE_T_PACK = PHP_INT_SIZE === 8 ? 'Q*' : 'L*';
@@ -77,9 +78,11 @@ final class Ring implements \Countable
      * @param array<int|string, int|string|array{label?: string, weight?: int, name?: string}> $servers
      * @param string $profile our profile name (libketama, php-memcached, twemproxy, ...)
      * @param ?string $hash key hash name, null for the profile's default
+     * @param array{hash_tag?: ?string, prefix_key?: ?string, hash_with_prefix?: bool} $options
+     *        placement options (see setOptions())
      * @throws KetamaException
      */
-    public function __construct(array $servers = [], string $profile = 'libketama', ?string $hash = null)
+    public function __construct(array $servers = [], string $profile = 'libketama', ?string $hash = null, array $options = [])
     {
         $this->ffi = Library::ffi();
         // A C string ends at the first NUL: "libketama\0x" must not pass as "libketama".
@@ -98,6 +101,9 @@ final class Ring implements \Countable
         $this->fast = self::FAST ? $out : null;
         $this->profile = $profile;
         $this->hash = $hash;
+        if ($options !== []) {
+            $this->setOptions($options);
+        }
         $this->addMany($servers);
         $this->labels = $this->labelList();
     }
@@ -109,13 +115,13 @@ final class Ring implements \Countable
      * name, null for the profile's, or a PHP callable `fn(string $key): int` returning
      * 0..2^32-1 (the key is hashed in PHP, the search is ours). `$profile` gives the search,
      * tie and key rules; `$servers` the labels in server order (default: in order of first
-     * appearance in `$points`). The ring refuses changes (UNSUPPORTED); build a new one.
+     * appearance in `$points`). The ring refuses changes (FIXED_POINTS); build a new one.
      *
      * @param iterable<array{0: int, 1: string}> $points
      * @param string|callable|null $hash
      * @param ?list<string> $servers
      * @throws KetamaException EMPTY_RING (no point), INDEX_OUT_OF_RANGE (a label not in
-     *         `$servers`), TOO_MANY_POINTS, UNSUPPORTED (a profile without a 32-bit continuum),
+     *         `$servers`), TOO_MANY_POINTS, NOT_A_CONTINUUM (a profile without a 32-bit continuum),
      *         UNKNOWN_PROFILE, UNKNOWN_HASH, DUPLICATE_SERVER, BAD_LABEL
      */
     public static function fromPoints(iterable $points, $hash = null, string $profile = 'libketama', ?array $servers = null): self

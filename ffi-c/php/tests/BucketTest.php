@@ -95,12 +95,12 @@ final class BucketTest extends TestCase
     public static function badCalls(): array
     {
         return [
-            'unknown algorithm' => ['nope', 3, KetamaException::UNKNOWN_PROFILE],
-            'zero buckets' => ['jump', 0, KetamaException::EMPTY_RING],
-            'negative buckets' => ['guava', -5, KetamaException::EMPTY_RING],
-            'too many' => ['jumpback', 2147483648, KetamaException::UNSUPPORTED],
-            'way too many' => ['fliphash', PHP_INT_MAX, KetamaException::UNSUPPORTED],
-            'maglev limit' => ['maglev-go', 65538, KetamaException::UNSUPPORTED],
+            'unknown algorithm' => ['nope', 3, KetamaException::UNKNOWN_ALGORITHM],
+            'zero buckets' => ['jump', 0, KetamaException::ZERO_BUCKETS],
+            'negative buckets' => ['guava', -5, KetamaException::ZERO_BUCKETS],
+            'too many' => ['jumpback', 2147483648, KetamaException::TOO_MANY_BUCKETS],
+            'way too many' => ['fliphash', PHP_INT_MAX, KetamaException::TOO_MANY_BUCKETS],
+            'maglev limit' => ['maglev-go', 65538, KetamaException::TOO_MANY_BUCKETS],
         ];
     }
 

@@ -94,6 +94,32 @@ final class ErrorsTest extends TestCase
         $this->expectStatus(KetamaException::UNSUPPORTED, fn () => new Ring(['cache1.example:11211' => 1], 'xmemcached-nginx'));
     }
 
+    /** Each refusal has its own status: a client that needs the key, a ring of fixed points. */
+    public function testEachRefusalHasItsOwnStatus(): void
+    {
+        foreach (['mcrouter-ch3', 'pymemcache', 'uhashring'] as $profile) {
+            $ring = new Ring(['10.0.0.1:11211', '10.0.0.2:11211'], $profile);
+            $this->expectStatus(KetamaException::NEEDS_KEY, fn () => $ring->getByHash(7));
+        }
+        $this->expectStatus(KetamaException::NOT_A_CONTINUUM, fn () => Ring::fromPoints([[1, 'a:1']], null, 'jump'));
+        $fixed = Ring::fromPoints([[1, 'a:1']]);
+        $this->expectStatus(KetamaException::FIXED_POINTS, fn () => $fixed->add('b:1'));
+        $hashed = Ring::fromPoints([[1, 'a:1'], [2, 'b:1']], fn (string $key): int => 1);
+        $this->expectStatus(KetamaException::NEEDS_KEY, fn () => $hashed->locateAlive('k', []));
+    }
+
+    /** The generated status constants are the library's: each names its own status text. */
+    public function testStatusConstantsAreTheLibrarys(): void
+    {
+        $constants = (new \ReflectionClass(\Ketama\Status::class))->getConstants();
+        $this->assertSame(range(0, count($constants) - 1), array_values($constants));
+        foreach ($constants as $name => $value) {
+            $this->assertSame($value, constant(KetamaException::class . '::' . $name));
+            $this->assertNotSame('unknown status', Library::message($value), $name);
+        }
+        $this->assertSame('unknown status', Library::message(count($constants)));
+    }
+
     /** The refusal rule: a single lookup throws, a batch gives null for that key. */
     public function testRefusedKeysThrowAloneAndAreNullInBatches(): void
     {

@@ -8,7 +8,7 @@ use Ketama\KetamaException;
 use Ketama\Ring;
 use PHPUnit\Framework\TestCase;
 
-/** Issue 11, defect 6: PHP input rules, getN bounds, getMany's shape, string labels. */
+/** PHP input rules, getN bounds, getMany's shape, string labels. */
 final class RingInputTest extends TestCase
 {
     private function refused(int $code, string $needle, callable $f): void

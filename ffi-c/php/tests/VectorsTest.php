@@ -8,17 +8,45 @@ use Ketama\KetamaException;
 use Ketama\Ring;
 use PHPUnit\Framework\TestCase;
 
-/** Every tests/vectors/*.json file (recorded from the real clients) through the PHP wrapper. */
+/**
+ * Every tests/vectors/*.json and tests/vectors/options/*.json file (recorded from the real
+ * clients) through the PHP wrapper; a file's options go to the constructor.
+ */
 final class VectorsTest extends TestCase
 {
+    public function testOptionsAreChecked(): void
+    {
+        $servers = ['10.0.0.1:11211', '10.0.0.2:11211', '10.0.0.3:11211'];
+        $ring = new Ring($servers, 'twemproxy', null, ['hash_tag' => '{}']);
+        $this->assertSame($ring->get('user:1'), $ring->get('{user:1}:cart'));
+        foreach ([
+            ['libketama', ['hash_tag' => '{}']],
+            ['twemproxy', ['hash_tag' => '{']],
+            ['twemproxy', ['prefix_key' => 'p:']],
+            ['php-memcached', ['prefix_key' => str_repeat('x', 128)]],
+        ] as [$profile, $options]) {
+            try {
+                new Ring($servers, $profile, null, $options);
+                $this->fail("$profile accepted " . json_encode($options));
+            } catch (KetamaException $e) {
+                $this->assertSame(KetamaException::BAD_OPTION, $e->getCode());
+            }
+        }
+        $hashed = new Ring($servers, 'php-memcached', null, ['prefix_key' => 'p:', 'hash_with_prefix' => true]);
+        $plain = new Ring($servers, 'php-memcached');
+        for ($i = 0; $i < 50; $i++) {
+            $this->assertSame($plain->get("p:k$i"), $hashed->get("k$i"));
+        }
+    }
+
     /** @return array<string, array{string}> */
     public static function vectorFiles(): array
     {
         $dir = getenv('KETAMA_VECTORS') ?: dirname(__DIR__, 3) . '/tests/vectors';
-        $files = glob("$dir/*.json") ?: [];
+        $files = array_merge(glob("$dir/*.json") ?: [], glob("$dir/options/*.json") ?: []);
         $out = [];
         foreach ($files as $f) {
-            $out[basename($f)] = [$f];
+            $out[basename(dirname($f)) === 'options' ? 'options/' . basename($f) : basename($f)] = [$f];
         }
         return $out;
     }
@@ -51,7 +79,7 @@ final class VectorsTest extends TestCase
             foreach ($v['servers'] as $s) {
                 $servers[] = ['label' => $s['label'], 'weight' => $s['weight'] ?? 1, 'name' => $s['name'] ?? null];
             }
-            $ring = new Ring($servers, $v['profile'], $v['hash'] ?? null);
+            $ring = new Ring($servers, $v['profile'], $v['hash'] ?? null, $v['options'] ?? []);
             $this->assertCount(count($v['servers']), $ring);
             if ($kind === 'sequence') {
                 foreach ($v['keys'] as $i => $key) {

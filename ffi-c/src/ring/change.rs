@@ -124,7 +124,7 @@ pub unsafe extern "C" fn ketama_ring_add_named(
 /// endpoint: IPv6 literals compare in canonical form (`[::1]:11211` = `[0:0::1]:11211`).
 /// A continuum holds at most 2^23 = 8,388,608 points (52,428 equal libketama servers): more
 /// is refused at once with `KETAMA_STATUS_TOO_MANY_POINTS`. A ring from
-/// `ketama_ring_create_points()` refuses with `KETAMA_STATUS_UNSUPPORTED`, as it refuses
+/// `ketama_ring_create_points()` refuses with `KETAMA_STATUS_FIXED_POINTS`, as it refuses
 /// every change.
 ///
 /// `labels[i]` / `label_lens[i]`: the labels. `weights`: NULL for all 1. `names` /

@@ -68,10 +68,10 @@ pub unsafe extern "C" fn ketama_ring_create(
 ///
 /// The ring looks up, walks and lists its points like any other; it refuses changes
 /// (`ketama_ring_add`, `_add_many`, `_remove`, `_set_weight` return
-/// `KETAMA_STATUS_UNSUPPORTED`): build a new one. Errors: `KETAMA_STATUS_EMPTY_RING` (no
+/// `KETAMA_STATUS_FIXED_POINTS`): build a new one. Errors: `KETAMA_STATUS_EMPTY_RING` (no
 /// server or no point), `KETAMA_STATUS_INDEX_OUT_OF_RANGE` (an owner index
 /// `>= server_count`), `KETAMA_STATUS_TOO_MANY_POINTS` (more than 2^23 points),
-/// `KETAMA_STATUS_UNSUPPORTED` (a profile that is not a 32-bit continuum: modulo, jump,
+/// `KETAMA_STATUS_NOT_A_CONTINUUM` (a profile that is not a 32-bit continuum: modulo, jump,
 /// rendezvous, maglev, uhashring), `KETAMA_STATUS_DUPLICATE_SERVER`, `KETAMA_STATUS_BAD_LABEL`.
 /// On success `*ring_out` receives a ring to free with `ketama_ring_free()`; on failure it is
 /// not written. `failed_index_out` (NULL allowed) receives, on a failure that one server is

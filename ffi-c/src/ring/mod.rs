@@ -12,6 +12,9 @@ mod handle;
 /// Adding, removing and reweighting servers.
 mod change;
 
+/// Placement options (hash tag, key prefix).
+mod options;
+
 /// One key's server.
 mod lookup;
 
@@ -31,4 +34,5 @@ pub use handle::ketama_ring;
 pub use handle::ketama_ring_free;
 pub use inspect::*;
 pub use lookup::*;
+pub use options::*;
 pub use walk::*;

@@ -4,7 +4,7 @@
 use core::ffi::c_char;
 
 use super::handle::{ketama_ring, Handle};
-use crate::boundary::{bytes, ffi_boundary, out, out_slice, FfiResult, Opaque};
+use crate::boundary::{bytes, ffi_boundary, in_slice, out, out_slice, FfiResult, Opaque};
 use crate::status::ketama_status;
 
 /// Where a key hash computed by the caller goes (for a ring from
@@ -13,7 +13,8 @@ use crate::status::ketama_status;
 /// ring order. `servers_out[i]` receives server indexes (see `ketama_ring_server()`);
 /// `*count_out` how many were written. Works on any ring with a 32-bit continuum (the hash
 /// is compared as its points are). Errors: `KETAMA_STATUS_EMPTY_RING`,
-/// `KETAMA_STATUS_NO_SERVER`, `KETAMA_STATUS_UNSUPPORTED` (uhashring's 128-bit ring, mcrouter).
+/// `KETAMA_STATUS_NO_SERVER`, `KETAMA_STATUS_NEEDS_KEY` (uhashring's 128-bit ring, mcrouter,
+/// hash rendezvous).
 ///
 /// # Safety
 /// `ring` is a live ring; `servers_out` holds `n` elements; `count_out` is writable.
@@ -104,6 +105,52 @@ pub unsafe extern "C" fn ketama_ring_failover(
             count_out,
             Walk::Failover,
         )
+    }
+}
+
+/// The server a key goes to while the servers at the indexes `dead[0..n_dead]` are down (see
+/// `ketama_ring_server()` for indexes), as the profile's client fails over: the first server
+/// of its failover sequence (`ketama_ring_failover()`), within as many tries as the client
+/// makes, that is not dead. dalli, pecl memcache and python-memcached rehash a bounded number
+/// of times, emcache and EVCache keep the dead server, the others walk on to the next
+/// servers. On success `*label_out` / `*label_len_out` receive the label as
+/// `ketama_ring_lookup()` gives it. `KETAMA_STATUS_NO_SERVER`: the client gives up (every
+/// server it would try is dead); `KETAMA_STATUS_INDEX_OUT_OF_RANGE`: an index in `dead` is
+/// not a server of the ring; and the errors of `ketama_ring_lookup()`. With `n_dead` = 0
+/// (`dead` may then be NULL) this is `ketama_ring_lookup()`.
+///
+/// # Safety
+/// `ring` is a live ring; `key` points to `key_len` bytes; `dead` holds `n_dead` elements;
+/// the outputs are writable.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_ring_lookup_alive(
+    ring: *const ketama_ring,
+    key: *const c_char,
+    key_len: usize,
+    dead: *const u32,
+    n_dead: usize,
+    label_out: *mut *const c_char,
+    label_len_out: *mut usize,
+) -> ketama_status {
+    ffi_boundary! {
+        // SAFETY: caller's contract.
+        let handle = unsafe { Handle::borrow(ring) }?;
+        // SAFETY: caller's contract.
+        let (label_out, label_len_out) = unsafe { (out(label_out)?, out(label_len_out)?) };
+        // SAFETY: caller's contract.
+        let key = unsafe { bytes(key, key_len) }?;
+        // SAFETY: caller's contract.
+        let dead = unsafe { in_slice(dead, n_dead) }?;
+        let state = handle.read();
+        let dead = dead
+            .iter()
+            .map(|&i| usize::try_from(i).ok().filter(|&i| i < state.ring.len()))
+            .collect::<Option<Vec<usize>>>()
+            .ok_or(ketama_status::IndexOutOfRange)?;
+        let (p, l) = state.extra.label(state.ring.locate_alive(key, &dead)?)?;
+        *label_out = p;
+        *label_len_out = l;
+        Ok(())
     }
 }
 

@@ -26,10 +26,11 @@ static ketama_ring *make(const char *profile, const char *hash) {
 static void test_statuses(void) {
     int s;
     EXPECT(strcmp(ketama_status_str(KETAMA_STATUS_OK), "ok"), 0);
-    for (s = 0; s <= KETAMA_STATUS_BAD_FACTOR; s++) {
+    for (s = 0; s <= KETAMA_STATUS_BAD_OPTION; s++) {
         const char *m = ketama_status_str(s);
         CHECK(m != NULL && strlen(m) > 0 && strcmp(m, "unknown status") != 0);
     }
+    EXPECT(strcmp(ketama_status_str(KETAMA_STATUS_BAD_OPTION + 1), "unknown status"), 0);
     EXPECT(strcmp(ketama_status_str(-1), "unknown status"), 0);
     EXPECT(strcmp(ketama_status_str(1000), "unknown status"), 0);
     EXPECT(strcmp(ketama_version(), KETAMA_VERSION), 0);
@@ -344,6 +345,22 @@ static void test_profile_errors(void) {
     r = make("xmemcached-nginx", NULL);
     EXPECT(ketama_ring_add(r, S("cache1.example:11211"), 1), KETAMA_STATUS_UNSUPPORTED);
     ketama_ring_free(r);
+
+    /* clients that read the key itself (or a 128-bit hash): a key hash alone places nothing */
+    {
+        const char *needs_key[] = {"mcrouter-ch3", "pymemcache", "uhashring"};
+        for (size_t i = 0; i < sizeof needs_key / sizeof needs_key[0]; i++) {
+            uint32_t idx[2];
+            size_t count = 99;
+            r = make(needs_key[i], NULL);
+            EXPECT(ketama_ring_add(r, S("10.0.0.1:11211"), 1), KETAMA_STATUS_OK);
+            EXPECT(ketama_ring_add(r, S("10.0.0.2:11211"), 1), KETAMA_STATUS_OK);
+            EXPECT(ketama_ring_lookup_hash(r, 7, 2, idx, &count), KETAMA_STATUS_NEEDS_KEY);
+            CHECK(count == 99);
+            EXPECT(ketama_ring_lookup(r, S("k"), &label, &len), KETAMA_STATUS_OK);
+            ketama_ring_free(r);
+        }
+    }
 
     /* the flexihash-seed class returns null for some keys (tests/vectors/flexihash-seed-one.json) */
     r = make("flexihash-seed", NULL);

@@ -140,6 +140,12 @@ static const struct {
     {"InvalidUtf8", KETAMA_STATUS_INVALID_UTF8},     {"KeyRejected", KETAMA_STATUS_KEY_REJECTED},
     {"Unsupported", KETAMA_STATUS_UNSUPPORTED},      {"TooManyPoints", KETAMA_STATUS_TOO_MANY_POINTS},
     {"IndexOutOfRange", KETAMA_STATUS_INDEX_OUT_OF_RANGE}, {"BadFactor", KETAMA_STATUS_BAD_FACTOR},
+    {"FixedPoints", KETAMA_STATUS_FIXED_POINTS},     {"NotAContinuum", KETAMA_STATUS_NOT_A_CONTINUUM},
+    {"NeedsKey", KETAMA_STATUS_NEEDS_KEY},           {"BadLoads", KETAMA_STATUS_BAD_LOADS},
+    {"TooManyServers", KETAMA_STATUS_TOO_MANY_SERVERS},
+    {"UnknownAlgorithm", KETAMA_STATUS_UNKNOWN_ALGORITHM}, {"ZeroBuckets", KETAMA_STATUS_ZERO_BUCKETS},
+    {"TooManyBuckets", KETAMA_STATUS_TOO_MANY_BUCKETS}, {"NoBucket", KETAMA_STATUS_NO_BUCKET},
+    {"BadOption", KETAMA_STATUS_BAD_OPTION},
 };
 
 static int status_of(const json *name) {

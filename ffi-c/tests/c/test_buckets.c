@@ -26,13 +26,13 @@ static void errors(void) {
     b = call("fliphash", UINT64_MAX, 2147483647u, &st);
     CHECK(st == KETAMA_STATUS_OK && b < 2147483647u);
     b = call("nope", 1, 3, &st);
-    CHECK(st == KETAMA_STATUS_UNKNOWN_PROFILE && b == UINT32_MAX);
+    CHECK(st == KETAMA_STATUS_UNKNOWN_ALGORITHM && b == UINT32_MAX);
     b = call("jump", 1, 0, &st);
-    CHECK(st == KETAMA_STATUS_EMPTY_RING && b == UINT32_MAX);
+    CHECK(st == KETAMA_STATUS_ZERO_BUCKETS && b == UINT32_MAX);
     b = call("jumpback", 1, 2147483648u, &st);
-    CHECK(st == KETAMA_STATUS_UNSUPPORTED && b == UINT32_MAX);
+    CHECK(st == KETAMA_STATUS_TOO_MANY_BUCKETS && b == UINT32_MAX);
     b = call("mpchash-go", 1, 65537, &st);
-    CHECK(st == KETAMA_STATUS_UNSUPPORTED && b == UINT32_MAX);
+    CHECK(st == KETAMA_STATUS_TOO_MANY_BUCKETS && b == UINT32_MAX);
     CHECK(ketama_bucket("jump", 4, 1, 3, NULL) == KETAMA_STATUS_NULL_ARGUMENT);
     CHECK(ketama_bucket(NULL, 4, 1, 3, &b) == KETAMA_STATUS_NULL_ARGUMENT);
     CHECK(ketama_bucket("\xff", 1, 1, 3, &b) == KETAMA_STATUS_INVALID_UTF8);

@@ -75,7 +75,7 @@ static int round_trip(const char *profile) {
     CHECK(pos && own && ketama_ring_points(built, pos, own, count, &got) == KETAMA_STATUS_OK && got == count);
     ketama_ring *given = NULL;
     ketama_status st = ketama_ring_create_points(profile, NULL, labels, lens, SERVERS, pos, own, count, &given, NULL);
-    if (st == KETAMA_STATUS_UNSUPPORTED) {
+    if (st == KETAMA_STATUS_NOT_A_CONTINUUM) {
         /* uhashring's 128-bit ring: its 32-bit points cannot say where keys go */
         CHECK(strcmp(profile, "uhashring") == 0);
     } else if (strcmp(profile, "folsom") == 0) {
@@ -136,15 +136,15 @@ static void rules_and_errors(void) {
     CHECK(idx[0] == 1 && idx[1] == 0); /* first > 0x40000000 is b's tie win, then a */
     CHECK(ketama_ring_lookup_hash(r, 1, 2, NULL, &n) == KETAMA_STATUS_NULL_ARGUMENT);
     /* changes are refused, the ring stays as it was */
-    CHECK(ketama_ring_add(r, "c:1", 3, 1) == KETAMA_STATUS_UNSUPPORTED);
-    CHECK(ketama_ring_remove(r, "a:1", 3) == KETAMA_STATUS_UNSUPPORTED);
-    CHECK(ketama_ring_set_weight(r, "a:1", 3, 2) == KETAMA_STATUS_UNSUPPORTED);
+    CHECK(ketama_ring_add(r, "c:1", 3, 1) == KETAMA_STATUS_FIXED_POINTS);
+    CHECK(ketama_ring_remove(r, "a:1", 3) == KETAMA_STATUS_FIXED_POINTS);
+    CHECK(ketama_ring_set_weight(r, "a:1", 3, 2) == KETAMA_STATUS_FIXED_POINTS);
     {
         const char *more[2] = {"c:1", "d:1"};
         size_t more_lens[2] = {3, 3}, failed = 77;
-        CHECK(ketama_ring_add_many(r, more, more_lens, NULL, NULL, NULL, 2, &failed) == KETAMA_STATUS_UNSUPPORTED);
+        CHECK(ketama_ring_add_many(r, more, more_lens, NULL, NULL, NULL, 2, &failed) == KETAMA_STATUS_FIXED_POINTS);
         CHECK(failed == 77); /* no server to blame: not written */
-        CHECK(ketama_ring_add_many(r, more, more_lens, NULL, NULL, NULL, 0, NULL) == KETAMA_STATUS_UNSUPPORTED);
+        CHECK(ketama_ring_add_many(r, more, more_lens, NULL, NULL, NULL, 0, NULL) == KETAMA_STATUS_FIXED_POINTS);
         CHECK(ketama_ring_point_count(r, &n) == KETAMA_STATUS_OK && n == 3);
     }
     size_t servers = 0;
@@ -158,7 +158,7 @@ static void rules_and_errors(void) {
           KETAMA_STATUS_INDEX_OUT_OF_RANGE);
     CHECK(ketama_ring_create_points("libketama", NULL, two, two_lens, 2, pos, own, 0, &r, NULL) == KETAMA_STATUS_EMPTY_RING);
     CHECK(ketama_ring_create_points("libketama", NULL, two, two_lens, 0, pos, own, 0, &r, NULL) == KETAMA_STATUS_EMPTY_RING);
-    CHECK(ketama_ring_create_points("modula", NULL, two, two_lens, 2, pos, own, 3, &r, NULL) == KETAMA_STATUS_UNSUPPORTED);
+    CHECK(ketama_ring_create_points("modula", NULL, two, two_lens, 2, pos, own, 3, &r, NULL) == KETAMA_STATUS_NOT_A_CONTINUUM);
     CHECK(ketama_ring_create_points("nope", NULL, two, two_lens, 2, pos, own, 3, &r, NULL) == KETAMA_STATUS_UNKNOWN_PROFILE);
     CHECK(ketama_ring_create_points("libketama", "nope", two, two_lens, 2, pos, own, 3, &r, NULL) ==
           KETAMA_STATUS_UNKNOWN_HASH);

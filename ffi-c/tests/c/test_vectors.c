@@ -128,6 +128,23 @@ static int build_ring(const json *v, ketama_ring **ring_out) {
         ketama_ring_free(ring);
         return -1;
     }
+    /* the file's "options" object: hash_tag, prefix_key, hash_with_prefix */
+    {
+        const json *o = json_get(v, "options");
+        if (o != NULL && o->type == JSON_OBJECT) {
+            const json *tag = json_get(o, "hash_tag"), *prefix = json_get(o, "prefix_key"),
+                       *hwp = json_get(o, "hash_with_prefix");
+            st = ketama_ring_set_options(
+                ring, (tag && tag->type == JSON_STRING) ? tag->str : NULL, tag ? tag->len : 0,
+                (prefix && prefix->type == JSON_STRING) ? prefix->str : NULL, prefix ? prefix->len : 0,
+                (hwp && hwp->type == JSON_BOOL) ? (int)hwp->number : 0);
+            if (st != KETAMA_STATUS_OK) {
+                printf("    ketama_ring_set_options: %s\n", ketama_status_str((int)st));
+                ketama_ring_free(ring);
+                return -1;
+            }
+        }
+    }
     *ring_out = ring;
     return 0;
 }
@@ -296,6 +313,62 @@ static int run_sequence(const json *v, const json *keys, const json *expect, tal
     return 0;
 }
 
+/* kind "dead": the labels in "dead" are down; expect = where the client sends the key, null =
+   it refuses the key or gives up. */
+static int run_dead(const json *v, const json *keys, const json *expect, tally *t) {
+    ketama_ring *ring = NULL;
+    const json *dead = json_get(v, "dead"), *servers = json_get(v, "servers");
+    uint32_t idx[64];
+    size_t n_dead = 0, i, j;
+    if (dead == NULL || servers == NULL || dead->count > 64 || build_ring(v, &ring) != 0) {
+        return -1;
+    }
+    for (i = 0; i < dead->count; i++) {
+        for (j = 0; j < servers->count; j++) {
+            const json *l = json_get(&servers->items[j], "label");
+            if (l != NULL && streq(dead->items[i].str, dead->items[i].len, l)) {
+                idx[n_dead++] = (uint32_t)j;
+                break;
+            }
+        }
+    }
+    if (n_dead != dead->count) {
+        ketama_ring_free(ring);
+        return -1;
+    }
+    for (i = 0; i < keys->count; i++) {
+        const json *k = &keys->items[i], *e = &expect->items[i];
+        const char *label = NULL;
+        size_t len = 0;
+        char got[300];
+        ketama_status st = ketama_ring_lookup_alive(ring, k->str, k->len, idx, n_dead, &label, &len);
+        int ok = e->type == JSON_NULL ? (st == KETAMA_STATUS_NO_SERVER || st == KETAMA_STATUS_KEY_REJECTED)
+                                      : (st == KETAMA_STATUS_OK && streq(label, len, e));
+        t->keys++;
+        if (!ok) {
+            char want[300];
+            if (st == KETAMA_STATUS_OK) {
+                snprintf(got, sizeof got, "\"%.*s\"", (int)len, label);
+            } else {
+                snprintf(got, sizeof got, "%s (status %d)", ketama_status_str((int)st), (int)st);
+            }
+            snprintf(want, sizeof want, "%s", e->type == JSON_STRING ? e->str : "null");
+            miss(t, k, want, got);
+        }
+    }
+    /* An index past the end is refused, not ignored. */
+    {
+        const char *label = NULL;
+        size_t len = 0;
+        uint32_t past = (uint32_t)servers->count;
+        if (ketama_ring_lookup_alive(ring, "k", 1, &past, 1, &label, &len) != KETAMA_STATUS_INDEX_OUT_OF_RANGE) {
+            miss(t, &keys->items[0], "INDEX_OUT_OF_RANGE for a dead index past the end", "another status");
+        }
+    }
+    ketama_ring_free(ring);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     int i, files_ok = 0, files_bad = 0;
     for (i = 1; i < argc; i++) {
@@ -325,6 +398,8 @@ int main(int argc, char **argv) {
             rc = run_hash(&v, keys, expect, &t);
         } else if (strcmp(kind->str, "sequence") == 0) {
             rc = run_sequence(&v, keys, expect, &t);
+        } else if (strcmp(kind->str, "dead") == 0) {
+            rc = run_dead(&v, keys, expect, &t);
         } else {
             printf("    unknown kind %s\n", kind->str);
         }

@@ -18,6 +18,7 @@ import (
 type kase struct {
 	kind, profile, hash string
 	n                   int
+	opts                ketama.Options
 	servers             []ketama.Server
 	keys                [][]byte
 }
@@ -64,6 +65,27 @@ func serve() error {
 				return fault("bad n")
 			}
 			c.n = n
+		case "option":
+			name, value, _ := strings.Cut(rest, " ")
+			if name == "hash_with_prefix" {
+				if value != "0" && value != "1" {
+					return fault("hash_with_prefix is 0 or 1")
+				}
+				c.opts.HashWithPrefix = value == "1"
+				continue
+			}
+			b, err := hex.DecodeString(value)
+			if err != nil {
+				return fault("bad option hex")
+			}
+			switch name {
+			case "hash_tag":
+				c.opts.HashTag = string(b)
+			case "prefix_key":
+				c.opts.PrefixKey = string(b)
+			default:
+				return fault("unknown option")
+			}
 		case "server":
 			f := strings.Split(rest, " ")
 			if len(f) != 3 {
@@ -132,6 +154,9 @@ func answer(out *bufio.Writer, c *kase) {
 		servers = nil
 	}
 	r, err := ketama.New(c.profile, c.hash, servers)
+	if err == nil {
+		r, err = r.WithOptions(c.opts)
+	}
 	if err != nil {
 		errorLine(out, err)
 		return

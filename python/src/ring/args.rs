@@ -1,22 +1,24 @@
 //! The constructors' arguments: `Ring(servers, profile, hash)` as a `def` would check them,
 //! and `Ring.from_points(points, hash, profile, servers)`.
 
-use ketama_core::{Error, Server};
+use ketama_core::{Error, Options, Server};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyTuple, PyType};
+use pyo3::types::{PyBytes, PyDict, PyString, PyTuple, PyType};
 
 use super::Ring;
 use crate::convert::{hash_of, profile_of, quoted, servers_of};
 use crate::errors::to_py;
 use crate::labels::{Label, Labels};
 
-/// A ring and its labels from `(servers, profile, hash)`, the constructor's arguments.
+/// A ring and its labels from `(servers, profile, hash)` and the placement options, the
+/// constructor's arguments.
 pub(super) fn build(
     py: Python<'_>,
     servers: Option<&Bound<'_, PyAny>>,
     profile: &str,
     hash: Option<&str>,
+    options: Options,
 ) -> PyResult<(ketama_core::Ring, Labels)> {
     let p = profile_of(profile)?;
     let h = hash.map(|name| hash_of(Some(p), name)).transpose()?;
@@ -34,25 +36,87 @@ pub(super) fn build(
             .map_or(String::new(), |l| quoted(l));
         to_py(e.error, &detail)
     })?;
+    let ring = ring
+        .with_options(options)
+        .map_err(|e| to_py(e, &format!("profile {}", p.name)))?;
     Ok((ring, labels))
 }
 
-/// The constructor's arguments `(servers=None, profile="libketama", hash=None)` from a call's
-/// `*args, **kwargs`, checked as a `def` with that signature would check them.
-type Args<'py> = (Option<Bound<'py, PyAny>>, String, Option<String>);
+/// An option's bytes: a `str` (its UTF-8) or `bytes`.
+fn option_bytes(name: &str, v: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    if let Ok(b) = v.cast::<PyBytes>() {
+        return Ok(b.as_bytes().to_vec());
+    }
+    match v.cast::<PyString>() {
+        Ok(s) => Ok(s.to_cow()?.as_bytes().to_vec()),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "{name} must be a str or bytes, not {}",
+            v.get_type().name().map_or("?".into(), |n| n.to_string())
+        ))),
+    }
+}
+
+/// The placement options from the keyword arguments `hash_tag`, `prefix_key`,
+/// `hash_with_prefix` (each `None` or absent: not set), checked by core's rules.
+pub(super) fn options_of(
+    hash_tag: Option<&Bound<'_, PyAny>>,
+    prefix_key: Option<&Bound<'_, PyAny>>,
+    hash_with_prefix: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Options> {
+    let mut o = Options::new();
+    if let Some(t) = hash_tag.filter(|t| !t.is_none()) {
+        let t = option_bytes("hash_tag", t)?;
+        o = o
+            .with_hash_tag(&t)
+            .map_err(|e| to_py(e, &format!("hash_tag is {} bytes", t.len())))?;
+    }
+    if let Some(p) = prefix_key.filter(|p| !p.is_none()) {
+        let p = option_bytes("prefix_key", p)?;
+        o = o
+            .with_prefix_key(&p)
+            .map_err(|e| to_py(e, &format!("prefix_key is {} bytes", p.len())))?;
+    }
+    if let Some(h) = hash_with_prefix.filter(|h| !h.is_none()) {
+        o = o.with_hash_with_prefix(h.is_truthy()?);
+    }
+    Ok(o)
+}
+
+/// The options as `(hash_tag, prefix_key, hash_with_prefix)` (bytes or None, bool), what
+/// pickling stores.
+pub(super) fn options_tuple(o: &Options) -> (Option<Vec<u8>>, Option<Vec<u8>>, bool) {
+    let prefix = o.prefix_key();
+    (
+        o.hash_tag().map(|t| t.to_vec()),
+        (!prefix.is_empty()).then(|| prefix.to_vec()),
+        o.hash_with_prefix(),
+    )
+}
+
+/// The constructor's arguments `(servers=None, profile="libketama", hash=None, *,
+/// hash_tag=None, prefix_key=None, hash_with_prefix=False)` from a call's `*args, **kwargs`,
+/// checked as a `def` with that signature would check them.
+type Args<'py> = (Option<Bound<'py, PyAny>>, String, Option<String>, Options);
 
 pub(super) fn constructor_args<'py>(
     args: &Bound<'py, PyTuple>,
     kwargs: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Args<'py>> {
-    const NAMES: [&str; 3] = ["servers", "profile", "hash"];
+    const NAMES: [&str; 6] = [
+        "servers",
+        "profile",
+        "hash",
+        "hash_tag",
+        "prefix_key",
+        "hash_with_prefix",
+    ];
     if args.len() > 3 {
         return Err(PyTypeError::new_err(format!(
             "Ring() takes at most 3 positional arguments ({} given)",
             args.len()
         )));
     }
-    let mut slots: [Option<Bound<'py, PyAny>>; 3] = [None, None, None];
+    let mut slots: [Option<Bound<'py, PyAny>>; 6] = Default::default();
     for (i, a) in args.iter().enumerate() {
         slots[i] = Some(a);
     }
@@ -72,7 +136,12 @@ pub(super) fn constructor_args<'py>(
             slots[i] = Some(v);
         }
     }
-    let [servers, profile, hash] = slots;
+    let [servers, profile, hash, hash_tag, prefix_key, hash_with_prefix] = slots;
+    let options = options_of(
+        hash_tag.as_ref(),
+        prefix_key.as_ref(),
+        hash_with_prefix.as_ref(),
+    )?;
     let profile = match profile {
         Some(p) if !p.is_none() => p.extract::<String>().map_err(|_| {
             PyTypeError::new_err(format!(
@@ -91,7 +160,7 @@ pub(super) fn constructor_args<'py>(
         })?),
         _ => None,
     };
-    Ok((servers, profile, hash))
+    Ok((servers, profile, hash, options))
 }
 
 /// Whether `cls` (a subclass of Ring) defines its own `__init__`: then the constructor's
@@ -111,7 +180,7 @@ impl Ring {
     /// int in 0..=2**32-1 (the key is hashed in Python, the search is ours). `profile` gives
     /// the search, tie and key rules. `servers`: the labels in server order (default: in
     /// order of first appearance in `points`); a label in `points` must be among them.
-    /// The ring refuses changes (`add`, `remove`, `set_weight`: `UnsupportedError`).
+    /// The ring refuses changes (`add`, `remove`, `set_weight`: `FixedPointsError`).
     pub(super) fn from_points_in(
         py: Python<'_>,
         points: &Bound<'_, PyAny>,

@@ -56,7 +56,7 @@ impl Ring {
     #[classmethod]
     #[pyo3(
         signature = (*args, **kwargs),
-        text_signature = "(servers=None, profile='libketama', hash=None)"
+        text_signature = "(servers=None, profile='libketama', hash=None, *, hash_tag=None, prefix_key=None, hash_with_prefix=False)"
     )]
     fn py_new(
         cls: &Bound<'_, PyType>,
@@ -66,10 +66,10 @@ impl Ring {
         let py = cls.py();
         let deferred = overrides_init(cls)?;
         let (ring, labels) = if deferred {
-            build(py, None, "libketama", None)?
+            build(py, None, "libketama", None, ketama_core::Options::new())?
         } else {
-            let (servers, profile, hash) = constructor_args(args, kwargs)?;
-            build(py, servers.as_ref(), &profile, hash.as_deref())?
+            let (servers, profile, hash, options) = constructor_args(args, kwargs)?;
+            build(py, servers.as_ref(), &profile, hash.as_deref(), options)?
         };
         let (shared, pin) = Ring::new_shared(ring, labels);
         Ok(Ring {
@@ -86,7 +86,7 @@ impl Ring {
     /// int in 0..=2**32-1 (the key is hashed in Python, the search is ours). `profile` gives
     /// the search, tie and key rules. `servers`: the labels in server order (default: in
     /// order of first appearance in `points`); a label in `points` must be among them.
-    /// The ring refuses changes (`add`, `remove`, `set_weight`: `UnsupportedError`).
+    /// The ring refuses changes (`add`, `remove`, `set_weight`: `FixedPointsError`).
     #[staticmethod]
     #[pyo3(signature = (points, hash = None, profile = "libketama", servers = None))]
     fn from_points(
@@ -112,8 +112,11 @@ impl Ring {
         if !self.deferred.load(Ordering::Acquire) {
             return Ok(());
         }
-        let (servers, profile, hash) = constructor_args(args, kwargs)?;
-        self.replace(py, build(py, servers.as_ref(), &profile, hash.as_deref())?);
+        let (servers, profile, hash, options) = constructor_args(args, kwargs)?;
+        self.replace(
+            py,
+            build(py, servers.as_ref(), &profile, hash.as_deref(), options)?,
+        );
         self.deferred.store(false, Ordering::Release);
         Ok(())
     }
@@ -177,6 +180,43 @@ impl Ring {
         n: usize,
     ) -> PyResult<Vec<Py<PyString>>> {
         self.walk(py, key, |ring, k| ring.failover(k, n), n)
+    }
+
+    /// Where the client sends `key` while the servers labelled in `dead` are down: the first
+    /// server of its failover sequence (within as many tries as the client makes) that is not
+    /// dead; `None` when the client gives up (every server it would try is dead). A label in
+    /// `dead` that is not on the ring raises; a key the client refuses raises as `get` does.
+    #[pyo3(signature = (key, dead))]
+    fn locate_alive(
+        &self,
+        py: Python<'_>,
+        key: &Bound<'_, PyAny>,
+        dead: Vec<String>,
+    ) -> PyResult<Option<Py<PyString>>> {
+        if self.key_fn.is_some() {
+            return Err(to_py(
+                ketama_core::Error::NeedsKey,
+                "locate_alive on a ring hashed by a callable",
+            ));
+        }
+        let k = key_bytes(key)?;
+        let snap = self.shared.load();
+        let idx = dead
+            .iter()
+            .map(|l| {
+                snap.ring.position(l).ok_or_else(|| {
+                    to_py(
+                        ketama_core::Error::MissingServer,
+                        &format!("dead server {l:?}"),
+                    )
+                })
+            })
+            .collect::<PyResult<Vec<usize>>>()?;
+        match snap.ring.locate_alive(k.as_bytes(), &idx) {
+            Ok(i) => Ok(snap.extra.get(i).map(|l| l.obj.clone_ref(py))),
+            Err(ketama_core::Error::NoServer) if !idx.is_empty() => Ok(None),
+            Err(e) => Err(key_error(e, k.as_bytes())),
+        }
     }
 
     /// The key hash this ring computes for `key` (after the client's key rewriting).
@@ -379,13 +419,15 @@ impl Ring {
     /// Unpickling: an instance of `cls` (a Ring or a subclass) holding this ring, made
     /// without calling `cls`'s own `__new__` or `__init__`.
     #[staticmethod]
+    #[pyo3(signature = (cls, servers, profile, hash, options = None))]
     fn _restore<'py>(
         cls: &Bound<'py, PyType>,
         servers: &Bound<'py, PyAny>,
         profile: &str,
         hash: Option<&str>,
+        options: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        Self::restore(cls, servers, profile, hash)
+        Self::restore(cls, servers, profile, hash, options)
     }
 }
 

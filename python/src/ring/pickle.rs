@@ -5,7 +5,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyTuple, PyType};
 
-use super::args::build;
+use super::args::{build, options_of, options_tuple};
 use super::Ring;
 
 impl Ring {
@@ -19,14 +19,20 @@ impl Ring {
         if slf.get().shared.load().ring.is_explicit() {
             return Self::reduce_points(slf);
         }
-        let (servers, profile, hash) = {
+        let (servers, profile, hash, options) = {
             let snap = slf.get().shared.load();
             let servers: Vec<(String, u32, Option<String>)> = snap
                 .ring
                 .servers()
                 .map(|s| (s.label.clone(), s.weight, s.name.clone()))
                 .collect();
-            (servers, snap.ring.profile().name, snap.ring.hash().name())
+            let options = options_tuple(snap.ring.options());
+            (
+                servers,
+                snap.ring.profile().name,
+                snap.ring.hash().name(),
+                options,
+            )
         };
         let args = PyTuple::new(
             py,
@@ -35,6 +41,7 @@ impl Ring {
                 servers.into_pyobject(py)?.into_any(),
                 profile.into_pyobject(py)?.into_any(),
                 hash.into_pyobject(py)?.into_any(),
+                options.into_pyobject(py)?.into_any(),
             ],
         )?;
         let state = match slf.getattr("__dict__") {
@@ -52,13 +59,23 @@ impl Ring {
         servers: &Bound<'py, PyAny>,
         profile: &str,
         hash: Option<&str>,
+        options: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = cls.py();
         let base = py.get_type::<Ring>();
         if !cls.is_subclass(&base)? {
             return Err(PyTypeError::new_err("_restore: not a Ring class"));
         }
-        let next = build(py, Some(servers), profile, hash)?;
+        // `(hash_tag, prefix_key, hash_with_prefix)`; absent in pickles made without options
+        let options = match options.filter(|o| !o.is_none()) {
+            Some(o) => {
+                let (t, p, h): (Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>) =
+                    o.extract()?;
+                options_of(Some(&t), Some(&p), Some(&h))?
+            }
+            None => ketama_core::Options::new(),
+        };
+        let next = build(py, Some(servers), profile, hash, options)?;
         let obj = base.getattr("__new__")?.call1((cls,))?;
         let ring = obj.cast::<Ring>()?.get();
         ring.replace(py, next);

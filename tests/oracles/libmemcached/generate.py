@@ -17,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 
-from key_material import hash_keys, hexlines, locate_keys, short_keys
+from key_material import hash_keys, hexlines, locate_keys, prefix_keys, short_keys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
@@ -141,7 +141,8 @@ def many(n, mixed_ports=False, weight=1):
 
 
 # ---------------------------------------------------------------- writers
-def write(name, doc, order=("source", "generator", "kind", "profile", "hash", "servers", "keys", "expect")):
+def write(name, doc, order=("source", "generator", "kind", "profile", "hash", "options", "servers", "keys",
+                            "expect", "option", "cases")):
     doc = {k: doc[k] for k in order if k in doc}
     path = os.path.join(OUT, name)
     with open(path, "w", encoding="utf-8") as f:
@@ -149,7 +150,7 @@ def write(name, doc, order=("source", "generator", "kind", "profile", "hash", "s
         f.write("\n")
     n_srv = len(doc.get("servers", []))
     print("%-58s %-26s %-14s servers=%-4d keys=%d" % (
-        name, doc.get("profile", "-"), doc.get("hash"), n_srv, len(doc["keys"])))
+        name, doc.get("profile", "-"), doc.get("hash"), n_srv, len(doc.get("keys", doc.get("cases", [])))))
 
 
 LM_SRC = ("libmemcached %s + libhashkit %s (Debian packages libmemcached11/libhashkit2 %s, x86_64, "
@@ -461,12 +462,106 @@ def gen_php():
                weight_arg=False)
 
 
+def gen_php_prefix():
+    """php-memcached OPT_PREFIX_KEY with and without OPT_HASH_WITH_PREFIX_KEY."""
+    compat = [["OPT_LIBKETAMA_COMPATIBLE", True]]
+    cdesc = ["$m->setOption(Memcached::OPT_LIBKETAMA_COMPATIBLE, true)"]
+
+    def pre(prefix, hwp):
+        opts, desc, obj = [], [], {}
+        if prefix is not None:
+            opts.append(["OPT_PREFIX_KEY", {"hex": prefix.encode().hex()}])
+            desc.append("$m->setOption(Memcached::OPT_PREFIX_KEY, %s)" % json.dumps(prefix))
+            obj["prefix_key"] = prefix
+        if hwp is not None:
+            opts.append(["OPT_HASH_WITH_PREFIX_KEY", hwp])
+            desc.append("$m->setOption(Memcached::OPT_HASH_WITH_PREFIX_KEY, %s)" % json.dumps(hwp))
+            obj["hash_with_prefix"] = hwp
+        return opts, desc, obj
+
+    note = (" OPT_PREFIX_KEY is libmemcached's namespace (MEMCACHED_CALLBACK_PREFIX_KEY) and "
+            "OPT_HASH_WITH_PREFIX_KEY its MEMCACHED_BEHAVIOR_HASH_WITH_PREFIX_KEY. The key given "
+            "to getServerByKey is refused when empty or >= 251 bytes (the prefix is not counted).")
+    adds = "$m->addServer($host, $port, $weight) for each server in file order"
+    plain = "$m->addServer($host, $port) for each server in file order"
+    cases = [
+        ("php-memcached-prefix-ketama-skewed10.json", "php-memcached", None, SKEW10, "p:", None,
+         compat, cdesc, adds, True),
+        ("php-memcached-prefix-hashed-ketama-skewed10.json", "php-memcached", None, SKEW10, "p:",
+         True, compat, cdesc, adds, True),
+        ("php-memcached-prefix-hashed-ketama-equal25.json", "php-memcached", None, many(25),
+         "app1_cache:", True, compat, cdesc, adds, True),
+        ("php-memcached-prefix-unhashed-explicit-ketama-mixed10.json", "php-memcached", None,
+         [dict(s, weight=1) for s in MIXED10], "p:", False, compat, cdesc, plain, False),
+        ("php-memcached-hash-with-prefix-only-ketama-mixed10.json", "php-memcached", None,
+         [dict(s, weight=1) for s in MIXED10], None, True, compat, cdesc, plain, False),
+        ("php-memcached-prefix-127-hashed-ketama-mixed10.json", "php-memcached", None,
+         [dict(s, weight=1) for s in MIXED10], "q" * 126 + ":", True, compat, cdesc, plain, False),
+        ("php-memcached-prefix-hashed-modula.json", "modula", "one_at_a_time", MIXED10, "p:", True,
+         [], ["no distribution option (default DISTRIBUTION_MODULA, HASH_DEFAULT)"], plain, False),
+        ("php-memcached-prefix-modula.json", "modula", "one_at_a_time", MIXED10, "p:", None,
+         [], ["no distribution option (default DISTRIBUTION_MODULA, HASH_DEFAULT)"], plain, False),
+        ("php-memcached-prefix-hashed-consistent-mixed10.json", "libmemcached", None, MIXED10,
+         "ns/", True, [["OPT_DISTRIBUTION", "DISTRIBUTION_CONSISTENT"]],
+         ["$m->setOption(Memcached::OPT_DISTRIBUTION, Memcached::DISTRIBUTION_CONSISTENT)"],
+         plain, False),
+        ("php-memcached-prefix-hashed-one.json", "php-memcached", None, ONE, "p:", True, compat,
+         cdesc, adds, True),
+    ]
+    for name, profile, hname, servers, prefix, hwp, base, bdesc, add_desc, warg in cases:
+        opts, desc, obj = pre(prefix, hwp)
+        keys = prefix_keys(600, name, len(prefix or ""))
+        pservers = [[s["host"], s["port"], s["weight"] if warg else None] for s in servers]
+        info, expect = php_locate(base + opts, pservers, keys)
+        if info["prefix_key_hex"] != (prefix or "").encode().hex():
+            sys.exit("%s: the prefix was not set: %r" % (name, info))
+        calls = "; ".join(bdesc + desc + [add_desc])
+        src = PHP_SRC % (V["php_memcached_upstream"], V["php8.2-memcached"], V["libmemcached11"],
+                         V["php"], calls)
+        src += (" Final getOption: OPT_DISTRIBUTION=%s, OPT_HASH=%s, OPT_LIBKETAMA_COMPATIBLE=%s, "
+                "OPT_PREFIX_KEY=%s, OPT_HASH_WITH_PREFIX_KEY=%s." % (
+                    info["distribution"], info["hash"], info["libketama_compatible"],
+                    json.dumps(prefix or ""), info["hash_with_prefix_key"])) + note
+        os.makedirs(os.path.join(OUT, "options"), exist_ok=True)
+        write(os.path.join("options", name), {"source": src, "generator": GEN, "kind": "locate",
+                     "profile": profile, "hash": hname, "options": obj, "servers": servers, "keys": keys,
+                     "expect": expect})
+
+    # which prefixes setOption(OPT_PREFIX_KEY) takes, text and binary protocol
+    tries = ["p:", "app1_cache:", "a", "~!@#$%^&*()_+{}|<>?", "x" * 126, "x" * 127, "x" * 128,
+             "x" * 200, "x" * 250, "x" * 251, "x" * 300, "a b", "a\tb", "a\nb", "p\x00q", "\x00",
+             "\x7f", "\x01", "é", "pré:", "日本:", ""]
+    lines = "".join(json.dumps({"prefix_hex": t.encode().hex(), "binary": b}) + "\n"
+                    for b in (False, True) for t in tries)
+    out = run(["php", os.path.join(HERE, "php_prefix_rules.php")], lines)
+    rules = []
+    for (b, t), line in zip([(b, t) for b in (False, True) for t in tries], out):
+        r = json.loads(line)
+        rules.append({"value": t, "binary": b, "set": r["set"], "result": r["result"],
+                      "prefix_after": bytes.fromhex(r["prefix_hex"]).decode("utf-8", "replace")})
+    assert len(rules) == 2 * len(tries)
+    os.makedirs(os.path.join(OUT, "extra"), exist_ok=True)
+    src = ("php-memcached %s (Debian php8.2-memcached %s, on Debian's libmemcached11 %s), PHP %s CLI: "
+           "per case a fresh $m = new Memcached() (binary: $m->setOption(Memcached::OPT_BINARY_PROTOCOL, "
+           "true) first), then $m->setOption(Memcached::OPT_PREFIX_KEY, value); set = its return value, "
+           "result = $m->getResultMessage(), prefix_after = $m->getOption(Memcached::OPT_PREFIX_KEY). "
+           "Nothing connects." % (V["php_memcached_upstream"], V["php8.2-memcached"],
+                                   V["libmemcached11"], V["php"]))
+    write(os.path.join("extra", "php-memcached-prefix-rules.json"),
+          {"source": src, "generator": GEN, "kind": "option-rules", "profile": "php-memcached",
+           "option": "prefix_key", "cases": rules})
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
+    if sys.argv[1:] == ["--only", "php-prefix"]:
+        gen_php_prefix()
+        return
     notes = gen_hash()
     counts = gen_libmemcached()
     gen_modula()
     gen_php()
+    gen_php_prefix()
     print("weighted equal-weight point counts:", counts)
     print("notes:", notes)
 

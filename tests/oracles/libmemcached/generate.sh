@@ -2,6 +2,7 @@
 # Regenerates tests/vectors/{libhashkit,libmemcached,modula,php-memcached}-*.json from the real
 # libmemcached/libhashkit 1.1.4 (Debian) and php-memcached 3.2.0 (Debian php8.2-memcached).
 # See README.md beside this file. Needs root for apt-get when packages are missing.
+# Usage: generate.sh [--only php-prefix]
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -19,6 +20,17 @@ LM_VER="$(dpkg-query -W -f='${Version}' libmemcached11)"   # e.g. 1.1.4-1
 UPSTREAM="$(pkg-config --modversion libmemcached)"          # e.g. 1.1.4
 HK_VER="$(dpkg-query -W -f='${Version}' libhashkit2)"
 PHPM_VER="$(dpkg-query -W -f='${Version}' php8.2-memcached)"
+
+# `--only php-prefix`: only the php-memcached prefix files (php and the packages above; no build)
+if [ "${1:-}" = --only ]; then
+  [ "${2:-}" = php-prefix ] || { echo "usage: $0 [--only php-prefix]" >&2; exit 2; }
+  VERSIONS="$(python3 -c 'import json,sys; print(json.dumps(dict(zip(sys.argv[1::2], sys.argv[2::2]))))' \
+    upstream "$UPSTREAM" libmemcached11 "$LM_VER" libhashkit2 "$HK_VER" php8.2-memcached "$PHPM_VER" \
+    php_memcached_upstream "$(php -r 'echo phpversion("memcached");')" php "$(php -r 'echo PHP_VERSION;')" \
+    orig_sha256 "(not used by these files)")"
+  LMORACLE=/nonexistent LM_NDEBUG_LIBDIR= LM_VERSIONS="$VERSIONS" python3 "$HERE/generate.py" --only php-prefix
+  exit 0
+fi
 
 # ---------------------------------------------------------------- Debian's source (an -DNDEBUG build: no abort at 101 servers, hsieh)
 # Debian's build keeps assertions on and aborts on the 101st server in consistent modes. The same

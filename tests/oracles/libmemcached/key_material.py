@@ -132,3 +132,17 @@ def short_keys(n, seed):
 
 def hexlines(keys):
     return "".join(k.encode("utf-8").hex() + "\n" for k in keys)
+
+
+def prefix_keys(n, seed, plen):
+    """Keys around OPT_PREFIX_KEY's rules for a prefix of plen bytes: NUL bytes (hashed through
+    strncpy), the lengths where prefix + key passes 250 bytes, bytes the text protocol forbids."""
+    ks = ["a\x00b", "\x00", "ab\x00", "\x00ab", "a\x00", "a", "ab", "x\x00yz", "x",
+          "a b", "a\tb", "a\nb", "a\rb", "\x01", "\x7f", "é", "日本語", "😀", "p:", "p:a", "",
+          "k" * 249, "k" * 250, "k" * 251, "é" * 125]
+    for d in range(-3, 4):
+        m = 250 - plen + d
+        if 0 < m <= 251:
+            ks += ["y" * m, "z" * (m - 1) + "\x00" if m > 1 else "\x00"]
+    return _fill(dedup(ks) + fixed_keys(), n, Stream("prefix-keys:" + seed),
+                 lambda st, i: rand_unicode(st) if i % 8 == 0 else rand_ascii(st, 1, 32))

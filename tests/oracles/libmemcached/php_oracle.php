@@ -7,7 +7,8 @@
  *
  * SPEC = {"options": [["OPT_LIBKETAMA_COMPATIBLE", true], ["OPT_HASH", "HASH_CRC"], ...],
  *         "servers": [["10.0.0.1", 11211, 5], ["10.0.0.2", 11211, null], ...]}
- * Options are applied with setOption in order (string values name Memcached constants), then
+ * Options are applied with setOption in order (string values name Memcached constants, {"hex":
+ * "..."} is a string given by its bytes, for OPT_PREFIX_KEY), then
  * the servers are added with addServer(host, port[, weight]) in order (null weight = the
  * argument omitted, i.e. php-memcached's default 0). Nothing connects: getServerByKey only
  * computes the placement.
@@ -19,7 +20,9 @@ $spec = json_decode(file_get_contents($argv[1]), true, 512, JSON_THROW_ON_ERROR)
 $m = new Memcached();
 foreach ($spec['options'] as [$name, $value]) {
     $opt = constant('Memcached::' . $name);
-    if (is_string($value)) {
+    if (is_array($value)) {
+        $value = hex2bin($value['hex']);
+    } elseif (is_string($value)) {
         $value = constant('Memcached::' . $value);
     }
     if (!$m->setOption($opt, $value)) {
@@ -34,10 +37,12 @@ foreach ($spec['servers'] as [$host, $port, $weight]) {
         exit(5);
     }
 }
-printf("info php-memcached=%s libmemcached_headers=0x%08x distribution=%d hash=%d libketama_compatible=%d servers=%d\n",
+printf("info php-memcached=%s libmemcached_headers=0x%08x distribution=%d hash=%d libketama_compatible=%d servers=%d prefix_key_hex=%s hash_with_prefix_key=%d\n",
     phpversion('memcached'), Memcached::LIBMEMCACHED_VERSION_HEX ?? 0,
     $m->getOption(Memcached::OPT_DISTRIBUTION), $m->getOption(Memcached::OPT_HASH),
-    (int) $m->getOption(Memcached::OPT_LIBKETAMA_COMPATIBLE), count($m->getServerList()));
+    (int) $m->getOption(Memcached::OPT_LIBKETAMA_COMPATIBLE), count($m->getServerList()),
+    bin2hex($m->getOption(Memcached::OPT_PREFIX_KEY)),
+    (int) $m->getOption(Memcached::OPT_HASH_WITH_PREFIX_KEY));
 $out = '';
 while (($line = fgets(STDIN)) !== false) {
     $key = hex2bin(rtrim($line, "\r\n"));

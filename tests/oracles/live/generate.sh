@@ -2,7 +2,7 @@
 # Live oracles: pecl memcache 4.0.5.2 (php8.2-memcache) and twemproxy 0.5.0 (nutcracker).
 # Starts memcached daemons on 127.0.0.0/8 only, stores keys through the real clients, asks each
 # daemon which keys it holds, writes tests/vectors/pecl-memcache-*.json and twemproxy-*.json.
-# Usage: tests/oracles/live/generate.sh [--only pecl|twemproxy]
+# Usage: tests/oracles/live/generate.sh [--only pecl|twemproxy|twemproxy-hash-tag]
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -28,7 +28,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--work", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--only", choices=["pecl", "twemproxy"])
+    ap.add_argument("--only", choices=["pecl", "twemproxy", "twemproxy-hash-tag"])
     a = ap.parse_args()
     procs = Procs(a.work)
     run_id = "%d-%d" % (os.getpid(), int(time.time()))
@@ -37,6 +37,8 @@ def main():
             run_pecl(procs, a.work, a.out, run_id)
         if a.only in (None, "twemproxy"):
             run_twemproxy(procs, a.work, a.out, run_id)
+        if a.only in (None, "twemproxy-hash-tag"):
+            run_twemproxy(procs, a.work, a.out, run_id, tags=True)
         procs.check_no_evictions()
     finally:
         procs.stop_all()

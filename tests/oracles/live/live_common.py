@@ -87,7 +87,7 @@ def rand_key(rng, pecl):
     return k
 
 
-def make_keys(name, count, pecl):
+def make_keys(name, count, pecl, extra=()):
     seed = int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big")
     rng = random.Random(seed)
     keys = []
@@ -98,7 +98,7 @@ def make_keys(name, count, pecl):
             seen.add(k)
             keys.append(k)
 
-    for k in WORDS + LONG_OK + (PECL_SPECIAL if pecl else TWEM_SPECIAL):
+    for k in list(extra) + WORDS + LONG_OK + (PECL_SPECIAL if pecl else TWEM_SPECIAL):
         add(k)
     for _ in range(count * 20):
         if len(keys) >= count:
@@ -322,17 +322,24 @@ def skewed(name, n, lo, hi):
     return w
 
 
-def write_vector(outdir, fname, source, profile, hash_name, servers, keys, expect):
+def write_vector(outdir, fname, source, profile, hash_name, servers, keys, expect, options=None):
     obj = {
         "source": source,
         "generator": GENERATOR,
         "kind": "locate",
         "profile": profile,
         "hash": hash_name,
+    }
+    if options is not None:
+        obj["options"] = options
+    obj.update({
         "servers": [{k: v for k, v in s.items() if k != "daemon"} for s in servers],
         "keys": keys,
         "expect": expect,
-    }
+    })
+    if options is not None:  # files with client options live in options/
+        outdir = os.path.join(outdir, "options")
+        os.makedirs(outdir, exist_ok=True)
     path = os.path.join(outdir, fname + ".json")
     parts = []
     for k, v in obj.items():  # one list element per line

@@ -1,12 +1,14 @@
 """The twemproxy oracle: each vector's keys stored through a real nutcracker proxy, then
 found on the daemons. Used by live.py."""
 
+import json
 import os
 import socket
 import subprocess
 import time
 
 from live_common import (
+    GENERATOR,
     NUTCRACKER,
     SAME_HOST,
     cmd_version,
@@ -85,14 +87,55 @@ def twem_vectors():
     return vs
 
 
+# hash_tag: keys around twemproxy's rule (first open character, then the first close character
+# after it; only a non-empty text between them is hashed, else the whole key)
+TAG_KEYS = [
+    "{user1}:profile", "{user1}:cart", "user1", "{user2}:profile", "user2", "{}", "{}x", "x{}",
+    "{}{a}", "{a}{b}", "a", "b", "{a", "a}", "}a{", "}a{b}", "}{", "{{a}}", "{a}}", "{{a}",
+    "{a{b}c}", "x{a}y", "{é}", "é", "{日本}語", "日本", "x{😀}y", "😀", "{", "}", "{ab", "ab}",
+    "{\tt}", "\tt", "{x}" + "y" * 246, "{x}" + "y" * 247, "{x}" + "y" * 248, "{" + "z" * 248 + "}",
+    ":a:", "a:b:c", "::", "::x", "a:", ":a", "a:b", "b", "x:é:y", "<a>", "a<b>c", "<>", "<a", "a>",
+    "[a]", "[]", "é:x", "\u00e9", "aéb", "xé", "éé", "é\u00a9", "\u00c3\u00a9",
+]
+
+
+def twem_tag_vectors():
+    """(file name, distribution, twemproxy hash, our hash, servers, keys, hash_tag)."""
+    d = "default-fnv1a_64"
+    return [
+        ("twemproxy-hash-tag-braces-%s-n10-equal" % d, "ketama", None, None,
+         server_objs(list(range(9)) + [SAME_HOST]), 1500, "{}"),
+        ("twemproxy-hash-tag-braces-md5-n8-named-skewed", "ketama", "md5", "md5",
+         server_objs(list(range(40, 48)), skewed("tag8", 8, 1, 1000), NAMES[:8]), 1200, "{}"),
+        ("twemproxy-hash-tag-colons-%s-n5-skewed" % d, "ketama", None, None,
+         server_objs([0, 1, 2, 3, 4], [1, 10, 100, 1000, 7]), 1200, "::"),
+        ("twemproxy-hash-tag-angles-murmur-n10-equal", "ketama", "murmur", "murmur",
+         server_objs(list(range(10, 20))), 1200, "<>"),
+        # a 2-byte UTF-8 character is a valid 2-byte tag: its two bytes open and close it
+        ("twemproxy-hash-tag-e-acute-%s-n10-equal" % d, "ketama", None, None,
+         server_objs(list(range(20, 30))), 1200, "é"),
+        ("twemproxy-hash-tag-braces-modula-%s-n7-skewed" % d, "modula", None, None,
+         server_objs(list(range(10, 17)), [1, 3, 2, 10, 1, 5, 7], NAMES[:7]), 1200, "{}"),
+        ("twemproxy-hash-tag-braces-modula-crc32a-n5-equal", "modula", "crc32a", "crc32a",
+         server_objs([0, 1, 2, 3, SAME_HOST]), 1200, "{}"),
+        ("twemproxy-hash-tag-braces-%s-n1" % d, "ketama", None, None, server_objs([3]), 300, "{}"),
+    ]
+
+
+# hash_tag values nutcracker -t is asked about (accepted or "not a valid hash tag string")
+TAG_CONFIG_TESTS = ["{}", "::", "<>", "é", "{", "{}}", "«»", "ab", "  ", "\t}", '""']
+
+
 LISTEN = ("127.0.0.250", 22199)
 STATS = ("127.0.0.250", 22299)
 
 
-def twem_config(dist, th, servers):
+def twem_config(dist, th, servers, tag=None):
     lines = ["live:", "  listen: %s:%d" % LISTEN]
     if th is not None:
         lines.append("  hash: %s" % th)
+    if tag is not None:
+        lines.append("  hash_tag: %s" % json.dumps(tag, ensure_ascii=False))
     lines += ["  distribution: %s" % dist, "  auto_eject_hosts: false", "  redis: false",
               "  timeout: 5000", "  servers:"]
     for s in servers:
@@ -140,15 +183,36 @@ def twem_store(keys, token):
     return ok, why
 
 
-def run_twemproxy(procs, work, outdir, run_id):
+def twem_tag_config_tests(work):
+    """hash_tag value -> whether `nutcracker -t` accepts a pool with it (and its message)."""
+    out = []
+    for tag in TAG_CONFIG_TESTS + [""]:
+        cpath = os.path.join(work, "nutcracker-tag.yml")
+        with open(cpath, "w", encoding="utf-8") as f:
+            f.write(twem_config("ketama", None, server_objs([0, 1]), tag))
+        r = subprocess.run([NUTCRACKER, "-t", "-c", cpath], capture_output=True, text=True,
+                           timeout=30)
+        msg = (r.stdout + r.stderr).strip().splitlines()
+        last = msg[-1] if msg else ""
+        out.append([tag, r.returncode == 0, last.replace(cpath, "FILE")])
+    return out
+
+
+def run_twemproxy(procs, work, outdir, run_id, tags=False):
     nut_ver = cmd_version([NUTCRACKER, "--version"]).splitlines()[0]
     deb_ver = dpkg_version("nutcracker")
     mc_ver = cmd_version(["memcached", "-V"])
-    for fname, dist, th, oh, servers, count in twem_vectors():
+    if tags:
+        specs = twem_tag_vectors()
+        tests = twem_tag_config_tests(work)
+        write_tag_rules(outdir, tests, nut_ver, deb_ver)
+    else:
+        specs = [v + (None,) for v in twem_vectors()]
+    for fname, dist, th, oh, servers, count, tag in specs:
         procs.ensure(s["daemon"] for s in servers)
-        keys = make_keys(fname, count, pecl=False)
+        keys = make_keys(fname, count, pecl=False, extra=TAG_KEYS if tag is not None else ())
         token = ("%s|%s" % (run_id, fname)).encode()
-        conf = twem_config(dist, th, servers)
+        conf = twem_config(dist, th, servers, tag)
         cpath = os.path.join(work, "nutcracker.yml")
         with open(cpath, "w") as f:
             f.write(conf)
@@ -214,4 +278,31 @@ def run_twemproxy(procs, work, outdir, run_id):
             % (nut_ver.replace("This is ", ""), deb_ver, conf_txt,
                "; no hash line = twemproxy's default fnv1a_64" if th is None else "",
                STATS[1], STATS[0], mc_ver))
-        write_vector(outdir, fname, source, prof, oh, servers, keys, expect)
+        if tag is not None:
+            source += (" hash_tag: %s: twemproxy hashes only the bytes between the first "
+                       "occurrence of its first byte and the next occurrence of its second byte "
+                       "after it, when there is at least one byte between them, else the whole "
+                       "key; key refusals are on the whole key." % json.dumps(tag,
+                                                                             ensure_ascii=False))
+        write_vector(outdir, fname, source, prof, oh, servers, keys, expect,
+                     None if tag is None else {"hash_tag": tag})
+
+
+def write_tag_rules(outdir, tests, nut_ver, deb_ver):
+    """extra/twemproxy-hash-tag-rules.json: which hash_tag values nutcracker accepts."""
+    obj = {
+        "source": ("twemproxy %s (Debian nutcracker %s): `nutcracker -t -c FILE` on a two-server "
+                   "memcache pool whose config has `hash_tag: <the JSON string of the tag>` "
+                   "(YAML double-quoted); accepted = exit status 0; message = the last line "
+                   "it printed." % (nut_ver.replace("This is ", ""), deb_ver)),
+        "generator": GENERATOR,
+        "kind": "option-rules",
+        "profile": "twemproxy",
+        "option": "hash_tag",
+        "cases": [{"value": t, "accepted": ok, "message": m} for t, ok, m in tests],
+    }
+    os.makedirs(os.path.join(outdir, "extra"), exist_ok=True)
+    path = os.path.join(outdir, "extra", "twemproxy-hash-tag-rules.json")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(json.dumps(obj, ensure_ascii=False, indent=1) + "\n")
+    print("  wrote extra/twemproxy-hash-tag-rules.json (%d cases)" % len(tests), flush=True)

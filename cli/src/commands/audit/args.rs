@@ -26,6 +26,9 @@ pub struct AuditArgs {
     /// Key hash for --profile (default: the profile's).
     #[arg(long = "hash", short = 'H', requires = "profile")]
     pub hash: Option<String>,
+    /// Placement options of --profile's client.
+    #[command(flatten)]
+    pub options: crate::args::OptionArgs,
     /// Rank every profile (with its default hash and the hashes its client offers) by the
     /// share of keys that sit where it would put them.
     #[arg(long)]

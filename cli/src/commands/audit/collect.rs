@@ -26,7 +26,7 @@ fn address(s: &ketama_core::Server) -> String {
 pub const MAX_PARALLEL: usize = 16;
 
 /// What asking one server gave.
-type Answer = Result<(Holding, Vec<Tally>), Unreachable>;
+pub type Answer = Result<(Holding, Vec<Tally>), Unreachable>;
 
 /// Lists the keys of every server (read-only, up to [`MAX_PARALLEL`] at a time, each within
 /// `opts.timeout`) and scores them against `rings` as they come; `stream` receives each key

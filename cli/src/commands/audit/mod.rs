@@ -32,7 +32,7 @@ pub mod score;
 use args::{AuditArgs, EXIT_PARTIAL};
 use collect::{collect, progress};
 use report::{detect_json, detect_table, misplaced_json, profile_json, profile_table};
-use score::{candidates, rank, scores, Misplaced};
+use score::{candidates, rank, scores, Holding, Misplaced, Score, Tally, Unreachable};
 
 /// Writes to the output; a closed pipe silences the rest, another error is kept for the end.
 struct Out<'a> {
@@ -81,62 +81,20 @@ pub fn run(a: &AuditArgs, f: Format, w: &mut dyn Write) -> Result<bool, Fail> {
     }
     let fleet = servers::load(&a.servers)?;
     // Resolve names before connecting, so bad usage costs no network round trip.
-    let rings = match &a.profile {
-        Some(name) => {
-            let p = crate::args::profile(name)?;
-            let h = a
-                .hash
-                .as_deref()
-                .map(|n| crate::args::hash(n, Some(p)))
-                .transpose()?;
-            vec![servers::ring(p, h, &fleet)?]
-        }
-        None => candidates(&fleet),
-    };
+    let rings = rings(a, &fleet)?;
     let detecting = a.profile.is_none();
     let keep = if detecting { 0 } else { a.show };
     let streaming = f == Format::Json && !detecting;
     let tls = a.tls.load().map_err(Fail::new)?;
     crate::stop::install();
     let opts = Options::new(a.timeout).with_tls(tls);
-    let bar = progress(fleet.servers().len());
     let mut out = Out {
         w,
         closed: false,
         error: None,
     };
-    let mut streamed = 0usize;
-    let answers = if streaming {
-        let (tx, rx) = sync_channel::<Misplaced>(4096);
-        std::thread::scope(|scope| {
-            let worker = scope.spawn(|| collect(&fleet, &rings, 0, &opts, Some(tx), &bar));
-            for m in rx {
-                out.put(if streamed == 0 {
-                    "{\n  \"misplaced\": [\n    "
-                } else {
-                    ",\n    "
-                });
-                out.put(&serde_json::to_string(&misplaced_json(&m)).unwrap_or_default());
-                streamed += 1;
-            }
-            worker.join().unwrap_or_default()
-        })
-    } else {
-        collect(&fleet, &rings, keep, &opts, None, &bar)
-    };
-    bar.finish_and_clear();
-    let mut held = Vec::new();
-    let mut tallies = Vec::new();
-    let mut down = Vec::new();
-    for a in answers {
-        match a {
-            Ok((h, t)) => {
-                held.push(h);
-                tallies.push(t);
-            }
-            Err(u) => down.push(u),
-        }
-    }
+    let (answers, streamed) = gather(&fleet, &rings, keep, &opts, streaming.then_some(&mut out));
+    let (held, tallies, down) = split(answers);
     if crate::stop::requested() {
         return Err(Fail::new("audit: interrupted"));
     }
@@ -154,10 +112,111 @@ pub fn run(a: &AuditArgs, f: Format, w: &mut dyn Write) -> Result<bool, Fail> {
             fleet.path
         )));
     }
-    match (detecting, f) {
+    let found = Found {
+        held: &held,
+        down: &down,
+        keys,
+        path: &fleet.path,
+    };
+    write_report(&mut out, a, f, scores, &found, streamed);
+    out.finish()?;
+    if held.is_empty() {
+        return Err(Fail::new(format!(
+            "audit: no server of {} answered",
+            fleet.path
+        )));
+    }
+    Ok(!down.is_empty())
+}
+
+/// The ring of `--profile`, or every candidate of `--detect`.
+fn rings(a: &AuditArgs, fleet: &servers::Fleet) -> Result<Vec<ketama_core::Ring>, Fail> {
+    Ok(match &a.profile {
+        Some(name) => {
+            let p = crate::args::profile(name)?;
+            let h = a
+                .hash
+                .as_deref()
+                .map(|n| crate::args::hash(n, Some(p)))
+                .transpose()?;
+            vec![a.options.apply(servers::ring(p, h, fleet)?)?]
+        }
+        None => candidates(fleet),
+    })
+}
+
+/// Asks every server; with `stream`, writes each misplaced key to it as it is found (the
+/// start of the JSON object). Returns the answers and how many keys were streamed.
+fn gather(
+    fleet: &servers::Fleet,
+    rings: &[ketama_core::Ring],
+    keep: usize,
+    opts: &Options,
+    stream: Option<&mut Out<'_>>,
+) -> (Vec<collect::Answer>, usize) {
+    let bar = progress(fleet.servers().len());
+    let mut streamed = 0usize;
+    let answers = match stream {
+        Some(out) => {
+            let (tx, rx) = sync_channel::<Misplaced>(4096);
+            std::thread::scope(|scope| {
+                let worker = scope.spawn(|| collect(fleet, rings, 0, opts, Some(tx), &bar));
+                for m in rx {
+                    out.put(if streamed == 0 {
+                        "{\n  \"misplaced\": [\n    "
+                    } else {
+                        ",\n    "
+                    });
+                    out.put(&serde_json::to_string(&misplaced_json(&m)).unwrap_or_default());
+                    streamed += 1;
+                }
+                worker.join().unwrap_or_default()
+            })
+        }
+        None => collect(fleet, rings, keep, opts, None, &bar),
+    };
+    bar.finish_and_clear();
+    (answers, streamed)
+}
+
+/// The servers that answered (with their tallies) and those that did not.
+fn split(answers: Vec<collect::Answer>) -> (Vec<Holding>, Vec<Vec<Tally>>, Vec<Unreachable>) {
+    let mut held = Vec::new();
+    let mut tallies = Vec::new();
+    let mut down = Vec::new();
+    for a in answers {
+        match a {
+            Ok((h, t)) => {
+                held.push(h);
+                tallies.push(t);
+            }
+            Err(u) => down.push(u),
+        }
+    }
+    (held, tallies, down)
+}
+
+/// What the servers gave, for the report.
+struct Found<'a> {
+    held: &'a [Holding],
+    down: &'a [Unreachable],
+    keys: usize,
+    path: &'a str,
+}
+
+/// Writes the report: one profile's (after the streamed keys, in JSON) or the ranking.
+fn write_report(
+    out: &mut Out<'_>,
+    a: &AuditArgs,
+    f: Format,
+    scores: Vec<Score>,
+    r: &Found<'_>,
+    streamed: usize,
+) {
+    let (held, down, keys) = (r.held, r.down, r.keys);
+    match (a.profile.is_none(), f) {
         (false, Format::Json) => {
-            let s = &scores[0];
-            let mut v = profile_json(s, &held, &down, keys);
+            let mut v = profile_json(&scores[0], held, down, keys);
             if streamed == 0 {
                 v["misplaced"] = json!([]);
                 out.put(&crate::output::json(&v));
@@ -168,36 +227,15 @@ pub fn run(a: &AuditArgs, f: Format, w: &mut dyn Write) -> Result<bool, Fail> {
                 out.put(rest.strip_prefix("{\n").unwrap_or(&rest));
             }
         }
-        (false, _) => out.put(&profile_table(
-            &scores[0],
-            &held,
-            &down,
-            keys,
-            &fleet.path,
-            a.show,
-        )),
+        (false, _) => out.put(&profile_table(&scores[0], held, down, keys, r.path, a.show)),
         (true, Format::Json) => out.put(&crate::output::json(&detect_json(
             &rank(scores),
-            &held,
-            &down,
+            held,
+            down,
             keys,
         ))),
-        (true, _) => out.put(&detect_table(
-            &rank(scores),
-            &held,
-            &down,
-            keys,
-            &fleet.path,
-        )),
+        (true, _) => out.put(&detect_table(&rank(scores), held, down, keys, r.path)),
     }
-    out.finish()?;
-    if held.is_empty() {
-        return Err(Fail::new(format!(
-            "audit: no server of {} answered",
-            fleet.path
-        )));
-    }
-    Ok(!down.is_empty())
 }
 
 /// `ketama audit` from the command line: prints, returns the exit status.

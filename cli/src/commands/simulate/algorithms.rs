@@ -4,6 +4,7 @@
 use ketama_core::{Profile, Server};
 
 use super::algos::{self, KeySet, Setup};
+use super::algos_render;
 use super::args::SimulateArgs;
 use super::inputs::{fleet, load_keys, new_nodes};
 use super::plot;
@@ -12,23 +13,39 @@ use crate::output::Format;
 use crate::placement::Algorithm;
 use crate::shared::Fail;
 
-/// The algorithm names when `simulate` compares algorithms: a list (a comma), `--plot`, or a
-/// single name that is an algorithm but not a profile (e.g. `anchor`).
+/// The names of `--algorithms` (trimmed, duplicates kept for [`run`] to drop), or `None`
+/// when the hash experiment runs.
 pub fn algorithm_list(a: &SimulateArgs) -> Option<Vec<String>> {
-    let names: Vec<String> = a
-        .profile
-        .split(',')
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .collect();
-    let single_algorithm = names.len() == 1
-        && Profile::by_name(&names[0]).is_err()
-        && Algorithm::from_name(&names[0]).is_ok();
-    (names.len() > 1 || a.plot.is_some() || single_algorithm || a.profile.contains(','))
-        .then_some(names)
+    if a.algorithms.is_empty() {
+        return None;
+    }
+    Some(
+        a.algorithms
+            .iter()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect(),
+    )
 }
 
-/// `simulate --profile A,B,...`: see [`super::algos`].
+/// Refuses a `--profile` that names algorithms (a list, or an algorithm that is no profile)
+/// with the flag that compares them.
+pub fn refuse_algorithms_as_profile(a: &SimulateArgs) -> Result<(), Fail> {
+    let p = a.profile.trim();
+    if p.contains(',') {
+        return Err(Fail::new(format!(
+            "--profile takes one profile; to compare placement algorithms use --algorithms {p}"
+        )));
+    }
+    if Profile::by_name(p).is_err() && Algorithm::from_name(p).is_ok() {
+        return Err(Fail::new(format!(
+            "'{p}' is an algorithm, not a profile: to compare placement algorithms use --algorithms {p}"
+        )));
+    }
+    Ok(())
+}
+
+/// `simulate --algorithms A,B,...`: see [`super::algos`].
 pub fn run(a: &SimulateArgs, names: &[String], f: Format) -> Result<String, Fail> {
     if a.hash.is_some() {
         return Err(Fail::new(
@@ -41,10 +58,10 @@ pub fn run(a: &SimulateArgs, names: &[String], f: Format) -> Result<String, Fail
         ));
     }
     if names.is_empty() {
-        return Err(Fail::new("--profile: empty list"));
+        return Err(Fail::new("--algorithms: empty list"));
     }
     if let Some(path) = &a.plot {
-        plot::check_writable(path)?;
+        plot::svg::check_writable(path)?;
     }
     let mut algorithms: Vec<(String, Algorithm)> = Vec::new();
     for n in names {
@@ -95,7 +112,7 @@ pub fn run(a: &SimulateArgs, names: &[String], f: Format) -> Result<String, Fail
         remove,
     })?;
     if let Some(path) = &a.plot {
-        plot::write(&report, path)?;
+        plot::algorithms::write(&report, path)?;
     }
-    Ok(algos::render(&report, f))
+    Ok(algos_render::render(&report, f))
 }

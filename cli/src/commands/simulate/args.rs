@@ -20,25 +20,37 @@ pub struct SimulateArgs {
     /// Keys file, one key per line (distinct non-empty lines are used).
     #[arg(long, value_parser = crate::args::path_arg())]
     pub keys: Option<String>,
-    /// Client profile; or a comma-separated list of algorithms to compare on the same keys
-    /// and fleet changes (add, remove, one server failing, a weighted fleet): profiles, the
-    /// bucket functions (jump, guava, jumpback, fliphash, maglev-go, mpchash-go), anchor,
-    /// memento, jumpback-anchor. E.g.
-    /// jump,guava,jumpback,fliphash,maglev,rendezvous,anchor,memento,libketama.
+    /// Client profile of the hash experiment (see `ketama profiles`).
     #[arg(long, short = 'p', default_value = "xmemcached")]
     pub profile: String,
+    /// Compare these placement algorithms instead of the hash experiment, on the same keys
+    /// and fleet changes (add, remove, one server failing, a weighted fleet): a
+    /// comma-separated list of profiles, bucket functions (jump, guava, jumpback, fliphash,
+    /// maglev-go, mpchash-go), anchor, memento, jumpback-anchor. E.g.
+    /// jump,guava,jumpback,fliphash,maglev,rendezvous,anchor,memento,libketama.
+    #[arg(
+        long,
+        value_name = "A,B,...",
+        value_delimiter = ',',
+        conflicts_with = "profile"
+    )]
+    pub algorithms: Vec<String>,
     /// Use the generated keys `key:0` .. `key:<N-1>` (when comparing algorithms, the default
     /// is 100000 of them).
     #[arg(long, value_name = "N", conflicts_with_all = ["text", "keys"])]
     pub key_count: Option<usize>,
-    /// Compare the --profile list as algorithms and draw load per server and keys moved per
-    /// change into this SVG file.
+    /// Draw the figures into this SVG file: the hit rate per hash beside the ideal, and the
+    /// keys per node before and after the change; with --algorithms, the load per server and
+    /// the keys moved per change of each algorithm.
     #[arg(long, value_name = "FILE.svg", value_parser = crate::args::path_arg())]
     pub plot: Option<String>,
     /// Hashes to compare: a comma-separated list, or `all` for every hash
     /// [default: CRC32_HASH,KETAMA_HASH,FNV1_32_HASH,NATIVE_HASH,MYSQL_HASH].
     #[arg(long = "hash", short = 'H')]
     pub hash: Option<String>,
+    /// Placement options of --profile's client.
+    #[command(flatten)]
+    pub options: crate::args::OptionArgs,
     /// Nodes before the change: 192.168.0.100:12000 and up.
     #[arg(long, default_value_t = 10, conflicts_with = "servers")]
     pub nodes: usize,

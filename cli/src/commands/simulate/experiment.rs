@@ -97,64 +97,20 @@ pub fn simulate(a: &SimulateArgs) -> Result<Report, Fail> {
     let kept = (n - a.remove) as f64;
     let ideal = kept / n as f64 * kept / (kept + add as f64);
 
-    let modula = crate::args::profile("modula")?;
     let new_fleet = Fleet::from_servers("the changed fleet", new.clone());
+    let fleets = (&old_fleet, &new_fleet);
     let mut results = Vec::new();
     let total = (hashes.len() as u64).saturating_mul(keys.len() as u64);
     let mut bar = Progress::new(total, "simulate", Unit::Items);
     for (shown, h) in hashes {
-        let before_ring = servers::ring(profile, Some(h), &old_fleet)?;
-        let after_ring = servers::ring(profile, Some(h), &new_fleet)?;
-        let mod_before = Ring::with_servers(modula, Some(h), old.clone())
-            .map_err(|e| Fail::new(e.to_string()))?;
-        let mod_after = Ring::with_servers(modula, Some(h), new.clone())
-            .map_err(|e| Fail::new(e.to_string()))?;
-        let mut before = vec![0usize; old.len()];
-        let mut after = vec![0usize; new.len()];
-        let (mut placed, mut refused, mut hits, mut mod_hits) = (0usize, 0usize, 0usize, 0usize);
-        for k in &keys {
-            bar.inc(1);
-            let (b, af) = match (before_ring.locate(k), after_ring.locate(k)) {
-                (Ok(b), Ok(af)) => (b, af),
-                _ => {
-                    refused += 1;
-                    continue;
-                }
-            };
-            placed += 1;
-            if let Some(i) = before_ring.position(&b.label) {
-                before[i] += 1;
-            }
-            if let Some(i) = after_ring.position(&af.label) {
-                after[i] += 1;
-            }
-            if b.label == af.label {
-                hits += 1;
-            }
-            if let (Ok(x), Ok(y)) = (mod_before.locate(k), mod_after.locate(k)) {
-                if x.label == y.label {
-                    mod_hits += 1;
-                }
-            }
-        }
-        let rate = |x: usize| {
-            if placed == 0 {
-                0.0
-            } else {
-                x as f64 / placed as f64
-            }
-        };
-        results.push(HashResult {
-            shown,
-            hash: h,
-            placed,
-            refused,
-            hit_rate: rate(hits),
-            modula_hit_rate: rate(mod_hits),
-            before,
-            after,
-            ns_per_key: speed(h, &keys),
-        });
+        results.push(one_hash(
+            profile,
+            &a.options,
+            (shown, h),
+            fleets,
+            &keys,
+            &mut bar,
+        )?);
     }
     bar.finish();
     Ok(Report {
@@ -167,6 +123,71 @@ pub fn simulate(a: &SimulateArgs) -> Result<Report, Fail> {
         removed,
         ideal,
         results,
+    })
+}
+
+/// One hash: every key placed on the fleet before and after (and by `hash % n`), counted.
+fn one_hash(
+    profile: &'static Profile,
+    options: &crate::args::OptionArgs,
+    (shown, h): (String, Hash),
+    (old_fleet, new_fleet): (&Fleet, &Fleet),
+    keys: &[Vec<u8>],
+    bar: &mut Progress,
+) -> Result<HashResult, Fail> {
+    let (old, new) = (old_fleet.servers(), new_fleet.servers());
+    let modula = crate::args::profile("modula")?;
+    let before_ring = options.apply(servers::ring(profile, Some(h), old_fleet)?)?;
+    let after_ring = options.apply(servers::ring(profile, Some(h), new_fleet)?)?;
+    let mod_before =
+        Ring::with_servers(modula, Some(h), old.clone()).map_err(|e| Fail::new(e.to_string()))?;
+    let mod_after =
+        Ring::with_servers(modula, Some(h), new.clone()).map_err(|e| Fail::new(e.to_string()))?;
+    let mut before = vec![0usize; old.len()];
+    let mut after = vec![0usize; new.len()];
+    let (mut placed, mut refused, mut hits, mut mod_hits) = (0usize, 0usize, 0usize, 0usize);
+    for k in keys {
+        bar.inc(1);
+        let (b, af) = match (before_ring.locate(k), after_ring.locate(k)) {
+            (Ok(b), Ok(af)) => (b, af),
+            _ => {
+                refused += 1;
+                continue;
+            }
+        };
+        placed += 1;
+        if let Some(i) = before_ring.position(&b.label) {
+            before[i] += 1;
+        }
+        if let Some(i) = after_ring.position(&af.label) {
+            after[i] += 1;
+        }
+        if b.label == af.label {
+            hits += 1;
+        }
+        if let (Ok(x), Ok(y)) = (mod_before.locate(k), mod_after.locate(k)) {
+            if x.label == y.label {
+                mod_hits += 1;
+            }
+        }
+    }
+    let rate = |x: usize| {
+        if placed == 0 {
+            0.0
+        } else {
+            x as f64 / placed as f64
+        }
+    };
+    Ok(HashResult {
+        shown,
+        hash: h,
+        placed,
+        refused,
+        hit_rate: rate(hits),
+        modula_hit_rate: rate(mod_hits),
+        before,
+        after,
+        ns_per_key: speed(h, keys),
     })
 }
 

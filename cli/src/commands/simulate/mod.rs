@@ -7,17 +7,18 @@
 //! `hash % n` with the same hash, and the hash's speed.
 
 //!
-//! With a list of algorithms, placement algorithms are compared instead ([`algorithms`]).
-//! Modules, each using only those listed before it: [`args`], [`algos`], [`inputs`],
+//! `--plot FILE.svg` draws the experiment's figures ([`plot::experiment`]). With
+//! `--algorithms A,B,...`, placement algorithms are compared instead ([`algorithms`]).
+//! Modules, each using only those listed before it: [`args`], [`algos`], [`algos_render`], [`inputs`],
 //! [`experiment`], [`live`], [`render`], [`plot`], [`algorithms`].
 
 pub mod algorithms;
 pub mod algos;
+pub mod algos_render;
 pub mod args;
 pub mod experiment;
 pub mod inputs;
 pub mod live;
-pub mod live_tls;
 pub mod plot;
 pub mod render;
 
@@ -30,6 +31,10 @@ pub fn run(a: &SimulateArgs, f: Format) -> Result<String, Fail> {
     if let Some(names) = algorithms::algorithm_list(a) {
         return algorithms::run(a, &names, f);
     }
+    algorithms::refuse_algorithms_as_profile(a)?;
+    if let Some(path) = &a.plot {
+        plot::svg::check_writable(path)?;
+    }
     let report = experiment::simulate(a)?;
     let live = if a.live {
         let (_, keys) = inputs::load_keys(a)?;
@@ -37,5 +42,8 @@ pub fn run(a: &SimulateArgs, f: Format) -> Result<String, Fail> {
     } else {
         None
     };
+    if let Some(path) = &a.plot {
+        plot::experiment::write(&report, path)?;
+    }
     Ok(render::render(&report, live.as_ref(), f))
 }

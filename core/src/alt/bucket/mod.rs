@@ -15,7 +15,7 @@
 //! for the bucket count, so [`bucket`] costs a build per call; build a [`Bucketer`] once to
 //! answer many inputs. Their limits exist because a build above them takes too long to be a
 //! useful per-call function (maglev with more than 65537 backends also leaves backends without a
-//! slot); above a limit the answer is [`BucketError::TooManyBuckets`].
+//! slot); above a limit the answer is [`Error::TooManyBuckets`](crate::Error::TooManyBuckets).
 //!
 //! ```
 //! use ketama_core::alt::bucket::{bucket, Bucket};
@@ -23,11 +23,13 @@
 //! let guava = Bucket::from_name("guava")?;
 //! assert_eq!(bucket(guava, 2687259751451158933, 807)?, 195);
 //! assert_eq!(bucket(Bucket::Jump, 2687259751451158933, 807)?, 576); // the paper rounds differently
-//! # Ok::<(), ketama_core::alt::bucket::BucketError>(())
+//! # Ok::<(), ketama_core::Error>(())
 //! ```
 
 use alloc::vec::Vec;
 use core::fmt;
+
+use crate::error::Error;
 
 mod fliphash;
 mod guava;
@@ -66,11 +68,11 @@ impl Bucket {
     ];
 
     /// The function named `name` (exact, lower case, as [`Bucket::name`] spells it).
-    pub fn from_name(name: &str) -> Result<Self, BucketError> {
+    pub fn from_name(name: &str) -> Result<Self, Error> {
         Bucket::ALL
             .into_iter()
             .find(|b| b.name() == name)
-            .ok_or(BucketError::UnknownAlgorithm)
+            .ok_or(Error::UnknownAlgorithm)
     }
 
     /// The stable name (`jump`, `guava`, `jumpback`, `fliphash`, `maglev-go`, `mpchash-go`).
@@ -112,11 +114,11 @@ impl Bucket {
         }
     }
 
-    fn check(self, buckets: u32) -> Result<(), BucketError> {
+    fn check(self, buckets: u32) -> Result<(), Error> {
         if buckets == 0 {
-            Err(BucketError::ZeroBuckets)
+            Err(Error::ZeroBuckets)
         } else if buckets > self.max_buckets() {
-            Err(BucketError::TooManyBuckets)
+            Err(Error::TooManyBuckets)
         } else {
             Ok(())
         }
@@ -133,58 +135,11 @@ impl fmt::Display for Bucket {
 /// rebuilt by every [`bucket`] call.
 const MPCHASH_MAX_BUCKETS: u32 = 1 << 16;
 
-/// Why a bucket function gave no bucket.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum BucketError {
-    /// No bucket function has this name.
-    UnknownAlgorithm,
-    /// The bucket count is 0: there is nothing to choose from.
-    ZeroBuckets,
-    /// The bucket count is above the function's limit ([`Bucket::max_buckets`]).
-    TooManyBuckets,
-    /// The reference returns no bucket for this input (go-mpchash's degenerate case, where all
-    /// 21 probes sit at distance 2^64 - 1; Go returns the empty string).
-    NoBucket,
-}
-
-impl BucketError {
-    /// Every error, in declaration order.
-    pub const ALL: [BucketError; 4] = [
-        BucketError::UnknownAlgorithm,
-        BucketError::ZeroBuckets,
-        BucketError::TooManyBuckets,
-        BucketError::NoBucket,
-    ];
-
-    /// A short, stable, human-readable description.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            BucketError::UnknownAlgorithm => {
-                "unknown bucket algorithm (expected jump, guava, jumpback, fliphash, maglev-go or mpchash-go)"
-            }
-            BucketError::ZeroBuckets => "the bucket count must be at least 1",
-            BucketError::TooManyBuckets => {
-                "too many buckets for this algorithm (jump, guava, jumpback, fliphash: 2147483647; maglev-go: 65537; mpchash-go: 65536)"
-            }
-            BucketError::NoBucket => "the reference implementation returns no bucket for this input",
-        }
-    }
-}
-
-impl fmt::Display for BucketError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl core::error::Error for BucketError {}
-
 /// The bucket of `input` in `0..buckets` under `algorithm`.
 ///
 /// `maglev-go` and `mpchash-go` build their table for every call; use a [`Bucketer`] for many
 /// inputs.
-pub fn bucket(algorithm: Bucket, input: u64, buckets: u32) -> Result<u32, BucketError> {
+pub fn bucket(algorithm: Bucket, input: u64, buckets: u32) -> Result<u32, Error> {
     algorithm.check(buckets)?;
     match algorithm {
         Bucket::Jump => Ok(crate::alt::jump::jump(input, buckets)),
@@ -212,7 +167,7 @@ enum State {
 
 impl Bucketer {
     /// Checks `buckets` against the function's limits and builds what it needs.
-    pub fn new(algorithm: Bucket, buckets: u32) -> Result<Self, BucketError> {
+    pub fn new(algorithm: Bucket, buckets: u32) -> Result<Self, Error> {
         algorithm.check(buckets)?;
         let state = match algorithm {
             Bucket::MaglevGo => State::Maglev(maglev_go::table(buckets)),
@@ -237,11 +192,11 @@ impl Bucketer {
     }
 
     /// The bucket of `input` in `0..buckets`.
-    pub fn get(&self, input: u64) -> Result<u32, BucketError> {
+    pub fn get(&self, input: u64) -> Result<u32, Error> {
         match &self.state {
             State::Pure => bucket(self.algorithm, input, self.buckets),
-            State::Maglev(table) => maglev_go::lookup(table, input).ok_or(BucketError::NoBucket),
-            State::Mpc(circle) => circle.lookup(input).ok_or(BucketError::NoBucket),
+            State::Maglev(table) => maglev_go::lookup(table, input).ok_or(Error::NoBucket),
+            State::Mpc(circle) => circle.lookup(input).ok_or(Error::NoBucket),
         }
     }
 }
@@ -293,19 +248,16 @@ mod tests {
             assert_eq!(Bucket::from_name(b.name()), Ok(b));
             assert!(!b.description().is_empty());
         }
-        assert_eq!(
-            Bucket::from_name("Jump"),
-            Err(BucketError::UnknownAlgorithm)
-        );
-        assert_eq!(Bucket::from_name(""), Err(BucketError::UnknownAlgorithm));
+        assert_eq!(Bucket::from_name("Jump"), Err(Error::UnknownAlgorithm));
+        assert_eq!(Bucket::from_name(""), Err(Error::UnknownAlgorithm));
     }
 
     #[test]
     fn limits_are_typed_errors() {
         for b in Bucket::ALL {
-            assert_eq!(bucket(b, 7, 0), Err(BucketError::ZeroBuckets));
+            assert_eq!(bucket(b, 7, 0), Err(Error::ZeroBuckets));
             assert_eq!(bucket(b, 7, b.max_buckets().saturating_add(1)).err(), {
-                (b.max_buckets() < u32::MAX).then_some(BucketError::TooManyBuckets)
+                (b.max_buckets() < u32::MAX).then_some(Error::TooManyBuckets)
             });
             assert_eq!(bucket(b, u64::MAX, 1), Ok(0));
         }
@@ -318,7 +270,7 @@ mod tests {
             for input in [0, 1 << 63, u64::MAX, 12345] {
                 assert!(bucket(b, input, i32::MAX as u32).unwrap() < i32::MAX as u32);
             }
-            assert_eq!(bucket(b, 1, u32::MAX), Err(BucketError::TooManyBuckets));
+            assert_eq!(bucket(b, 1, u32::MAX), Err(Error::TooManyBuckets));
         }
     }
 

@@ -68,9 +68,7 @@ trait Changes
     private function blame(int $status, array $entries, ?int $at): string
     {
         if ($at === null) {
-            return $status === KetamaException::UNSUPPORTED && $this->explicit
-                ? ': a ring from Ring::fromPoints() takes no changes; build a new one'
-                : '';
+            return '';
         }
         [$label, $weight] = $entries[$at];
         if ($status === KetamaException::DUPLICATE_SERVER) {

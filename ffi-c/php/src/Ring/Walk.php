@@ -55,6 +55,45 @@ trait Walk
         return $this->walk('ketama_ring_failover', $key, $n);
     }
 
+    /**
+     * Where the client sends `$key` while the servers labelled in `$dead` are down: the first
+     * server of its failover sequence (within as many tries as the client makes) that is not
+     * dead; `null` when the client gives up (every server it would try is dead).
+     *
+     * @param list<string> $dead labels of servers on this ring
+     * @throws KetamaException MISSING_SERVER (a label in `$dead` is not on the ring),
+     *         KEY_REJECTED, EMPTY_RING, NEEDS_KEY (a ring whose keys a callable hashes)
+     */
+    public function locateAlive(string $key, array $dead): ?string
+    {
+        if ($this->hashFn !== null) {
+            throw new KetamaException(
+                Library::message(KetamaException::NEEDS_KEY) . ': locateAlive on a ring whose keys a callable hashes',
+                KetamaException::NEEDS_KEY
+            );
+        }
+        $index = array_flip($this->labels());
+        $n = count($dead);
+        $idx = $this->ffi->new('uint32_t[' . max(1, $n) . ']');
+        foreach (array_values($dead) as $i => $label) {
+            if (!isset($index[$label])) {
+                throw new KetamaException(
+                    Library::message(KetamaException::MISSING_SERVER) . ": dead server '$label'",
+                    KetamaException::MISSING_SERVER
+                );
+            }
+            $idx[$i] = $index[$label];
+        }
+        $p = $this->ffi->new('const char*');
+        $len = $this->ffi->new('size_t');
+        $st = $this->ffi->ketama_ring_lookup_alive($this->ring, $key, strlen($key), $idx, $n, FFI::addr($p), FFI::addr($len));
+        if ($st === KetamaException::NO_SERVER && $n > 0) {
+            return null;
+        }
+        Library::check($st);
+        return FFI::string($p, $len->cdata);
+    }
+
     /** @return list<string> */
     private function walk(string $function, string $key, int $n): array
     {
@@ -77,7 +116,8 @@ trait Walk
      * primary first, by the ring's search and tie rules (see fromPoints()).
      *
      * @return list<string>
-     * @throws KetamaException EMPTY_RING, NO_SERVER, UNSUPPORTED (uhashring's 128-bit ring)
+     * @throws KetamaException EMPTY_RING, NO_SERVER, NEEDS_KEY (a client that reads the key
+     *         itself or a 128-bit hash: mcrouter, hash rendezvous, uhashring)
      */
     public function getByHash(int $hash, int $n = 1): array
     {

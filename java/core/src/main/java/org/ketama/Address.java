@@ -301,6 +301,14 @@ final class Address {
                 return host + port;
             case HOST_SLASH_HOST_PORT:
                 return host + "/" + host + ":" + port;
+            case JAVA_EVCACHE: {
+                // EVCache writes the port as 11211 whatever it is; a host name needs its address.
+                if (kind == Kind.NAME) {
+                    throw KetamaException.of("Unsupported", label);
+                }
+                String ip = ipText();
+                return ip + "/" + ip + ":" + DEFAULT_PORT;
+            }
             case NGINX_HOST_NUL_PORT: {
                 int cut = label.length();
                 while (cut > 0 && label.charAt(cut - 1) >= '0' && label.charAt(cut - 1) <= '9') {

@@ -60,18 +60,18 @@ final class Alt {
     /** The Maglev table size, a prime. */
     static final int MAGLEV_SIZE = 65537;
 
-    /** The Maglev lookup table from each server's 64-bit seed (entry = server index). */
-    static int[] maglev(long[] seeds) {
-        if (seeds.length == 0) {
+    /** The Maglev lookup table from each server's 64-bit node hash (entry = server index). */
+    static int[] maglev(long[] nodeHashes) {
+        if (nodeHashes.length == 0) {
             return new int[0];
         }
         long m = MAGLEV_SIZE;
-        int n = seeds.length;
+        int n = nodeHashes.length;
         long[] offset = new long[n];
         long[] skip = new long[n];
         for (int i = 0; i < n; i++) {
-            offset[i] = (seeds[i] >>> 32) % m;
-            skip[i] = (seeds[i] & 0xFFFFFFFFL) % (m - 1) + 1;
+            offset[i] = (nodeHashes[i] >>> 32) % m;
+            skip[i] = (nodeHashes[i] & 0xFFFFFFFFL) % (m - 1) + 1;
         }
         long[] next = new long[n];
         int[] entry = new int[MAGLEV_SIZE];

@@ -2,7 +2,10 @@ package org.ketama;
 
 import java.nio.charset.StandardCharsets;
 
-/** A server with what a ring derived from it: address, node string, rank and seed. */
+/**
+ * A server with what a ring derived from it: address, node string, rank and its 64-bit node hash
+ * ({@code seed}: rendezvous scores and maglev permutations).
+ */
 final class Entry {
     final Server server;
     final Address address;

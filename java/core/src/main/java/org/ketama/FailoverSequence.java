@@ -13,6 +13,11 @@ import java.util.List;
  */
 final class FailoverSequence {
     private static final int MIN = Integer.MIN_VALUE;
+    /**
+     * The most rehashes {@code rehash_key_untried} makes for one key (the client has no bound:
+     * a server owning no bucket would keep it searching forever).
+     */
+    private static final int UNTRIED_REHASH_CAP = 1 << 20;
 
     private final Ring ring;
     private final Profile profile;
@@ -42,7 +47,7 @@ final class FailoverSequence {
             return out;
         }
         out.add(first);
-        byte[] k = Keys.prepare(profile, hash, key);
+        byte[] k = ring.prepare(key);
         if (profile.isRing() && layout.biased.length > 0) {
             int start = lookup.walkStart(k);
             int len = layout.biased.length;
@@ -59,7 +64,7 @@ final class FailoverSequence {
                 out.add(lookup.scoredBest(k, out));
             }
         } else if (profile.placement == Profile.Placement.RENDEZVOUS) {
-            int h = hash.apply(k, 0, k.length);
+            int h = Keys.hash(hash, k);
             while (out.size() < want) {
                 try {
                     out.add(lookup.rendezvous(h, out));
@@ -80,8 +85,12 @@ final class FailoverSequence {
 
     /** The client's own failover sequence for {@code key}, {@code n} entries, primary first. */
     List<Integer> sequence(byte[] key, int n) {
-        if (profile.failover == Profile.Failover.REHASH_KEY || profile.failover == Profile.Failover.REHASH_HASH) {
+        if (profile.failover == Profile.Failover.REHASH_KEY || profile.failover == Profile.Failover.REHASH_KEY_DASH
+                || profile.failover == Profile.Failover.REHASH_HASH) {
             return rehashTries(key, (int) Math.min(n, profile.tries));
+        }
+        if (profile.failover == Profile.Failover.REHASH_KEY_UNTRIED) {
+            return rehashUntried(key, Math.min(n, entries.length));
         }
         if (profile.failover == Profile.Failover.STAY) {
             int first = ring.index(key);
@@ -99,8 +108,8 @@ final class FailoverSequence {
             return out;
         }
         out.add(first);
-        byte[] k = Keys.prepare(profile, hash, key);
-        int hv = hash.apply(k, 0, k.length);
+        byte[] k = ring.prepare(key);
+        int hv = Keys.hash(hash, k);
         long t = profile.firstTag;
         int[] v = layout.biased;
         while (out.size() < n) {
@@ -116,7 +125,35 @@ final class FailoverSequence {
     }
 
     /**
-     * dalli ({@code rehash_key}: lookup t >= 1 hashes {@code decimal(t - 1) + key}) and
+     * whalin ({@code rehash_key_untried}): the key's own server, then {@code decimal(t) + key}
+     * for t = 0, 1, ... placed as a key, each server kept the first time it comes up, until
+     * {@code n} servers.
+     */
+    private List<Integer> rehashUntried(byte[] key, int n) {
+        List<Integer> out = new ArrayList<>();
+        if (n <= 0) {
+            return out;
+        }
+        out.add(ring.index(key));
+        if (profile.singleShortcut && entries.length == 1) {
+            return out;
+        }
+        byte[] k = ring.prepare(key);
+        for (int t = 0; out.size() < n && t < UNTRIED_REHASH_CAP; t++) {
+            byte[] tag = Integer.toString(t).getBytes(StandardCharsets.US_ASCII);
+            byte[] tagged = Arrays.copyOf(tag, tag.length + k.length);
+            System.arraycopy(k, 0, tagged, tag.length, k.length);
+            int i = lookup.locatePrepared(tagged);
+            if (!out.contains(i)) {
+                out.add(i);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * dalli ({@code rehash_key}: lookup t >= 1 hashes {@code decimal(t - 1) + key}), pecl memcache
+     * ({@code rehash_key_dash}: lookup t >= 1 hashes {@code key + "-" + decimal(t - 1)}) and
      * python-memcached ({@code rehash_hash}: {@code h(t + 1) = H(decimal(h(t)) + decimal(t))}):
      * {@code n} lookups in all, each hash placed as the key's own hash is.
      */
@@ -130,14 +167,18 @@ final class FailoverSequence {
         if (profile.singleShortcut && entries.length == 1) {
             return out;
         }
-        byte[] k = Keys.prepare(profile, hash, key);
-        int h = hash.apply(k, 0, k.length);
+        byte[] k = ring.prepare(key);
+        int h = Keys.hash(hash, k);
         for (int t = 0; t < n - 1; t++) {
             byte[] tagged;
             if (profile.failover == Profile.Failover.REHASH_KEY) {
                 byte[] tag = Integer.toString(t).getBytes(StandardCharsets.US_ASCII);
                 tagged = Arrays.copyOf(tag, tag.length + k.length);
                 System.arraycopy(k, 0, tagged, tag.length, k.length);
+            } else if (profile.failover == Profile.Failover.REHASH_KEY_DASH) {
+                byte[] tag = ("-" + t).getBytes(StandardCharsets.US_ASCII);
+                tagged = Arrays.copyOf(k, k.length + tag.length);
+                System.arraycopy(tag, 0, tagged, k.length, tag.length);
             } else {
                 tagged = (Long.toString(h & 0xFFFFFFFFL) + t).getBytes(StandardCharsets.US_ASCII);
             }

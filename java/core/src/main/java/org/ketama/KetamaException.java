@@ -46,6 +46,16 @@ public class KetamaException extends RuntimeException {
             case "Unsupported": return new UnsupportedException(m);
             case "TooManyPoints": return new TooManyPointsException(m);
             case "BadFactor": return new BadFactorException(m);
+            case "FixedPoints": return new FixedPointsException(m);
+            case "NotAContinuum": return new NotAContinuumException(m);
+            case "NeedsKey": return new NeedsKeyException(m);
+            case "BadLoads": return new BadLoadsException(m);
+            case "TooManyServers": return new TooManyServersException(m);
+            case "UnknownAlgorithm": return new UnknownAlgorithmException(m);
+            case "ZeroBuckets": return new ZeroBucketsException(m);
+            case "TooManyBuckets": return new TooManyBucketsException(m);
+            case "NoBucket": return new NoBucketException(m);
+            case "BadOption": return new BadOptionException(m);
             default: return new KetamaException(errorName, m);
         }
     }

@@ -74,10 +74,28 @@ final class Keys {
         }
     }
 
-    /** The key the client hashes, or throws {@link KeyRejectedException}. */
-    static byte[] prepare(Profile p, HashFn hash, byte[] key) {
+    /**
+     * What a prepared key is when the client hashes nothing and uses hash 0 (libmemcached's
+     * hashed prefix + key over 250 bytes); compared by identity, never a caller's array.
+     */
+    static final byte[] UNHASHED = new byte[0];
+
+    /** The 32-bit hash of a prepared key: 0 for {@link #UNHASHED}. */
+    static int hash(HashFn hash, byte[] k) {
+        return k == UNHASHED ? 0 : hash.apply(k, 0, k.length);
+    }
+
+    /**
+     * The key the client hashes, or throws {@link KeyRejectedException}: the refusals on the
+     * key as given, then the ring's options (only profiles whose key is not rewritten have
+     * them), else the profile's rewrite.
+     */
+    static byte[] prepare(Profile p, HashFn hash, Options options, byte[] key) {
         if (refused(p, hash, key)) {
             throw KetamaException.of("KeyRejected");
+        }
+        if (options.rewrites()) {
+            return options.apply(key);
         }
         switch (p.rewrite) {
             case NONE:

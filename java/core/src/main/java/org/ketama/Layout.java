@@ -140,11 +140,11 @@ final class Layout {
                 return l;
             }
             case MAGLEV: {
-                long[] seeds = new long[n];
+                long[] nodeHashes = new long[n];
                 for (int i = 0; i < n; i++) {
-                    seeds[i] = entries[i].seed;
+                    nodeHashes[i] = entries[i].seed;
                 }
-                l.maglev = Alt.maglev(seeds);
+                l.maglev = Alt.maglev(nodeHashes);
                 return l;
             }
             default:

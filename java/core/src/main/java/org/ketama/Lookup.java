@@ -35,21 +35,21 @@ final class Lookup {
                     Md5.words(k, 0, k.length, w);
                     return layout.ownerAt(wideUpper(w));
                 }
-                return layout.ownerAt(position(hash.apply(k, 0, k.length)));
+                return layout.ownerAt(position(Keys.hash(hash, k)));
             case PECL_BUCKETS:
                 if (layout.buckets.length == 0) {
                     throw KetamaException.of("NoServer");
                 }
-                return layout.buckets[hash.apply(k, 0, k.length) & (Layout.PECL_BUCKETS - 1)];
+                return layout.buckets[Keys.hash(hash, k) & (Layout.PECL_BUCKETS - 1)];
             case MODULA:
             case JAVA_ABS_MODULO:
                 return slot(k);
             case JUMP:
-                return Alt.jump(hash.apply(k, 0, k.length) & 0xFFFFFFFFL, entries.length);
+                return Alt.jump(Keys.hash(hash, k) & 0xFFFFFFFFL, entries.length);
             case RENDEZVOUS:
-                return rendezvous(hash.apply(k, 0, k.length), Collections.emptyList());
+                return rendezvous(Keys.hash(hash, k), Collections.emptyList());
             case MAGLEV:
-                return layout.maglev[(int) ((hash.apply(k, 0, k.length) & 0xFFFFFFFFL) % Alt.MAGLEV_SIZE)];
+                return layout.maglev[(int) ((Keys.hash(hash, k) & 0xFFFFFFFFL) % Alt.MAGLEV_SIZE)];
             case JUMP_XXH3:
                 return Alt.jump(Xxh3.hash64(k, 0, k.length), entries.length);
             case HASH_RENDEZVOUS:
@@ -87,7 +87,7 @@ final class Lookup {
             default:
                 break;
         }
-        throw KetamaException.of("Unsupported", "a hash alone cannot place a key on " + profile.placement);
+        throw KetamaException.of("NeedsKey", String.valueOf(profile.placement));
     }
 
     /**
@@ -135,7 +135,7 @@ final class Lookup {
     private int furc(byte[] k) {
         int n = entries.length;
         if (n > Furc.MAX_POOL) {
-            throw KetamaException.of("Unsupported", n + " servers (mcrouter allows 2^23)");
+            throw KetamaException.of("TooManyServers", n + " servers");
         }
         if (layout.furcWeights == null) {
             return Furc.furcHash(k, 0, k.length, n);
@@ -152,7 +152,7 @@ final class Lookup {
             long h = Utf16.oldCompat(Utf16.decode(k, 0, k.length));
             return slotOf(h < 0 ? -h : h); // |Long.MIN_VALUE| is 2^63 read unsigned
         }
-        return slotOfHash(hash.apply(k, 0, k.length));
+        return slotOfHash(Keys.hash(hash, k));
     }
 
     /** The modulo slot of a 32-bit key hash. */
@@ -307,7 +307,7 @@ final class Lookup {
     /** The start of a walk for the key (already prepared) on a continuum. */
     int walkStart(byte[] k) {
         if (profile.placement == Profile.Placement.PECL_BUCKETS) {
-            int b = hash.apply(k, 0, k.length) & (Layout.PECL_BUCKETS - 1);
+            int b = Keys.hash(hash, k) & (Layout.PECL_BUCKETS - 1);
             return Layout.lowerBound(layout.biased, (b * Layout.PECL_STEP) ^ MIN) % layout.biased.length;
         }
         if (layout.wideHi != null) {
@@ -315,6 +315,6 @@ final class Lookup {
             Md5.words(k, 0, k.length, w);
             return wideUpper(w);
         }
-        return position(hash.apply(k, 0, k.length));
+        return position(Keys.hash(hash, k));
     }
 }

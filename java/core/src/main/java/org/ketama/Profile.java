@@ -14,7 +14,7 @@ import java.util.Set;
  */
 final class Profile {
     /** How a server becomes its node string ({@code node}). */
-    enum Node { LABEL, OMIT_DEFAULT_PORT, SLASH_LABEL, JAVA_SPY, JAVA_XMC, JAVA_NGINX, BARE, JAVA_HOST_NAME, HOST_PORT, JAVA_HOST_NAME_PORT, NGINX_HOST_NUL_PORT, HOST_THEN_PORT, HOST_SLASH_HOST_PORT }
+    enum Node { LABEL, OMIT_DEFAULT_PORT, SLASH_LABEL, JAVA_SPY, JAVA_XMC, JAVA_NGINX, BARE, JAVA_HOST_NAME, HOST_PORT, JAVA_HOST_NAME_PORT, NGINX_HOST_NUL_PORT, HOST_THEN_PORT, HOST_SLASH_HOST_PORT, JAVA_EVCACHE }
 
     /** How point string {@code i} of node string {@code S} is spelled ({@code strings}). */
     enum Strings { DASH, PREFIX, CONCAT, BARE, COLON }
@@ -56,7 +56,7 @@ final class Profile {
     enum Order { GIVEN, NODE_LENGTH_THEN_BYTES }
 
     /** The failover sequence ({@code failover.kind}). */
-    enum Failover { WALK, REHASH, REHASH_KEY, REHASH_HASH, STAY }
+    enum Failover { WALK, REHASH, REHASH_KEY, REHASH_KEY_DASH, REHASH_HASH, REHASH_KEY_UNTRIED, STAY }
 
     final String name;
     final List<String> aliases;
@@ -98,8 +98,12 @@ final class Profile {
     final Failover failover;
     final long firstTag;
     final boolean boundedByServers;
-    /** Lookups in all for {@code rehash_key} / {@code rehash_hash}, else 0. */
+    /** Lookups in all for {@code rehash_key} / {@code rehash_key_dash} / {@code rehash_hash}, else 0. */
     final long tries;
+    /** The client has twemproxy's {@code hash_tag}. */
+    final boolean optHashTag;
+    /** The client has libmemcached's key prefix (hashed or not). */
+    final boolean optPrefixKey;
 
     Profile(Map<String, Object> p, Spec spec) {
         name = str(p, "name");
@@ -151,7 +155,11 @@ final class Profile {
         failover = word(Failover.class, str(fo, "kind"));
         firstTag = failover == Failover.REHASH ? num(fo, "first_tag") : 0;
         boundedByServers = failover == Failover.REHASH && bool(fo, "bounded_by_servers");
-        tries = failover == Failover.REHASH_KEY || failover == Failover.REHASH_HASH ? num(fo, "tries") : 0;
+        tries = failover == Failover.REHASH_KEY || failover == Failover.REHASH_KEY_DASH
+                || failover == Failover.REHASH_HASH ? num(fo, "tries") : 0;
+        Map<String, Object> opt = obj(p, "options");
+        optHashTag = bool(opt, "hash_tag");
+        optPrefixKey = bool(opt, "prefix_key");
     }
 
     /** Whether this profile builds a continuum of points. */

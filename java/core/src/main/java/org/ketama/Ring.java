@@ -34,9 +34,11 @@ public final class Ring {
     private final Layout layout;
     private final Lookup lookup;
     private final FailoverSequence failovers;
+    private final Options options;
 
-    private Ring(Profile profile, HashFn hash, Entry[] entries, Layout layout) {
+    private Ring(Profile profile, HashFn hash, Entry[] entries, Layout layout, Options options) {
         this.profile = profile;
+        this.options = options;
         this.hash = hash;
         this.entries = entries;
         this.layout = layout;
@@ -87,7 +89,40 @@ public final class Ring {
             entries[i] = new Entry(p, s, a);
         }
         rank(p, entries);
-        return new Ring(p, h, entries, Layout.build(p, h, entries));
+        return new Ring(p, h, entries, Layout.build(p, h, entries), Options.none());
+    }
+
+    /**
+     * {@link #create(String, String, List)} with placement options.
+     *
+     * @throws BadOptionException the profile's client lacks one of the options
+     */
+    public static Ring create(String profile, String hash, List<Server> servers, Options options) {
+        return create(profile, hash, servers).withOptions(options);
+    }
+
+    /**
+     * A ring like this one with these placement options (this ring is unchanged; the points
+     * are shared).
+     *
+     * @throws BadOptionException the profile's client lacks one of the options
+     */
+    public Ring withOptions(Options options) {
+        if (options == null) {
+            throw new NullPointerException("options");
+        }
+        options.check(profile);
+        return new Ring(profile, hash, entries, layout, options);
+    }
+
+    /** The ring's placement options ({@link Options#none()} unless set). */
+    public Options options() {
+        return options;
+    }
+
+    /** The key this ring's client hashes (its refusals, then the options or its rewrite). */
+    byte[] prepare(byte[] key) {
+        return Keys.prepare(profile, hash, options, key);
     }
 
     private static void rank(Profile p, Entry[] entries) {
@@ -181,7 +216,7 @@ public final class Ring {
         if (entries.length == 0) {
             throw KetamaException.of("EmptyRing");
         }
-        byte[] k = Keys.prepare(profile, hash, key);
+        byte[] k = prepare(key);
         if (profile.singleShortcut && entries.length == 1) {
             return 0;
         }
@@ -194,8 +229,8 @@ public final class Ring {
      * @throws KeyRejectedException the client refuses this key
      */
     public long keyHash(byte[] key) {
-        byte[] k = Keys.prepare(profile, hash, key);
-        return hash.apply(k, 0, k.length) & 0xFFFFFFFFL;
+        byte[] k = prepare(key);
+        return Keys.hash(hash, k) & 0xFFFFFFFFL;
     }
 
     private static byte[] utf8(String key) {
@@ -243,6 +278,7 @@ public final class Ring {
         int limit;
         switch (profile.failover) {
             case WALK:
+            case REHASH_KEY_UNTRIED:
                 limit = entries.length;
                 break;
             case REHASH:

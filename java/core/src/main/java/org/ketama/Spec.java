@@ -32,6 +32,10 @@ final class Spec {
     private final Map<String, Profile> profiles = new LinkedHashMap<>();
     private final Map<String, Profile> profileNames = new HashMap<>();
     private final Map<String, String> messages = new HashMap<>();
+    /** The spec's {@code options} limits: {@code hash_tag} bytes, longest prefix, longest hashed prefix + key. */
+    final int hashTagBytes;
+    final int prefixKeyMaxBytes;
+    final int prefixedKeyMaxBytes;
 
     /** The spec, parsed on first use. */
     static Spec get() {
@@ -67,6 +71,10 @@ final class Spec {
     @SuppressWarnings("unchecked")
     Spec(String text) {
         Map<String, Object> doc = (Map<String, Object>) Json.parse(text);
+        Map<String, Object> lim = Profile.obj(doc, "options");
+        hashTagBytes = (int) Profile.num(lim, "hash_tag_bytes");
+        prefixKeyMaxBytes = (int) Profile.num(lim, "prefix_key_max_bytes");
+        prefixedKeyMaxBytes = (int) Profile.num(lim, "prefixed_key_max_bytes");
         for (Object o : Profile.list(doc, "errors")) {
             Map<String, Object> e = (Map<String, Object>) o;
             messages.put(Profile.str(e, "name"), Profile.str(e, "message"));

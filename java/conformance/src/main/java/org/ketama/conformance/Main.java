@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.ketama.Hashes;
 import org.ketama.KetamaException;
+import org.ketama.Options;
 import org.ketama.Ring;
 import org.ketama.Server;
 
@@ -33,6 +34,9 @@ public final class Main {
         String profile;
         String hash;
         int n = 1;
+        byte[] hashTag;
+        byte[] prefixKey;
+        boolean hashWithPrefix;
         final List<Server> servers = new ArrayList<>();
         final List<byte[]> keys = new ArrayList<>();
     }
@@ -112,6 +116,27 @@ public final class Main {
                 case "n":
                     c.n = Integer.parseInt(f[1]);
                     break;
+                case "option":
+                    if (f.length != 3) {
+                        throw new ProtocolException("an option line has 2 fields: " + line);
+                    }
+                    switch (f[1]) {
+                        case "hash_tag":
+                            c.hashTag = hex(f[2]);
+                            break;
+                        case "prefix_key":
+                            c.prefixKey = hex(f[2]);
+                            break;
+                        case "hash_with_prefix":
+                            if (!f[2].equals("0") && !f[2].equals("1")) {
+                                throw new ProtocolException("hash_with_prefix is 0 or 1: " + line);
+                            }
+                            c.hashWithPrefix = f[2].equals("1");
+                            break;
+                        default:
+                            throw new ProtocolException("unknown option: " + line);
+                    }
+                    break;
                 case "server": {
                     String name = dash(f[3]);
                     c.servers.add(new Server(f[1], Long.parseLong(f[2]),
@@ -144,11 +169,16 @@ public final class Main {
         return b;
     }
 
+    /** The case's placement options (a refused value: BadOptionException). */
+    static Options options(Case c) {
+        return Options.none().withHashTag(c.hashTag).withPrefixKey(c.prefixKey).withHashWithPrefix(c.hashWithPrefix);
+    }
+
     static void answer(Case c, Writer out) throws IOException {
         List<String> lines = new ArrayList<>();
         try {
             if ("hash".equals(c.kind)) {
-                Ring ring = c.profile == null ? null : Ring.create(c.profile, c.hash, List.of());
+                Ring ring = c.profile == null ? null : Ring.create(c.profile, c.hash, List.of(), options(c));
                 if (ring == null && c.hash == null) {
                     throw new IllegalArgumentException("a hash case needs a hash or a profile");
                 }
@@ -163,7 +193,7 @@ public final class Main {
                     }
                 }
             } else {
-                Ring ring = Ring.create(c.profile, c.hash, c.servers);
+                Ring ring = Ring.create(c.profile, c.hash, c.servers, options(c));
                 boolean failover = "failover".equals(c.kind);
                 for (byte[] k : c.keys) {
                     try {

@@ -21,12 +21,22 @@ import org.junit.jupiter.api.Test;
 class KitTest {
     @Test
     void everyVectorFileAgreesThroughTheKit() throws Exception {
+        kit("tests/vectors", "--all");
+    }
+
+    /** The files recorded with placement options, sent with `option` lines. */
+    @Test
+    void theOptionFilesAgreeThroughTheKit() throws Exception {
+        kit("tests/vectors/options", "--all (option files)");
+    }
+
+    private static void kit(String vectors, String what) throws Exception {
         Path root = Cli.root();
         Path bin = Cli.bin();
         // Surefire's own class path holds this module's classes and the core artifact.
         String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(bin.toString(), "conformance", "--all", "--vectors", root.resolve("tests/vectors").toString(),
+        List<String> cmd = new ArrayList<>(List.of(bin.toString(), "conformance", "--all", "--vectors", root.resolve(vectors).toString(),
             "--", java, "-cp", cp, Main.class.getName()));
         Path report = Files.createTempFile("ketama-conformance", ".txt");
         try {
@@ -38,7 +48,7 @@ class KitTest {
             }
             String out = new String(Files.readAllBytes(report), StandardCharsets.UTF_8);
             String[] lines = out.split("\n");
-            System.out.println("ketama conformance --all (Java port): " + lines[lines.length - 1]);
+            System.out.println("ketama conformance " + what + " (Java port): " + lines[lines.length - 1]);
             assertEquals(0, p.exitValue(), out);
         } finally {
             new File(report.toString()).delete();

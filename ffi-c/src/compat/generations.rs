@@ -1,0 +1,423 @@
+//! A continuum's generations (one per content of its file) and the `mcs` records
+//! `ketama_get_server` hands out, interned so they outlive reloads.
+
+use core::ffi::{c_char, c_int};
+use std::cell::UnsafeCell;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use ketama_core::profile::LIBKETAMA;
+use ketama_core::ring::RawContinuum;
+
+use super::reload::{load, stamp, Loaded, Pending, Stamp, SETTLE_MS};
+use super::{continuum, mcs, set_error, ADDR_LEN};
+
+/// How many parsed copies of its file one continuum keeps (the current one and the ones
+/// before it, so a recently read `continuum.array` stays valid).
+const KEPT_GENERATIONS: usize = 8;
+
+/// The `mcs` records `ketama_get_server` hands out, one per distinct (address, point) pair,
+/// shared by every generation of one path and never moved or changed once written (so a
+/// pointer to one stays valid as long as this set lives: until the last `ketama_smoke` of
+/// the path).
+#[derive(Debug, Default)]
+pub(super) struct Records {
+    inner: Mutex<RecordsInner>,
+}
+
+#[derive(Debug, Default)]
+struct RecordsInner {
+    /// Address -> its number in `index` keys.
+    ids: HashMap<Vec<u8>, u32>,
+    /// `(address number << 32) | point` -> the record.
+    index: HashMap<u64, Record>,
+    /// The blocks the records live in (from `Box::into_raw`, freed on drop), one per
+    /// generation that brought new pairs.
+    blocks: Vec<*mut [mcs]>,
+}
+
+/// A pointer to an interned `mcs` (into one of [`RecordsInner::blocks`]).
+#[derive(Clone, Copy, Debug)]
+struct Record(*const mcs);
+
+// SAFETY: a Record points into a block that is written once, before any Record to it is
+// shared, and then only read; the block lives as long as the `Records` that owns it.
+unsafe impl Send for Record {}
+// SAFETY: as above (read-only after publication).
+unsafe impl Sync for Record {}
+// SAFETY: the raw block pointers are owned by `RecordsInner` (freed in its Drop) and only
+// touched under `Records::inner`'s lock.
+unsafe impl Send for RecordsInner {}
+
+impl Drop for RecordsInner {
+    fn drop(&mut self) {
+        for &b in &self.blocks {
+            // SAFETY: from Box::into_raw in `Records::intern`, freed once, here.
+            drop(unsafe { Box::from_raw(b) });
+        }
+    }
+}
+
+impl Records {
+    /// The interned record for each of `points` (parallel to it), interning the new ones in
+    /// one new block.
+    fn intern(&self, points: &[mcs], addrs: &[&[u8]]) -> Box<[Record]> {
+        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        let inner = &mut *inner;
+        let mut keys = Vec::with_capacity(points.len());
+        let mut fresh: Vec<mcs> = Vec::new();
+        let mut fresh_keys: HashMap<u64, usize> = HashMap::new();
+        for (m, addr) in points.iter().zip(addrs) {
+            let next = u32::try_from(inner.ids.len()).unwrap_or(u32::MAX);
+            let id = *inner.ids.entry(addr.to_vec()).or_insert(next);
+            let key = u64::from(id) << 32 | u64::from(m.point);
+            if !inner.index.contains_key(&key) {
+                fresh_keys.entry(key).or_insert_with(|| {
+                    fresh.push(*m);
+                    fresh.len() - 1
+                });
+            }
+            keys.push(key);
+        }
+        if !fresh.is_empty() {
+            let block = Box::into_raw(fresh.into_boxed_slice());
+            inner.blocks.push(block);
+            let base = block.cast::<mcs>().cast_const();
+            for (key, at) in fresh_keys {
+                // SAFETY: `at` < the block's length (an index into `fresh`).
+                inner.index.insert(key, Record(unsafe { base.add(at) }));
+            }
+        }
+        keys.iter().map(|k| inner.index[k]).collect()
+    }
+
+    /// Number of interned records.
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.inner.lock().unwrap().index.len()
+    }
+}
+
+/// One parse of one server file.
+#[derive(Debug)]
+pub(super) struct Generation {
+    /// MD5 of the file's bytes.
+    pub(super) digest: [u8; 16],
+    /// What `continuum.array` shows.
+    pub(super) points: Box<[mcs]>,
+    /// The points as core searches them (positions in a row, 4 bytes a point, with a prefix
+    /// index: the 28-byte `mcs` rows are read only for the answer).
+    search: RawContinuum,
+    /// The interned record of `points[i]` for each i: what `ketama_get_server` returns.
+    records: Box<[Record]>,
+    /// Keeps `records` alive.
+    store: Arc<Records>,
+}
+
+impl Generation {
+    /// The generation of a parsed file (servers in file order), its records interned in
+    /// `store`; refused when core refuses the continuum (more points than one may hold).
+    pub(super) fn new(
+        digest: [u8; 16],
+        servers: &[(Vec<u8>, u32)],
+        store: Arc<Records>,
+    ) -> Result<Generation, ketama_core::BuildError> {
+        let list: Vec<(&[u8], u32)> = servers.iter().map(|(a, m)| (a.as_slice(), *m)).collect();
+        let search = RawContinuum::build(&LIBKETAMA, &list)?;
+        let ips: Vec<[c_char; ADDR_LEN]> = servers.iter().map(|(a, _)| ip(a)).collect();
+        let owners = search.owners();
+        let points: Box<[mcs]> = search
+            .points()
+            .iter()
+            .zip(owners)
+            .map(|(&point, &o)| mcs {
+                point,
+                ip: ips[o as usize],
+                _pad: [0; 2],
+            })
+            .collect();
+        let addrs: Vec<&[u8]> = owners.iter().map(|&o| list[o as usize].0).collect();
+        let records = store.intern(&points, &addrs);
+        Ok(Generation {
+            digest,
+            points,
+            search,
+            records,
+            store,
+        })
+    }
+
+    /// The record of the point a key hash lands on (the first point at or after it,
+    /// wrapping), NULL when the generation has no points.
+    #[inline]
+    pub(super) fn record(&self, hash: u32) -> *mut mcs {
+        match self.search.position(hash) {
+            Some(i) => self
+                .records
+                .get(i)
+                .map_or(core::ptr::null(), |r| r.0)
+                .cast_mut(),
+            None => core::ptr::null_mut(),
+        }
+    }
+}
+
+/// An address as `mcs.ip` holds it: at most [`ADDR_LEN`] bytes, zero-padded.
+fn ip(addr: &[u8]) -> [c_char; ADDR_LEN] {
+    let mut ip = [0 as c_char; ADDR_LEN];
+    for (d, s) in ip.iter_mut().zip(addr) {
+        *d = *s as c_char;
+    }
+    ip
+}
+
+/// What `ketama_roll` allocates; `c` first so a `continuum *` is a `Continuum *`.
+#[repr(C)]
+pub(super) struct Continuum {
+    /// What C reads; written only by `publish`, under `inner`'s lock (C may read it from
+    /// other threads: libketama's own unsynchronised contract).
+    pub(super) c: UnsafeCell<continuum>,
+    inner: Mutex<Inner>,
+    /// The current generation (the last of `inner.generations`, which keeps it alive), NULL
+    /// before the first: what `ketama_get_server` searches without taking the lock.
+    pub(super) current: AtomicPtr<Generation>,
+    /// When `ketama_get_server` next looks at the file ([`now_ms`]); between two looks a
+    /// lookup takes no lock and makes no system call.
+    pub(super) next_check: AtomicU64,
+}
+
+/// How often `ketama_get_server` looks at the server file (milliseconds).
+const CHECK_EVERY_MS: u64 = 1000;
+
+/// Milliseconds on a monotonic clock, cheap enough for every `ketama_get_server`: Linux's
+/// `CLOCK_MONOTONIC_COARSE` (read in user space through the vDSO, a few ns; it moves in ticks
+/// of 1-10 ms, so "a second" is a second within one tick); elsewhere std's `Instant`.
+#[cfg(target_os = "linux")]
+pub(super) fn now_ms() -> u64 {
+    #[repr(C)]
+    struct Timespec {
+        tv_sec: core::ffi::c_long,
+        tv_nsec: core::ffi::c_long,
+    }
+    extern "C" {
+        fn clock_gettime(clock: c_int, tp: *mut Timespec) -> c_int;
+    }
+    const CLOCK_MONOTONIC_COARSE: c_int = 6;
+    let mut ts = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a writable timespec (`long` seconds and nanoseconds: the layout of
+    // glibc's and musl's default `struct timespec`); the clock id is Linux's.
+    if unsafe { clock_gettime(CLOCK_MONOTONIC_COARSE, &mut ts) } != 0 {
+        return 0; // not seen on Linux since 2.6.32; 0 only delays the next look at the file
+    }
+    u64::try_from(ts.tv_sec).unwrap_or(0) * 1000
+        + u64::try_from(ts.tv_nsec).unwrap_or(0) / 1_000_000
+}
+
+/// Milliseconds on a monotonic clock (std's `Instant`, from the first call).
+#[cfg(not(target_os = "linux"))]
+pub(super) fn now_ms() -> u64 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    let start = *START.get_or_init(std::time::Instant::now);
+    u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+struct Inner {
+    path: PathBuf,
+    /// The last [`KEPT_GENERATIONS`] generations handed out through `c.array`, oldest first
+    /// (so a recently read `c.array` stays valid after a reload; see the module docs).
+    generations: Vec<Arc<Generation>>,
+    /// The record sets of every generation this continuum published (one per path in
+    /// practice): every `mcs *` it returned stays valid until `ketama_smoke`.
+    records: Vec<Arc<Records>>,
+    /// The file as of the last published generation.
+    stamp: Option<Stamp>,
+    /// A changed file seen but not yet settled.
+    pending: Option<Pending>,
+    /// Storage `c.modtime` points to.
+    modtime: Box<i64>,
+}
+
+impl Continuum {
+    /// A continuum of the file at `path`, with no generation yet.
+    pub(super) fn new(path: PathBuf) -> Continuum {
+        Continuum {
+            c: UnsafeCell::new(continuum {
+                numpoints: 0,
+                modtime: core::ptr::null_mut(),
+                array: core::ptr::null_mut(),
+            }),
+            inner: Mutex::new(Inner {
+                path,
+                generations: Vec::new(),
+                records: Vec::new(),
+                stamp: None,
+                pending: None,
+                modtime: Box::new(0),
+            }),
+            current: AtomicPtr::new(core::ptr::null_mut()),
+            next_check: AtomicU64::new(now_ms().saturating_add(CHECK_EVERY_MS)),
+        }
+    }
+
+    /// Makes `g` the current generation and points the C fields at it.
+    pub(super) fn install(&mut self, g: Arc<Generation>, stamp: Stamp) {
+        let inner = self.inner.get_mut().unwrap_or_else(PoisonError::into_inner);
+        Continuum::publish(&self.c, &self.current, inner, g, stamp);
+    }
+
+    /// `ketama_get_server`'s look at the file: under the lock, once per [`CHECK_EVERY_MS`]
+    /// (the first thread past the deadline looks, the others go on with the current
+    /// generation), reloads it when it changed; a broken file keeps the last good continuum.
+    #[cold]
+    pub(super) fn check(&self, now: u64) {
+        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        if now < self.next_check.load(Ordering::Relaxed) {
+            return; // another thread looked meanwhile
+        }
+        self.next_check
+            .store(now.saturating_add(CHECK_EVERY_MS), Ordering::Relaxed);
+        let stale = match (inner.generations.last(), inner.stamp) {
+            (Some(_), Some(old)) => stamp(&inner.path) != Ok(old),
+            _ => true,
+        };
+        if stale {
+            let path = inner.path.clone();
+            match load(&path, inner.pending) {
+                Ok(Loaded::Ready(g, st)) => {
+                    inner.pending = None;
+                    Continuum::publish(&self.c, &self.current, &mut inner, g, st);
+                }
+                Ok(Loaded::Unsettled(p)) => {
+                    // Keep the current continuum; look again soon after it may have settled.
+                    inner.pending = Some(p);
+                    self.next_check
+                        .store(now.saturating_add(SETTLE_MS / 4), Ordering::Relaxed);
+                }
+                Err(msg) => {
+                    inner.pending = None;
+                    set_error(&msg); // keep serving the last good continuum
+                }
+            }
+        }
+    }
+
+    /// Points C at generation `g`. Callers hold `inner`'s lock (or own the continuum
+    /// outright), which serialises every write to `c`.
+    fn publish(
+        c: &UnsafeCell<continuum>,
+        current: &AtomicPtr<Generation>,
+        inner: &mut Inner,
+        g: Arc<Generation>,
+        stamp: Stamp,
+    ) {
+        // SAFETY: writes to `c` happen only here, serialised by the lock our caller holds;
+        // no Rust reference to the `continuum` exists besides this one.
+        let c = unsafe { &mut *c.get() };
+        *inner.modtime = stamp.mtime.0;
+        inner.stamp = Some(stamp);
+        c.numpoints = c_int::try_from(g.points.len()).unwrap_or(c_int::MAX);
+        c.array = g.points.as_ptr().cast_mut().cast();
+        c.modtime = core::ptr::from_mut::<i64>(&mut inner.modtime).cast();
+        // Kept alive by `inner.generations` (pushed below, or already its last) until
+        // KEPT_GENERATIONS later content changes or ketama_smoke.
+        current.store(Arc::as_ptr(&g).cast_mut(), Ordering::Release);
+        if !inner.records.iter().any(|r| Arc::ptr_eq(r, &g.store)) {
+            inner.records.push(Arc::clone(&g.store));
+        }
+        // Same content (only touched): nothing new to keep.
+        if !inner
+            .generations
+            .last()
+            .is_some_and(|last| Arc::ptr_eq(last, &g))
+        {
+            inner.generations.push(g);
+            if inner.generations.len() > KEPT_GENERATIONS {
+                inner.generations.remove(0);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn servers(lines: &[(&str, u32)]) -> Vec<(Vec<u8>, u32)> {
+        lines
+            .iter()
+            .map(|&(a, m)| (a.as_bytes().to_vec(), m))
+            .collect()
+    }
+
+    #[test]
+    fn generations_share_records_and_stay_bounded() {
+        let store = Arc::new(Records::default());
+        let a = servers(&[("10.0.0.1:11211", 100), ("10.0.0.2:11211", 100)]);
+        let b = servers(&[("10.0.0.1:11211", 100), ("10.0.0.3:11211", 100)]);
+        let ga = Generation::new([0; 16], &a, Arc::clone(&store)).unwrap();
+        assert_eq!(store.len(), 320);
+        let gb = Generation::new([1; 16], &b, Arc::clone(&store)).unwrap();
+        // Only 10.0.0.3's points are new.
+        assert_eq!(store.len(), 480);
+        // Flipping between the two files any number of times adds nothing.
+        for i in 0..50u8 {
+            let g = Generation::new(
+                [i; 16],
+                if i % 2 == 0 { &a } else { &b },
+                Arc::clone(&store),
+            )
+            .unwrap();
+            assert_eq!(g.records.len(), 320);
+        }
+        assert_eq!(store.len(), 480);
+        // The records equal the generation's own points, and a server kept is the same record.
+        for (m, r) in ga.points.iter().zip(ga.records.iter()) {
+            // SAFETY: interned in `store`, alive.
+            let r = unsafe { &*r.0 };
+            assert_eq!((m.point, m.ip), (r.point, r.ip));
+        }
+        let kept = |g: &Generation| -> Vec<*const mcs> {
+            g.points
+                .iter()
+                .zip(g.records.iter())
+                .filter(|(m, _)| m.ip[7] == b'1' as c_char && m.ip[8] == b':' as c_char)
+                .map(|(_, r)| r.0)
+                .collect()
+        };
+        assert_eq!(kept(&ga), kept(&gb));
+        assert_eq!(kept(&ga).len(), 160);
+    }
+
+    #[test]
+    fn too_many_points_are_refused_before_hashing() {
+        // 60,000 lines of weight 1: 160 points each, 9.6 million, over core's 2^23.
+        let many: Vec<(Vec<u8>, u32)> = (0..60_000u32)
+            .map(|i| {
+                (
+                    format!("10.{}.{}.1:11211", i / 256, i % 256).into_bytes(),
+                    1,
+                )
+            })
+            .collect();
+        let err = Generation::new([0; 16], &many, Arc::new(Records::default())).unwrap_err();
+        assert_eq!(err.error, ketama_core::Error::TooManyPoints);
+    }
+
+    #[test]
+    fn repeated_addresses_and_raw_bytes_each_get_their_points() {
+        let servers = vec![
+            (b"10.0.0.1:11211".to_vec(), 100),
+            (b"10.0.0.1:11211".to_vec(), 100),
+            (b"\xff\xfe:1".to_vec(), 100),
+        ];
+        let g = Generation::new([0; 16], &servers, Arc::new(Records::default())).unwrap();
+        assert_eq!(g.points.len(), 480);
+        assert!(g.points.windows(2).all(|w| w[0].point <= w[1].point));
+        assert!(!g.record(12345).is_null());
+    }
+}

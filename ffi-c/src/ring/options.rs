@@ -1,0 +1,65 @@
+//! Placement options: twemproxy's `hash_tag`, libmemcached's key prefix.
+
+use core::ffi::c_char;
+
+use ketama_core::Options;
+
+use super::handle::{ketama_ring, Handle};
+use crate::boundary::{bytes, ffi_boundary, FfiResult, Opaque};
+use crate::status::ketama_status;
+
+/// `(ptr, len)` as an option's bytes: NULL means the option is not set; a non-NULL pointer
+/// with `len` 0 is the empty value.
+///
+/// # Safety
+/// As `bytes`.
+unsafe fn value<'a>(ptr: *const c_char, len: usize) -> FfiResult<Option<&'a [u8]>> {
+    if ptr.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: caller's contract.
+    let v = unsafe { bytes(ptr, len) }.map_err(|_| ketama_status::BadOption)?;
+    Ok(Some(v))
+}
+
+/// Sets the ring's placement options, replacing any set before (they change which bytes of
+/// a key are hashed, never the servers' points):
+/// - `hash_tag` (`hash_tag_len` bytes, exactly 2; NULL: none): twemproxy's `hash_tag`, only
+///   on the `twemproxy` profiles;
+/// - `prefix_key` (`prefix_key_len` bytes, at most 127, no NUL; NULL or empty: none):
+///   php-memcached's `OPT_PREFIX_KEY`, and `hash_with_prefix` (non-zero) its
+///   `OPT_HASH_WITH_PREFIX_KEY`, only on the libmemcached profiles (`libmemcached`,
+///   `libmemcached-weighted` = `php-memcached`, `libmemcached-spy`,
+///   `libmemcached-spy-weighted`, `modula`).
+///
+/// `KETAMA_STATUS_BAD_OPTION` when the profile's client lacks an option or refuses its value;
+/// the ring is then unchanged. Lookups running meanwhile see the old options or the new ones.
+///
+/// # Safety
+/// `ring` is a live ring; a non-NULL `hash_tag` / `prefix_key` points to that many readable
+/// bytes.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_ring_set_options(
+    ring: *mut ketama_ring,
+    hash_tag: *const c_char,
+    hash_tag_len: usize,
+    prefix_key: *const c_char,
+    prefix_key_len: usize,
+    hash_with_prefix: i32,
+) -> ketama_status {
+    ffi_boundary! {
+        // SAFETY: caller's contract.
+        let handle = unsafe { Handle::borrow(ring) }?;
+        let mut options = Options::new();
+        // SAFETY: caller's contract.
+        if let Some(tag) = unsafe { value(hash_tag, hash_tag_len) }? {
+            options = options.with_hash_tag(tag)?;
+        }
+        // SAFETY: caller's contract.
+        if let Some(prefix) = unsafe { value(prefix_key, prefix_key_len) }? {
+            options = options.with_prefix_key(prefix)?;
+        }
+        let options = options.with_hash_with_prefix(hash_with_prefix != 0);
+        Ok(handle.change(|ring, _| ring.clone().with_options(options))?)
+    }
+}
