@@ -11,11 +11,10 @@ const { profileByName, hashForProfile } = require('./profiles');
 const { K, loadKey, prepare } = require('./key');
 const { checkOptions, rewrites, publicOptions } = require('./options');
 
-/** The most rehashes `rehash_key_untried` makes for one key. */
-const UNTRIED_REHASH_CAP = 1 << 20;
 const { jump, maglevTable } = require('./placements');
-const { compareBytes, putDigits } = require('./points');
+const { compareBytes } = require('./points');
 const build = require('./ring-build');
+const failover = require('./failover');
 const lookup = require('./ring-lookup');
 const E = require('./errors');
 
@@ -224,107 +223,19 @@ class Ring {
   }
 
   /**
-   * The client's own failover sequence for a key, primary first (labels): spymemcached's and
-   * xmemcached's rehash walks (servers may repeat), for every other client as getN.
+   * The client's own failover sequence for a key, primary first (labels), at most `n`: the
+   * servers it tries in order while the earlier ones are down (rehash clients may repeat one).
    * @param {string|Uint8Array} key
    * @param {number} n
    * @returns {string[]}
    */
   failover(key, n) {
-    const p = this.profile;
-    if (p.failover === 'rehash_key' || p.failover === 'rehash_key_dash' || p.failover === 'rehash_hash') {
-      return this.rehashTries(key, Math.min(n, p.tries));
-    }
-    if (p.failover === 'stay') {
-      const first = this.index(key);
-      return n > 0 ? [this.labels[first]] : [];
-    }
-    if (p.failover === 'rehash_key_untried') return this.rehashUntried(key, Math.min(n, this.n));
-    const continuum = p.placement === 'ring' || p.placement === 'pecl_buckets';
-    if (p.failover !== 'rehash' || !continuum) return this.getN(key, n);
-    const limit = p.boundedByServers ? Math.min(n, this.n + 1) : n;
-    const first = this.index(key);
-    if (limit <= 0) return [];
-    const out = [first];
-    const key0 = K.b.slice(0, K.n);
-    let hv = this.hashFn(key0, key0.length);
-    let t = p.firstTag;
-    const len = this.values.length;
-    while (out.length < limit) {
-      const tagged = new Uint8Array(key0.length + 20);
-      const digits = String(t);
-      for (let i = 0; i < digits.length; i++) tagged[i] = digits.charCodeAt(i);
-      tagged.set(key0, digits.length);
-      hv = (hv + this.hashFn(tagged, digits.length + key0.length)) >>> 0;
-      const at = this.lowerBound(hv);
-      out.push(this.ownerAt(at === len ? 0 : at));
-      t += 1;
-    }
-    return out.map((i) => this.labels[i]);
-  }
-
-  /**
-   * dalli (`rehash_key`: lookup t >= 1 hashes `decimal(t - 1) + key`), pecl memcache
-   * (`rehash_key_dash`: lookup t >= 1 hashes `key + '-' + decimal(t - 1)`) and python-memcached
-   * (`rehash_hash`: `h(t + 1) = H(decimal(h(t)) + decimal(t))`): `n` lookups in all, each hash
-   * placed as the key's own hash is; one server with the single-server shortcut: that server.
-   */
-  rehashTries(key, n) {
-    const p = this.profile;
-    const first = this.index(key);
-    if (n <= 0) return [];
-    const out = [first];
-    if (p.singleShortcut && this.n === 1) return [this.labels[first]];
-    const key0 = K.b.slice(0, K.n);
-    let h = this.hashFn(key0, key0.length);
-    const tagged = new Uint8Array(key0.length + 40);
-    for (let t = 0; t < n - 1; t++) {
-      let len;
-      if (p.failover === 'rehash_key') {
-        len = putDigits(tagged, 0, String(t));
-        tagged.set(key0, len);
-        len += key0.length;
-      } else if (p.failover === 'rehash_key_dash') {
-        tagged.set(key0, 0);
-        tagged[key0.length] = 0x2d;
-        len = putDigits(tagged, key0.length + 1, String(t));
-      } else {
-        len = putDigits(tagged, 0, String(h));
-        len = putDigits(tagged, len, String(t));
-      }
-      h = this.hashFn(tagged, len);
-      out.push(this.indexOfHash(h));
-    }
-    return out.map((i) => this.labels[i]);
-  }
-
-  /**
-   * whalin (`rehash_key_untried`): after the key's own server, `decimal(t) + key` for
-   * t = 0, 1, ... placed as a key is, each server kept the first time it comes up, until `n`.
-   * The client has no bound (a server owning no bucket keeps it searching forever); this
-   * stops after UNTRIED_REHASH_CAP rehashes.
-   */
-  rehashUntried(key, n) {
-    const first = this.index(key);
-    if (n <= 0) return [];
-    const out = [first];
-    const key0 = K.b.slice(0, K.n);
-    const saved = K.b;
-    const tagged = new Uint8Array(key0.length + 20);
-    try {
-      for (let t = 0; out.length < n && t < UNTRIED_REHASH_CAP; t++) {
-        const len = putDigits(tagged, 0, String(t));
-        tagged.set(key0, len);
-        K.b = tagged;
-        K.n = len + key0.length;
-        const i = this.indexOfPrepared();
-        if (!out.includes(i)) out.push(i);
-      }
-    } finally {
-      K.b = saved;
-      K.n = 0;
-    }
-    return out.map((i) => this.labels[i]);
+    const out = [];
+    failover.each(this, key, n, (i) => {
+      out.push(this.labels[i]);
+      return false;
+    });
+    return out;
   }
 
   /**
@@ -337,15 +248,13 @@ class Ring {
    */
   getAlive(key, dead) {
     if (dead.length === 0) return this.get(key);
-    const p = this.profile;
-    let limit;
-    if (p.failover === 'walk' || p.failover === 'rehash_key_untried') limit = this.n;
-    else if (p.failover === 'rehash') limit = p.boundedByServers ? this.n + 1 : 7;
-    else if (p.failover === 'stay') limit = 1;
-    else limit = p.tries;
-    const deadLabels = dead.map((i) => this.labels[i]);
-    const hit = this.failover(key, limit).find((l) => !deadLabels.includes(l));
-    return hit === undefined ? null : hit;
+    let hit = null;
+    failover.each(this, key, failover.limit(this), (i) => {
+      if (dead.includes(i)) return false;
+      hit = this.labels[i];
+      return true;
+    });
+    return hit;
   }
 
   /**

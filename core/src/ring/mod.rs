@@ -20,7 +20,8 @@
 //! - `slots`: modulo placements;
 //! - `layout`: the data shape a ring's lookups read, with its rule resolved at build;
 //! - `compiled`: the [`Ring`] type and its accessors;
-//! - `search`: lookups (`locate`, `locate_n`, failover) over every layout;
+//! - `search`: lookups (`locate`, `locate_n`) over every layout;
+//! - `failover`: each client's failover sequence, shown to a visitor that may stop it;
 //! - `build`: fresh builds;
 //! - `change`: the next snapshot after a change, merged from the old one's points;
 //! - `explicit`: a ring from the caller's own (position, server) points, and searches by a
@@ -52,6 +53,7 @@ mod layout;
 
 mod compiled;
 
+mod failover;
 mod scored;
 mod search;
 

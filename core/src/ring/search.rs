@@ -1,6 +1,6 @@
-//! Lookups over every layout: a key's server (`locate`), the next distinct servers
-//! (`locate_n`) and the client's failover sequence. Each layout carries the rule it is
-//! searched by; the comparisons themselves are in `continuum`.
+//! Lookups over every layout: a key's server (`locate`) and the next distinct servers
+//! (`locate_n`). Each layout carries the rule it is searched by; the comparisons themselves
+//! are in `continuum`.
 
 use alloc::vec::Vec;
 
@@ -11,12 +11,8 @@ use super::layout::Layout;
 use crate::alt::{jump, maglev, rendezvous};
 use crate::error::Error;
 use crate::hash::{furc, xxh3_64};
-use crate::profile::{Bound, Failover};
+use crate::profile::Bound;
 use crate::server::Server;
-
-/// The most rehashes [`Failover::RehashKeyUntried`] tries for one key before it stops looking
-/// for the servers it has not met.
-const UNTRIED_REHASH_CAP: u64 = 1 << 20;
 
 impl Ring {
     /// The key hash as this ring computes it (after the client's key rewriting).
@@ -130,7 +126,7 @@ impl Ring {
     }
 
     /// The server index for a key already rewritten by the client (its bytes as hashed).
-    fn locate_prepared(&self, key: Prepared<'_>) -> Result<usize, Error> {
+    pub(super) fn locate_prepared(&self, key: Prepared<'_>) -> Result<usize, Error> {
         match &self.layout {
             Layout::Furc(weights) => furc_locate(key.bytes, self.entries.len(), weights),
             Layout::Scored(join, ties) => self.scored_best(*join, *ties, key.bytes, &[]),
@@ -232,211 +228,6 @@ impl Ring {
         }
     }
 
-    /// The client's own failover sequence for a key, primary first, at most `n` entries:
-    /// the servers the client tries, in order, while the earlier ones are down (see
-    /// [`Failover`]). spymemcached and xmemcached rehash-walk the continuum (servers may
-    /// repeat; spymemcached's `getSequence` yields 7, xmemcached stops after as many rehashes
-    /// as servers), dalli and python-memcached rehash up to their retry limits, emcache stays
-    /// on its pick, every other client takes the next distinct servers as [`Ring::locate_n`].
-    pub fn failover(&self, key: &[u8], n: usize) -> Result<Vec<usize>, Error> {
-        let mut out = Vec::with_capacity(n.min(64));
-        match (self.profile.failover, self.layout.continuum()) {
-            (
-                Failover::Rehash {
-                    first_tag,
-                    bounded_by_servers,
-                },
-                Some(c),
-            ) => self.rehash_walk(key, n, first_tag, bounded_by_servers, c, &mut out)?,
-            (Failover::RehashKey { tries }, _) => {
-                self.rehash_tries(key, n.min(tries as usize), Retag::TryThenKey, &mut out)?
-            }
-            (Failover::RehashKeyDash { tries }, _) => {
-                self.rehash_tries(key, n.min(tries as usize), Retag::KeyDashTry, &mut out)?
-            }
-            (Failover::RehashHash { tries }, _) => {
-                self.rehash_tries(key, n.min(tries as usize), Retag::HashThenTry, &mut out)?
-            }
-            (Failover::RehashKeyUntried, _) => self.rehash_untried(key, n, &[], &mut out)?,
-            (Failover::Stay, _) => {
-                let first = self.locate_index(key)?;
-                if n > 0 {
-                    out.push(first);
-                }
-            }
-            _ => self.locate_n_into(key, n, &mut out)?,
-        }
-        Ok(out)
-    }
-
-    /// How many servers the client tries for one key before it gives up.
-    pub fn failover_limit(&self) -> usize {
-        match self.profile.failover {
-            Failover::Walk | Failover::RehashKeyUntried => self.entries.len(),
-            Failover::Rehash {
-                bounded_by_servers: true,
-                ..
-            } => self.entries.len() + 1,
-            Failover::Rehash { .. } => SPY_SEQUENCE,
-            Failover::RehashKey { tries }
-            | Failover::RehashKeyDash { tries }
-            | Failover::RehashHash { tries } => tries as usize,
-            Failover::Stay => 1,
-        }
-    }
-
-    /// The server a key goes to while the servers at the indexes in `dead` are down: the
-    /// first of the client's failover sequence ([`Ring::failover`], up to
-    /// [`Ring::failover_limit`] tries) that is up. [`Error::NoServer`] when the client gives
-    /// up (every server it would try is down).
-    pub fn locate_alive(&self, key: &[u8], dead: &[usize]) -> Result<usize, Error> {
-        if dead.is_empty() {
-            return self.locate_index(key);
-        }
-        let seq = if self.profile.failover == Failover::RehashKeyUntried {
-            let mut out = Vec::new();
-            self.rehash_untried(key, self.failover_limit(), dead, &mut out)?;
-            out
-        } else {
-            self.failover(key, self.failover_limit())?
-        };
-        seq.into_iter()
-            .find(|i| !dead.contains(i))
-            .ok_or(Error::NoServer)
-    }
-
-    /// spymemcached / xmemcached: `hv = (hv + H(str(t) + key)) mod 2^32` walked on the
-    /// continuum.
-    fn rehash_walk(
-        &self,
-        key: &[u8],
-        n: usize,
-        first_tag: u32,
-        bounded: bool,
-        c: &Continuum,
-        out: &mut Vec<usize>,
-    ) -> Result<(), Error> {
-        let n = if bounded {
-            n.min(self.entries.len() + 1)
-        } else {
-            n
-        };
-        let first = self.locate_index(key)?;
-        if n == 0 {
-            return Ok(());
-        }
-        out.push(first);
-        let mut buf = KeyBuf::new();
-        let prepared = self.prepare(key, &mut buf)?;
-        let key = prepared.bytes;
-        let mut hv = prepared.hash(self.hash);
-        let mut tagged = Vec::with_capacity(key.len() + 20);
-        let mut t = u64::from(first_tag);
-        while out.len() < n {
-            tagged.clear();
-            push_decimal(&mut tagged, t);
-            tagged.extend_from_slice(key);
-            hv = hv.wrapping_add(self.hash.hash(&tagged));
-            let p = c.lower_bound(hv);
-            out.push(
-                self.layout
-                    .owner_at(c, if p == c.values.len() { 0 } else { p }),
-            );
-            t += 1;
-        }
-        Ok(())
-    }
-
-    /// dalli, pecl memcache and python-memcached: `n` lookups, each rehash placed as a key
-    /// hash is (see [`Retag`]).
-    fn rehash_tries(
-        &self,
-        key: &[u8],
-        n: usize,
-        retag: Retag,
-        out: &mut Vec<usize>,
-    ) -> Result<(), Error> {
-        let first = self.locate_index(key)?;
-        if n == 0 {
-            return Ok(());
-        }
-        out.push(first);
-        if self.profile.single_shortcut && self.entries.len() == 1 {
-            return Ok(());
-        }
-        let mut buf = KeyBuf::new();
-        let prepared = self.prepare(key, &mut buf)?;
-        let key = prepared.bytes;
-        let mut h = prepared.hash(self.hash);
-        let mut tagged = Vec::with_capacity(key.len() + 20);
-        for t in 0..(n as u64).saturating_sub(1) {
-            tagged.clear();
-            match retag {
-                Retag::TryThenKey => {
-                    push_decimal(&mut tagged, t);
-                    tagged.extend_from_slice(key);
-                }
-                Retag::KeyDashTry => {
-                    tagged.extend_from_slice(key);
-                    tagged.push(b'-');
-                    push_decimal(&mut tagged, t);
-                }
-                Retag::HashThenTry => {
-                    push_decimal(&mut tagged, u64::from(h));
-                    push_decimal(&mut tagged, t);
-                }
-            }
-            h = self.hash.hash(&tagged);
-            out.push(self.locate_point_of(KeyPoint::Narrow(h))?);
-        }
-        Ok(())
-    }
-
-    /// whalin: `str(t) + key` for t = 0, 1, ... placed as a key, keeping only servers not yet
-    /// in `out`, until `n` (at most every server) are listed. The client itself has no bound
-    /// (a server that owns no bucket would keep it searching forever); the search stops after
-    /// [`UNTRIED_REHASH_CAP`] rehashes, which the servers never reach when each owns a share.
-    ///
-    /// With `dead` non-empty the search ends at the first server not in it, as the client's
-    /// does: the client never lists servers past the one it connects to (and on some bucket
-    /// lists, e.g. old-compat over 6 buckets, its rehashes never reach every server).
-    fn rehash_untried(
-        &self,
-        key: &[u8],
-        n: usize,
-        dead: &[usize],
-        out: &mut Vec<usize>,
-    ) -> Result<(), Error> {
-        let first = self.locate_index(key)?;
-        if n == 0 {
-            return Ok(());
-        }
-        out.push(first);
-        let alive = |i: &usize| !dead.is_empty() && !dead.contains(i);
-        if alive(&first) {
-            return Ok(());
-        }
-        let want = n.min(self.entries.len());
-        let mut buf = KeyBuf::new();
-        let key = self.prepare(key, &mut buf)?.bytes;
-        let mut tagged = Vec::with_capacity(key.len() + 20);
-        let mut t = 0u64;
-        while out.len() < want && t < UNTRIED_REHASH_CAP {
-            tagged.clear();
-            push_decimal(&mut tagged, t);
-            tagged.extend_from_slice(key);
-            let i = self.locate_prepared(Prepared::bytes(&tagged))?;
-            if !out.contains(&i) {
-                out.push(i);
-                if alive(&i) {
-                    break;
-                }
-            }
-            t += 1;
-        }
-        Ok(())
-    }
-
     /// The highest-scoring server not in `skip`.
     fn rendezvous_best(&self, h: u32, skip: &[usize]) -> Result<usize, Error> {
         let mut best: Option<(f64, usize)> = None;
@@ -463,35 +254,6 @@ fn furc_locate(key: &[u8], n: usize, weights: &[f64]) -> Result<usize, Error> {
         return Ok(furc::furc_hash(key, n as u32) as usize);
     }
     furc::weighted_ch3(key, weights).ok_or(Error::NoServer)
-}
-
-/// What the rehash of try `t` (from 0) hashes.
-#[derive(Clone, Copy)]
-enum Retag {
-    /// `str(t) + key` (dalli).
-    TryThenKey,
-    /// `key + "-" + str(t)` (pecl memcache).
-    KeyDashTry,
-    /// `str(previous hash) + str(t)` (python-memcached).
-    HashThenTry,
-}
-
-/// spymemcached's `getSequence`: the primary and 6 rehashes.
-const SPY_SEQUENCE: usize = 7;
-
-/// Appends `t` in decimal (no allocation beyond `out`).
-fn push_decimal(out: &mut Vec<u8>, mut t: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (t % 10) as u8;
-        t /= 10;
-        if t == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[i..]);
 }
 
 #[cfg(test)]
