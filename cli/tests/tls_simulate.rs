@@ -103,6 +103,14 @@ fn live_tls_gives_the_plain_figures_and_leaves_no_certificates() {
         leftovers(&d, &["memcached-logging", "args.log"]),
         Vec::<String>::new()
     );
+    // The table names the TLS.
+    let out = ketama_in(&d, &["simulate", "--live", "--tls", "--key-count", "100"]);
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(
+        table.contains("one per node, over TLS (a certificate made for this run, verified)"),
+        "{table}"
+    );
     let _ = std::fs::remove_dir_all(&d);
 }
 
