@@ -151,19 +151,9 @@ fn live_refuses_keys_the_protocol_cannot_carry_and_a_missing_binary() {
 /// A `--memcached` wrapper that records each PID it runs as; call `n` behaves as `on_call`.
 fn wrapper(d: &Path, memcached: &str, on_call: &str) -> (PathBuf, PathBuf) {
     let pids = d.join("pids");
-    let script = d.join("memcached-wrapper");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\necho $$ >> '{p}'\nn=$(wc -l < '{p}')\n{on_call}\nexec '{memcached}' \"$@\"\n",
-            p = pids.display()
-        ),
-    )
-    .unwrap();
-    Command::new("chmod")
-        .args(["+x", script.to_str().unwrap()])
-        .status()
-        .unwrap();
+    let p = pids.display();
+    let before = format!("echo $$ >> '{p}'\nn=$(wc -l < '{p}')\n{on_call}");
+    let script = common::memcached::wrapper(d, "memcached-wrapper", memcached, &before);
     (script, pids)
 }
 

@@ -35,6 +35,20 @@ pub fn tmpdir(suite: &str, name: &str) -> PathBuf {
     d
 }
 
+/// An executable `d/name` to give as `--memcached`: a shell script that runs the lines
+/// `before` (with the arguments in `$@`), then execs `mc` with the same arguments.
+pub fn wrapper(d: &Path, name: &str, mc: &str, before: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let script = d.join(name);
+    std::fs::write(
+        &script,
+        format!("#!/bin/sh\n{before}\nexec '{mc}' \"$@\"\n"),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    script
+}
+
 /// A port of 127.0.0.1 free right now.
 pub fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")

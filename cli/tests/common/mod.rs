@@ -27,6 +27,18 @@ pub fn ketama_stdin(args: &[&str], stdin: Option<&[u8]>) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Runs `ketama args` with TMPDIR set to `tmp` (where it makes its temporary files), no
+/// standard input.
+#[allow(dead_code)]
+pub fn ketama_in(tmp: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .env("TMPDIR", tmp)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run ketama")
+}
+
 /// Expects `out` (of `ketama args`) to have succeeded; returns its standard output.
 #[allow(dead_code)] // each test crate compiles this module; not every one checks a success
 pub fn stdout_of(args: &[&str], out: Output) -> String {

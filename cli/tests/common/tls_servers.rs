@@ -2,6 +2,7 @@
 //! `openssl` command (installed with tests/lib/need.sh when missing), and `memcached -Z`
 //! processes on 127.0.0.1, each with a plain (`notls`) second port the test itself uses to
 //! write and read keys. Every process is killed by its PID on drop.
+#![allow(dead_code)] // each test crate compiles this module; not every one uses all of it
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};

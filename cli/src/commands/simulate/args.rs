@@ -74,6 +74,12 @@ pub struct SimulateArgs {
     /// and read again ("hit rate after migrating", expected 100%).
     #[arg(long, requires = "live")]
     pub migrate: bool,
+    /// --live: start the memcached processes with TLS (`-Z`) on a CA and a certificate for
+    /// 127.0.0.1 made for this run (in a private temporary directory, removed afterwards),
+    /// and speak TLS to them, verifying that certificate; with --migrate, the copy runs over
+    /// TLS too. Needs a memcached built with TLS support (Debian's is).
+    #[arg(long, requires = "live")]
+    pub tls: bool,
     /// The memcached binary for --live [default: memcached on the PATH].
     #[arg(long, requires = "live", value_name = "PATH", value_parser = crate::args::path_arg())]
     pub memcached: Option<String>,

@@ -192,6 +192,7 @@ fn live_table(r: &Report, l: &Live) -> String {
 fn add_live_json(v: &mut Value, r: &Report, l: &Live) {
     v["live"] = json!({
         "memcached": l.version,
+        "tls": l.tls,
         "servers": l.addresses.iter().map(|(n, a)| json!({"node": n, "address": a.to_string()})).collect::<Vec<_>>(),
     });
     if let Some(results) = v["results"].as_array_mut() {

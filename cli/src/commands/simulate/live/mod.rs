@@ -9,179 +9,36 @@
 //! found there with the value stored. The stored keys are then deleted, so the next hash starts
 //! on empty servers.
 //!
-//! Every process started here is stopped by its PID when [`Daemons`] is dropped: at the end,
-//! on any error, and on Ctrl-C or SIGTERM (the handler only raises [`crate::stop::flag`];
-//! every wait on a server checks it within [`crate::memcache::POLL`], and the run unwinds
-//! normally). On Linux each process also gets SIGKILL when the thread that started it ends,
-//! so even a `ketama` killed by SIGKILL (the OOM killer, `timeout -s KILL`) leaves none behind.
-//! Each step (the connect, a `stats`, a batch of keys) may wait on a server at most
-//! `--timeout`.
+//! The processes are started and stopped by [`daemons`]; with `--tls` they serve TLS with a
+//! certificate made for the run ([`certs`]), and every connection, the `--migrate` copy's
+//! included, verifies it. Each step (the connect, a `stats`, a batch of keys) may wait on a
+//! server at most `--timeout`.
+
+pub mod certs;
+pub mod daemons;
 
 use std::collections::HashMap;
 use std::io::IsTerminal;
-use std::net::{Ipv4Addr, SocketAddr, TcpListener};
-use std::process::{Child, Command, Stdio};
+use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::args::SimulateArgs;
 use super::experiment::{HashResult, Report};
+use crate::memcache::tls::Tls;
 use crate::memcache::{key_ok, Conn, Options};
 use crate::output::key_text;
 use crate::servers::{self, Fleet};
 use crate::shared::Fail;
+use certs::LiveTls;
+use daemons::{check_interrupt, Daemons, DEFAULT_MEMCACHED, INTERRUPTED};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-
-/// The memcached binary used when `--memcached` is not given.
-pub const DEFAULT_MEMCACHED: &str = "memcached";
 
 /// The most memcached processes one run starts.
 pub const MAX_NODES: usize = 100;
 
 /// Keys per step between two checks for Ctrl-C.
 const CHUNK: usize = 1000;
-
-/// How long a new process may take to answer.
-const START_TIMEOUT: Duration = Duration::from_secs(10);
-
-const INTERRUPTED: &str = "interrupted: the memcached processes started for --live were stopped";
-
-fn check_interrupt() -> Result<(), Fail> {
-    if crate::stop::requested() {
-        Err(Fail::new(INTERRUPTED))
-    } else {
-        Ok(())
-    }
-}
-
-/// One memcached process we started.
-#[derive(Debug)]
-struct Daemon {
-    child: Child,
-}
-
-/// The processes of one run; dropping it stops each one by its PID and reaps it.
-#[derive(Debug, Default)]
-pub struct Daemons {
-    list: Vec<Daemon>,
-}
-
-impl Drop for Daemons {
-    fn drop(&mut self) {
-        for d in &mut self.list {
-            // SIGKILL to exactly this child (std's Child::kill), then wait so no zombie stays.
-            let _ = d.child.kill();
-            let _ = d.child.wait();
-        }
-    }
-}
-
-fn running_as_root() -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
-    }
-    #[cfg(not(unix))]
-    {
-        false
-    }
-}
-
-/// A port nobody listens on right now (the kernel's choice); memcached may still lose a race
-/// for it, which [`Daemons::start`] notices and retries.
-fn free_port() -> Result<u16, Fail> {
-    let l = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-        .map_err(|e| Fail::new(format!("--live: cannot find a free port on 127.0.0.1: {e}")))?;
-    l.local_addr()
-        .map(|a| a.port())
-        .map_err(|e| Fail::new(format!("--live: cannot find a free port on 127.0.0.1: {e}")))
-}
-
-impl Daemons {
-    /// Starts one more memcached on 127.0.0.1; returns its address once it answers and its
-    /// `stats` name the PID we started (so we never talk to someone else's server).
-    pub fn start(&mut self, binary: &str, timeout: Duration) -> Result<SocketAddr, Fail> {
-        let mut last = String::new();
-        for _ in 0..5 {
-            check_interrupt()?;
-            let port = free_port()?;
-            let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
-            let mut cmd = Command::new(binary);
-            cmd.args(["-l", "127.0.0.1", "-p", &port.to_string()])
-                .args(["-U", "0", "-m", "64", "-t", "1", "-c", "64"]);
-            if running_as_root() {
-                cmd.args(["-u", "root"]); // memcached refuses root without it
-            }
-            cmd.stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null());
-            #[cfg(unix)]
-            {
-                // Its own process group: a terminal's Ctrl-C reaches us, and we stop it.
-                use std::os::unix::process::CommandExt;
-                cmd.process_group(0);
-            }
-            die_with_parent(&mut cmd);
-            let child = cmd.spawn().map_err(|e| {
-                Fail::new(format!(
-                    "--live: cannot start memcached ('{binary}'): {e} (install Debian's memcached or give --memcached PATH)"
-                ))
-            })?;
-            let pid = child.id();
-            self.list.push(Daemon { child });
-            match self.wait_ready(addr, pid, timeout) {
-                Ok(()) => return Ok(addr),
-                Err(e) => {
-                    last = e;
-                    if let Some(mut d) = self.list.pop() {
-                        let _ = d.child.kill();
-                        let _ = d.child.wait();
-                    }
-                }
-            }
-        }
-        Err(Fail::new(format!(
-            "--live: memcached ('{binary}') did not start: {last}"
-        )))
-    }
-
-    fn wait_ready(&mut self, addr: SocketAddr, pid: u32, timeout: Duration) -> Result<(), String> {
-        let start = Instant::now();
-        loop {
-            if let Some(d) = self.list.last_mut() {
-                if let Ok(Some(status)) = d.child.try_wait() {
-                    return Err(format!("it exited ({status}) on port {}", addr.port()));
-                }
-            }
-            if crate::stop::requested() {
-                return Err("interrupted".into());
-            }
-            if let Ok(mut c) = Conn::connect_addr(addr, &addr.to_string(), Options::new(timeout)) {
-                let stats = c.stats("")?;
-                let theirs = stats
-                    .iter()
-                    .find(|(k, _)| k == "pid")
-                    .map(|(_, v)| v.clone());
-                return if theirs.as_deref() == Some(pid.to_string().as_str()) {
-                    Ok(())
-                } else {
-                    Err(format!(
-                        "port {} answers, but not as the process we started",
-                        addr.port()
-                    ))
-                };
-            }
-            if start.elapsed() > START_TIMEOUT {
-                return Err(format!(
-                    "no answer on port {} after {:?}",
-                    addr.port(),
-                    START_TIMEOUT
-                ));
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
 
 /// What the live run measured for one hash (same order as [`Report::results`]).
 #[derive(Clone, Debug)]
@@ -220,6 +77,8 @@ pub struct Live {
     pub addresses: Vec<(String, SocketAddr)>,
     /// Per hash.
     pub results: Vec<LiveResult>,
+    /// Whether the processes served TLS (`--tls`).
+    pub tls: bool,
 }
 
 impl Live {
@@ -248,6 +107,8 @@ fn progress(total: u64) -> ProgressBar {
 /// The processes standing in for the nodes, and a connection to each.
 struct Servers {
     daemons: Daemons,
+    /// With `--tls`: the run's certificates (dropped after the processes that read them).
+    certs: Option<LiveTls>,
     /// Each node label and its local address, in fleet order (the added nodes last).
     addresses: Vec<(String, SocketAddr)>,
     conns: HashMap<String, Conn>,
@@ -270,16 +131,20 @@ pub fn run(a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result<Live, 
     pb.finish_and_clear();
     let Servers {
         daemons,
+        certs,
         addresses,
         conns,
         version,
     } = servers;
     drop(conns);
     drop(daemons);
+    let tls = certs.is_some();
+    drop(certs);
     Ok(Live {
         version,
         addresses,
         results,
+        tls,
     })
 }
 
@@ -301,17 +166,20 @@ fn check(report: &Report, keys: &[Vec<u8>]) -> Result<(), Fail> {
     Ok(())
 }
 
-/// Starts one memcached per node (the original fleet, then the added nodes) and connects.
+/// Starts one memcached per node (the original fleet, then the added nodes), with `--tls`
+/// on a certificate made for the run, and connects (over TLS, verifying it).
 fn start(a: &SimulateArgs, report: &Report) -> Result<Servers, Fail> {
     let binary = a.memcached.as_deref().unwrap_or(DEFAULT_MEMCACHED);
     let mut labels: Vec<String> = report.old.iter().map(|s| s.label.clone()).collect();
     labels.extend(report.added.iter().cloned());
+    // Declared before the processes, so dropped after them on an early return.
+    let certs = if a.tls { Some(LiveTls::new()?) } else { None };
     let mut daemons = Daemons::default();
     let mut addresses = Vec::new();
     for l in &labels {
-        addresses.push((l.clone(), daemons.start(binary, a.timeout)?));
+        addresses.push((l.clone(), daemons.start(binary, a.timeout, certs.as_ref())?));
     }
-    let opts = Options::new(a.timeout);
+    let opts = Options::new(a.timeout).with_tls(certs.as_ref().map(LiveTls::client));
     let mut conns: HashMap<String, Conn> = HashMap::new();
     for (l, addr) in &addresses {
         conns.insert(
@@ -328,6 +196,7 @@ fn start(a: &SimulateArgs, report: &Report) -> Result<Servers, Fail> {
     };
     Ok(Servers {
         daemons,
+        certs,
         addresses,
         conns,
         version,
@@ -398,7 +267,8 @@ fn one_hash(
     };
     let hits = read_back(conns)?;
     let migrated_hits = if a.migrate {
-        migrate(&before, &after, &servers.addresses, a.timeout)?;
+        let tls = servers.certs.as_ref().map(LiveTls::client);
+        migrate(&before, &after, &servers.addresses, a.timeout, tls)?;
         let hits = read_back(conns)?;
         // The copies the migration made sit where the changed fleet looks.
         batches(conns, &fetch, a.timeout, |conn, chunk| {
@@ -467,23 +337,26 @@ fn step<'a>(
 }
 
 /// `ketama migrate run` from the original fleet's ring to the changed one, on the local
-/// processes standing in for the node labels; every moving key must be copied.
+/// processes standing in for the node labels (over TLS with `tls`); every moving key must be
+/// copied.
 fn migrate(
     before: &ketama_core::Ring,
     after: &ketama_core::Ring,
     addresses: &[(String, SocketAddr)],
     timeout: Duration,
+    tls: Option<Arc<Tls>>,
 ) -> Result<(), Fail> {
     let map: HashMap<&str, String> = addresses
         .iter()
         .map(|(l, a)| (l.as_str(), a.to_string()))
         .collect();
-    let pl = crate::migrate::Placement::from_rings(
+    let mut pl = crate::migrate::Placement::from_rings(
         before.clone(),
         after.clone(),
         |l| map.get(l).cloned().unwrap_or_default(),
         timeout,
     );
+    pl.tls = tls;
     let clock = crate::migrate::run::preflight(&pl)
         .map_err(|e| Fail::new(format!("--migrate: the changed fleet is not ready: {e:?}")))?;
     let o = crate::migrate::run::execute(&pl, &crate::migrate::run::RunOptions::default(), &clock)?;
@@ -503,40 +376,6 @@ fn interrupted(e: crate::memcache::Error) -> Fail {
     }
 }
 
-/// Asks the kernel to SIGKILL the child when the thread that spawns it ends (Linux), so
-/// no memcached outlives a `ketama` killed without a chance to clean up.
-#[cfg(target_os = "linux")]
-fn die_with_parent(cmd: &mut Command) {
-    use std::os::unix::process::CommandExt;
-    let parent = std::process::id();
-    // SAFETY: the hook runs in the forked child before exec and only makes two
-    // async-signal-safe system calls (prctl, getppid) and `_exit`; it touches no memory
-    // shared with the parent and allocates nothing.
-    unsafe {
-        cmd.pre_exec(move || {
-            if libc::prctl(
-                libc::PR_SET_PDEATHSIG,
-                libc::SIGKILL as libc::c_ulong,
-                0,
-                0,
-                0,
-            ) != 0
-            {
-                return Err(std::io::Error::last_os_error());
-            }
-            // The parent may have died before the request took effect.
-            if libc::getppid() as u32 != parent {
-                libc::_exit(1);
-            }
-            Ok(())
-        });
-    }
-}
-
-/// Elsewhere the processes are stopped by [`Daemons`]'s `Drop` only.
-#[cfg(not(target_os = "linux"))]
-fn die_with_parent(_cmd: &mut Command) {}
-
 /// The servers of the experiment, for messages.
 pub fn describe(live: &Live) -> String {
     let ports: Vec<String> = live
@@ -545,9 +384,14 @@ pub fn describe(live: &Live) -> String {
         .map(|(_, a)| a.port().to_string())
         .collect();
     format!(
-        "live: {} memcached {} processes on 127.0.0.1 (ports {}), one per node; keys hashed by the node labels",
+        "live: {} memcached {} processes on 127.0.0.1 (ports {}), one per node{}; keys hashed by the node labels",
         live.addresses.len(),
         live.version,
-        ports.join(" ")
+        ports.join(" "),
+        if live.tls {
+            ", over TLS (a certificate made for this run, verified)"
+        } else {
+            ""
+        }
     )
 }
