@@ -209,7 +209,7 @@ impl Placement {
         let options = a.options.options()?;
         let old_ring = crate::args::apply_options(servers::ring(p, h, &old)?, options)?;
         let new_ring = servers::ring(q, h2, &new)?;
-        let new_ring = match options.check(q) {
+        let new_ring = match options.check(q.options) {
             Ok(()) => crate::args::apply_options(new_ring, options)?,
             Err(_) => new_ring,
         };

@@ -18,8 +18,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::alt::rendezvous::mix64;
+use crate::error::Error;
 use crate::server::endpoint_key;
-use crate::Error;
 
 /// An AnchorHash over named servers.
 #[derive(Clone, Debug)]

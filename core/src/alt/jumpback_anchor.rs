@@ -15,7 +15,7 @@
 use alloc::vec::Vec;
 
 use crate::alt::bucket::jumpback::{walk, SplitMix64};
-use crate::Error;
+use crate::error::Error;
 
 /// A state [`JumpBackAnchor::from_state`] cannot read (hash4j throws
 /// `IllegalArgumentException("Illegal state!")` for the same ones).

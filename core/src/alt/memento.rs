@@ -20,8 +20,8 @@ use alloc::vec::Vec;
 
 use crate::alt::jump::jump;
 use crate::alt::rendezvous::mix64;
+use crate::error::Error;
 use crate::server::endpoint_key;
-use crate::Error;
 
 /// What the memento remembers about a removed bucket.
 #[derive(Clone, Copy, Debug)]

@@ -1,5 +1,5 @@
 //! Placement beyond the ring: jump, rendezvous and maglev hashing, bucket functions, Anchor
-//! and Memento. The [`crate::Ring`] type dispatches to these for the `jump`, `rendezvous` and
+//! and Memento. The [`crate::ring::Ring`] type dispatches to these for the `jump`, `rendezvous` and
 //! `maglev` profiles, so they share the ring's API (add, remove, locate, locate_n). Nothing
 //! here depends on the ring (bounded loads on top of a ring are
 //! `ring::BoundedLoads`).

@@ -4,8 +4,9 @@
 //!
 //! An [`Options`] value is checked twice: its own values by the client's rules when it is made
 //! (`hash_tag` exactly 2 bytes; a prefix of 1..=127 bytes without NUL), and against the
-//! profile when it is given to a ring: each [`Profile`] row says which options its client has
-//! ([`Profile::options`], an [`OptionRules`]). Anything else is [`Error::BadOption`].
+//! profile when it is given to a ring: each [`crate::profile::Profile`] row says which options its
+//! client has ([`crate::profile::Profile::options`], an [`OptionRules`]). Anything else is
+//! [`Error::BadOption`].
 //!
 //! ```
 //! use ketama_core::{options::Options, Profile, Ring, Server};
@@ -22,7 +23,6 @@
 //! ```
 
 use crate::error::Error;
-use crate::profile::Profile;
 
 pub mod rules;
 pub use rules::{OptionRules, LIBMEMCACHED_OPTIONS, NO_OPTIONS, TWEMPROXY_OPTIONS};
@@ -132,9 +132,9 @@ impl Options {
         self.hash_tag.is_some() || self.hash_with_prefix
     }
 
-    /// [`Error::BadOption`] unless `profile`'s client has every option set here.
-    pub fn check(&self, profile: &Profile) -> Result<(), Error> {
-        let rules = profile.options;
+    /// [`Error::BadOption`] unless a client with these `rules` (a profile's
+    /// [`crate::profile::Profile::options`]) has every option set here.
+    pub fn check(&self, rules: OptionRules) -> Result<(), Error> {
         let tag_ok = self.hash_tag.is_none() || rules.hash_tag;
         let prefix_ok = (self.prefix_len == 0 && !self.hash_with_prefix) || rules.prefix_key;
         if tag_ok && prefix_ok {

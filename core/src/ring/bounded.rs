@@ -123,7 +123,8 @@ impl<'r> BoundedLoads<'r> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Profile, Server};
+    use crate::profile::Profile;
+    use crate::server::Server;
 
     #[test]
     fn no_server_exceeds_the_bound() {

@@ -67,7 +67,7 @@ impl Ring {
     /// rebuilt. [`Error::BadOption`] (and the ring unchanged) when the profile's client does
     /// not have one of them.
     pub fn set_options(&mut self, options: Options) -> Result<(), Error> {
-        options.check(self.profile)?;
+        options.check(self.profile.options)?;
         self.options = options;
         Ok(())
     }

@@ -1,6 +1,6 @@
 //! The ring: a compiled, immutable snapshot of (profile, servers), searched without allocating.
 //!
-//! A [`Ring`] is built once from a [`crate::Profile`] and servers; a change ([`Ring::add`],
+//! A [`Ring`] is built once from a [`crate::profile::Profile`] and servers; a change ([`Ring::add`],
 //! [`Ring::remove`], [`Ring::set_weight`]) builds the next snapshot aside, hashing only the
 //! strings that appear, and merging them into the sorted arrays, then replaces the old one (a
 //! failed change leaves the ring as it was). Stepwise changes equal a fresh build by

@@ -46,7 +46,7 @@ impl RawContinuum {
     ///
     /// Refused, with nothing built: an empty list ([`Error::EmptyRing`]); a weight the
     /// profile's client refuses ([`Error::BadWeight`], blamed on that server); more than
-    /// [`crate::MAX_POINTS`] points ([`Error::TooManyPoints`]); a profile that is not a
+    /// [`super::MAX_POINTS`] points ([`Error::TooManyPoints`]); a profile that is not a
     /// searched 32-bit continuum with one owner per point (modulo, jump, rendezvous,
     /// maglev, pecl's bucket table, uhashring's 128-bit ring, xmemcached's tie runs:
     /// [`Error::NotAContinuum`]).

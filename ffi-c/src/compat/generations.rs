@@ -1,22 +1,14 @@
 //! A continuum's generations (one per content of its file) and the `mcs` records
 //! `ketama_get_server` hands out, interned so they outlive reloads.
 
-use core::ffi::{c_char, c_int};
-use std::cell::UnsafeCell;
+use core::ffi::c_char;
 use std::collections::HashMap;
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use ketama_core::profile::LIBKETAMA;
 use ketama_core::ring::RawContinuum;
 
-use super::reload::{load, stamp, Loaded, Pending, Stamp, SETTLE_MS};
-use super::{continuum, mcs, set_error, ADDR_LEN};
-
-/// How many parsed copies of its file one continuum keeps (the current one and the ones
-/// before it, so a recently read `continuum.array` stays valid).
-const KEPT_GENERATIONS: usize = 8;
+use super::{mcs, ADDR_LEN};
 
 /// The `mcs` records `ketama_get_server` hands out, one per distinct (address, point) pair,
 /// shared by every generation of one path and never moved or changed once written (so a
@@ -113,7 +105,7 @@ pub(super) struct Generation {
     /// The interned record of `points[i]` for each i: what `ketama_get_server` returns.
     records: Box<[Record]>,
     /// Keeps `records` alive.
-    store: Arc<Records>,
+    pub(super) store: Arc<Records>,
 }
 
 impl Generation {
@@ -171,176 +163,6 @@ fn ip(addr: &[u8]) -> [c_char; ADDR_LEN] {
         *d = *s as c_char;
     }
     ip
-}
-
-/// What `ketama_roll` allocates; `c` first so a `continuum *` is a `Continuum *`.
-#[repr(C)]
-pub(super) struct Continuum {
-    /// What C reads; written only by `publish`, under `inner`'s lock (C may read it from
-    /// other threads: libketama's own unsynchronised contract).
-    pub(super) c: UnsafeCell<continuum>,
-    inner: Mutex<Inner>,
-    /// The current generation (the last of `inner.generations`, which keeps it alive), NULL
-    /// before the first: what `ketama_get_server` searches without taking the lock.
-    pub(super) current: AtomicPtr<Generation>,
-    /// When `ketama_get_server` next looks at the file ([`now_ms`]); between two looks a
-    /// lookup takes no lock and makes no system call.
-    pub(super) next_check: AtomicU64,
-}
-
-/// How often `ketama_get_server` looks at the server file (milliseconds).
-const CHECK_EVERY_MS: u64 = 1000;
-
-/// Milliseconds on a monotonic clock, cheap enough for every `ketama_get_server`: Linux's
-/// `CLOCK_MONOTONIC_COARSE` (read in user space through the vDSO, a few ns; it moves in ticks
-/// of 1-10 ms, so "a second" is a second within one tick); elsewhere std's `Instant`.
-#[cfg(target_os = "linux")]
-pub(super) fn now_ms() -> u64 {
-    #[repr(C)]
-    struct Timespec {
-        tv_sec: core::ffi::c_long,
-        tv_nsec: core::ffi::c_long,
-    }
-    extern "C" {
-        fn clock_gettime(clock: c_int, tp: *mut Timespec) -> c_int;
-    }
-    const CLOCK_MONOTONIC_COARSE: c_int = 6;
-    let mut ts = Timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a writable timespec (`long` seconds and nanoseconds: the layout of
-    // glibc's and musl's default `struct timespec`); the clock id is Linux's.
-    if unsafe { clock_gettime(CLOCK_MONOTONIC_COARSE, &mut ts) } != 0 {
-        return 0; // not seen on Linux since 2.6.32; 0 only delays the next look at the file
-    }
-    u64::try_from(ts.tv_sec).unwrap_or(0) * 1000
-        + u64::try_from(ts.tv_nsec).unwrap_or(0) / 1_000_000
-}
-
-/// Milliseconds on a monotonic clock (std's `Instant`, from the first call).
-#[cfg(not(target_os = "linux"))]
-pub(super) fn now_ms() -> u64 {
-    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
-    let start = *START.get_or_init(std::time::Instant::now);
-    u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX)
-}
-
-struct Inner {
-    path: PathBuf,
-    /// The last [`KEPT_GENERATIONS`] generations handed out through `c.array`, oldest first
-    /// (so a recently read `c.array` stays valid after a reload; see the module docs).
-    generations: Vec<Arc<Generation>>,
-    /// The record sets of every generation this continuum published (one per path in
-    /// practice): every `mcs *` it returned stays valid until `ketama_smoke`.
-    records: Vec<Arc<Records>>,
-    /// The file as of the last published generation.
-    stamp: Option<Stamp>,
-    /// A changed file seen but not yet settled.
-    pending: Option<Pending>,
-    /// Storage `c.modtime` points to.
-    modtime: Box<i64>,
-}
-
-impl Continuum {
-    /// A continuum of the file at `path`, with no generation yet.
-    pub(super) fn new(path: PathBuf) -> Continuum {
-        Continuum {
-            c: UnsafeCell::new(continuum {
-                numpoints: 0,
-                modtime: core::ptr::null_mut(),
-                array: core::ptr::null_mut(),
-            }),
-            inner: Mutex::new(Inner {
-                path,
-                generations: Vec::new(),
-                records: Vec::new(),
-                stamp: None,
-                pending: None,
-                modtime: Box::new(0),
-            }),
-            current: AtomicPtr::new(core::ptr::null_mut()),
-            next_check: AtomicU64::new(now_ms().saturating_add(CHECK_EVERY_MS)),
-        }
-    }
-
-    /// Makes `g` the current generation and points the C fields at it.
-    pub(super) fn install(&mut self, g: Arc<Generation>, stamp: Stamp) {
-        let inner = self.inner.get_mut().unwrap_or_else(PoisonError::into_inner);
-        Continuum::publish(&self.c, &self.current, inner, g, stamp);
-    }
-
-    /// `ketama_get_server`'s look at the file: under the lock, once per [`CHECK_EVERY_MS`]
-    /// (the first thread past the deadline looks, the others go on with the current
-    /// generation), reloads it when it changed; a broken file keeps the last good continuum.
-    #[cold]
-    pub(super) fn check(&self, now: u64) {
-        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        if now < self.next_check.load(Ordering::Relaxed) {
-            return; // another thread looked meanwhile
-        }
-        self.next_check
-            .store(now.saturating_add(CHECK_EVERY_MS), Ordering::Relaxed);
-        let stale = match (inner.generations.last(), inner.stamp) {
-            (Some(_), Some(old)) => stamp(&inner.path) != Ok(old),
-            _ => true,
-        };
-        if stale {
-            let path = inner.path.clone();
-            match load(&path, inner.pending) {
-                Ok(Loaded::Ready(g, st)) => {
-                    inner.pending = None;
-                    Continuum::publish(&self.c, &self.current, &mut inner, g, st);
-                }
-                Ok(Loaded::Unsettled(p)) => {
-                    // Keep the current continuum; look again soon after it may have settled.
-                    inner.pending = Some(p);
-                    self.next_check
-                        .store(now.saturating_add(SETTLE_MS / 4), Ordering::Relaxed);
-                }
-                Err(msg) => {
-                    inner.pending = None;
-                    set_error(&msg); // keep serving the last good continuum
-                }
-            }
-        }
-    }
-
-    /// Points C at generation `g`. Callers hold `inner`'s lock (or own the continuum
-    /// outright), which serialises every write to `c`.
-    fn publish(
-        c: &UnsafeCell<continuum>,
-        current: &AtomicPtr<Generation>,
-        inner: &mut Inner,
-        g: Arc<Generation>,
-        stamp: Stamp,
-    ) {
-        // SAFETY: writes to `c` happen only here, serialised by the lock our caller holds;
-        // no Rust reference to the `continuum` exists besides this one.
-        let c = unsafe { &mut *c.get() };
-        *inner.modtime = stamp.mtime.0;
-        inner.stamp = Some(stamp);
-        c.numpoints = c_int::try_from(g.points.len()).unwrap_or(c_int::MAX);
-        c.array = g.points.as_ptr().cast_mut().cast();
-        c.modtime = core::ptr::from_mut::<i64>(&mut inner.modtime).cast();
-        // Kept alive by `inner.generations` (pushed below, or already its last) until
-        // KEPT_GENERATIONS later content changes or ketama_smoke.
-        current.store(Arc::as_ptr(&g).cast_mut(), Ordering::Release);
-        if !inner.records.iter().any(|r| Arc::ptr_eq(r, &g.store)) {
-            inner.records.push(Arc::clone(&g.store));
-        }
-        // Same content (only touched): nothing new to keep.
-        if !inner
-            .generations
-            .last()
-            .is_some_and(|last| Arc::ptr_eq(last, &g))
-        {
-            inner.generations.push(g);
-            if inner.generations.len() > KEPT_GENERATIONS {
-                inner.generations.remove(0);
-            }
-        }
-    }
 }
 
 #[cfg(test)]

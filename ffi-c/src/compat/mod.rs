@@ -24,7 +24,7 @@
 //! servers out of a set of N addresses, at most N x (the most points one of them ever had);
 //! it grows only when the file names addresses (or weight shares) never seen before, and is
 //! freed with the last continuum of the path. `continuum.array` itself is the current
-//! generation's sorted copy; it stays valid for [`generations::KEPT_GENERATIONS`] content changes
+//! generation's sorted copy; it stays valid for [`handle::KEPT_GENERATIONS`] content changes
 //! (libketama itself rewrote its shared segment in place on reload).
 //!
 //! Files still being written are not published: a read counts only when the file's stamp
@@ -67,11 +67,14 @@ use ketama_core::hash::md5;
 
 use crate::boundary::ffi_boundary;
 
+mod clock;
 mod generations;
+mod handle;
 mod parse;
 mod reload;
 
-use generations::{now_ms, Continuum};
+use clock::now_ms;
+use handle::Continuum;
 use reload::{load_waiting, prune_cache, stamp};
 
 /// Size of `mcs.ip` and `serverinfo.addr`.

@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 use ketama_core::hash::md5;
 
-use super::generations::{now_ms, Generation, Records};
+use super::clock::now_ms;
+use super::generations::{Generation, Records};
 use super::parse::read_servers;
 
 /// Largest server file accepted (bytes): 64 MiB, about 2.5 million lines.

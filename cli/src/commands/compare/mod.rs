@@ -42,7 +42,7 @@ fn rings(c: &CompareArgs) -> Result<(Ring, Ring), Fail> {
     let a = crate::args::apply_options(servers::ring(pa, ha, &fleet)?, options)?;
     let b = servers::ring(pb, hb, &fleet)?;
     // The `--with` side gets the options only when its client has them.
-    let b = if options.check(pb).is_ok() {
+    let b = if options.check(pb.options).is_ok() {
         b.with_options(options)
             .map_err(|e| Fail::new(e.to_string()))?
     } else {

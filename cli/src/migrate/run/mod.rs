@@ -33,8 +33,9 @@ use super::meta::{MetaConn, NO_META};
 use super::plan::now;
 use super::state::State;
 use super::{parse_shard, Listing, Placement, RunArgs};
+use crate::output::Format;
 use crate::progress::{Progress, Unit};
-use crate::{Fail, Format};
+use crate::shared::Fail;
 pub use shared::Counts;
 use shared::{get, Bucket, Ctx, Dead};
 

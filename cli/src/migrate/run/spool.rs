@@ -11,7 +11,7 @@ use super::super::plan::now;
 use super::super::{list_server, Fate, Listing, Placement};
 use super::shared::{inc, Counts, Ctx, Job};
 use super::BATCH_BYTES;
-use crate::Fail;
+use crate::shared::Fail;
 
 /// A spool file of listed keys, removed when dropped. Records are binary: key length
 /// (`u16`), CAS (`u64`), absolute expiry (`i64`, -1 for none), item size (`u64`), all

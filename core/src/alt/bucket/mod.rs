@@ -15,7 +15,7 @@
 //! for the bucket count, so [`bucket`] costs a build per call; build a [`Bucketer`] once to
 //! answer many inputs. Their limits exist because a build above them takes too long to be a
 //! useful per-call function (maglev with more than 65537 backends also leaves backends without a
-//! slot); above a limit the answer is [`Error::TooManyBuckets`](crate::Error::TooManyBuckets).
+//! slot); above a limit the answer is [`Error::TooManyBuckets`](crate::error::Error::TooManyBuckets).
 //!
 //! ```
 //! use ketama_core::alt::bucket::{bucket, Bucket};
