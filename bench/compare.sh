@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every side-by-side speed comparison of issue 9 in one run, then the ratio table:
+# Every side-by-side speed comparison against the real clients in one run, then the ratio table:
 #   C      libketama (release build)  vs  libmemcached 1.1.4 memcached_generate_hash   bench/c/compare.c
 #   Python ketama.Ring                vs  uhashring 2.5 get_node(hash_fn="ketama")     bench/py/compare.py
 #   PHP    Ketama\Ring (FFI)          vs  php-memcached 3.2 getServerByKey             bench/php/compare.php

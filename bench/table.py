@@ -1,4 +1,4 @@
-"""The ratio table of issue 9 from the rows bench/compare.sh collected (Markdown on stdout).
+"""The ratio table (ours against each real client) from the rows bench/compare.sh collected (Markdown on stdout).
 
     python3 bench/table.py bench/out/results.tsv
 

@@ -14,8 +14,8 @@ for g in go /usr/local/go/bin/go /usr/lib/go-1.19/bin/go; do
     if command -v "$g" >/dev/null && go_ok "$g"; then GO=$(command -v "$g"); break; fi
 done
 if [[ -z $GO ]]; then
-    echo "go/test.sh: installing Debian's golang-go"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq golang-go >/dev/null
+    source "$root/tests/lib/need.sh"
+    need_packages golang-go
     GO=$(command -v go)
 fi
 echo "go/test.sh: $($GO version)"

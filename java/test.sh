@@ -9,15 +9,9 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 
-need=()
-command -v mvn >/dev/null 2>&1 || need+=(maven)
-command -v javac >/dev/null 2>&1 || need+=(default-jdk-headless)
-if ((${#need[@]})); then
-    echo "java: installing ${need[*]}"
-    sudo_=""; [[ $(id -u) == 0 ]] || sudo_=sudo
-    $sudo_ apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_ apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-fi
+source "$root/tests/lib/need.sh"
+need_packages --cmd mvn maven
+need_packages --cmd javac default-jdk-headless
 
 if [[ -z "${KETAMA_BIN:-}" ]]; then
     cd "$root"

@@ -8,10 +8,9 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-    sudo_=""; [[ $(id -u) == 0 ]] || sudo_=sudo
-    $sudo_ apt-get update -qq && $sudo_ apt-get install -y -qq nodejs npm >/dev/null
-fi
+source "$here/../tests/lib/need.sh"
+need_packages --cmd node nodejs
+need_packages --cmd npm npm
 major=$(node -p 'process.versions.node.split(".")[0]')
 if ((major < 18)); then
     echo "js/test.sh: Node.js >= 18 needed for node --test (have $(node --version))" >&2

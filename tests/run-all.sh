@@ -99,6 +99,7 @@ stage() {
 stage setup "toolchain and system packages" 15 bash tests/setup.sh
 
 stage fmt "format" 2 cargo fmt --all --check
+stage hygiene "the tree itself: comments state rules, files under 600 lines, packages through one helper" 1 bash tests/hygiene.sh
 stage clippy "lints (clippy)" 15 cargo clippy --workspace --all-targets --locked -- -D warnings
 
 # KETAMA_REQUIRE_MEMCACHED: the live tests (simulate --live, audit) fail instead of skipping

@@ -2,9 +2,8 @@
 # Re-creates kjv-genesis-exodus.txt from Debian's bible-kjv-text package (see README.md).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-if ! command -v bible >/dev/null; then
-    apt-get install -y bible-kjv bible-kjv-text
-fi
+source "$here/../../tests/lib/need.sh"
+need_packages --cmd bible bible-kjv bible-kjv-text
 bible -l100000 "gen1:1-exod40:38" | python3 -c '
 import re, sys
 out = []

@@ -16,16 +16,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cd "$root"
 
-need=()
-for p in memcached php8.2-cli php8.2-memcached php8.2-memcache; do
-    dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
-done
-if ((${#need[@]})); then
-    echo "e2e migrate: installing ${need[*]}"
-    sudo_=""; [[ $(id -u) == 0 ]] || sudo_=sudo
-    $sudo_ apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_ apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-fi
+source "$root/tests/lib/need.sh"
+need_packages memcached php8.2-cli php8.2-memcached php8.2-memcache
 
 cargo build -q -p ketama-cli
 target=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')

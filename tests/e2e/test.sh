@@ -48,7 +48,8 @@ if ! "$venv/bin/python" -c 'import ketama, pymemcache' >/dev/null 2>&1; then
 fi
 
 # the Node reader: the JavaScript package and memjs (js/test.sh installs them the same way)
-command -v node >/dev/null 2>&1 || { sudo_=""; [[ $(id -u) == 0 ]] || sudo_=sudo; $sudo_ apt-get install -y -qq nodejs npm >/dev/null; }
+need_packages --cmd node nodejs
+need_packages --cmd npm npm
 node -e "require('$root/js/node_modules/memjs/package.json')" 2>/dev/null || (cd "$root/js" && npm ci --no-audit --no-fund >/dev/null)
 
 timeout 600 python3 "$here/fleet.py" --ketama "$target/debug/ketama" --ketama-lib "$lib" \

@@ -370,7 +370,7 @@ static void test_profile_errors(void) {
     ketama_ring_free(r);
 }
 
-/* Issue 11: a length whose byte range cannot exist (SIZE_MAX, or any length above PTRDIFF_MAX)
+/* A length whose byte range cannot exist (SIZE_MAX, or any length above PTRDIFF_MAX)
  * is refused with a status before a byte is read, never a segfault; the ring is unchanged. */
 static void test_impossible_lengths(void) {
     const char *profiles[] = {"libketama", "jump", "modula", "spymemcached"};

@@ -166,7 +166,7 @@ static void test_reload(void) {
     ketama_smoke(c);
 }
 
-/* Issue 11: a rewrite that keeps the mtime is seen (ctime/size/content); touching the file
+/* A rewrite that keeps the mtime is seen (ctime/size/content); touching the file
  * alone adds no copy; many content changes keep memory bounded (valgrind sees no leak). */
 static void test_reload_content(void) {
     int ok, i;
@@ -223,7 +223,7 @@ static void test_reload_content(void) {
     ketama_smoke(c);
 }
 
-/* Issue 11: not a regular file: refused at once with a message saying what it is. */
+/* Not a regular file: refused at once with a message saying what it is. */
 static void test_not_regular(void) {
     ketama_continuum c = NULL;
     char fifo[64] = "/tmp/ketama-fifo-XXXXXX", dir[64] = "/tmp/ketama-dir-XXXXXX";

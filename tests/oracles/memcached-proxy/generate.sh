@@ -9,13 +9,9 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../../.." && pwd)"
 MEMCACHED_TAG="${MEMCACHED_TAG:-1.6.45}"
 : "${MEMCACHED_GIT:?set MEMCACHED_GIT to a git clone of memcached/memcached}"
-need=()
-dpkg-query -W liblua5.4-dev >/dev/null 2>&1 || need+=(liblua5.4-dev)
-command -v cc >/dev/null 2>&1 || need+=(gcc)
-if [ ${#need[@]} -gt 0 ]; then
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >&2
-fi
+source "$ROOT/tests/lib/need.sh"
+need_packages liblua5.4-dev
+need_packages --cmd cc gcc
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 for f in proxy_ring_hash.c proxy_jump_hash.c proxy_xxhash.c md5.c md5.h xxhash.h; do

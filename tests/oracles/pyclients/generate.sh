@@ -18,7 +18,8 @@ if [ -z "$PY" ]; then
   done
 fi
 if ! "$PY" -c 'import ensurepip, venv' >/dev/null 2>&1; then
-  apt-get update -qq && apt-get install -y -qq python3-venv >/dev/null
+  source "$ROOT/tests/lib/need.sh"
+  need_packages python3-venv
 fi
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
