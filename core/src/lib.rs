@@ -52,6 +52,8 @@ pub mod hash;
 #[cfg(feature = "alloc")]
 pub mod alt;
 #[cfg(feature = "alloc")]
+mod decimal;
+#[cfg(feature = "alloc")]
 mod index;
 #[cfg(feature = "alloc")]
 pub mod options;

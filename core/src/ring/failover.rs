@@ -13,6 +13,7 @@ use core::ops::ControlFlow;
 use super::compiled::Ring;
 use super::continuum::Continuum;
 use super::key::{KeyBuf, KeyPoint, Prepared};
+use crate::decimal::push_decimal;
 use crate::error::Error;
 use crate::profile::Failover;
 
@@ -242,19 +243,4 @@ impl Ring {
         }
         Ok(())
     }
-}
-
-/// Appends `t` in decimal (no allocation beyond `out`).
-fn push_decimal(out: &mut Vec<u8>, mut t: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (t % 10) as u8;
-        t /= 10;
-        if t == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[i..]);
 }

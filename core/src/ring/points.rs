@@ -5,6 +5,7 @@ use alloc::vec::Vec;
 use core::ops::Range;
 
 use super::entry::Entry;
+use crate::decimal::push_decimal;
 use crate::error::Error;
 use crate::hash::md5::{self, lanes, lanes::Lanes};
 use crate::hash::{sha1, Hash};
@@ -200,38 +201,23 @@ fn spell(s: &mut Vec<u8>, form: StringForm, node: &[u8], i: u32) {
         StringForm::Dash => {
             s.extend_from_slice(node);
             s.push(b'-');
-            push_decimal(s, i);
+            push_decimal(s, u64::from(i));
         }
         StringForm::Prefix => {
-            push_decimal(s, i);
+            push_decimal(s, u64::from(i));
             s.extend_from_slice(node);
         }
         StringForm::Concat => {
             s.extend_from_slice(node);
-            push_decimal(s, i);
+            push_decimal(s, u64::from(i));
         }
         StringForm::Bare => s.extend_from_slice(node),
         StringForm::Colon => {
             s.extend_from_slice(node);
             s.push(b':');
-            push_decimal(s, i);
+            push_decimal(s, u64::from(i));
         }
     }
-}
-
-/// Appends `i` in decimal (what `{}` writes for a `u32`, without the formatter).
-fn push_decimal(s: &mut Vec<u8>, mut i: u32) {
-    let mut digits = [0u8; 10];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (i % 10) as u8;
-        i /= 10;
-        if i == 0 {
-            break;
-        }
-    }
-    s.extend_from_slice(&digits[at..]);
 }
 
 /// Strings per lane chunk (the widest engine's lane count).

@@ -29,6 +29,7 @@
 use alloc::vec::Vec;
 use core::fmt;
 
+use crate::decimal::Decimal;
 use crate::error::Error;
 
 mod fliphash;
@@ -217,18 +218,9 @@ impl DecimalText {
     }
 
     /// Appends `n` in decimal (at most 20 digits, which always fit).
-    fn push_u64(&mut self, mut n: u64) {
-        let mut digits = [0u8; 20];
-        let mut i = digits.len();
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        let d = &digits[i..];
+    fn push_u64(&mut self, n: u64) {
+        let digits = Decimal::new(n);
+        let d = digits.as_bytes();
         self.buf[self.len..self.len + d.len()].copy_from_slice(d);
         self.len += d.len();
     }
