@@ -12,7 +12,7 @@ func TestSpecCopyIsCurrent(t *testing.T) {
 		t.Skipf("no ../spec/profiles.json (outside the repository): %v", err)
 	}
 	if !bytes.Equal(want, specJSON) {
-		t.Fatal("go/profiles.json differs from spec/profiles.json; copy it: cp spec/profiles.json go/profiles.json")
+		t.Fatal("go/profiles.json differs from spec/profiles.json; regenerate it: bash tests/gen-tables.sh")
 	}
 }
 

@@ -17,7 +17,7 @@ class SpecTest {
     void embeddedCopyEqualsTheRepositorySpec() throws Exception {
         byte[] repo = Files.readAllBytes(Repo.root().resolve("spec/profiles.json"));
         assertArrayEquals(repo, Spec.read().getBytes(StandardCharsets.UTF_8),
-            "java/core/src/main/resources/org/ketama/profiles.json differs from spec/profiles.json: copy it");
+            "java/core/src/main/resources/org/ketama/profiles.json differs from spec/profiles.json: regenerate it with bash tests/gen-tables.sh");
     }
 
     @Test
