@@ -12,7 +12,7 @@ sources() {
         | grep -v -E '^(tests/vectors|include)/|\.d\.ts$'
 }
 
-if hits=$(sources | xargs grep -n -E '\b[Ii]ssue #?[0-9]+|\btrap [0-9]+' 2>/dev/null); then
+if hits=$(sources | xargs grep -n -E '\b[Ii]ssue[- ]#?[0-9]+|\btrap [0-9]+' 2>/dev/null); then
     printf 'comments citing issue numbers or traps (state the rule, or link to docs/):\n%s\n' "$hits"
     fail=1
 fi

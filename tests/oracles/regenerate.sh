@@ -21,4 +21,4 @@ for f in "${families[@]}"; do
   echo "== regenerating vectors: $f"
   bash "$here/$f/generate.sh"
 done
-echo "done: $(ls "$here/../vectors"/*.json "$here/../vectors"/buckets/*.json | wc -l) vector files, $(ls "$here/../vectors/pending"/*.json 2>/dev/null | wc -l) pending (issue-10 families)"
+echo "done: $(ls "$here/../vectors"/*.json "$here/../vectors"/buckets/*.json | wc -l) vector files, $(ls "$here/../vectors/pending"/*.json 2>/dev/null | wc -l) pending (families without a profile yet)"

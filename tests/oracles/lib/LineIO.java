@@ -1,4 +1,4 @@
-// Shared line protocol of the issue-10 Java oracles (see tests/oracles/lib/families.py
+// Shared line protocol of the Java client oracles (see tests/oracles/lib/families.py
 // run_line_driver): reads jobs from stdin, calls Job.run for each, prints answers.
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
