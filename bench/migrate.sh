@@ -7,7 +7,13 @@
 #   bash bench/migrate.sh                 (release build of the CLI)
 # Env: BENCH_SMALL_KEYS (default 500000, 32-byte values), BENCH_BIG_KEYS (default 3000,
 # 100 KB values), BENCH_CONCURRENCY (default "1 4"), KETAMA_BIN (a ketama binary to measure
-# instead of building the release one: compare two builds by running both back to back).
+# instead of building the release one).
+#   KETAMA_COMPARE="BIN_A BIN_B" bash bench/migrate.sh
+#                                         two builds on one fleet of BENCH_SMALL_KEYS small
+#                                         keys: BENCH_ROUNDS (default 5) rounds, each running A
+#                                         then B (NEW emptied with flush_all before each run),
+#                                         timing the whole command; prints each round and the
+#                                         ratio of the medians (B / A: below 1, B is faster).
 # A benchmark, not a test: nothing here asserts a speed, and CI does not run it.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -17,7 +23,9 @@ small=${BENCH_SMALL_KEYS:-500000}
 big=${BENCH_BIG_KEYS:-3000}
 conc=(${BENCH_CONCURRENCY:-1 4})
 
-if [[ -n ${KETAMA_BIN:-} ]]; then
+if [[ -n ${KETAMA_COMPARE:-} ]]; then
+    ketama=
+elif [[ -n ${KETAMA_BIN:-} ]]; then
     ketama=$KETAMA_BIN
 else
     cargo build -q --release -p ketama-cli
@@ -67,6 +75,52 @@ while not buf.endswith(b"MN\r\n"):
     buf += s.recv(65536)
 EOF
 }
+
+timed() { # timed BIN CONCURRENCY: the whole run's wall seconds (NEW emptied first)
+    python3 - "$new" <<'EOF'
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+s.sendall(b"flush_all\r\n")
+assert s.recv(100).startswith(b"OK")
+EOF
+    python3 - "$@" "$work/old" "$work/new" <<'EOF'
+import json, subprocess, sys, time
+b, c, old, new = sys.argv[1:]
+t = time.monotonic()
+out = subprocess.run([b, "migrate", "run", "--servers", old, "--to", new, "--profile",
+                      "libmemcached-weighted", "--concurrency", c, "--format", "json"],
+                     check=True, capture_output=True).stdout
+t = time.monotonic() - t
+n = json.loads(out)["counts"]
+assert n["failed"] == 0 and n["copied"] == n["moving"], n
+print(f"{t:.3f}")
+EOF
+}
+
+if [[ -n ${KETAMA_COMPARE:-} ]]; then
+    read -r bin_a bin_b <<<"$KETAMA_COMPARE"
+    c=${conc[-1]}
+    start old
+    start new
+    load "$old" "$small" 32
+    echo "127.0.0.1:$old" >"$work/old"
+    echo "127.0.0.1:$new" >"$work/new"
+    echo "$small small keys, concurrency $c; A = $bin_a, B = $bin_b; $(uptime)"
+    a=() b=()
+    for r in $(seq "${BENCH_ROUNDS:-5}"); do
+        a+=("$(timed "$bin_a" "$c")")
+        b+=("$(timed "$bin_b" "$c")")
+        echo "round $r: A ${a[-1]} s, B ${b[-1]} s"
+    done
+    python3 - "${a[*]}" "${b[*]}" "$small" <<'EOF'
+import statistics, sys
+a, b = ([float(x) for x in v.split()] for v in sys.argv[1:3])
+n = int(sys.argv[3])
+ma, mb = statistics.median(a), statistics.median(b)
+print(f"median A {ma:.3f} s ({n / ma:,.0f} keys/s), B {mb:.3f} s ({n / mb:,.0f} keys/s), B / A = {mb / ma:.2f}")
+EOF
+    exit 0
+fi
 
 printf '%-12s %8s %12s %10s %10s %12s %10s %14s\n' case keys concurrency seconds "listing s" "keys/s" "peak RSS" "tool CPU s"
 for case in small big; do

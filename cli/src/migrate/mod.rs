@@ -31,6 +31,7 @@ pub mod plan;
 pub mod run;
 pub mod state;
 pub mod verify;
+pub mod wire;
 
 /// Exit status when a server did not answer or keys could not be copied.
 pub const EXIT_SERVER: i32 = 3;
@@ -381,6 +382,11 @@ pub fn list_server(
     // until the distinct keys seen reach `curr_items` (read again after each pass). Only an 8-byte fingerprint per key is kept for that.
     let fingerprints = RandomState::new();
     let mut seen: HashSet<u64, BuildHasherDefault<Fingerprint>> = HashSet::default();
+    // Sized for the server's item count at once (growing it rehashes every fingerprint),
+    // within what a set of that many keys would reach anyway.
+    if let Ok(n) = c.curr_items() {
+        seen.reserve(usize::try_from(n).map_or(SEEN_RESERVE_MAX, |n| n.min(SEEN_RESERVE_MAX)));
+    }
     let mut crawler = false;
     for pass in 0..6u64 {
         let before = seen.len();
@@ -426,6 +432,10 @@ pub fn list_server(
         None => Ok(Listing::Cachedump),
     }
 }
+
+/// The most key fingerprints reserved before a listing (what a server claims is not trusted
+/// beyond this).
+const SEEN_RESERVE_MAX: usize = 1 << 24;
 
 /// The hasher of a set of key fingerprints: they are already random 64-bit hashes, so each is
 /// its own hash (hashing them again costs as much as the listing's parsing).

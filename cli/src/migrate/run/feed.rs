@@ -10,8 +10,9 @@
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use super::super::meta::{self, Listed, NO_META};
+use super::super::meta::{Listed, NO_META};
 use super::super::plan::now;
+use super::super::wire;
 use super::super::{list_server, Fate, Listing};
 use super::open;
 use super::shared::{inc, Ctx, Job};
@@ -188,7 +189,7 @@ fn sort(
         Fate::Moves(d) => d,
     };
     inc(&c.moving, 1);
-    if !meta::sendable(&it.key) {
+    if !wire::sendable(&it.key) {
         return skip(&c.unsendable);
     }
     let prev = match ctx.state {
