@@ -1,7 +1,6 @@
-//! Listed keys held back from copying, spooled to a temporary file so memory does not grow
-//! with their number. A key whose NEW owner is an OLD server not yet listed waits here until
-//! every listing has ended: a copy written into a server before its listing is done would be
-//! listed there as a misplaced key.
+//! Listed keys spooled to a temporary file, so memory does not grow with their number: a
+//! server's listing waits here for the copy, and a key whose NEW owner is an OLD server not
+//! yet listed waits until every listing has ended.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, ErrorKind, Read, Write};
@@ -68,8 +67,9 @@ impl Spool {
         r.map_err(|e| self.failed(e))
     }
 
-    /// Reads every key back, in the order pushed, to `each`; the file is removed after.
-    pub fn drain(mut self, mut each: impl FnMut(Listed) -> Result<(), Fail>) -> Result<(), Fail> {
+    /// Reads the keys back, in the order pushed, to `each` until it returns `false`; the
+    /// file is removed after.
+    pub fn drain(mut self, mut each: impl FnMut(Listed) -> Result<bool, Fail>) -> Result<(), Fail> {
         let Some(w) = self.out.as_mut() else {
             return Ok(());
         };
@@ -77,7 +77,9 @@ impl Spool {
         let bad = |e: std::io::Error| Fail::new(format!("spool file {}: {e}", self.path.display()));
         let mut r = BufReader::with_capacity(BUFFER, File::open(&self.path).map_err(bad)?);
         while let Some(it) = next(&mut r).map_err(bad)? {
-            each(it)?;
+            if !each(it)? {
+                break;
+            }
         }
         Ok(())
     }
@@ -134,7 +136,7 @@ mod tests {
         let mut back = Vec::new();
         s.drain(|it| {
             back.push(it);
-            Ok(())
+            Ok(true)
         })
         .unwrap();
         assert_eq!(back, items);
@@ -148,7 +150,7 @@ mod tests {
         let mut n = 0;
         s.drain(|_| {
             n += 1;
-            Ok(())
+            Ok(true)
         })
         .unwrap();
         assert_eq!(n, 0);
