@@ -82,12 +82,20 @@ pub fn feed(
 ) -> Result<Fed, Fail> {
     let (tx, rx) = sync_channel::<Listed1>(1);
     std::thread::scope(|sc| {
-        sc.spawn(move || list_all(ctx, sources, tx));
+        let lister = sc.spawn(move || {
+            list_all(ctx, sources, tx);
+            Instant::now()
+        });
         let r = drain_all(ctx, &rx, sources, dry_run, cap, send);
         if r.is_err() {
             ctx.stop.store(true, Ordering::Relaxed);
         }
-        r
+        drop(rx);
+        let listed_at = lister.join().unwrap_or_else(|_| Instant::now());
+        Ok(Fed {
+            listings: r?,
+            listed_at,
+        })
     })
 }
 
@@ -128,7 +136,7 @@ fn drain_all(
     dry_run: bool,
     cap: usize,
     send: impl FnMut(Vec<Job>) -> Result<(), Fail>,
-) -> Result<Fed, Fail> {
+) -> Result<Vec<(usize, Listing)>, Fail> {
     let pl = ctx.pl;
     let mut out = Batches {
         batch: Vec::with_capacity(cap),
@@ -180,7 +188,6 @@ fn drain_all(
         })?;
         held.push((src, later));
     }
-    let listed_at = Instant::now();
     for (src, later) in held {
         later.drain(|it| {
             if stopping(ctx) {
@@ -196,10 +203,7 @@ fn drain_all(
     if !stopping(ctx) {
         out.finish()?;
     }
-    Ok(Fed {
-        listings,
-        listed_at,
-    })
+    Ok(listings)
 }
 
 /// Sorts one key listed on OLD server `src` (`fate`: its [`Placement::fate`]): counts what
