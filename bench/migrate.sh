@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `ketama migrate run` speed and memory on loopback: keys copied per second and the tool's
 # peak RSS (/usr/bin/time -v), with small values and with 100 KB values.
-# One OLD memcached holds every key; NEW is another memcached, so every key moves (the
-# worst case: one source, one destination, all keys copied). Each case runs on fresh servers.
+# BENCH_SOURCES OLD memcacheds (default 1) hold the keys, each key on the server the OLD
+# placement names; NEW is one other memcached, so every key moves (one destination, all keys
+# copied). Each case runs on fresh servers.
 #
 #   bash bench/migrate.sh                 (release build of the CLI)
 # Env: BENCH_SMALL_KEYS (default 500000, 32-byte values), BENCH_BIG_KEYS (default 3000,
@@ -22,6 +23,7 @@ cd "$root"
 small=${BENCH_SMALL_KEYS:-500000}
 big=${BENCH_BIG_KEYS:-3000}
 conc=(${BENCH_CONCURRENCY:-1 4})
+sources=${BENCH_SOURCES:-1}
 
 if [[ -n ${KETAMA_COMPARE:-} ]]; then
     ketama=
@@ -57,22 +59,37 @@ start() { # start PORT_VAR: a memcached with 2 GB and 1 MB items
     printf -v "$1" '%s' "$port"
 }
 
-load() { # load PORT N VALUE_BYTES: pipelined `set ... noreply`
-    python3 - "$@" <<'EOF'
+fleet() { # fleet N VALUE_BYTES: BENCH_SOURCES OLD servers and one NEW; each key stored with
+    # pipelined `set ... noreply` on its OLD owner (as `ketama lookup` places it)
+    : >"$work/old"
+    for _ in $(seq "$sources"); do
+        start one
+        echo "127.0.0.1:$one" >>"$work/old"
+    done
+    start new
+    echo "127.0.0.1:$new" >"$work/new"
+    seq 0 $(($1 - 1)) | sed 's/^/bench:/' >"$work/keys"
+    "${ketama:-$bin_a}" lookup -p libmemcached-weighted -s "$work/old" <"$work/keys" >"$work/owners"
+    python3 - "$work/keys" "$work/owners" "$2" <<'EOF'
 import socket, sys
-port, n, size = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-s = socket.create_connection(("127.0.0.1", port))
-v = b"v" * size
-batch = []
-for i in range(n):
-    batch.append(b"set bench:%d 0 0 %d noreply\r\n%s\r\n" % (i, size, v))
-    if len(batch) >= 1000 or i == n - 1:
-        s.sendall(b"".join(batch))
-        batch = []
-s.sendall(b"mn\r\n")
-buf = b""
-while not buf.endswith(b"MN\r\n"):
-    buf += s.recv(65536)
+keys = open(sys.argv[1], "rb").read().split()
+owners = open(sys.argv[2]).read().split()
+assert len(keys) == len(owners)
+v = b"v" * int(sys.argv[3])
+conns, batches = {}, {}
+for k, o in zip(keys, owners):
+    if o not in conns:
+        host, port = o.rsplit(":", 1)
+        conns[o], batches[o] = socket.create_connection((host, int(port))), []
+    batches[o].append(b"set %s 0 0 %d noreply\r\n%s\r\n" % (k, len(v), v))
+    if len(batches[o]) >= 1000:
+        conns[o].sendall(b"".join(batches[o]))
+        batches[o] = []
+for o, s in conns.items():
+    s.sendall(b"".join(batches[o]) + b"mn\r\n")
+    buf = b""
+    while not buf.endswith(b"MN\r\n"):
+        buf += s.recv(65536)
 EOF
 }
 
@@ -100,12 +117,8 @@ EOF
 if [[ -n ${KETAMA_COMPARE:-} ]]; then
     read -r bin_a bin_b <<<"$KETAMA_COMPARE"
     c=${conc[-1]}
-    start old
-    start new
-    load "$old" "$small" 32
-    echo "127.0.0.1:$old" >"$work/old"
-    echo "127.0.0.1:$new" >"$work/new"
-    echo "$small small keys, concurrency $c; A = $bin_a, B = $bin_b; $(uptime)"
+    fleet "$small" 32
+    echo "$small small keys on $sources OLD servers, concurrency $c; A = $bin_a, B = $bin_b; $(uptime)"
     a=() b=()
     for r in $(seq "${BENCH_ROUNDS:-5}"); do
         a+=("$(timed "$bin_a" "$c")")
@@ -126,11 +139,7 @@ printf '%-12s %8s %12s %10s %10s %12s %10s %14s\n' case keys concurrency seconds
 for case in small big; do
     if [[ $case == small ]]; then n=$small; size=32; else n=$big; size=102400; fi
     for c in "${conc[@]}"; do
-        start old
-        start new
-        load "$old" "$n" "$size"
-        echo "127.0.0.1:$old" >"$work/old"
-        echo "127.0.0.1:$new" >"$work/new"
+        fleet "$n" "$size"
         /usr/bin/time -v "$ketama" migrate run --servers "$work/old" --to "$work/new" \
             --profile libmemcached-weighted --concurrency "$c" --format json \
             >"$work/out.json" 2>"$work/time.txt"

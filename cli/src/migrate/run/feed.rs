@@ -3,8 +3,8 @@
 //! stale, stays, no new owner, moves) and the moving ones handed to the copy workers in
 //! batches while the next server is listed. So copying from one server overlaps listing the
 //! next, but never a server's own listing: memcached serving its crawl and a copy's reads at
-//! once spends more on both than one after the other (measured: a third more CPU on the
-//! listed server, and slower overall). Memory stays bounded: keys wait on disk, and at most
+//! once spends more on both than one after the other (measured: half as much CPU again on
+//! the listed server, and slower overall). Memory stays bounded: keys wait on disk, and at most
 //! one finished listing waits for the copy.
 //!
 //! No copy is written into a server before its own listing is done (it would be listed there

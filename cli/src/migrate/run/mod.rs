@@ -1,9 +1,10 @@
 //! `ketama migrate run`: copies each moving key from its OLD owner to its NEW owner.
 //!
 //! 1. Every NEW server must answer and speak the meta protocol, or nothing starts.
-//! 2. Each OLD server of the shard is listed (`lru_crawler metadump all`) in turn, and its
-//!    moving keys are fed to the workers while the listing streams in ([`feed`]): memory does
-//!    not grow with the number of keys (only the state file is in memory).
+//! 2. Each OLD server of the shard is listed (`lru_crawler metadump all`) in turn into a
+//!    spool file, and the moving keys of each listed server are fed to the workers while the
+//!    next one is listed ([`feed`]): memory does not grow with the number of keys (only the
+//!    state file is in memory).
 //! 3. `--concurrency` workers take batches of moving keys: one pipelined round of `mg` on the
 //!    sources, then one of `ms` on the NEW owners ([`copy`]): add mode for a first copy,
 //!    compare-and-set for a copy whose source changed. The remaining TTL is kept (relative up
