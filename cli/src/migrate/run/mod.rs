@@ -59,7 +59,7 @@ pub struct Outcome {
     pub interrupted: bool,
     /// Seconds the work took.
     pub seconds: f64,
-    /// Seconds of it spent listing the OLD servers.
+    /// Seconds from the start until the last OLD server was listed (copying overlaps it).
     pub list_seconds: f64,
 }
 
