@@ -91,6 +91,13 @@ impl Progress {
         self.pending = 0;
     }
 
+    /// Changes the total (work found as it goes, e.g. keys as they are listed).
+    pub fn set_len(&mut self, len: u64) {
+        if self.enabled {
+            self.bar.set_length(len);
+        }
+    }
+
     /// Whether the bar has been drawn.
     pub fn is_shown(&self) -> bool {
         self.shown

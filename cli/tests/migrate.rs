@@ -1,6 +1,7 @@
 //! `ketama migrate plan | run | verify` against real memcached processes on 127.0.0.1: a
 //! weighted 10 -> 12 resize with flags, TTLs and awkward keys, the second run that syncs,
-//! shards, OLD = NEW, and `simulate --live --migrate`. Faults are in migrate_faults.rs.
+//! shards, OLD = NEW, a placement switch on the same servers, and `simulate --live --migrate`.
+//! Faults are in migrate_faults.rs.
 //!
 //! Needs Debian's `memcached` (tests/setup.sh installs it). Without it each test says so and
 //! passes, unless KETAMA_REQUIRE_MEMCACHED=1 (as tests/run-all.sh sets), where it fails.
@@ -8,7 +9,7 @@
 
 mod common;
 
-use common::memcached::{json, memcached, tmpdir};
+use common::memcached::{json, memcached, tmpdir, Fleet};
 use common::migrate::*;
 
 use std::time::{Duration, Instant};
@@ -323,4 +324,48 @@ fn simulate_live_migrate_reads_every_key_after_migrating() {
     }
     let plain = ok(&ketama(&["simulate", "--live", "--format", "json"]));
     assert!(plain["results"][0].get("live_hit_rate_migrated").is_none());
+}
+
+/// Copying overlaps listing, but never writes into a server before its own listing is done:
+/// a copy written there first would be listed as a misplaced (stale) key of that server.
+#[test]
+fn a_placement_switch_on_the_same_servers_lists_no_copy_as_a_source_key() {
+    let Some(mc) = memcached() else { return };
+    let dir = tmpdir("migrate", "switch");
+    let fleet = Fleet::start(&mc, 3, MC_ARGS);
+    let f = servers_file(&dir, "s", &fleet.labels, &[1, 1, 1]);
+    let old_ring = ring("libmemcached-weighted", &fleet.labels, &[1, 1, 1]);
+    let new_ring = ring("twemproxy-modula", &fleet.labels, &[1, 1, 1]);
+    let n = 6000;
+    let mut moving = Vec::new();
+    for i in 0..n {
+        let k = key(i);
+        store(owner(&old_ring, &k), &k, &value(i, 0), i as u32, 0);
+        if owner(&old_ring, &k) != owner(&new_ring, &k) {
+            moving.push(i);
+        }
+    }
+    let r = ok(&ketama(&[
+        "migrate",
+        "run",
+        "--servers",
+        &f,
+        "--to",
+        &f,
+        "--profile",
+        "libmemcached-weighted",
+        "--to-profile",
+        "twemproxy-modula",
+        "--format",
+        "json",
+    ]));
+    let c = &r["counts"];
+    assert_eq!(c["listed"], n as u64, "{r}");
+    assert_eq!(c["stale"], 0, "{r}");
+    assert_eq!(c["copied"], moving.len() as u64, "{r}");
+    for &i in &moving {
+        let k = key(i);
+        let got = fetch(owner(&new_ring, &k), &k).expect("copied");
+        assert_eq!((got.0, got.1), (value(i, 0), i as u32));
+    }
 }

@@ -12,7 +12,7 @@ use super::transport::{handshake, slice, Stream, Wait};
 use super::{Options, POLL};
 
 /// Bytes read per read call.
-const CHUNK: usize = 16 * 1024;
+const CHUNK: usize = 64 * 1024;
 
 /// One connection to one server.
 #[derive(Debug)]
@@ -308,19 +308,24 @@ impl Conn {
     /// One reply line without its `\r\n`, at most `max` bytes. `Ok(None)`: the line was
     /// longer; it has been read past and dropped (the next call reads the line after it).
     pub fn read_line(&mut self, max: usize) -> Result<Option<Vec<u8>>, Error> {
+        Ok(self.read_line_ref(max)?.map(<[u8]>::to_vec))
+    }
+
+    /// [`Conn::read_line`] without a copy: the line stays in the receive buffer, valid until
+    /// the next read.
+    pub fn read_line_ref(&mut self, max: usize) -> Result<Option<&[u8]>, Error> {
         let mut searched = 0;
         let mut too_long = false;
         loop {
             let pending = &self.buf[self.start..];
             if let Some(i) = pending[searched..].iter().position(|&b| b == b'\n') {
-                let end = searched + i;
-                let mut line = &pending[..end];
-                if line.last() == Some(&b'\r') {
-                    line = &line[..line.len() - 1];
-                }
-                let out = (!too_long && line.len() <= max).then(|| line.to_vec());
+                let at = self.start;
+                let mut end = searched + i;
                 self.start += end + 1;
-                return Ok(out);
+                if end > 0 && self.buf[at + end - 1] == b'\r' {
+                    end -= 1;
+                }
+                return Ok((!too_long && end <= max).then(|| &self.buf[at..at + end]));
             }
             searched = pending.len();
             if searched > max + 1 {

@@ -11,7 +11,8 @@
 use std::io::Write as _;
 use std::time::{Duration, Instant};
 
-use crate::memcache::{key_ok, Conn, Options, MAX_LINE, MAX_LISTING_LINE};
+use super::wire;
+use crate::memcache::{Conn, Options, MAX_LINE, MAX_LISTING_LINE};
 
 /// The largest value read (memcached's `-I` maximum item size is 1 GB, its default 1 MB).
 pub const MAX_ITEM: usize = 1 << 30;
@@ -94,91 +95,24 @@ pub struct MetaConn {
     doing: &'static str,
 }
 
-/// Standard base64 (RFC 4648, with padding): how `b`-flagged keys travel.
-pub fn base64(bytes: &[u8]) -> String {
-    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for c in bytes.chunks(3) {
-        let n = (u32::from(c[0]) << 16)
-            | (u32::from(*c.get(1).unwrap_or(&0)) << 8)
-            | u32::from(*c.get(2).unwrap_or(&0));
-        for i in 0..4 {
-            if i <= c.len() {
-                out.push(char::from(A[(n >> (18 - 6 * i) & 63) as usize]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
-/// memcached's `uriencode` reversed: `%XX` is a byte, everything else is itself.
-pub fn uri_decode(s: &[u8]) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(s.len());
-    let mut i = 0;
-    while i < s.len() {
-        if s[i] == b'%' {
-            let hex = std::str::from_utf8(s.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(s[i]);
-            i += 1;
-        }
-    }
-    Some(out)
-}
-
-/// Parses a metadump line `key=<uri> exp=<t> la=.. cas=<n> fetch=.. cls=.. size=<n>`.
-pub fn parse_metadump(l: &[u8]) -> Option<Listed> {
-    let mut it = l.split(|&b| b == b' ');
-    let key = uri_decode(it.next()?.strip_prefix(b"key=")?)?;
-    let mut item = Listed {
-        key,
-        exp: -1,
-        cas: 0,
-        size: 0,
-    };
-    for f in it {
-        let text = std::str::from_utf8(f).ok()?;
-        let Some((name, v)) = text.split_once('=') else {
-            continue;
-        };
-        match name {
-            "exp" => item.exp = v.parse().ok()?,
-            "cas" => item.cas = v.parse().ok()?,
-            "size" => item.size = v.parse().ok()?,
-            _ => {}
-        }
-    }
-    Some(item)
-}
-
-/// Whether the meta protocol can name `key`: as it is, or in base64 (the server limits the
-/// token, encoded or not, to 250 bytes: binary keys up to 187 bytes).
-pub fn sendable(key: &[u8]) -> bool {
-    key_ok(key) || (!key.is_empty() && key.len().div_ceil(3) * 4 <= 250)
-}
-
-/// The key as a request token: itself when the text protocol carries it, else base64 with
-/// the `b` flag to add.
-fn key_token(key: &[u8], out: &mut Vec<u8>) -> bool {
-    if key_ok(key) {
-        out.extend_from_slice(key);
-        false
-    } else {
-        out.extend_from_slice(base64(key).as_bytes());
-        true
+/// One reply line of at most `max` bytes, borrowed from the connection's receive buffer;
+/// `label` names the server in messages.
+fn line_in<'c>(conn: &'c mut Conn, label: &str, max: usize) -> Result<&'c [u8], String> {
+    match conn.read_line_ref(max) {
+        Ok(Some(l)) => Ok(l),
+        Ok(None) => Err(format!(
+            "server {label}: a reply line longer than {max} bytes"
+        )),
+        Err(e) => Err(e.message),
     }
 }
 
-/// The flag value of token `c<digits>` etc. in a reply line.
-fn token<T: std::str::FromStr>(tokens: &[&[u8]], flag: u8) -> Option<T> {
-    tokens
-        .iter()
-        .find(|t| t.first() == Some(&flag))
-        .and_then(|t| std::str::from_utf8(&t[1..]).ok()?.parse().ok())
+/// The message for reply line `l` to `cmd` that memcached does not send.
+fn unexpected(label: &str, cmd: &str, l: &[u8]) -> String {
+    format!(
+        "server {label}: unexpected reply to {cmd}: {}",
+        String::from_utf8_lossy(&l[..l.len().min(200)])
+    )
 }
 
 impl MetaConn {
@@ -240,13 +174,6 @@ impl MetaConn {
             }
             None => Err(self.err(format!("a reply line longer than {max} bytes"))),
         }
-    }
-
-    fn unexpected(&self, cmd: &str, l: &[u8]) -> String {
-        self.err(format!(
-            "unexpected reply to {cmd}: {}",
-            String::from_utf8_lossy(&l[..l.len().min(200)])
-        ))
     }
 
     /// Checks that the server speaks the meta protocol; the refusal names its version.
@@ -326,14 +253,23 @@ impl MetaConn {
             if l == b"ERROR" || l.starts_with(b"CLIENT_ERROR") || l.starts_with(b"SERVER_ERROR") {
                 return Ok(false);
             }
-            loop {
+            // `true` at the end of the listing.
+            let mut one = |l: &[u8], label: &str| -> Result<bool, String> {
                 if l == b"END" {
                     return Ok(true);
                 }
-                let item = parse_metadump(&l).ok_or_else(|| self.unexpected("metadump", &l))?;
-                each(item)?;
+                each(wire::parse_metadump(l).ok_or_else(|| unexpected(label, "metadump", l))?)?;
+                Ok(false)
+            };
+            if one(&l, &self.label)? {
+                return Ok(true);
+            }
+            loop {
                 self.conn.set_deadline(Instant::now() + self.timeout);
-                self.line_max(&mut l, MAX_LISTING_LINE)?;
+                let label = &self.label;
+                if one(line_in(&mut self.conn, label, MAX_LISTING_LINE)?, label)? {
+                    return Ok(true);
+                }
             }
         }
         Err(self.err("the LRU crawler stayed busy"))
@@ -344,7 +280,7 @@ impl MetaConn {
     fn queue_mg(&mut self, key: &[u8], flags: &[u8]) {
         self.command("mg");
         self.out.extend_from_slice(b"mg ");
-        if key_token(key, &mut self.out) {
+        if wire::key_token(key, &mut self.out) {
             self.out.extend_from_slice(b" b");
         }
         self.out.extend_from_slice(flags);
@@ -360,32 +296,31 @@ impl MetaConn {
 
     /// Reads the reply to one [`queue_get`](Self::queue_get): `None` on a miss.
     pub fn read_get(&mut self) -> Result<Option<Got>, String> {
-        let mut l = Vec::new();
-        self.line(&mut l)?;
+        let label = &self.label;
+        let l = line_in(&mut self.conn, label, MAX_LINE)?;
         if l == b"EN" {
             return Ok(None);
         }
-        let tokens: Vec<&[u8]> = l.split(|&b| b == b' ').collect();
-        if tokens.first() != Some(&&b"VA"[..]) || tokens.len() < 2 {
-            return Err(self.unexpected("mg", &l));
+        let bad = || unexpected(label, "mg", l);
+        let rest = l.strip_prefix(b"VA ").ok_or_else(bad)?;
+        let (len, flags) =
+            rest.split_at(rest.iter().position(|&b| b == b' ').unwrap_or(rest.len()));
+        let len = wire::dec(len).ok_or_else(bad)?;
+        if len > MAX_ITEM as u64 {
+            return Err(format!(
+                "server {label}: a value of {len} bytes is larger than {MAX_ITEM}"
+            ));
         }
-        let len: usize = std::str::from_utf8(tokens[1])
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .ok_or_else(|| self.unexpected("mg", &l))?;
-        if len > MAX_ITEM {
-            return Err(self.err(format!("a value of {len} bytes is larger than {MAX_ITEM}")));
-        }
-        let rest = &tokens[2..];
-        let (Some(flags), Some(ttl), Some(cas)) =
-            (token(rest, b'f'), token(rest, b't'), token(rest, b'c'))
-        else {
-            return Err(self.unexpected("mg", &l));
-        };
-        let value = self.conn.read_data(len).map_err(|e| e.message)?;
+        let number = |f| wire::flag(flags, f).and_then(wire::signed).ok_or_else(bad);
+        let client_flags = u32::try_from(number(b'f')?).map_err(|_| bad())?;
+        let ttl = number(b't')?;
+        let cas = wire::flag(flags, b'c')
+            .and_then(wire::dec)
+            .ok_or_else(bad)?;
+        let value = self.conn.read_data(len as usize).map_err(|e| e.message)?;
         Ok(Some(Got {
             value,
-            flags,
+            flags: client_flags,
             ttl,
             cas,
         }))
@@ -399,12 +334,11 @@ impl MetaConn {
 
     /// Reads the reply to one [`queue_has`](Self::queue_has).
     pub fn read_has(&mut self) -> Result<bool, String> {
-        let mut l = Vec::new();
-        self.line(&mut l)?;
-        match l.as_slice() {
+        let label = &self.label;
+        match line_in(&mut self.conn, label, MAX_LINE)? {
             b"EN" => Ok(false),
             x if x == b"HD" || x.starts_with(b"HD ") => Ok(true),
-            x => Err(self.unexpected("mg", x)),
+            x => Err(unexpected(label, "mg", x)),
         }
     }
 
@@ -416,16 +350,16 @@ impl MetaConn {
 
     /// Reads the reply to one [`queue_cas`](Self::queue_cas): the CAS, `None` on a miss.
     pub fn read_cas(&mut self) -> Result<Option<u64>, String> {
-        let mut l = Vec::new();
-        self.line(&mut l)?;
+        let label = &self.label;
+        let l = line_in(&mut self.conn, label, MAX_LINE)?;
         if l == b"EN" {
             return Ok(None);
         }
-        let tokens: Vec<&[u8]> = l.split(|&b| b == b' ').collect();
-        match (tokens[0], token(&tokens[1..], b'c')) {
-            (b"HD", Some(c)) => Ok(Some(c)),
-            _ => Err(self.unexpected("mg", &l)),
-        }
+        l.strip_prefix(b"HD ")
+            .and_then(|flags| wire::flag(flags, b'c'))
+            .and_then(wire::dec)
+            .map(Some)
+            .ok_or_else(|| unexpected(label, "mg", l))
     }
 
     /// Queues an `ms` of `value` with client `flags` and expiry token `exp` (memcached's
@@ -442,18 +376,22 @@ impl MetaConn {
         self.command("ms");
         let out = &mut self.out;
         out.extend_from_slice(b"ms ");
-        let b = key_token(key, out);
-        // Writing into a Vec cannot fail.
-        let _ = write!(out, " {}", value.len());
+        let b = wire::key_token(key, out);
+        out.push(b' ');
+        wire::push_num(out, value.len() as i64);
         if b {
             out.extend_from_slice(b" b");
         }
-        let _ = write!(out, " F{flags} T{exp} c");
+        out.extend_from_slice(b" F");
+        wire::push_num(out, i64::from(flags));
+        out.extend_from_slice(b" T");
+        wire::push_num(out, exp);
         out.extend_from_slice(match mode {
-            Mode::Add => b" ME",
-            Mode::Set => b" MS",
+            Mode::Add => b" c ME",
+            Mode::Set => b" c MS",
         });
         if let Some(c) = compare {
+            // Writing into a Vec cannot fail.
             let _ = write!(out, " C{c}");
         }
         out.extend_from_slice(b"\r\n");
@@ -464,18 +402,19 @@ impl MetaConn {
 
     /// Reads the reply to one [`queue_set`](Self::queue_set).
     pub fn read_set(&mut self) -> Result<SetReply, String> {
-        let mut l = Vec::new();
-        self.line(&mut l)?;
-        let tokens: Vec<&[u8]> = l.split(|&b| b == b' ').collect();
-        match tokens[0] {
-            b"HD" => Ok(SetReply::Stored(
-                token(&tokens[1..], b'c').ok_or_else(|| self.unexpected("ms", &l))?,
-            )),
+        let label = &self.label;
+        let l = line_in(&mut self.conn, label, MAX_LINE)?;
+        let (word, flags) = l.split_at(l.iter().position(|&b| b == b' ').unwrap_or(l.len()));
+        match word {
+            b"HD" => wire::flag(flags.get(1..).unwrap_or_default(), b'c')
+                .and_then(wire::dec)
+                .map(SetReply::Stored)
+                .ok_or_else(|| unexpected(label, "ms", l)),
             b"NS" => Ok(SetReply::NotStored),
             b"EX" => Ok(SetReply::Exists),
             b"NF" => Ok(SetReply::NotFound),
             b"SERVER_ERROR" => Ok(SetReply::Refused),
-            _ => Err(self.unexpected("ms", &l)),
+            _ => Err(unexpected(label, "ms", l)),
         }
     }
 
@@ -484,7 +423,7 @@ impl MetaConn {
         self.command("md");
         let out = &mut self.out;
         out.extend_from_slice(b"md ");
-        if key_token(key, out) {
+        if wire::key_token(key, out) {
             out.extend_from_slice(b" b");
         }
         if let Some(c) = compare {
@@ -496,13 +435,13 @@ impl MetaConn {
 
     /// Reads the reply to one [`queue_delete`](Self::queue_delete).
     pub fn read_delete(&mut self) -> Result<DeleteReply, String> {
-        let mut l = Vec::new();
-        self.line(&mut l)?;
+        let label = &self.label;
+        let l = line_in(&mut self.conn, label, MAX_LINE)?;
         match l.split(|&b| b == b' ').next() {
             Some(b"HD") => Ok(DeleteReply::Deleted),
             Some(b"NF") => Ok(DeleteReply::NotFound),
             Some(b"EX") => Ok(DeleteReply::Exists),
-            _ => Err(self.unexpected("md", &l)),
+            _ => Err(unexpected(label, "md", l)),
         }
     }
 }
@@ -524,30 +463,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn base64_matches_rfc4648() {
-        assert_eq!(base64(b""), "");
-        assert_eq!(base64(b"f"), "Zg==");
-        assert_eq!(base64(b"fo"), "Zm8=");
-        assert_eq!(base64(b"foo"), "Zm9v");
-        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
-        assert_eq!(base64(&[0, 1, 2]), "AAEC");
-        assert_eq!(base64(&[0xff, 0xfe]), "//4=");
-    }
-
-    #[test]
-    fn metadump_lines_parse() {
-        let l = b"key=a%25b%00 exp=1796154051 la=1796153951 cas=2 fetch=no cls=1 size=68";
-        let it = parse_metadump(l).unwrap();
-        assert_eq!(it.key, b"a%b\0");
-        assert_eq!((it.exp, it.cas, it.size), (1796154051, 2, 68));
-        let never = parse_metadump(b"key=k exp=-1 la=1 cas=9 fetch=no cls=1 size=66").unwrap();
-        assert_eq!(never.exp, -1);
-        assert!(parse_metadump(b"key=ab%2 exp=1").is_none());
-        assert!(parse_metadump(b"exp=1").is_none());
-        assert!(parse_metadump(b"key=k exp=x").is_none());
-    }
-
-    #[test]
     fn expiry_tokens() {
         assert_eq!(exp_token(-1, 1000), Some(0));
         assert_eq!(exp_token(0, 1000), None);
@@ -558,15 +473,5 @@ mod tests {
             exp_token(RELATIVE_TTL_MAX + 1, 1000),
             Some(1000 + RELATIVE_TTL_MAX + 1)
         );
-    }
-
-    #[test]
-    fn keys_the_text_protocol_cannot_carry_travel_in_base64() {
-        let mut out = Vec::new();
-        assert!(!key_token(b"user:1", &mut out));
-        assert_eq!(out, b"user:1");
-        out.clear();
-        assert!(key_token(b"a b", &mut out));
-        assert_eq!(out, b"YSBi");
     }
 }

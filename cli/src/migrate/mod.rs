@@ -12,8 +12,8 @@
 //! input, or when interrupted.
 
 use std::collections::hash_map::RandomState;
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
+use std::collections::HashMap;
+use std::hash::BuildHasher;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -29,8 +29,10 @@ use crate::shared::Fail;
 pub mod meta;
 pub mod plan;
 pub mod run;
+mod seen;
 pub mod state;
 pub mod verify;
+pub mod wire;
 
 /// Exit status when a server did not answer or keys could not be copied.
 pub const EXIT_SERVER: i32 = 3;
@@ -378,9 +380,13 @@ pub fn list_server(
     let mut c = meta::MetaConn::connect(label, addr, opts.clone())?;
     // A crawl is not a snapshot: items the LRU maintainer moves between its queues while it
     // runs (e.g. just after many reads) can be missed. So it is repeated, a few times at most,
-    // until the distinct keys seen reach `curr_items` (read again after each pass). Only an 8-byte fingerprint per key is kept for that.
+    // until the distinct keys seen reach `curr_items` (read again after each pass). Only an
+    // 8-byte fingerprint per key is kept for that.
     let fingerprints = RandomState::new();
-    let mut seen: HashSet<u64, BuildHasherDefault<Fingerprint>> = HashSet::default();
+    // Sized for the server's item count at once (growing rehashes every fingerprint), within
+    // what a set of that many keys would reach anyway.
+    let items = c.curr_items().ok().and_then(|n| usize::try_from(n).ok());
+    let mut seen = seen::Seen::with_capacity(items.unwrap_or(0).min(SEEN_RESERVE_MAX));
     let mut crawler = false;
     for pass in 0..6u64 {
         let before = seen.len();
@@ -427,24 +433,9 @@ pub fn list_server(
     }
 }
 
-/// The hasher of a set of key fingerprints: they are already random 64-bit hashes, so each is
-/// its own hash (hashing them again costs as much as the listing's parsing).
-#[derive(Default)]
-struct Fingerprint(u64);
-
-impl Hasher for Fingerprint {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
+/// The most key fingerprints reserved before a listing (what a server claims is not trusted
+/// beyond this).
+const SEEN_RESERVE_MAX: usize = 1 << 24;
 
 /// Parses `--shard I/N`.
 pub fn parse_shard(s: &str) -> Result<(usize, usize), Fail> {

@@ -1,8 +1,10 @@
 //! `ketama migrate run`: copies each moving key from its OLD owner to its NEW owner.
 //!
 //! 1. Every NEW server must answer and speak the meta protocol, or nothing starts.
-//! 2. Each OLD server of the shard is listed (`lru_crawler metadump all`) into a spool file,
-//!    so memory does not grow with the number of keys (only the state file is in memory).
+//! 2. Each OLD server of the shard is listed (`lru_crawler metadump all`) in turn into a
+//!    spool file, and the moving keys of each listed server are fed to the workers while the
+//!    next one is listed ([`feed`]): memory does not grow with the number of keys (only the
+//!    state file is in memory).
 //! 3. `--concurrency` workers take batches of moving keys: one pipelined round of `mg` on the
 //!    sources, then one of `ms` on the NEW owners ([`copy`]): add mode for a first copy,
 //!    compare-and-set for a copy whose source changed. The remaining TTL is kept (relative up
@@ -17,6 +19,7 @@
 
 mod copy;
 mod delete;
+mod feed;
 mod pool;
 mod report;
 mod shared;
@@ -57,7 +60,7 @@ pub struct Outcome {
     pub interrupted: bool,
     /// Seconds the work took.
     pub seconds: f64,
-    /// Seconds of it spent listing the OLD servers.
+    /// Seconds from the start until the last OLD server was listed (copying overlaps it).
     pub list_seconds: f64,
 }
 
@@ -217,28 +220,6 @@ pub fn execute(pl: &Placement, a: &RunOptions, clock: &[i64]) -> Result<Outcome,
         )),
         _ => None,
     };
-    // 2. List each source into a spool file.
-    let mut spools = Vec::new();
-    for &src in &sources {
-        let label = &pl.old_labels[src];
-        if crate::stop::requested() {
-            break;
-        }
-        if let Err(e) = open(pl, label, &pl.old_addrs[src]) {
-            if e.contains(NO_META) {
-                return Err(Fail::new(e));
-            }
-            dead.add(label, e);
-            continue;
-        }
-        match spool::spool(pl, src, &counts) {
-            Ok(s) => spools.push(s),
-            Err(e) => dead.add(label, e),
-        }
-    }
-    let cachedump = spools.iter().any(|s| s.listing == Listing::Cachedump);
-    let list_seconds = start.elapsed().as_secs_f64();
-    // 3. Copy.
     let stop = AtomicBool::new(false);
     let bucket = a.rate.map(Bucket::new);
     let ctx = Ctx {
@@ -261,7 +242,7 @@ pub fn execute(pl: &Placement, a: &RunOptions, clock: &[i64]) -> Result<Outcome,
         .map_or(most, |b| ((b.rate / 20.0) as usize).clamp(1, most));
     let (tx, rx) = sync_channel::<Vec<shared::Job>>(a.concurrency * 2);
     let rx = Mutex::new(rx);
-    let feed_result = std::thread::scope(|sc| -> Result<(), Fail> {
+    let fed = std::thread::scope(|sc| -> Result<feed::Fed, Fail> {
         let tx = tx;
         let mut workers = Vec::new();
         if !a.dry_run {
@@ -270,18 +251,18 @@ pub fn execute(pl: &Placement, a: &RunOptions, clock: &[i64]) -> Result<Outcome,
             }
         }
         sc.spawn(|| {
-            let total = get(&counts.listed);
-            let mut bar = Progress::new(total, "migrate", Unit::Items);
+            let mut bar = Progress::new(0, "migrate", Unit::Items);
             let mut shown = 0;
             while !finished.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(100));
+                bar.set_len(get(&counts.listed));
                 let d = get(&counts.done);
                 bar.inc(d.saturating_sub(shown));
                 shown = d;
             }
             bar.finish();
         });
-        let r = spool::feed(&ctx, &spools, a.dry_run, cap, |b| {
+        let r = feed::feed(&ctx, &sources, a.dry_run, cap, |b| {
             tx.send(b)
                 .map_err(|_| Fail::new("the copy workers stopped"))
         });
@@ -292,14 +273,16 @@ pub fn execute(pl: &Placement, a: &RunOptions, clock: &[i64]) -> Result<Outcome,
         finished.store(true, Ordering::Relaxed);
         r
     });
-    feed_result?;
+    let fed = fed?;
+    let cachedump = fed.listings.iter().any(|(_, l)| *l == Listing::Cachedump);
+    let list_seconds = fed.listed_at.duration_since(start).as_secs_f64();
     let interrupted = crate::stop::requested();
     // 4. Copies whose source is gone (state only, sources listed completely).
     if let Some(st) = &state {
         if !interrupted && !a.delete_moved {
-            for s in &spools {
-                if s.listing == Listing::Metadump && !dead.has(&pl.old_labels[s.src]) {
-                    delete::delete_gone(&ctx, st, s.src);
+            for &(src, l) in &fed.listings {
+                if l == Listing::Metadump && !dead.has(&pl.old_labels[src]) {
+                    delete::delete_gone(&ctx, st, src);
                 }
             }
         }

@@ -1,77 +1,92 @@
-//! The listing of each OLD server, spooled to a temporary file so memory does not grow with
-//! the number of keys, and the feeder that reads it back, sorts out what does not move and
-//! hands the moving keys to the workers in batches.
+//! Listed keys spooled to a temporary file, so memory does not grow with their number: a
+//! server's listing waits here for the copy, and a key whose NEW owner is an OLD server not
+//! yet listed waits until every listing has ended.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, ErrorKind, Read, Write};
-use std::sync::atomic::Ordering;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::super::meta;
-use super::super::plan::now;
-use super::super::{list_server, Fate, Listing, Placement};
-use super::shared::{inc, Counts, Ctx, Job};
-use super::BATCH_BYTES;
+use super::super::meta::Listed;
 use crate::shared::Fail;
 
-/// A spool file of listed keys, removed when dropped. Records are binary: key length
-/// (`u16`), CAS (`u64`), absolute expiry (`i64`, -1 for none), item size (`u64`), all
-/// little-endian, then the key's bytes.
+/// Buffer size of the file's reader and writer.
+const BUFFER: usize = 256 * 1024;
+
+/// Spools created by this process, for unique file names.
+static NEXT: AtomicU64 = AtomicU64::new(0);
+
+/// A spool file of listed keys, created on the first key and removed when dropped. Records
+/// are binary: key length (`u16`), CAS (`u64`), absolute expiry (`i64`, -1 for none), item
+/// size (`u64`), all little-endian, then the key's bytes.
 #[derive(Debug)]
 pub struct Spool {
-    path: std::path::PathBuf,
-    /// The OLD server (file position) listed.
-    pub src: usize,
-    /// How it was listed.
-    pub listing: Listing,
+    path: PathBuf,
+    out: Option<BufWriter<File>>,
 }
 
 impl Drop for Spool {
     fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
+        if self.out.take().is_some() {
+            let _ = std::fs::remove_file(&self.path);
+        }
     }
 }
 
-/// Lists one OLD server into a spool file.
-pub fn spool(pl: &Placement, src: usize, counts: &Counts) -> Result<Spool, String> {
-    let path =
-        std::env::temp_dir().join(format!("ketama-migrate-{}-{src}.spool", std::process::id()));
-    let mut s = Spool {
-        path,
-        src,
-        listing: Listing::Metadump,
-    };
-    let fail = |e: std::io::Error| format!("spool file {}: {e}", s.path.display());
-    let mut w = BufWriter::with_capacity(256 * 1024, File::create(&s.path).map_err(fail)?);
-    let label = &pl.old_labels[src];
-    let listing = list_server(label, &pl.old_addrs[src], pl.net(), |it| {
-        inc(&counts.listed, 1);
+impl Spool {
+    /// An empty spool (no file yet).
+    pub fn new() -> Spool {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        Spool {
+            path: std::env::temp_dir()
+                .join(format!("ketama-migrate-{}-{n}.spool", std::process::id())),
+            out: None,
+        }
+    }
+
+    fn failed(&self, e: std::io::Error) -> String {
+        format!("spool file {}: {e}", self.path.display())
+    }
+
+    /// Appends one listed key.
+    pub fn push(&mut self, it: &Listed) -> Result<(), String> {
         // memcached keys are at most 250 bytes.
         let len = u16::try_from(it.key.len())
             .map_err(|_| format!("a listed key of {} bytes", it.key.len()))?;
+        if self.out.is_none() {
+            let f = File::create(&self.path).map_err(|e| self.failed(e))?;
+            self.out = Some(BufWriter::with_capacity(BUFFER, f));
+        }
         let mut head = [0u8; 26];
         head[..2].copy_from_slice(&len.to_le_bytes());
         head[2..10].copy_from_slice(&it.cas.to_le_bytes());
         head[10..18].copy_from_slice(&it.exp.to_le_bytes());
         head[18..26].copy_from_slice(&it.size.to_le_bytes());
-        w.write_all(&head)
-            .and_then(|_| w.write_all(&it.key))
-            .map_err(|e| format!("spool file: {e}"))
-    })?;
-    w.flush().map_err(fail)?;
-    s.listing = listing;
-    Ok(s)
-}
+        let w = self.out.as_mut().expect("created above");
+        let r = w.write_all(&head).and_then(|_| w.write_all(&it.key));
+        r.map_err(|e| self.failed(e))
+    }
 
-/// One record of a spool file.
-struct Record {
-    cas: u64,
-    exp: i64,
-    size: u64,
-    key: Vec<u8>,
+    /// Reads the keys back, in the order pushed, to `each` until it returns `false`; the
+    /// file is removed after.
+    pub fn drain(mut self, mut each: impl FnMut(Listed) -> Result<bool, Fail>) -> Result<(), Fail> {
+        let Some(w) = self.out.as_mut() else {
+            return Ok(());
+        };
+        w.flush().map_err(|e| Fail::new(self.failed(e)))?;
+        let bad = |e: std::io::Error| Fail::new(format!("spool file {}: {e}", self.path.display()));
+        let mut r = BufReader::with_capacity(BUFFER, File::open(&self.path).map_err(bad)?);
+        while let Some(it) = next(&mut r).map_err(bad)? {
+            if !each(it)? {
+                break;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The next record of a spool file; `None` at its end.
-fn next(r: &mut impl Read) -> std::io::Result<Option<Record>> {
+fn next(r: &mut impl Read) -> std::io::Result<Option<Listed>> {
     let mut head = [0u8; 26];
     match r.read_exact(&mut head) {
         Ok(()) => {}
@@ -86,96 +101,59 @@ fn next(r: &mut impl Read) -> std::io::Result<Option<Record>> {
     let len = usize::from(u16::from_le_bytes([head[0], head[1]]));
     let mut key = vec![0u8; len];
     r.read_exact(&mut key)?;
-    Ok(Some(Record {
+    Ok(Some(Listed {
+        key,
         cas: u64::from_le_bytes(n(2)),
         exp: i64::from_le_bytes(n(10)),
         size: u64::from_le_bytes(n(18)),
-        key,
     }))
 }
 
-/// Reads the spools, counts what does not move, and hands the moving keys to `send` in
-/// batches of at most `cap` keys and about [`BATCH_BYTES`] of values.
-pub fn feed(
-    ctx: &Ctx,
-    spools: &[Spool],
-    dry_run: bool,
-    cap: usize,
-    mut send: impl FnMut(Vec<Job>) -> Result<(), Fail>,
-) -> Result<(), Fail> {
-    let c = ctx.counts;
-    let t = now();
-    let mut batch = Vec::with_capacity(cap);
-    let mut bytes = 0u64;
-    for s in spools {
-        let bad = |e: std::io::Error| Fail::new(format!("spool file {}: {e}", s.path.display()));
-        let mut r = BufReader::with_capacity(256 * 1024, File::open(&s.path).map_err(bad)?);
-        while let Some(Record {
-            cas,
-            exp,
-            size,
-            key,
-        }) = next(&mut r).map_err(bad)?
-        {
-            if crate::stop::requested() || ctx.stop.load(Ordering::Relaxed) {
-                return Ok(());
-            }
-            let skip = |n: &std::sync::atomic::AtomicU64| {
-                inc(n, 1);
-                inc(&c.done, 1);
-            };
-            if exp >= 0 && exp <= t {
-                skip(&c.expired);
-                continue;
-            }
-            let dst = match ctx.pl.fate(s.src, &key) {
-                Fate::Stale => {
-                    skip(&c.stale);
-                    continue;
-                }
-                Fate::Stays => {
-                    skip(&c.stay);
-                    continue;
-                }
-                Fate::NoNewOwner => {
-                    skip(&c.no_new_owner);
-                    continue;
-                }
-                Fate::Moves(d) => d,
-            };
-            inc(&c.moving, 1);
-            if !meta::sendable(&key) {
-                skip(&c.unsendable);
-                continue;
-            }
-            let prev = match ctx.state {
-                Some(st) => {
-                    let mut st = st.lock().map_err(|_| Fail::new("state lock poisoned"))?;
-                    st.mark_seen(&key);
-                    st.get(&key).cloned()
-                }
-                None => None,
-            };
-            if dry_run {
-                inc(&c.done, 1);
-                continue;
-            }
-            bytes += size;
-            batch.push(Job {
-                src: s.src,
-                dst,
-                key,
-                cas,
-                prev,
-            });
-            if batch.len() >= cap || bytes >= BATCH_BYTES {
-                send(std::mem::replace(&mut batch, Vec::with_capacity(cap)))?;
-                bytes = 0;
-            }
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_come_back_in_order_and_the_file_goes() {
+        let mut s = Spool::new();
+        let items: Vec<Listed> = (0..3000u64)
+            .map(|i| Listed {
+                key: format!("k{i}\0%").into_bytes(),
+                exp: if i % 2 == 0 {
+                    -1
+                } else {
+                    1_700_000_000 + i as i64
+                },
+                cas: i * 7,
+                size: i + 60,
+            })
+            .collect();
+        for it in &items {
+            s.push(it).unwrap();
         }
+        let path = s.path.clone();
+        assert!(path.exists());
+        let mut back = Vec::new();
+        s.drain(|it| {
+            back.push(it);
+            Ok(true)
+        })
+        .unwrap();
+        assert_eq!(back, items);
+        assert!(!path.exists());
     }
-    if !batch.is_empty() {
-        send(batch)?;
+
+    #[test]
+    fn an_empty_spool_makes_no_file() {
+        let s = Spool::new();
+        let path = s.path.clone();
+        let mut n = 0;
+        s.drain(|_| {
+            n += 1;
+            Ok(true)
+        })
+        .unwrap();
+        assert_eq!(n, 0);
+        assert!(!path.exists());
     }
-    Ok(())
 }
