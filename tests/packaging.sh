@@ -15,9 +15,13 @@
 # Installs what it needs (dpkg-dev, cmake, composer, PHP, memcached) when missing.
 #   KETAMA_SKIP_SDIST=1   skip the sdist build (the slowest part after the wheel)
 #   KETAMA_SKIP_PYTHON=1  skip step 2 (when working on the other parts)
+#   KETAMA_PACKAGE_PROFILE=debug  package target/debug instead of a release build (the
+#                         packaging is the same; tests/run-all.sh reuses its one build)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+profile=${KETAMA_PACKAGE_PROFILE:-release}
+export KETAMA_PACKAGE_PROFILE=$profile
 step() { printf '\n== %s\n' "$*"; }
 failed=()
 
@@ -171,7 +175,7 @@ dpkg -r ketama-tools libketama-dev libketama0 >/dev/null && installed_debs=""
 
 step "make install PREFIX=<tmp>: CMake find_package(ketama) from a plain install, then make uninstall"
 prefix="$tmp/prefix"
-make -s -C ffi-c install PREFIX="$prefix" >/dev/null
+make -s -C ffi-c install PREFIX="$prefix" CARGO_PROFILE="$profile" >/dev/null
 cat >"$tmp/cmake-app/CMakeLists.txt" <<'CMAKE'
 cmake_minimum_required(VERSION 3.13)
 project(app C)
@@ -188,7 +192,7 @@ else
     cat "$tmp/cmake3.out"; failed+=("cmake make-install")
 fi
 "$prefix/bin/ketama" --version >/dev/null && test -f "$prefix/share/man/man1/ketama.1" || failed+=("make install cli")
-make -s -C ffi-c uninstall PREFIX="$prefix" >/dev/null
+make -s -C ffi-c uninstall PREFIX="$prefix" CARGO_PROFILE="$profile" >/dev/null
 left=$(find "$prefix" -type f -o -type l)
 [[ -z $left ]] && echo "make uninstall: nothing left" || { echo "left: $left"; failed+=("make uninstall"); }
 
@@ -198,9 +202,9 @@ step "composer validate --strict"
 
 # --- 5. progress bars ----------------------------------------------------------------------
 step "progress bars: on a terminal's stderr only"
-cargo build -q --release -p ketama-cli --bin ketama
+if [[ $profile == release ]]; then cargo build -q --release -p ketama-cli --bin ketama; else cargo build -q -p ketama-cli --bin ketama; fi
 seq -f 'key:%.0f' 1 400000 >"$tmp/keys"
-cmd="target/release/ketama simulate --hash all --keys $tmp/keys --format json"
+cmd="target/$profile/ketama simulate --hash all --keys $tmp/keys --format json"
 script -qec "$cmd >/dev/null" /dev/null </dev/null >"$tmp/tty.out" 2>&1 || true
 if grep -aq 'simulate \[' "$tmp/tty.out"; then echo "terminal: progress drawn"; else
     echo "terminal: no progress bar (did simulate finish within a second?)"; failed+=("progress on tty"); fi

@@ -46,6 +46,13 @@ done
 started=0
 [[ -z $from ]] && started=1
 
+# One optimised build serves the whole run: the rust stage's tests and every later stage's
+# `cargo build` (the C library, the CLI that the ports and the live tests drive, the Debian
+# packages' contents) share target/debug, compiled once at opt-level 2 (the `ci` profile's
+# setting) instead of once per profile. Outside this script `cargo test` stays unoptimised.
+export CARGO_PROFILE_DEV_OPT_LEVEL=2 CARGO_PROFILE_TEST_OPT_LEVEL=2
+export KETAMA_PACKAGE_PROFILE=${KETAMA_PACKAGE_PROFILE:-debug}
+
 # CPU seconds (user + sys) of the finished child processes so far, into $cpu. `times` runs in
 # this shell (a $(...) subshell would report its own, empty, children).
 times_file=$(mktemp)
@@ -104,7 +111,7 @@ stage clippy "lints (clippy)" 15 cargo clippy --workspace --all-targets --locked
 
 # KETAMA_REQUIRE_MEMCACHED: the live tests (simulate --live, audit) fail instead of skipping
 stage rust "Rust tests: core (vectors from the real clients), CLI, C ABI" 25 \
-    env KETAMA_REQUIRE_MEMCACHED=1 cargo test --workspace --exclude ketama-py --locked --profile ci
+    env KETAMA_REQUIRE_MEMCACHED=1 cargo test --workspace --exclude ketama-py --locked
 
 stage no_std "no_std builds" 10 bash tests/no_std/check.sh
 

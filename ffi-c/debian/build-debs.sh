@@ -30,9 +30,12 @@ rm -rf "$work"
 mkdir -p "$work"
 rm -f "$out"/*.deb
 
-echo "build-debs: make install (release) into a staging tree"
+# KETAMA_PACKAGE_PROFILE: the cargo profile packaged (release; tests/run-all.sh packages the
+# build its other stages already made).
+profile=${KETAMA_PACKAGE_PROFILE:-release}
+echo "build-debs: make install ($profile) into a staging tree"
 stage="$work/stage"
-make -s -C "$ffi" install DESTDIR="$stage" PREFIX=/usr LIBDIR="/usr/lib/$ma" CARGO_PROFILE=release >/dev/null
+make -s -C "$ffi" install DESTDIR="$stage" PREFIX=/usr LIBDIR="/usr/lib/$ma" CARGO_PROFILE="$profile" >/dev/null
 
 # take PKG PATH...: moves PATH (relative to the staging root) into PKG's tree.
 take() {
