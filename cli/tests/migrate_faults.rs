@@ -14,7 +14,7 @@ use common::migrate::*;
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const BIN: &str = env!("CARGO_BIN_EXE_ketama");
 
@@ -164,26 +164,11 @@ fn ctrl_c_stops_within_a_second_and_a_rerun_resumes() {
     let s = setup(&mc, "ctrlc");
     let state = s._dir.join("state").to_string_lossy().into_owned();
     let moving = write_old(&s, 0..6000, 0);
-    let child = Command::new(BIN)
-        .args(args(&s, "run", &["--state", &state, "--rate", "400"]))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(800));
-    let sent = Instant::now();
-    // SIGINT to exactly this child.
-    let st = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(st.success());
-    let out = child.wait_with_output().unwrap();
+    let run = args(&s, "run", &["--state", &state, "--rate", "400"]);
+    let (out, stopped) = common::interrupted(&run, Duration::from_millis(800));
     assert!(
-        sent.elapsed() < Duration::from_secs(2),
-        "stopped after {:?}",
-        sent.elapsed()
+        stopped < Duration::from_secs(2),
+        "stopped after {stopped:?}"
     );
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");

@@ -12,7 +12,7 @@ mod common;
 mod tls_servers;
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 use common::{ketama_stdin, stdout_of};
@@ -321,30 +321,17 @@ fn a_stalled_handshake_hits_the_deadline_and_ctrl_c_stops_it() {
         stderr(&out)
     );
 
-    let child = Command::new(env!("CARGO_BIN_EXE_ketama"))
-        .args([
-            "audit",
-            "-s",
-            &servers,
-            "-p",
-            "twemproxy",
-            "--tls",
-            "--tls-insecure",
-        ])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(500));
-    let t = Instant::now();
-    let st = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(st.success());
-    let out = child.wait_with_output().unwrap();
-    assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+    let audit = [
+        "audit",
+        "-s",
+        &servers,
+        "-p",
+        "twemproxy",
+        "--tls",
+        "--tls-insecure",
+    ];
+    let (out, stopped) = common::interrupted(&audit, Duration::from_millis(500));
+    assert!(stopped < Duration::from_secs(1), "{stopped:?}");
     assert!(stderr(&out).contains("interrupted"), "{}", stderr(&out));
 }
 

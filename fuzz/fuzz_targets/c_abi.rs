@@ -9,6 +9,7 @@ use core::ptr;
 use std::ffi::CString;
 
 use ketama::ring::*;
+use ketama::info::ketama_hash;
 use ketama::status::ketama_status;
 use libfuzzer_sys::fuzz_target;
 

@@ -90,3 +90,26 @@ pub mod memcached;
 
 #[path = "migrate.rs"]
 pub mod migrate;
+
+/// Runs `ketama args` (no standard input, stdout and stderr captured), sends it SIGINT after
+/// `after`, and returns its output with how long it took to stop after the signal.
+#[allow(dead_code)]
+pub fn interrupted(args: &[&str], after: Duration) -> (Output, Duration) {
+    let child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run ketama");
+    std::thread::sleep(after);
+    let sent = Instant::now();
+    // SIGINT to exactly this child.
+    let st = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(st.success(), "kill -INT {}", child.id());
+    let out = child.wait_with_output().unwrap();
+    (out, sent.elapsed())
+}
