@@ -259,7 +259,7 @@ fn bad_key(k: &[u8]) -> String {
 
 /// memcached's `uriencode` reversed: `%XX` (two hex digits) is a byte, everything else is
 /// itself.
-fn uri_decode(s: &[u8]) -> Option<Vec<u8>> {
+pub fn uri_decode(s: &[u8]) -> Option<Vec<u8>> {
     fn hex(b: u8) -> Option<u8> {
         match b {
             b'0'..=b'9' => Some(b - b'0'),

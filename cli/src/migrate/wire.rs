@@ -1,8 +1,9 @@
 //! The bytes of the meta protocol and of `lru_crawler metadump` lines: key tokens (as they
-//! are, or base64), `%`-decoding, and the fields of reply lines, read straight from the
-//! bytes (no text conversion, no allocation but the key).
+//! are, or base64) and the fields of metadump and reply lines, read straight from the bytes
+//! (no text conversion, no allocation but the key; keys `%`-decoded by the memcache client's
+//! `uri_decode`).
 
-use crate::memcache::key_ok;
+use crate::memcache::{key_ok, uri_decode};
 
 use super::meta::Listed;
 
@@ -23,33 +24,6 @@ pub fn base64(bytes: &[u8]) -> String {
         }
     }
     out
-}
-
-/// memcached's `uriencode` reversed: `%XX` (two hex digits) is a byte, everything else is
-/// itself.
-pub fn uri_decode(s: &[u8]) -> Option<Vec<u8>> {
-    fn hex(b: u8) -> Option<u8> {
-        match b {
-            b'0'..=b'9' => Some(b - b'0'),
-            b'a'..=b'f' => Some(b - b'a' + 10),
-            b'A'..=b'F' => Some(b - b'A' + 10),
-            _ => None,
-        }
-    }
-    let mut out = Vec::with_capacity(s.len());
-    let mut i = 0;
-    while i < s.len() {
-        if s[i] == b'%' {
-            let hi = hex(*s.get(i + 1)?)?;
-            let lo = hex(*s.get(i + 2)?)?;
-            out.push(hi << 4 | lo);
-            i += 3;
-        } else {
-            out.push(s[i]);
-            i += 1;
-        }
-    }
-    Some(out)
 }
 
 /// An unsigned decimal number: digits only, no sign, no overflow.
