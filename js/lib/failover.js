@@ -26,8 +26,9 @@ function each(ring, key, n, visit) {
   const p = ring.profile;
   const first = ring.index(key);
   if (n <= 0) return;
-  // The key as the client hashes it, loaded into K by ring.index.
-  const key0 = K.b.slice(0, K.n);
+  // The key as the client hashes it, loaded into K by ring.index: copied (before any visitor
+  // runs) only for the rules that rehash it.
+  const key0 = p.failover === 'walk' || p.failover === 'stay' ? null : K.b.slice(0, K.n);
   if (visit(first)) return;
   const continuum = p.placement === 'ring' || p.placement === 'pecl_buckets';
   if (p.failover === 'rehash_key' || p.failover === 'rehash_key_dash' || p.failover === 'rehash_hash') {
