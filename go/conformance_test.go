@@ -24,9 +24,10 @@ func ketamaBin(t *testing.T) string {
 	return b
 }
 
-// TestConformanceAllVectorFiles runs the Go driver through `ketama conformance --all`: every
-// vector file recorded from the real clients must agree on every key.
-func TestConformanceAllVectorFiles(t *testing.T) {
+// runKit builds the Go driver and runs `ketama conformance --all --format json` with it over
+// the vector files in dir; the JSON report, and the command's error (a failing exit).
+func runKit(t *testing.T, dir string) ([]byte, error) {
+	t.Helper()
 	bin := ketamaBin(t)
 	driver := filepath.Join(t.TempDir(), "ketama-conformance")
 	build := exec.Command("go", "build", "-o", driver, "./cmd/ketama-conformance")
@@ -34,10 +35,16 @@ func TestConformanceAllVectorFiles(t *testing.T) {
 	if err := build.Run(); err != nil {
 		t.Fatalf("building the driver: %v", err)
 	}
-	vectors, _ := filepath.Abs("../tests/vectors")
+	vectors, _ := filepath.Abs(dir)
 	cmd := exec.Command(bin, "conformance", "--all", "--vectors", vectors, "--format", "json", "--", driver)
 	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
+	return cmd.Output()
+}
+
+// TestConformanceAllVectorFiles runs the Go driver through `ketama conformance --all`: every
+// vector file recorded from the real clients must agree on every key.
+func TestConformanceAllVectorFiles(t *testing.T) {
+	out, err := runKit(t, "../tests/vectors")
 	var report struct {
 		Files []struct {
 			File, Kind string
@@ -89,17 +96,7 @@ func TestConformanceAllVectorFiles(t *testing.T) {
 // TestConformanceOptionFiles runs the Go driver through the kit on tests/vectors/options (the
 // files recorded with placement options, sent as `option` lines): every key must agree.
 func TestConformanceOptionFiles(t *testing.T) {
-	bin := ketamaBin(t)
-	driver := filepath.Join(t.TempDir(), "ketama-conformance")
-	build := exec.Command("go", "build", "-o", driver, "./cmd/ketama-conformance")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		t.Fatalf("building the driver: %v", err)
-	}
-	vectors, _ := filepath.Abs("../tests/vectors/options")
-	cmd := exec.Command(bin, "conformance", "--all", "--vectors", vectors, "--format", "json", "--", driver)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
+	out, err := runKit(t, "../tests/vectors/options")
 	var report struct {
 		FilesAgree int  `json:"files_agree"`
 		FilesTotal int  `json:"files_total"`
