@@ -242,25 +242,15 @@ func TestDeadServersAsTheClientsFailOver(t *testing.T) {
 		var v struct {
 			Kind, Profile string
 			Hash          *string
-			Servers       []struct {
-				Label  string
-				Weight *uint32
-			}
-			Dead   []string
-			Keys   []string
-			Expect []*string
+			Servers       vectorServers
+			Dead          []string
+			Keys          []string
+			Expect        []*string
 		}
 		if err := json.Unmarshal(raw, &v); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		var servers []Server
-		for _, s := range v.Servers {
-			w := uint32(1)
-			if s.Weight != nil {
-				w = *s.Weight
-			}
-			servers = append(servers, Server{Label: s.Label, Weight: w})
-		}
+		servers := v.Servers.servers()
 		hash := ""
 		if v.Hash != nil {
 			hash = *v.Hash

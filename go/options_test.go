@@ -28,25 +28,14 @@ func TestOptionFilesMatchTheRealClients(t *testing.T) {
 				PrefixKey      string `json:"prefix_key"`
 				HashWithPrefix bool   `json:"hash_with_prefix"`
 			}
-			Servers []struct {
-				Label  string
-				Weight *uint32
-				Name   string
-			}
-			Keys   []string
-			Expect []*string
+			Servers vectorServers
+			Keys    []string
+			Expect  []*string
 		}
 		if err := json.Unmarshal(raw, &v); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		var servers []Server
-		for _, s := range v.Servers {
-			w := uint32(1)
-			if s.Weight != nil {
-				w = *s.Weight
-			}
-			servers = append(servers, Server{Label: s.Label, Weight: w, Name: s.Name})
-		}
+		servers := v.Servers.servers()
 		hash := ""
 		if v.Hash != nil {
 			hash = *v.Hash
@@ -103,4 +92,24 @@ func TestOptionsAreChecked(t *testing.T) {
 			t.Errorf("%s %+v: got %v, want ErrBadOption", c.profile, c.o, err)
 		}
 	}
+}
+
+// vectorServers is a vector file's "servers" list: label, weight (1 when absent), name.
+type vectorServers []struct {
+	Label  string
+	Weight *uint32
+	Name   string
+}
+
+// servers is the list as the port's servers.
+func (vs vectorServers) servers() []Server {
+	out := make([]Server, 0, len(vs))
+	for _, s := range vs {
+		w := uint32(1)
+		if s.Weight != nil {
+			w = *s.Weight
+		}
+		out = append(out, Server{Label: s.Label, Weight: w, Name: s.Name})
+	}
+	return out
 }
