@@ -1,6 +1,7 @@
 //! `ketama migrate plan | run | verify` against real memcached processes on 127.0.0.1: a
 //! weighted 10 -> 12 resize with flags, TTLs and awkward keys, the second run that syncs,
-//! shards, OLD = NEW, a placement switch on the same servers, and `simulate --live --migrate`.
+//! shards, OLD = NEW, a placement switch on the same servers, a listing too big to keep in
+//! memory, and `simulate --live --migrate`.
 //! Faults are in migrate_faults.rs.
 //!
 //! Needs Debian's `memcached` (tests/setup.sh installs it). Without it each test says so and
@@ -9,7 +10,8 @@
 
 mod common;
 
-use common::memcached::{json, memcached, tmpdir, Fleet};
+use common::ketama_in;
+use common::memcached::{json, memcached, stat, tmpdir, Fleet};
 use common::migrate::*;
 
 use std::time::{Duration, Instant};
@@ -368,4 +370,54 @@ fn a_placement_switch_on_the_same_servers_lists_no_copy_as_a_source_key() {
         let got = fetch(owner(&new_ring, &k), &k).expect("copied");
         assert_eq!((got.0, got.1), (value(i, 0), i as u32));
     }
+}
+
+#[test]
+fn a_listing_past_what_memory_keeps_goes_to_disk_and_every_key_is_copied_once() {
+    let Some(mc) = memcached() else { return };
+    let dir = tmpdir("migrate", "big");
+    let fleet = Fleet::start(&mc, 2, &["-m", "256", "-t", "1"]);
+    let old = servers_file(&dir, "old", &fleet.labels[..1], &[1]);
+    let new = servers_file(&dir, "new", &fleet.labels[1..], &[1]);
+    // More keys than a listing keeps in memory (262,144): the duplicate check moves to disk.
+    let n = 300_000usize;
+    let item = |i: usize| {
+        (
+            format!("big:{i}").into_bytes(),
+            format!("v{i}").into_bytes(),
+            (i % 7) as u32,
+        )
+    };
+    store_many(&fleet.labels[0], (0..n).map(item));
+    assert_eq!(stat(&fleet.labels[0], "curr_items"), n as u64);
+    let tmp = dir.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let place = [
+        "--servers",
+        &old,
+        "--to",
+        &new,
+        "--profile",
+        "libmemcached-weighted",
+    ];
+    let plan = ok(&ketama_in(
+        &tmp,
+        &[&["migrate", "plan"][..], &place, &["--format", "json"]].concat(),
+    ));
+    assert_eq!(plan["move"]["keys"], n as u64, "{plan}");
+    assert_eq!(plan["servers"][0]["keys"], n as u64, "{plan}");
+    let r = ok(&ketama_in(
+        &tmp,
+        &[&["migrate", "run"][..], &place, &["--format", "json"]].concat(),
+    ));
+    let c = &r["counts"];
+    assert_eq!(c["listed"], n as u64, "{r}");
+    assert_eq!(c["copied"], n as u64, "{r}");
+    assert_eq!(stat(&fleet.labels[1], "curr_items"), n as u64);
+    for i in (0..n).step_by(9973) {
+        let (k, v, flags) = item(i);
+        assert_eq!(fetch(&fleet.labels[1], &k), Some((v, flags, -1)), "key {i}");
+    }
+    let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().collect();
+    assert!(left.is_empty(), "scratch files left: {left:?}");
 }

@@ -11,9 +11,7 @@
 //! a server did not answer (or, for `run`, some keys could not be copied), 2 on bad usage or
 //! input, or when interrupted.
 
-use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
-use std::hash::BuildHasher;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -26,9 +24,12 @@ use crate::output::Format;
 use crate::servers::{self, Fleet};
 use crate::shared::Fail;
 
+mod distinct;
 pub mod meta;
 pub mod plan;
+mod record;
 pub mod run;
+mod scratch;
 mod seen;
 pub mod state;
 pub mod verify;
@@ -380,30 +381,22 @@ pub fn list_server(
     let mut c = meta::MetaConn::connect(label, addr, opts.clone())?;
     // A crawl is not a snapshot: items the LRU maintainer moves between its queues while it
     // runs (e.g. just after many reads) can be missed. So it is repeated, a few times at most,
-    // until the distinct keys seen reach `curr_items` (read again after each pass). Only an
-    // 8-byte fingerprint per key is kept for that.
-    let fingerprints = RandomState::new();
-    // Sized for the server's item count at once (growing rehashes every fingerprint), within
-    // what a set of that many keys would reach anyway.
+    // until the distinct keys seen reach `curr_items` (read again after each pass); the keys
+    // seen are kept in bounded memory ([`distinct`]).
     let items = c.curr_items().ok().and_then(|n| usize::try_from(n).ok());
-    let mut seen = seen::Seen::with_capacity(items.unwrap_or(0).min(SEEN_RESERVE_MAX));
+    let mut keys = distinct::Distinct::new(items.unwrap_or(0), distinct::MEMORY_KEYS, opts.stop);
     let mut crawler = false;
     for pass in 0..6u64 {
-        let before = seen.len();
-        let has_crawler = c.metadump(|it| {
-            if seen.insert(fingerprints.hash_one(&it.key)) {
-                each(it)
-            } else {
-                Ok(())
-            }
-        })?;
+        let before = keys.len();
+        let has_crawler = c.metadump(|it| keys.offer(it, &mut each))?;
+        keys.end_pass(&mut each)?;
         if !has_crawler {
             break;
         }
         crawler = true;
         // Expired items not yet reclaimed count in `curr_items` but are never listed: a pass
         // that finds nothing new ends the repeats.
-        if pass == 5 || (pass > 0 && seen.len() == before) || seen.len() as u64 >= c.curr_items()? {
+        if pass == 5 || (pass > 0 && keys.len() == before) || keys.len() >= c.curr_items()? {
             break;
         }
         std::thread::sleep(Duration::from_millis(100 * (pass + 1)));
@@ -433,9 +426,17 @@ pub fn list_server(
     }
 }
 
-/// The most key fingerprints reserved before a listing (what a server claims is not trusted
-/// beyond this).
-const SEEN_RESERVE_MAX: usize = 1 << 24;
+/// Runs the listings of a read-only verb (`plan`, `verify`) so that Ctrl-C or SIGTERM stops
+/// them within a second and unwinds (their scratch files removed): an error then, not a
+/// report of servers that failed because of it.
+pub fn interruptible<T>(listings: impl FnOnce() -> T) -> Result<T, Fail> {
+    crate::stop::install();
+    let out = listings();
+    if crate::stop::requested() {
+        return Err(Fail::new("interrupted"));
+    }
+    Ok(out)
+}
 
 /// Parses `--shard I/N`.
 pub fn parse_shard(s: &str) -> Result<(usize, usize), Fail> {

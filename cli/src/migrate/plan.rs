@@ -5,7 +5,9 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
-use super::{duration_text, list_server, Fate, Listing, Placement, PlanArgs, CACHEDUMP_NOTE};
+use super::{
+    duration_text, interruptible, list_server, Fate, Listing, Placement, PlanArgs, CACHEDUMP_NOTE,
+};
 use crate::output::Format;
 use crate::output::{pct, Table};
 use crate::shared::Fail;
@@ -110,7 +112,7 @@ pub fn run(a: &PlanArgs, f: Format) -> Result<(String, i32), Fail> {
             0,
         ));
     }
-    let plan = make(&pl);
+    let plan = interruptible(|| make(&pl))?;
     let mut code = 0;
     for (label, r) in pl.old_labels.iter().zip(&plan.servers) {
         if let Err(e) = r {

@@ -51,6 +51,13 @@ impl Seen {
         }
     }
 
+    /// Every fingerprint inserted, in no order.
+    pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        let zero = self.zero.then_some(0);
+        zero.into_iter()
+            .chain(self.slots.iter().copied().filter(|&f| f != 0))
+    }
+
     fn grow(&mut self) {
         let bigger = vec![0; self.slots.len() * 2];
         let old = std::mem::replace(&mut self.slots, bigger);
@@ -93,6 +100,11 @@ mod tests {
             assert!(!s.insert(f), "{f} again");
         }
         assert_eq!(s.len(), fps.len());
+        let mut back: Vec<u64> = s.iter().collect();
+        back.sort_unstable();
+        let mut want = fps.clone();
+        want.sort_unstable();
+        assert_eq!(back, want);
         assert!(s.slots.len() * 3 >= s.len() * 4);
     }
 

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use serde_json::json;
 
 use super::meta::MetaConn;
-use super::{list_server, Listing, PlaceArgs, Placement, CACHEDUMP_NOTE};
+use super::{interruptible, list_server, Listing, PlaceArgs, Placement, CACHEDUMP_NOTE};
 use crate::output::Format;
 use crate::output::{key_text, Table};
 use crate::shared::Fail;
@@ -95,7 +95,7 @@ pub fn make(pl: &Placement) -> Vec<ServerCheck> {
 /// Runs `ketama migrate verify`: the output and the exit status.
 pub fn run(a: &PlaceArgs, f: Format) -> Result<(String, i32), Fail> {
     let pl = Placement::load(a)?;
-    let checks = make(&pl);
+    let checks = interruptible(|| make(&pl))?;
     let down: Vec<(&String, &String)> = pl
         .new_labels
         .iter()

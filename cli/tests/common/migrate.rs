@@ -96,6 +96,24 @@ pub fn store(addr: &str, key: &[u8], value: &[u8], flags: u32, ttl: i64) {
     );
 }
 
+/// Stores many keys with `ms` on one connection, pipelined (quiet mode: only a failure would
+/// answer), each with its flags and no TTL.
+pub fn store_many(addr: &str, items: impl Iterator<Item = (Vec<u8>, Vec<u8>, u32)>) {
+    let mut req = Vec::new();
+    for (k, v, flags) in items {
+        let (t, b) = tok(&k);
+        req.extend_from_slice(format!("ms {t} {}{b} F{flags} T0 q\r\n", v.len()).as_bytes());
+        req.extend_from_slice(&v);
+        req.extend_from_slice(b"\r\n");
+    }
+    let r = talk(addr, &req);
+    assert!(
+        r.is_empty(),
+        "store on {addr}: {}",
+        String::from_utf8_lossy(&r)
+    );
+}
+
 /// `(value, flags, ttl)` of a key, or None.
 pub fn fetch(addr: &str, key: &[u8]) -> Option<(Vec<u8>, u32, i64)> {
     let r = talk(
