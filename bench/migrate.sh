@@ -7,8 +7,8 @@
 #
 #   bash bench/migrate.sh                 (release build of the CLI)
 # Env: BENCH_SMALL_KEYS (default 500000, 32-byte values), BENCH_BIG_KEYS (default 3000,
-# 100 KB values), BENCH_CONCURRENCY (default "1 4"), KETAMA_BIN (a ketama binary to measure
-# instead of building the release one).
+# 100 KB values), BENCH_CONCURRENCY (default "1 4"), BENCH_CASES (default "small big"),
+# KETAMA_BIN (a ketama binary to measure instead of building the release one).
 #   KETAMA_COMPARE="BIN_A BIN_B" bash bench/migrate.sh
 #                                         two builds on one fleet of BENCH_SMALL_KEYS small
 #                                         keys: BENCH_ROUNDS (default 5) rounds, each running A
@@ -23,6 +23,7 @@ cd "$root"
 small=${BENCH_SMALL_KEYS:-500000}
 big=${BENCH_BIG_KEYS:-3000}
 conc=(${BENCH_CONCURRENCY:-1 4})
+cases=(${BENCH_CASES:-small big})
 sources=${BENCH_SOURCES:-1}
 
 if [[ -n ${KETAMA_COMPARE:-} ]]; then
@@ -136,7 +137,7 @@ EOF
 fi
 
 printf '%-12s %8s %12s %10s %10s %12s %10s %14s\n' case keys concurrency seconds "listing s" "keys/s" "peak RSS" "tool CPU s"
-for case in small big; do
+for case in "${cases[@]}"; do
     if [[ $case == small ]]; then n=$small; size=32; else n=$big; size=102400; fi
     for c in "${conc[@]}"; do
         fleet "$n" "$size"

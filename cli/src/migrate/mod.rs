@@ -25,6 +25,7 @@ use crate::servers::{self, Fleet};
 use crate::shared::Fail;
 
 mod distinct;
+mod filter;
 pub mod meta;
 pub mod plan;
 mod record;
@@ -384,7 +385,7 @@ pub fn list_server(
     // until the distinct keys seen reach `curr_items` (read again after each pass); the keys
     // seen are kept in bounded memory ([`distinct`]).
     let items = c.curr_items().ok().and_then(|n| usize::try_from(n).ok());
-    let mut keys = distinct::Distinct::new(items.unwrap_or(0), distinct::MEMORY_KEYS, opts.stop);
+    let mut keys = distinct::Distinct::new(items.unwrap_or(0), opts.stop);
     let mut crawler = false;
     for pass in 0..6u64 {
         let before = keys.len();

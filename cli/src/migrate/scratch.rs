@@ -16,16 +16,25 @@ pub fn path(kind: &str) -> PathBuf {
     std::env::temp_dir().join(format!("ketama-migrate-{}-{n}.{kind}", std::process::id()))
 }
 
-/// Creates `path`, which must not exist yet, for writing by this user only.
-pub fn create(path: &Path) -> io::Result<File> {
-    let mut o = OpenOptions::new();
-    o.write(true).create_new(true);
+/// `o`, making files readable by this user only.
+fn private(o: &mut OpenOptions) -> &mut OpenOptions {
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
         o.mode(0o600);
     }
-    o.open(path)
+    o
+}
+
+/// Creates `path`, which must not exist yet, for writing by this user only.
+pub fn create(path: &Path) -> io::Result<File> {
+    private(OpenOptions::new().write(true).create_new(true)).open(path)
+}
+
+/// Opens `path`, a file in a scratch [`Dir`], for appending, creating it (readable by this
+/// user only) when missing.
+pub fn append(path: &Path) -> io::Result<File> {
+    private(OpenOptions::new().append(true).create(true)).open(path)
 }
 
 /// A scratch folder only this user may enter, removed with its contents when dropped.
@@ -86,6 +95,9 @@ mod tests {
         let d = Dir::new().unwrap();
         let inner = d.join("x");
         drop(create(&inner).unwrap());
+        drop(append(&d.join("y")).unwrap());
+        #[cfg(unix)]
+        assert_eq!(mode(&d.join("y")), 0o600);
         let top = d.path.clone();
         #[cfg(unix)]
         assert_eq!(mode(&top), 0o700);

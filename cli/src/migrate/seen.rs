@@ -51,6 +51,22 @@ impl Seen {
         }
     }
 
+    /// Whether `fp` was inserted.
+    pub fn contains(&self, fp: u64) -> bool {
+        if fp == 0 {
+            return self.zero;
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = fp as usize & mask;
+        loop {
+            match self.slots[i] {
+                0 => return false,
+                s if s == fp => return true,
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
     /// Every fingerprint inserted, in no order.
     pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
         let zero = self.zero.then_some(0);
@@ -97,8 +113,11 @@ mod tests {
             assert!(s.insert(f), "{f}");
         }
         for &f in &fps {
+            assert!(s.contains(f), "{f}");
             assert!(!s.insert(f), "{f} again");
         }
+        assert!(!s.contains(5));
+        assert!(!Seen::with_capacity(0).contains(0));
         assert_eq!(s.len(), fps.len());
         let mut back: Vec<u64> = s.iter().collect();
         back.sort_unstable();
