@@ -10,10 +10,35 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Scratch names taken by this process, for unique names.
 static NEXT: AtomicU64 = AtomicU64::new(0);
 
-/// A fresh name in the temporary folder: `ketama-migrate-<pid>-<n>.<kind>`.
-pub fn path(kind: &str) -> PathBuf {
+/// Names tried before giving up (a name an earlier process of the same id left is skipped).
+const TRIES: usize = 100;
+
+/// A name in the temporary folder not used by this process yet:
+/// `ketama-migrate-<pid>-<n>.<kind>`.
+fn path(kind: &str) -> PathBuf {
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
     std::env::temp_dir().join(format!("ketama-migrate-{}-{n}.{kind}", std::process::id()))
+}
+
+/// `make` on the first fresh name it can create (it fails with `AlreadyExists` on a taken
+/// one): that name and what `make` gave.
+fn fresh<T>(kind: &str, make: impl Fn(&Path) -> io::Result<T>) -> io::Result<(PathBuf, T)> {
+    let mut taken = None;
+    for _ in 0..TRIES {
+        let p = path(kind);
+        match make(&p) {
+            Ok(t) => return Ok((p, t)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => taken = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(taken.unwrap_or_else(|| io::Error::other("no scratch name tried")))
+}
+
+/// Creates a fresh file in the temporary folder (`kind` ends its name), for writing by this
+/// user only: its path and the file.
+pub fn create_fresh(kind: &str) -> io::Result<(PathBuf, File)> {
+    fresh(kind, create)
 }
 
 /// `o`, making files readable by this user only.
@@ -27,7 +52,7 @@ fn private(o: &mut OpenOptions) -> &mut OpenOptions {
 }
 
 /// Creates `path`, which must not exist yet, for writing by this user only.
-pub fn create(path: &Path) -> io::Result<File> {
+fn create(path: &Path) -> io::Result<File> {
     private(OpenOptions::new().write(true).create_new(true)).open(path)
 }
 
@@ -46,14 +71,13 @@ pub struct Dir {
 impl Dir {
     /// Creates a fresh folder.
     pub fn new() -> io::Result<Dir> {
-        let path = path("d");
         let mut b = DirBuilder::new();
         #[cfg(unix)]
         {
             use std::os::unix::fs::DirBuilderExt;
             b.mode(0o700);
         }
-        b.create(&path)?;
+        let (path, ()) = fresh("d", |p| b.create(p))?;
         Ok(Dir { path })
     }
 

@@ -17,6 +17,7 @@ const BUFFER: usize = 256 * 1024;
 /// dropped.
 #[derive(Debug)]
 pub struct Spool {
+    /// The file's path, once created.
     path: PathBuf,
     out: Option<BufWriter<File>>,
 }
@@ -33,7 +34,7 @@ impl Spool {
     /// An empty spool (no file yet).
     pub fn new() -> Spool {
         Spool {
-            path: scratch::path("spool"),
+            path: PathBuf::new(),
             out: None,
         }
     }
@@ -45,7 +46,11 @@ impl Spool {
     /// Appends one listed key.
     pub fn push(&mut self, it: &Listed) -> Result<(), String> {
         if self.out.is_none() {
-            let f = scratch::create(&self.path).map_err(|e| self.failed(e))?;
+            let (path, f) = scratch::create_fresh("spool").map_err(|e| {
+                let dir = std::env::temp_dir();
+                format!("spool file in {}: {e}", dir.display())
+            })?;
+            self.path = path;
             self.out = Some(BufWriter::with_capacity(BUFFER, f));
         }
         let w = self.out.as_mut().expect("created above");
@@ -107,7 +112,7 @@ mod tests {
     #[test]
     fn an_empty_spool_makes_no_file() {
         let s = Spool::new();
-        let path = s.path.clone();
+        assert!(s.out.is_none());
         let mut n = 0;
         s.drain(|_| {
             n += 1;
@@ -115,6 +120,5 @@ mod tests {
         })
         .unwrap();
         assert_eq!(n, 0);
-        assert!(!path.exists());
     }
 }
