@@ -1,13 +1,15 @@
 //! `ketama migrate` when things go wrong, against real memcached processes on 127.0.0.1: a
 //! server killed mid-run (named, exit 3, a rerun completes), refusals (a NEW server down,
 //! memcached without meta commands, bad options), Ctrl-C (stops within a second, a rerun
-//! resumes) and an item the NEW server refuses.
+//! resumes; `plan` stops mid-listing and leaves no scratch files), an endless listing and
+//! an item the NEW server refuses.
 //!
 //! Needs Debian's `memcached`, as migrate.rs. Every process a test starts is killed by its
 //! PID when the test ends (Drop).
 
 mod common;
 
+use common::fake::{metadump_line, stats_reply, Fake, Reply, LIFETIME};
 use common::memcached::{free_port, json, memcached, tmpdir, Fleet};
 use common::migrate::*;
 
@@ -220,4 +222,67 @@ fn an_item_the_new_server_refuses_is_counted_and_the_rest_is_copied() {
     assert_eq!(j["counts"]["copied"], 49, "{j}");
     assert_eq!(fetch(&f.labels[1], &key(8)).unwrap().0, value(8, 0));
     f.stop(0);
+}
+
+/// The arguments of `migrate plan` of one OLD server at `addr` to a NEW one that is never
+/// contacted.
+fn plan_args(dir: &std::path::Path, addr: &str) -> Vec<String> {
+    let old = servers_file(dir, "old", &[addr.to_string()], &[1]);
+    let new = servers_file(dir, "new", &["127.0.0.1:9".to_string()], &[1]);
+    [
+        "migrate",
+        "plan",
+        "--servers",
+        &old,
+        "--to",
+        &new,
+        "--profile",
+        "libketama",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+#[test]
+fn an_endless_listing_is_refused() {
+    let fake = Fake::endless_metadump();
+    let dir = tmpdir("migrate", "endless");
+    let args = plan_args(&dir, fake.addr());
+    let out = ketama(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let err = String::from_utf8_lossy(&out.stderr);
+    // The fake counts 10 items: twice as many and 100,000 more lines at most.
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("more than 100020 lines"), "{err}");
+}
+
+#[test]
+fn ctrl_c_stops_plan_mid_listing_and_its_scratch_files_go() {
+    // A server counting 10 million items that lists without end: past 262,144 keys the
+    // duplicate check works in a scratch folder, which must go when Ctrl-C stops the run.
+    let fake = Fake::start(
+        vec![
+            ("stats", Reply::Bytes(stats_reply(10_000_000))),
+            (
+                "lru_crawler",
+                Reply::Endless(|i| metadump_line(&format!("key:{i}")).into_bytes()),
+            ),
+        ],
+        LIFETIME,
+    );
+    let dir = tmpdir("migrate", "plan-ctrl-c");
+    let args = plan_args(&dir, fake.addr());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let tmp = dir.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let entries = || std::fs::read_dir(&tmp).unwrap().count();
+    let (out, stopped) = common::interrupted_when(&args, Some(&tmp), || entries() > 0);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stopped < Duration::from_secs(1),
+        "stopped after {stopped:?}"
+    );
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    assert!(out.stdout.is_empty(), "no report when interrupted");
+    assert_eq!(entries(), 0, "scratch files left in {}", tmp.display());
 }

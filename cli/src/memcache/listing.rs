@@ -13,6 +13,18 @@ use super::{key_ok, Conn, MAX_LISTING_LINE};
 /// Bad listing lines kept for the report (the others are only counted).
 const BAD_LINES_KEPT: usize = 10;
 
+/// The most lines one pass of a listing may have on a server that counts `items` items:
+/// twice as many and 100,000 more (a busy server adds keys while it is listed; an endless
+/// listing is refused).
+pub fn line_limit(items: u64) -> u64 {
+    items.saturating_mul(2).saturating_add(100_000)
+}
+
+/// Why a listing of more than `lines` lines is refused.
+pub fn too_long(lines: u64) -> String {
+    format!("more than {lines} lines, though the server counts fewer items")
+}
+
 /// How a server's keys were listed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KeyListing {
@@ -80,7 +92,7 @@ impl Conn {
             bad: Vec::new(),
             bad_count: 0,
         };
-        let limit = items.saturating_mul(2).saturating_add(100_000);
+        let limit = line_limit(items);
         for pass in 0..6u64 {
             let mut sink = |key: &[u8]| {
                 if seen.insert(fingerprints.hash_one(key)) {
@@ -179,10 +191,7 @@ impl Conn {
     }
 
     fn listing_too_long(&self, n: u64) -> Error {
-        self.protocol(format!(
-            "more than {} lines, though the server counts fewer items",
-            n - 1
-        ))
+        self.protocol(too_long(n - 1))
     }
 
     fn cachedump(

@@ -42,7 +42,7 @@ use std::time::Duration;
 pub use args::TlsArgs;
 pub use conn::Conn;
 pub use error::{printable, Error, ErrorKind};
-pub use listing::{uri_decode, BadLine, KeyListing, Listed};
+pub use listing::{line_limit, too_long, uri_decode, BadLine, KeyListing, Listed};
 pub use options::Options;
 
 /// The longest any single wait lasts before the stop flag and the deadline are checked again.

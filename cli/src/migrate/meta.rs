@@ -235,9 +235,11 @@ impl MetaConn {
     }
 
     /// Streams `lru_crawler metadump all` to `each`; `Ok(false)` when the server has no
-    /// (enabled) LRU crawler. Waits while the crawler is busy with another request.
+    /// (enabled) LRU crawler. Waits while the crawler is busy with another request. A listing
+    /// of more than `limit` lines is refused.
     pub fn metadump(
         &mut self,
+        limit: u64,
         mut each: impl FnMut(Listed) -> Result<(), String>,
     ) -> Result<bool, String> {
         let mut l = Vec::new();
@@ -254,9 +256,17 @@ impl MetaConn {
                 return Ok(false);
             }
             // `true` at the end of the listing.
+            let mut lines = 0u64;
             let mut one = |l: &[u8], label: &str| -> Result<bool, String> {
                 if l == b"END" {
                     return Ok(true);
+                }
+                lines += 1;
+                if lines > limit {
+                    return Err(format!(
+                        "server {label}: {}",
+                        crate::memcache::too_long(limit)
+                    ));
                 }
                 each(wire::parse_metadump(l).ok_or_else(|| unexpected(label, "metadump", l))?)?;
                 Ok(false)

@@ -384,20 +384,24 @@ pub fn list_server(
     // runs (e.g. just after many reads) can be missed. So it is repeated, a few times at most,
     // until the distinct keys seen reach `curr_items` (read again after each pass); the keys
     // seen are kept in bounded memory ([`distinct`]).
-    let items = c.curr_items().ok().and_then(|n| usize::try_from(n).ok());
-    let mut keys = distinct::Distinct::new(items.unwrap_or(0), opts.stop);
+    // Each pass may list at most `line_limit` of the item count read before it.
+    let mut items = c.curr_items()?;
+    let expected = usize::try_from(items).unwrap_or(usize::MAX);
+    let mut keys = distinct::Distinct::new(expected, opts.stop);
     let mut crawler = false;
     for pass in 0..6u64 {
         let before = keys.len();
-        let has_crawler = c.metadump(|it| keys.offer(it, &mut each))?;
+        let limit = crate::memcache::line_limit(items);
+        let has_crawler = c.metadump(limit, |it| keys.offer(it, &mut each))?;
         keys.end_pass(&mut each)?;
         if !has_crawler {
             break;
         }
         crawler = true;
+        items = c.curr_items()?;
         // Expired items not yet reclaimed count in `curr_items` but are never listed: a pass
         // that finds nothing new ends the repeats.
-        if pass == 5 || (pass > 0 && keys.len() == before) || keys.len() >= c.curr_items()? {
+        if pass == 5 || (pass > 0 && keys.len() == before) || keys.len() >= items {
             break;
         }
         std::thread::sleep(Duration::from_millis(100 * (pass + 1)));

@@ -95,14 +95,39 @@ pub mod migrate;
 /// `after`, and returns its output with how long it took to stop after the signal.
 #[allow(dead_code)]
 pub fn interrupted(args: &[&str], after: Duration) -> (Output, Duration) {
-    let child = Command::new(BIN)
+    interrupted_when(args, None, || {
+        std::thread::sleep(after);
+        true
+    })
+}
+
+/// [`interrupted`] with TMPDIR set to `tmp` when given, signalled once `ready` (polled every
+/// 10 ms, for at most 30 s) returns `true`.
+#[allow(dead_code)]
+pub fn interrupted_when(
+    args: &[&str],
+    tmp: Option<&std::path::Path>,
+    mut ready: impl FnMut() -> bool,
+) -> (Output, Duration) {
+    let mut cmd = Command::new(BIN);
+    if let Some(t) = tmp {
+        cmd.env("TMPDIR", t);
+    }
+    let child = cmd
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("run ketama");
-    std::thread::sleep(after);
+    let start = Instant::now();
+    while !ready() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{args:?}: never ready"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
     let sent = Instant::now();
     // SIGINT to exactly this child.
     let st = Command::new("kill")
