@@ -4,6 +4,7 @@
 # when KETAMA_TEST_INSTALLED=1), and the paths of the shared test data.
 require 'json'
 require 'minitest/autorun'
+require 'minitest/mock'
 
 $LOAD_PATH.unshift(File.expand_path('../lib', __dir__)) unless ENV['KETAMA_TEST_INSTALLED'] == '1'
 require 'ketama'
