@@ -6,7 +6,7 @@
 #
 #   require 'ketama'
 #   ring = Ketama::Ring.new(profile: 'php-memcached', servers: ['10.0.1.1:11211', '10.0.1.2:11211'])
-#   ring.get('user:1')                 # => "10.0.1.2:11211"
+#   ring.get('user:1')                 # => "10.0.1.1:11211"
 #   Ketama.hash('md5', 'user:1')       # => the unsigned 32-bit hash
 #
 # Adapters: `require 'ketama/redis_ring'` (Ketama::RedisRing, a ring for redis-rb's
