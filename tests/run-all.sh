@@ -37,7 +37,7 @@ while (($#)); do
     shift
 done
 # Stage names, in order (checked against --only / --from before anything runs).
-names=(setup fmt clippy rust no_std c python java js go ruby e2e migrate packaging fuzz)
+names=(setup fmt hygiene clippy rust no_std c python java js go ruby e2e migrate packaging fuzz)
 for n in "${only[@]}" $from; do
     if [[ " ${names[*]} " != *" $n "* ]]; then
         echo "unknown stage: $n (stages: ${names[*]})" >&2
