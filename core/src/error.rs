@@ -66,6 +66,11 @@ pub enum Error {
     /// (twemproxy's `hash_tag` is exactly 2 bytes; libmemcached's key prefix 1..=127 bytes
     /// without NUL).
     BadOption,
+    /// Text that must be Unicode is not: bytes that are not UTF-8 (a label, a name, a profile
+    /// or hash name given as bytes), or a string holding an unpaired surrogate (Java, JavaScript
+    /// and Python strings can). Core's API takes `&str` for text and bytes for keys; the
+    /// bindings refuse such text with this error instead of replacing what they cannot encode.
+    InvalidUtf8,
 }
 
 impl Error {
@@ -95,6 +100,7 @@ impl Error {
         Error::TooManyBuckets,
         Error::NoBucket,
         Error::BadOption,
+        Error::InvalidUtf8,
     ];
 
     /// The variant's name (`"EmptyRing"`, ...), stable: bindings derive their names from it.
@@ -123,6 +129,7 @@ impl Error {
             Error::TooManyBuckets => "TooManyBuckets",
             Error::NoBucket => "NoBucket",
             Error::BadOption => "BadOption",
+            Error::InvalidUtf8 => "InvalidUtf8",
         }
     }
 
@@ -170,6 +177,9 @@ impl Error {
             Error::NoBucket => c"the reference implementation returns no bucket for this input",
             Error::BadOption => {
                 c"option not accepted: hash_tag (twemproxy profiles) is exactly 2 bytes, prefix_key (libmemcached profiles) 1..127 bytes without NUL"
+            }
+            Error::InvalidUtf8 => {
+                c"text is not valid Unicode (bytes that are not UTF-8, or a string with an unpaired surrogate)"
             }
         }
     }
