@@ -251,37 +251,8 @@ class BadOptionError extends KetamaError {
   }
 }
 
-/** Error classes by core name (`EmptyRing` -> `EmptyRingError`), in spec/errors.json's order. */
-const byVariant = {
-  EmptyRing: EmptyRingError,
-  NoServer: NoServerError,
-  UnknownProfile: UnknownProfileError,
-  UnknownHash: UnknownHashError,
-  AmbiguousHash: AmbiguousHashError,
-  BadWeight: BadWeightError,
-  DuplicateServer: DuplicateServerError,
-  MissingServer: MissingServerError,
-  BadLabel: BadLabelError,
-  InvalidUtf8: InvalidUtf8Error,
-  KeyRejected: KeyRejectedError,
-  Unsupported: UnsupportedError,
-  TooManyPoints: TooManyPointsError,
-  BadFactor: BadFactorError,
-  FixedPoints: FixedPointsError,
-  NotAContinuum: NotAContinuumError,
-  NeedsKey: NeedsKeyError,
-  BadLoads: BadLoadsError,
-  TooManyServers: TooManyServersError,
-  UnknownAlgorithm: UnknownAlgorithmError,
-  ZeroBuckets: ZeroBucketsError,
-  TooManyBuckets: TooManyBucketsError,
-  NoBucket: NoBucketError,
-  BadOption: BadOptionError,
-};
-
 module.exports = {
   KetamaError,
-  byVariant,
   EmptyRingError,
   NoServerError,
   UnknownProfileError,

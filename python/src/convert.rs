@@ -29,6 +29,17 @@ pub(crate) fn text<'a>(s: &'a Bound<'_, PyString>, what: &str) -> PyResult<Cow<'
     s.to_cow().map_err(|_| not_unicode(what))
 }
 
+/// The text of a server label (see [`not_unicode`]); a label that is not Unicode is blamed
+/// as the `str` it is (`server_label`).
+pub(crate) fn label_text<'a>(s: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, str>> {
+    s.to_cow().map_err(|_| {
+        let err = not_unicode("a server label");
+        // Setting an attribute on an exception instance does not fail for this name.
+        let _ = err.value(s.py()).setattr("server_label", s);
+        err
+    })
+}
+
 /// The text of `v` when it is a `str`, else a `TypeError` saying `what` must be one.
 pub(crate) fn str_arg(v: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
     let s = v.cast::<PyString>().map_err(|_| {
@@ -160,7 +171,7 @@ pub(crate) fn server_of(
 ) -> PyResult<Server> {
     let (label, weight, name): (String, u32, Option<String>) =
         if let Ok(s) = item.cast::<PyString>() {
-            let label = text(s, "a server label")?.into_owned();
+            let label = label_text(s)?.into_owned();
             let w = match weight {
                 Some(w) => weight_of(w, &label)?,
                 None => 1,
@@ -173,11 +184,10 @@ pub(crate) fn server_of(
                 ));
             }
             let label = t.get_item(0)?;
-            let label = text(
+            let label = label_text(
                 label
                     .cast::<PyString>()
                     .map_err(|_| PyTypeError::new_err("a server label must be a str"))?,
-                "a server label",
             )?
             .into_owned();
             let w = weight_of(&t.get_item(1)?, &label)?;

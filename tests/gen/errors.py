@@ -212,14 +212,8 @@ def js(core: list[dict]) -> str:
         ]
     lines += [
         "",
-        "/** Error classes by core name (`EmptyRing` -> `EmptyRingError`), in spec/errors.json's order. */",
-        "const byVariant = {",
-        *[f"  {e['name']}: {e['name']}Error," for e in core],
-        "};",
-        "",
         "module.exports = {",
         "  KetamaError,",
-        "  byVariant,",
         *[f"  {e['name']}Error," for e in core],
         "};",
     ]

@@ -20,7 +20,7 @@ pub(crate) use batch::DETACH_THRESHOLD;
 
 use self::args::{build, constructor_args, overrides_init};
 use self::locate::{call_hash, key_error};
-use crate::convert::{key_bytes, quoted, text, weight_of};
+use crate::convert::{key_bytes, label_text, quoted, text, weight_of};
 use crate::errors::{blame, to_py};
 use crate::labels::{Label, Labels};
 use crate::pin::Pinned;
@@ -239,7 +239,7 @@ impl Ring {
         weight: Option<&Bound<'_, PyAny>>,
         name: Option<&Bound<'_, PyString>>,
     ) -> PyResult<()> {
-        let label = &*text(label, "label")?;
+        let label = &*label_text(label)?;
         let name = match name {
             Some(n) => Some(text(n, "name").map_err(|e| blame(py, e, None, Some(label)))?),
             None => None,
