@@ -22,7 +22,7 @@ var (
 	ErrNotAContinuum    = &Error{"NotAContinuum", "this profile does not place keys on a continuum of 32-bit points"}
 	ErrNeedsKey         = &Error{"NeedsKey", "this profile places keys from the key itself: a key hash alone cannot place one"}
 	ErrBadLoads         = &Error{"BadLoads", "the loads must have one entry per server"}
-	ErrTooManyServers   = &Error{"TooManyServers", "too many servers for this client (mcrouter takes at most 8388608 = 2^23)"}
+	ErrTooManyServers   = &Error{"TooManyServers", "too many servers (mcrouter takes at most 8388608 = 2^23; anchor at most its capacity; memento at most 2147483647)"}
 	ErrUnknownAlgorithm = &Error{"UnknownAlgorithm", "unknown bucket algorithm (expected jump, guava, jumpback, fliphash, maglev-go or mpchash-go)"}
 	ErrZeroBuckets      = &Error{"ZeroBuckets", "the bucket count must be at least 1"}
 	ErrTooManyBuckets   = &Error{"TooManyBuckets", "too many buckets for this algorithm (jump, guava, jumpback, fliphash: 2147483647; maglev-go: 65537; mpchash-go: 65536)"}

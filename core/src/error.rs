@@ -50,7 +50,8 @@ pub enum Error {
     NeedsKey,
     /// The current loads given to bounded loads do not have one entry per server.
     BadLoads,
-    /// More servers than the profile's client takes (mcrouter: 2^23 = 8,388,608).
+    /// More servers than the profile's client or the algorithm takes (mcrouter: 2^23 =
+    /// 8,388,608; anchor: its capacity in buckets; memento: 2^31 - 1).
     TooManyServers,
     /// No bucket function has this name.
     UnknownAlgorithm,
@@ -165,7 +166,7 @@ impl Error {
             }
             Error::BadLoads => c"the loads must have one entry per server",
             Error::TooManyServers => {
-                c"too many servers for this client (mcrouter takes at most 8388608 = 2^23)"
+                c"too many servers (mcrouter takes at most 8388608 = 2^23; anchor at most its capacity; memento at most 2147483647)"
             }
             Error::UnknownAlgorithm => {
                 c"unknown bucket algorithm (expected jump, guava, jumpback, fliphash, maglev-go or mpchash-go)"

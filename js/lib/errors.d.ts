@@ -100,7 +100,7 @@ export class BadLoadsError extends KetamaError {
   constructor(detail?: string);
   readonly variant: 'BadLoads';
 }
-/** Too many servers for this client (mcrouter takes at most 8388608 = 2^23) (core's `TooManyServers`). */
+/** Too many servers (mcrouter takes at most 8388608 = 2^23; anchor at most its capacity; memento at most 2147483647) (core's `TooManyServers`). */
 export class TooManyServersError extends KetamaError {
   constructor(detail?: string);
   readonly variant: 'TooManyServers';

@@ -197,11 +197,11 @@ class BadLoadsError extends KetamaError {
   }
 }
 
-/** Too many servers for this client (mcrouter takes at most 8388608 = 2^23) (core's `TooManyServers`). */
+/** Too many servers (mcrouter takes at most 8388608 = 2^23; anchor at most its capacity; memento at most 2147483647) (core's `TooManyServers`). */
 class TooManyServersError extends KetamaError {
   /** @param {string} [detail] */
   constructor(detail) {
-    super(text('too many servers for this client (mcrouter takes at most 8388608 = 2^23)', detail));
+    super(text('too many servers (mcrouter takes at most 8388608 = 2^23; anchor at most its capacity; memento at most 2147483647)', detail));
     this.variant = 'TooManyServers';
   }
 }

@@ -184,7 +184,7 @@ class BadLoadsError(KetamaError, ValueError):
 
 
 class TooManyServersError(KetamaError, ValueError):
-    """Too many servers for this client (mcrouter takes at most 8388608 = 2^23) (core's ``TooManyServers``)."""
+    """Too many servers (mcrouter takes at most 8388608 = 2^23; anchor at most its capacity; memento at most 2147483647) (core's ``TooManyServers``)."""
 
     __module__ = "ketama"
     variant = "TooManyServers"

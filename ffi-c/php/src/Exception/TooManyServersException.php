@@ -8,7 +8,7 @@ namespace Ketama\Exception;
 use Ketama\KetamaException;
 
 /**
- * Too many servers for this client (mcrouter takes at most 8388608 = 2^23) (core's `TooManyServers`: status
+ * Too many servers (mcrouter takes at most 8388608 = 2^23; anchor at most its capacity; memento at most 2147483647) (core's `TooManyServers`: status
  * `KETAMA_STATUS_TOO_MANY_SERVERS`, the exception's code).
  */
 class TooManyServersException extends KetamaException
