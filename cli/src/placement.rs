@@ -26,7 +26,7 @@ use crate::shared::Fail;
 
 /// An algorithm named on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Algorithm {
+pub(crate) enum Algorithm {
     /// A client profile (ring, modulo, rendezvous, maglev, ...), with its default hash.
     Profile(&'static Profile),
     /// A bucket function over the server list, fed the key's [`digest`].
@@ -43,7 +43,7 @@ impl Algorithm {
     /// Resolves a name: a bucket function name first (`jump` is the paper's function on the
     /// 64-bit digest, not the `jump` profile on a 32-bit hash), then `anchor` and `memento`,
     /// then a profile.
-    pub fn from_name(name: &str) -> Result<Algorithm, Fail> {
+    pub(crate) fn from_name(name: &str) -> Result<Algorithm, Fail> {
         if let Ok(b) = Bucket::from_name(name) {
             return Ok(Algorithm::Bucket(b));
         }
@@ -65,7 +65,7 @@ impl Algorithm {
 /// The key's 64-bit input for the bucket functions, anchor and memento: MD5 digest bytes 0..8,
 /// little-endian.
 #[inline]
-pub fn digest(key: &[u8]) -> u64 {
+pub(crate) fn digest(key: &[u8]) -> u64 {
     let d = md5::digest(key);
     let mut b = [0u8; 8];
     b.copy_from_slice(&d[..8]);
@@ -74,7 +74,7 @@ pub fn digest(key: &[u8]) -> u64 {
 
 /// A built placement structure answering with global server ids.
 #[derive(Clone, Debug)]
-pub enum Placer {
+pub(crate) enum Placer {
     /// A profile's ring; `ids[i]` is the id of the ring's `i`-th server.
     Ring {
         /// The ring.
@@ -113,7 +113,7 @@ pub enum Placer {
 }
 
 /// The id of every server label the simulation uses.
-pub type Ids = HashMap<String, u32>;
+pub(crate) type Ids = HashMap<String, u32>;
 
 fn id_of(ids: &Ids, label: &str) -> Result<u32, Fail> {
     ids.get(label)
@@ -132,7 +132,7 @@ fn err(what: &str, e: impl std::fmt::Display) -> Fail {
 impl Placer {
     /// Builds `alg` over `servers` (`capacity`: AnchorHash's bucket count, at least the most
     /// servers the simulation will hold).
-    pub fn build(
+    pub(crate) fn build(
         alg: Algorithm,
         servers: &[Server],
         ids: &Ids,
@@ -182,7 +182,7 @@ impl Placer {
 
     /// The id of the server `key` goes to; `None` when the algorithm refuses the key.
     #[inline]
-    pub fn locate(&self, key: &[u8]) -> Option<u32> {
+    pub(crate) fn locate(&self, key: &[u8]) -> Option<u32> {
         match self {
             Placer::Ring { ring, ids } => ring.locate_index(key).ok().map(|i| ids[i]),
             Placer::Bucket { f, ids } => f.get(digest(key)).ok().map(|b| ids[b as usize]),
@@ -196,7 +196,7 @@ impl Placer {
 
     /// The same structure after adding `added` at the end of the list (rings are rebuilt from
     /// `fleet`, the new list; anchor and memento apply their `add`).
-    pub fn with_added(
+    pub(crate) fn with_added(
         &self,
         fleet: &[Server],
         added: &[Server],
@@ -246,7 +246,7 @@ impl Placer {
 
     /// The same structure after removing `gone` (labels); `fleet` is the list without them.
     /// A bucket function swap-removes each (see the module docs).
-    pub fn with_removed(&self, fleet: &[Server], gone: &[&str], ids: &Ids) -> Result<Placer, Fail> {
+    pub(crate) fn with_removed(&self, fleet: &[Server], gone: &[&str], ids: &Ids) -> Result<Placer, Fail> {
         let mut next = self.clone();
         match &mut next {
             Placer::Ring { ring, ids: v } => {

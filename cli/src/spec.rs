@@ -17,10 +17,10 @@ use ketama_core::{Error, Hash, Profile};
 use serde_json::{json, Value};
 
 /// The schema version of the exported document; bumped when a field changes meaning.
-pub const SCHEMA: u32 = 1;
+pub(crate) const SCHEMA: u32 = 1;
 
 /// The whole spec document: schema version, error names, hashes and profiles.
-pub fn document() -> Value {
+pub(crate) fn document() -> Value {
     json!({
         "schema": SCHEMA,
         "generator": "ketama profiles --format spec",
@@ -41,12 +41,12 @@ fn option_limits() -> Value {
 }
 
 /// The document as committed in `spec/profiles.json` (pretty JSON, a final newline).
-pub fn text() -> String {
+pub(crate) fn text() -> String {
     crate::output::json(&document())
 }
 
 /// One hash: our name, the client names [`Hash::from_name`] accepts, how it reads a key.
-pub fn hash(h: Hash) -> Value {
+pub(crate) fn hash(h: Hash) -> Value {
     json!({
         "name": h.name(),
         "aliases": h.aliases(),
@@ -78,7 +78,7 @@ fn input(h: Hash) -> &'static str {
 }
 
 /// One profile: every field of [`Profile`].
-pub fn profile(p: &Profile) -> Value {
+pub(crate) fn profile(p: &Profile) -> Value {
     json!({
         "name": p.name,
         "aliases": p.aliases,

@@ -7,8 +7,6 @@
 //! tests.
 
 mod common;
-#[path = "common/tls_servers.rs"]
-mod tls_servers;
 
 use std::path::Path;
 use std::process::Output;
@@ -16,7 +14,12 @@ use std::process::Output;
 use common::ketama_in;
 use common::memcached::{json, wrapper};
 use serde_json::Value;
-use tls_servers::{memcached, tmpdir};
+use ketama_testkit::memcached::memcached;
+
+/// A fresh temporary folder for test `name`.
+fn tmpdir(name: &str) -> std::path::PathBuf {
+    ketama_testkit::memcached::tmpdir("tls", name)
+}
 
 /// The JSON of a run that must have succeeded.
 fn success(out: &Output) -> Value {

@@ -19,6 +19,8 @@ const CHUNK: usize = 64 * 1024;
 #[derive(Debug)]
 pub struct Conn {
     pub(crate) name: String,
+    /// The address connected to.
+    peer: SocketAddr,
     stream: Stream,
     pub(crate) opts: Options,
     pub(crate) deadline: Instant,
@@ -129,6 +131,7 @@ impl Conn {
         };
         Ok(Conn {
             name: name.to_string(),
+            peer: a,
             stream,
             opts: opts.clone(),
             deadline,
@@ -144,6 +147,11 @@ impl Conn {
     /// The server's name in messages.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The address connected to (the one of the server's addresses that answered).
+    pub fn peer(&self) -> SocketAddr {
+        self.peer
     }
 
     /// Whether this connection speaks TLS.

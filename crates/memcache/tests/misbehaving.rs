@@ -110,7 +110,12 @@ fn bad_listing_lines_are_reported_and_skipped() {
         "{:?}",
         l.bad
     );
-    assert!(l.bad[3].reason.contains("space or control"), "{:?}", l.bad);
+    assert!(
+        l.bad[3].reason.contains("251 bytes (the limit is 250)"),
+        "{:?}",
+        l.bad
+    );
+    assert!(l.bad[4].reason.contains("raw byte 0x1b"), "{:?}", l.bad);
     assert!(l.bad[4].reason.contains("\\x1b[2J"), "{:?}", l.bad);
 }
 

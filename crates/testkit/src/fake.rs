@@ -174,17 +174,18 @@ impl Fake {
         )
     }
 
-    /// A listing of 3 good keys around garbage: a bad `%` escape, a 60 KB key, a line
-    /// without `key=`, an encoded key with a space and a raw escape sequence.
+    /// A listing of 3 good keys around garbage: a bad `%` escape, a 60 KB line, a line
+    /// without `key=`, a key of 251 bytes and a raw escape sequence.
     pub fn garbage() -> Fake {
         let long = format!("key={} exp=-1", "x".repeat(60 * 1024));
+        let over = format!("key={} exp=-1", "k".repeat(251));
         Fake::listing(
             &["good:1", "good:2", "good:3"],
             &[
                 b"key=%+1 exp=-1 la=1",
                 long.as_bytes(),
                 b"hello world",
-                b"key=a%20b exp=-1",
+                over.as_bytes(),
                 b"key=\x1b[2J\x1b[H exp=-1",
             ],
         )

@@ -1,4 +1,5 @@
 //! What the tests of the fleet crates and of the `ketama` command share (never shipped):
+//! - [`alloc`]: a counting global allocator, for tests that check a memory measurement;
 //! - [`fake`]: fake memcached servers that misbehave (slow, stalled, endless, garbage,
 //!   killed mid-reply);
 //! - [`memcached`]: real memcached processes on free ports of 127.0.0.1, killed on drop;
@@ -9,6 +10,7 @@
 //!
 //! Every fixture stops what it started (by PID, on drop); none outlives its test.
 
+pub mod alloc;
 pub mod fake;
 pub mod memcached;
 pub mod meta;

@@ -10,28 +10,20 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ketama_core::Ring;
 
 use super::score::{Holding, Misplaced, Scorer, Tally, Unreachable};
-use crate::memcache::{Conn, Options};
+use ketama_memcache::{Conn, Error, Options, Pace};
+use ketama_migrate::address;
 use crate::servers::Fleet;
 
-/// The address to connect to for a server of the file.
-fn address(s: &ketama_core::Server) -> String {
-    if s.host.contains(':') {
-        format!("[{}]:{}", s.host, s.port)
-    } else {
-        format!("{}:{}", s.host, s.port)
-    }
-}
-
 /// The most servers asked at the same time.
-pub const MAX_PARALLEL: usize = 16;
+pub(crate) const MAX_PARALLEL: usize = 16;
 
 /// What asking one server gave.
-pub type Answer = Result<(Holding, Vec<Tally>), Unreachable>;
+pub(crate) type Answer = Result<(Holding, Vec<Tally>), Unreachable>;
 
 /// Lists the keys of every server (read-only, up to [`MAX_PARALLEL`] at a time, each within
 /// `opts.timeout`) and scores them against `rings` as they come; `stream` receives each key
 /// the first ring looks for elsewhere. Returns the answers in the fleet's order.
-pub fn collect(
+pub(crate) fn collect(
     fleet: &Fleet,
     rings: &[Ring],
     keep: usize,
@@ -85,8 +77,8 @@ fn ask(
     let mut scorer = Scorer::new(rings, &s.label, keep);
     let mut n = 0u64;
     let r = Conn::connect(&address(s), opts.clone()).and_then(|mut c| {
-        c.list_keys(|k| {
-            if let (Some(m), Some(tx)) = (scorer.key(k), stream) {
+        c.list_keys(Pace::Whole, |k| {
+            if let (Some(m), Some(tx)) = (scorer.key(&k.key), stream) {
                 let _ = tx.send(m);
             }
             n += 1;
@@ -94,6 +86,7 @@ fn ask(
                 let total = listed.fetch_add(4096, Ordering::Relaxed) + 4096;
                 bar.set_message(total.to_string());
             }
+            Ok::<(), Error>(())
         })
     });
     match r {
@@ -103,7 +96,7 @@ fn ask(
                     "ketama: audit: server {}: line {} of the reply to `{}` skipped: {}",
                     s.label,
                     b.line,
-                    l.listing.command(),
+                    l.method.command(),
                     b.reason
                 );
             }
@@ -116,7 +109,7 @@ fn ask(
             Ok((
                 Holding {
                     label: s.label.clone(),
-                    listing: l.listing,
+                    listing: l.method,
                     keys: l.keys as usize,
                     items: l.items,
                     bad_lines: l.bad_count,
@@ -132,7 +125,7 @@ fn ask(
 }
 
 /// A progress bar over the servers on a terminal's stderr (hidden elsewhere).
-pub fn progress(servers: usize) -> ProgressBar {
+pub(crate) fn progress(servers: usize) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }

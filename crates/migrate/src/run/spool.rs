@@ -3,18 +3,37 @@
 //! yet listed waits until every listing has ended.
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Write};
+use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::PathBuf;
 
-use super::super::meta::Listed;
-use super::super::{record, scratch};
-use crate::shared::Fail;
+use ketama_keyset::{read_keyed, scratch, write_keyed, Record};
+
+use crate::backend::{Listed, Version};
+
+impl Record for Listed {
+    fn key(&self) -> &[u8] {
+        &self.key
+    }
+
+    fn write_to<W: Write>(&self, w: &mut W) -> io::Result<()> {
+        write_keyed(w, &self.key, [self.version.0, self.exp as u64, self.size])
+    }
+
+    fn read_from<R: Read>(r: &mut R) -> io::Result<Option<Listed>> {
+        Ok(read_keyed(r)?.map(|(key, [version, exp, size])| Listed {
+            key,
+            exp: exp as i64,
+            version: Version(version),
+            size,
+        }))
+    }
+}
 
 /// Buffer size of the file's reader and writer.
 const BUFFER: usize = 256 * 1024;
 
-/// A spool file of listed keys ([`record`]s), created on the first key and removed when
-/// dropped.
+/// A spool file of listed keys (their [`Record`]s), created on the first key and removed
+/// when dropped.
 #[derive(Debug)]
 pub struct Spool {
     /// The file's path, once created.
@@ -54,19 +73,22 @@ impl Spool {
             self.out = Some(BufWriter::with_capacity(BUFFER, f));
         }
         let w = self.out.as_mut().expect("created above");
-        record::write(w, it).map_err(|e| self.failed(e))
+        it.write_to(w).map_err(|e| self.failed(e))
     }
 
     /// Reads the keys back, in the order pushed, to `each` until it returns `false`; the
     /// file is removed after.
-    pub fn drain(mut self, mut each: impl FnMut(Listed) -> Result<bool, Fail>) -> Result<(), Fail> {
+    pub fn drain<E: From<String>>(
+        mut self,
+        mut each: impl FnMut(Listed) -> Result<bool, E>,
+    ) -> Result<(), E> {
         let Some(w) = self.out.as_mut() else {
             return Ok(());
         };
-        w.flush().map_err(|e| Fail::new(self.failed(e)))?;
-        let bad = |e: std::io::Error| Fail::new(format!("spool file {}: {e}", self.path.display()));
+        w.flush().map_err(|e| E::from(self.failed(e)))?;
+        let bad = |e: std::io::Error| E::from(format!("spool file {}: {e}", self.path.display()));
         let mut r = BufReader::with_capacity(BUFFER, File::open(&self.path).map_err(bad)?);
-        while let Some(it) = record::read(&mut r).map_err(bad)? {
+        while let Some(it) = Listed::read_from(&mut r).map_err(bad)? {
             if !each(it)? {
                 break;
             }
@@ -90,7 +112,7 @@ mod tests {
                 } else {
                     1_700_000_000 + i as i64
                 },
-                cas: i * 7,
+                version: Version(i * 7),
                 size: i + 60,
             })
             .collect();
@@ -102,7 +124,7 @@ mod tests {
         let mut back = Vec::new();
         s.drain(|it| {
             back.push(it);
-            Ok(true)
+            Ok::<bool, String>(true)
         })
         .unwrap();
         assert_eq!(back, items);
@@ -116,7 +138,7 @@ mod tests {
         let mut n = 0;
         s.drain(|_| {
             n += 1;
-            Ok(true)
+            Ok::<bool, String>(true)
         })
         .unwrap();
         assert_eq!(n, 0);

@@ -1,7 +1,6 @@
-//! A global allocator that counts the bytes currently allocated, so `simulate` can report the
-//! memory each placement structure holds (bytes live after its build minus before). The
-//! `ketama` binary installs it; where it is not installed (the library in unit tests)
-//! [`live_bytes`] stays 0 and [`installed`] is false.
+//! A global allocator that counts the bytes currently allocated (what a test installs with
+//! `#[global_allocator]` to hold a memory measurement against an exact count). Where it is
+//! not installed [`live_bytes`] stays 0 and [`installed`] is false.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

@@ -1,55 +1,57 @@
 //! A worker's connections to one fleet, and the one pipelined round trip every step of a run
-//! is made of: queue each server's requests, send them all, then read each server's replies.
+//! is made of: send each server's requests, then read each server's replies.
 
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 
-use super::super::meta::MetaConn;
-use super::open;
-use super::shared::{inc, Ctx};
+use super::counts::inc;
+use super::shared::Ctx;
+use crate::backend::{Backend, Connection, Endpoint, Purpose, Reply, Request, ServerError};
 
 /// Connections to the servers of one fleet (OLD or NEW), opened on first use; a server that
 /// failed is never tried again during the run.
-pub struct Pool<'a> {
-    ctx: &'a Ctx<'a>,
-    labels: &'a [String],
-    addrs: &'a [String],
-    conns: HashMap<usize, MetaConn>,
+pub struct Pool<'a, B: Backend> {
+    ctx: &'a Ctx<'a, B>,
+    endpoints: &'a [Endpoint],
+    conns: HashMap<usize, B::Conn>,
 }
 
-impl<'a> Pool<'a> {
+/// The request of one item of a round, made from the item alone.
+pub type MakeRequest<T> = for<'x> fn(&'x T) -> Request<'x>;
+
+impl<'a, B: Backend> Pool<'a, B> {
     /// The OLD fleet's connections.
-    pub fn old(ctx: &'a Ctx<'a>) -> Pool<'a> {
-        Pool::of(ctx, &ctx.pl.old_labels, &ctx.pl.old_addrs)
+    pub fn old(ctx: &'a Ctx<'a, B>) -> Pool<'a, B> {
+        Pool::of(ctx, &ctx.pl.old.endpoints)
     }
 
     /// The NEW fleet's connections.
-    pub fn new(ctx: &'a Ctx<'a>) -> Pool<'a> {
-        Pool::of(ctx, &ctx.pl.new_labels, &ctx.pl.new_addrs)
+    pub fn new(ctx: &'a Ctx<'a, B>) -> Pool<'a, B> {
+        Pool::of(ctx, &ctx.pl.new.endpoints)
     }
 
-    fn of(ctx: &'a Ctx<'a>, labels: &'a [String], addrs: &'a [String]) -> Pool<'a> {
+    fn of(ctx: &'a Ctx<'a, B>, endpoints: &'a [Endpoint]) -> Pool<'a, B> {
         Pool {
             ctx,
-            labels,
-            addrs,
+            endpoints,
             conns: HashMap::new(),
         }
     }
 
     /// The connection to server `i`; `None` when it failed (now or before).
-    fn get(&mut self, i: usize) -> Option<&mut MetaConn> {
-        if self.ctx.dead.has(&self.labels[i]) {
+    fn get(&mut self, i: usize) -> Option<&mut B::Conn> {
+        let label = &self.endpoints[i].label;
+        if self.ctx.dead.has(label) {
             self.conns.remove(&i);
             return None;
         }
         if let Entry::Vacant(e) = self.conns.entry(i) {
-            match open(self.ctx.pl, &self.labels[i], &self.addrs[i]) {
+            match self.ctx.backend.open(&self.endpoints[i], Purpose::Sync) {
                 Ok(c) => {
                     e.insert(c);
                 }
                 Err(err) => {
-                    self.ctx.dead.add(&self.labels[i], err);
+                    self.ctx.dead.add(label, err.message);
                     return None;
                 }
             }
@@ -59,22 +61,21 @@ impl<'a> Pool<'a> {
 
     /// Records server `i` as failed with `err`, drops its connection and counts `n` keys
     /// as not done.
-    fn fail(&mut self, i: usize, err: String, n: usize) {
-        self.ctx.dead.add(&self.labels[i], err);
+    fn fail(&mut self, i: usize, err: ServerError, n: usize) {
+        self.ctx.dead.add(&self.endpoints[i].label, err.message);
         self.conns.remove(&i);
         inc(&self.ctx.counts.failed, n as u64);
     }
 
-    /// One pipelined round trip: for each server of `groups`, `queue` each item's request;
-    /// all servers' requests are sent before any reply is read; then `read` reads one
-    /// server's replies (one per item, in order). The items of a server that fails are
+    /// One pipelined round trip: each server of `groups` is sent the request of each of its
+    /// items; all servers' requests are sent before any reply is read; then each server's
+    /// replies are read (one per item, in order). The items of a server that fails are
     /// counted as failed and left out; the others come back with their replies.
-    pub fn round<T, R>(
+    pub fn round<T>(
         &mut self,
         groups: BTreeMap<usize, Vec<T>>,
-        mut queue: impl FnMut(&mut MetaConn, &T) -> Result<(), String>,
-        mut read: impl FnMut(&mut MetaConn, &[T]) -> Result<Vec<R>, String>,
-    ) -> Vec<(usize, Vec<T>, Vec<R>)> {
+        request: MakeRequest<T>,
+    ) -> Vec<(usize, Vec<T>, Vec<Reply>)> {
         let mut sent = Vec::with_capacity(groups.len());
         for (i, items) in groups {
             if items.is_empty() {
@@ -84,11 +85,8 @@ impl<'a> Pool<'a> {
                 inc(&self.ctx.counts.failed, items.len() as u64);
                 continue;
             };
-            let r = items
-                .iter()
-                .try_for_each(|t| queue(conn, t))
-                .and_then(|_| conn.flush());
-            match r {
+            let requests: Vec<Request> = items.iter().map(request).collect();
+            match conn.send(&requests) {
                 Ok(()) => sent.push((i, items)),
                 Err(e) => self.fail(i, e, items.len()),
             }
@@ -99,20 +97,14 @@ impl<'a> Pool<'a> {
                 inc(&self.ctx.counts.failed, items.len() as u64);
                 continue;
             };
-            match read(conn, &items) {
+            let requests: Vec<Request> = items.iter().map(request).collect();
+            match conn.receive(&requests) {
                 Ok(replies) => out.push((i, items, replies)),
                 Err(e) => self.fail(i, e, items.len()),
             }
         }
         out
     }
-}
-
-/// `read` for [`Pool::round`] from a function that reads one reply.
-pub fn each<T, R>(
-    mut one: impl FnMut(&mut MetaConn) -> Result<R, String>,
-) -> impl FnMut(&mut MetaConn, &[T]) -> Result<Vec<R>, String> {
-    move |conn, items| items.iter().map(|_| one(conn)).collect()
 }
 
 /// Groups items by a server position.

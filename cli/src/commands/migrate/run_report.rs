@@ -1,10 +1,11 @@
 //! The report of a run: its counters as a table or JSON.
 
+use ketama_migrate::run::{get, Counts};
+use ketama_migrate::{Outcome, Placement};
 use serde_json::json;
 
-use super::super::{Placement, RunArgs, CACHEDUMP_NOTE};
-use super::shared::{get, Counts};
-use super::Outcome;
+use super::args::RunArgs;
+use super::setup::CACHEDUMP_NOTE;
 use crate::output::Table;
 
 /// Each counter shown: name, value, meaning.
@@ -103,7 +104,7 @@ fn rows(a: &RunArgs, c: &Counts) -> Vec<(&'static str, u64, &'static str)> {
 }
 
 /// The table of a run.
-pub fn outcome_table(pl: &Placement, a: &RunArgs, o: &Outcome) -> String {
+pub(crate) fn outcome_table(pl: &Placement, a: &RunArgs, o: &Outcome) -> String {
     let mut out = format!(
         "migrate run{}: {}{}\n\n",
         if a.dry_run {
@@ -136,7 +137,7 @@ pub fn outcome_table(pl: &Placement, a: &RunArgs, o: &Outcome) -> String {
     if moving == 0 && o.dead.is_empty() {
         out.push_str("nothing moves\n");
     }
-    if o.cachedump {
+    if o.partial {
         out.push_str(CACHEDUMP_NOTE);
         out.push('\n');
     }
@@ -150,14 +151,14 @@ pub fn outcome_table(pl: &Placement, a: &RunArgs, o: &Outcome) -> String {
 }
 
 /// The JSON of a run.
-pub fn outcome_json(pl: &Placement, a: &RunArgs, o: &Outcome) -> serde_json::Value {
+pub(crate) fn outcome_json(pl: &Placement, a: &RunArgs, o: &Outcome) -> serde_json::Value {
     let mut m = serde_json::Map::new();
     for (name, n, _) in rows(a, &o.counts) {
         m.insert(name.replace(' ', "_"), json!(n));
     }
     json!({
-        "old": pl.old.path,
-        "new": pl.new.path,
+        "old": pl.old.name,
+        "new": pl.new.name,
         "dry_run": a.dry_run,
         "delete_moved": a.delete_moved,
         "shard": a.shard,
@@ -165,7 +166,7 @@ pub fn outcome_json(pl: &Placement, a: &RunArgs, o: &Outcome) -> serde_json::Val
         "seconds": o.seconds,
         "seconds_listing": o.list_seconds,
         "failed_servers": o.dead.iter().map(|(l, e)| json!({"server": l, "error": e})).collect::<Vec<_>>(),
-        "cachedump": o.cachedump,
+        "cachedump": o.partial,
         "interrupted": o.interrupted,
     })
 }

@@ -1,4 +1,4 @@
-//! The `--state FILE` of `migrate run`: every copy the tool made, so a later run can sync.
+//! The state file of a run: every copy the tool made, so a later run can sync.
 //!
 //! Format (text, one record per line, fields separated by one space):
 //! ```text
@@ -15,12 +15,33 @@
 //! crash is ignored.
 
 use std::collections::HashMap;
+use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 
-use crate::output::hex;
-
 const HEADER: &str = "ketama-migrate-state 1";
+
+/// A state file that cannot be read or written: the message names the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateError(pub String);
+
+impl fmt::Display for StateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for StateError {}
+
+/// Lowercase hex of `bytes`.
+fn hex(bytes: &[u8]) -> String {
+    use fmt::Write as _;
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
 
 /// One copy the tool made.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,6 +66,7 @@ pub struct State {
     log: BufWriter<File>,
     old: Vec<String>,
     new: Vec<String>,
+    forgotten: usize,
 }
 
 fn unhex(s: &str) -> Option<Vec<u8>> {
@@ -59,9 +81,11 @@ fn unhex(s: &str) -> Option<Vec<u8>> {
 
 impl State {
     /// Opens (or creates) the state of a migration from `old` to `new` (labels in file
-    /// order). Copies recorded for a label not in those files are dropped (with a note).
-    pub fn open(path: &str, old: &[String], new: &[String]) -> Result<State, String> {
+    /// order). Copies recorded for a label not in those files are forgotten
+    /// ([`State::forgotten`] counts them).
+    pub fn open(path: &str, old: &[String], new: &[String]) -> Result<State, StateError> {
         let mut copies = HashMap::new();
+        let mut forgotten = 0;
         match std::fs::read(path) {
             Ok(bytes) => {
                 let mut dropped = 0usize;
@@ -71,16 +95,16 @@ impl State {
                         break; // the text after the last newline: empty, or cut short
                     }
                     let text = std::str::from_utf8(raw)
-                        .map_err(|_| format!("{path}:{}: not a state file line", i + 1))?;
+                        .map_err(|_| StateError(format!("{path}:{}: not a state file line", i + 1)))?;
                     if i == 0 {
                         if text != HEADER {
-                            return Err(format!(
+                            return Err(StateError(format!(
                                 "{path}: not a migrate state file (first line is not '{HEADER}')"
-                            ));
+                            )));
                         }
                         continue;
                     }
-                    let bad = || format!("{path}:{}: bad state record '{text}'", i + 1);
+                    let bad = || StateError(format!("{path}:{}: bad state record '{text}'", i + 1));
                     let f: Vec<&str> = text.split(' ').collect();
                     match f.as_slice() {
                         ["c", s, d, sc, dc, k] => {
@@ -115,14 +139,14 @@ impl State {
                         _ => return Err(bad()),
                     }
                 }
-                if dropped > 0 {
-                    eprintln!(
-                        "ketama: migrate: {path}: {dropped} recorded copies name servers that are not in the servers files; they are forgotten"
-                    );
-                }
+                forgotten = dropped;
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(format!("{path}: cannot read the state file: {e}")),
+            Err(e) => {
+                return Err(StateError(format!(
+                    "{path}: cannot read the state file: {e}"
+                )))
+            }
         }
         let mut st = State {
             path: path.to_string(),
@@ -133,13 +157,19 @@ impl State {
                     .create(true)
                     .append(true)
                     .open(path)
-                    .map_err(|e| format!("{path}: cannot open the state file: {e}"))?,
+                    .map_err(|e| StateError(format!("{path}: cannot open the state file: {e}")))?,
             ),
             old: old.to_vec(),
             new: new.to_vec(),
+            forgotten,
         };
         st.compact()?;
         Ok(st)
+    }
+
+    /// Copies recorded for servers no longer in the servers files, forgotten on open.
+    pub fn forgotten(&self) -> usize {
+        self.forgotten
     }
 
     /// The copy recorded for `key`.
@@ -165,7 +195,7 @@ impl State {
     }
 
     /// Records a copy (appended to the file at the next [`flush`](Self::flush)).
-    pub fn record(&mut self, key: &[u8], c: Copy) -> Result<(), String> {
+    pub fn record(&mut self, key: &[u8], c: Copy) -> Result<(), StateError> {
         let line = format!(
             "c {} {} {} {} {}\n",
             self.old[c.src],
@@ -179,7 +209,7 @@ impl State {
     }
 
     /// Forgets a key.
-    pub fn forget(&mut self, key: &[u8]) -> Result<(), String> {
+    pub fn forget(&mut self, key: &[u8]) -> Result<(), StateError> {
         if self.copies.remove(key).is_some() {
             let line = format!("d {}\n", hex(key));
             self.append(&line)?;
@@ -187,19 +217,19 @@ impl State {
         Ok(())
     }
 
-    fn append(&mut self, line: &str) -> Result<(), String> {
+    fn append(&mut self, line: &str) -> Result<(), StateError> {
         let path = &self.path;
         self.log
             .write_all(line.as_bytes())
-            .map_err(|e| format!("{path}: cannot write the state file: {e}"))
+            .map_err(|e| StateError(format!("{path}: cannot write the state file: {e}")))
     }
 
     /// Writes the appended records out.
-    pub fn flush(&mut self) -> Result<(), String> {
+    pub fn flush(&mut self) -> Result<(), StateError> {
         let path = &self.path;
         self.log
             .flush()
-            .map_err(|e| format!("{path}: cannot write the state file: {e}"))
+            .map_err(|e| StateError(format!("{path}: cannot write the state file: {e}")))
     }
 
     /// The copies whose source is `src` and that this run did not list there.
@@ -213,11 +243,13 @@ impl State {
 
     /// Rewrites the file with one line per live copy (temporary file, then rename), and
     /// appends to the new file from then on.
-    pub fn compact(&mut self) -> Result<(), String> {
+    pub fn compact(&mut self) -> Result<(), StateError> {
         self.flush()?;
         let path = self.path.clone();
         let tmp = format!("{path}.tmp{}", std::process::id());
-        let fail = |e: std::io::Error| format!("{path}: cannot write the state file ({tmp}): {e}");
+        let fail = |e: std::io::Error| {
+            StateError(format!("{path}: cannot write the state file ({tmp}): {e}"))
+        };
         {
             let mut w = BufWriter::new(File::create(&tmp).map_err(fail)?);
             writeln!(w, "{HEADER}").map_err(fail)?;
@@ -241,7 +273,7 @@ impl State {
             OpenOptions::new()
                 .append(true)
                 .open(&path)
-                .map_err(|e| format!("{path}: cannot open the state file: {e}"))?,
+                .map_err(|e| StateError(format!("{path}: cannot open the state file: {e}")))?,
         );
         Ok(())
     }
@@ -295,6 +327,7 @@ mod tests {
         std::fs::write(&path, "something else\n").unwrap();
         assert!(State::open(&path, &old, &new)
             .unwrap_err()
+            .0
             .contains("not a migrate state file"));
         let _ = std::fs::remove_dir_all(&dir);
     }

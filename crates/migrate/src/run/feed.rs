@@ -15,21 +15,22 @@ use std::sync::atomic::Ordering;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::time::Instant;
 
-use super::super::meta::{Listed, NO_META};
-use super::super::plan::now;
-use super::super::wire;
-use super::super::{list_server, Fate, Listing};
-use super::open;
-use super::shared::{inc, Ctx, Job};
+use super::counts::inc;
+use super::error::RunError;
+use super::limits::BATCH_BYTES;
+use super::shared::{Ctx, Job};
 use super::spool::Spool;
-use super::BATCH_BYTES;
-use crate::shared::Fail;
+use crate::backend::{
+    Backend, Connection, ListSummary, Listed, Purpose, ServerError, ServerErrorKind,
+};
+use crate::clock::now;
+use crate::placement::Fate;
 
 /// What the feeder listed.
 #[derive(Debug)]
 pub struct Fed {
     /// Each OLD server listed to its end: file position, how.
-    pub listings: Vec<(usize, Listing)>,
+    pub listings: Vec<(usize, ListSummary)>,
     /// When the last listing ended.
     pub listed_at: Instant,
 }
@@ -42,8 +43,8 @@ struct Batches<F> {
     send: F,
 }
 
-impl<F: FnMut(Vec<Job>) -> Result<(), Fail>> Batches<F> {
-    fn push(&mut self, job: Job, size: u64) -> Result<(), Fail> {
+impl<F: FnMut(Vec<Job>) -> Result<(), RunError>> Batches<F> {
+    fn push(&mut self, job: Job, size: u64) -> Result<(), RunError> {
         self.batch.push(job);
         self.bytes += size;
         if self.batch.len() >= self.cap || self.bytes >= BATCH_BYTES {
@@ -54,7 +55,7 @@ impl<F: FnMut(Vec<Job>) -> Result<(), Fail>> Batches<F> {
         Ok(())
     }
 
-    fn finish(mut self) -> Result<(), Fail> {
+    fn finish(mut self) -> Result<(), RunError> {
         if self.batch.is_empty() {
             return Ok(());
         }
@@ -62,24 +63,19 @@ impl<F: FnMut(Vec<Job>) -> Result<(), Fail>> Batches<F> {
     }
 }
 
-/// Whether the run must stop (Ctrl-C, or the state file failed).
-fn stopping(ctx: &Ctx) -> bool {
-    crate::stop::requested() || ctx.stop.load(Ordering::Relaxed)
-}
-
 /// One OLD server listed into a spool file (file position; how it was listed, or why not).
-type Listed1 = (usize, Result<(Listing, Spool), String>);
+type Listed1 = (usize, Result<(ListSummary, Spool), ServerError>);
 
 /// Lists `sources` (OLD file positions) and feeds their moving keys to `send`; with
 /// `dry_run` only counts. A source that fails is recorded in `ctx.dead` and the others go on;
-/// a server without the meta protocol stops everything.
-pub fn feed(
-    ctx: &Ctx,
+/// a server that lacks what the run needs stops everything.
+pub fn feed<B: Backend>(
+    ctx: &Ctx<B>,
     sources: &[usize],
     dry_run: bool,
     cap: usize,
-    send: impl FnMut(Vec<Job>) -> Result<(), Fail>,
-) -> Result<Fed, Fail> {
+    send: impl FnMut(Vec<Job>) -> Result<(), RunError>,
+) -> Result<Fed, RunError> {
     let (tx, rx) = sync_channel::<Listed1>(1);
     std::thread::scope(|sc| {
         let lister = sc.spawn(move || {
@@ -88,7 +84,7 @@ pub fn feed(
         });
         let r = drain_all(ctx, &rx, sources, dry_run, cap, send);
         if r.is_err() {
-            ctx.stop.store(true, Ordering::Relaxed);
+            ctx.abort.store(true, Ordering::Relaxed);
         }
         drop(rx);
         let listed_at = lister.join().unwrap_or_else(|_| Instant::now());
@@ -99,29 +95,36 @@ pub fn feed(
     })
 }
 
+/// Lists one OLD server into a spool file.
+fn list_one<B: Backend>(ctx: &Ctx<B>, src: usize) -> Result<(ListSummary, Spool), ServerError> {
+    let ep = &ctx.pl.old.endpoints[src];
+    let mut conn = ctx.backend.open(ep, Purpose::Sync)?;
+    let mut spool = Spool::new();
+    let l = conn.list(&mut |it| {
+        inc(&ctx.counts.listed, 1);
+        if ctx.stopping() {
+            return Err(ServerError::new(
+                &ep.label,
+                ServerErrorKind::Interrupted,
+                "stopped",
+            ));
+        }
+        spool
+            .push(&it)
+            .map_err(|m| ServerError::new(&ep.label, ServerErrorKind::Local, m))
+    })?;
+    Ok((l, spool))
+}
+
 /// Lists each source into a spool file at the listing's own pace, handing each finished one
 /// over; stops when the run stops or nobody takes them.
-fn list_all(ctx: &Ctx, sources: &[usize], tx: SyncSender<Listed1>) {
-    let pl = ctx.pl;
+fn list_all<B: Backend>(ctx: &Ctx<B>, sources: &[usize], tx: SyncSender<Listed1>) {
     for &src in sources {
-        if stopping(ctx) {
+        if ctx.stopping() {
             return;
         }
-        let (label, addr) = (&pl.old_labels[src], &pl.old_addrs[src]);
-        let mut halted = false;
-        let r = open(pl, label, addr).and_then(|_| {
-            let mut spool = Spool::new();
-            let l = list_server(label, addr, pl.net(), |it| {
-                inc(&ctx.counts.listed, 1);
-                if stopping(ctx) {
-                    halted = true;
-                    return Err("stopped".into());
-                }
-                spool.push(&it)
-            })?;
-            Ok((l, spool))
-        });
-        if halted || tx.send((src, r)).is_err() {
+        let r = list_one(ctx, src);
+        if ctx.stopping() || tx.send((src, r)).is_err() {
             return;
         }
     }
@@ -129,14 +132,14 @@ fn list_all(ctx: &Ctx, sources: &[usize], tx: SyncSender<Listed1>) {
 
 /// Feeds each listed source's keys as its spool arrives; keys whose NEW owner is a source not
 /// yet listed are held back until every listing has ended.
-fn drain_all(
-    ctx: &Ctx,
+fn drain_all<B: Backend>(
+    ctx: &Ctx<B>,
     rx: &Receiver<Listed1>,
     sources: &[usize],
     dry_run: bool,
     cap: usize,
-    send: impl FnMut(Vec<Job>) -> Result<(), Fail>,
-) -> Result<Vec<(usize, Listing)>, Fail> {
+    send: impl FnMut(Vec<Job>) -> Result<(), RunError>,
+) -> Result<Vec<(usize, ListSummary)>, RunError> {
     let pl = ctx.pl;
     let mut out = Batches {
         batch: Vec::with_capacity(cap),
@@ -145,7 +148,7 @@ fn drain_all(
         send,
     };
     // NEW positions that are OLD servers not yet listed (only copies write).
-    let mut unlisted = vec![false; pl.new_labels.len()];
+    let mut unlisted = vec![false; pl.new.len()];
     if !dry_run && !ctx.delete_moved {
         for j in sources.iter().filter_map(|&s| pl.old_in_new[s]) {
             unlisted[j] = true;
@@ -158,26 +161,28 @@ fn drain_all(
             unlisted[j] = false;
         }
         let (listing, spool) = match r {
-            Err(e) if e.contains(NO_META) => return Err(Fail::new(e)),
+            Err(e) if e.kind == ServerErrorKind::Unsupported => {
+                return Err(RunError::Unsupported(e))
+            }
             Err(e) => {
-                ctx.dead.add(&pl.old_labels[src], e);
+                ctx.dead.add(pl.old.label(src), e.message);
                 continue;
             }
             Ok(x) => x,
         };
-        if stopping(ctx) {
+        if ctx.stopping() {
             break;
         }
         listings.push((src, listing));
         let mut later = Spool::new();
-        spool.drain(|it| {
-            if stopping(ctx) {
+        spool.drain(|it| -> Result<bool, RunError> {
+            if ctx.stopping() {
                 return Ok(false);
             }
             let fate = pl.fate(src, &it.key);
             if let Fate::Moves(d) = fate {
                 if unlisted[d] {
-                    later.push(&it).map_err(Fail::new)?;
+                    later.push(&it)?;
                     return Ok(true);
                 }
             }
@@ -189,8 +194,8 @@ fn drain_all(
         held.push((src, later));
     }
     for (src, later) in held {
-        later.drain(|it| {
-            if stopping(ctx) {
+        later.drain(|it| -> Result<bool, RunError> {
+            if ctx.stopping() {
                 return Ok(false);
             }
             let fate = pl.fate(src, &it.key);
@@ -200,7 +205,7 @@ fn drain_all(
             Ok(true)
         })?;
     }
-    if !stopping(ctx) {
+    if !ctx.stopping() {
         out.finish()?;
     }
     Ok(listings)
@@ -209,14 +214,14 @@ fn drain_all(
 /// Sorts one key listed on OLD server `src` (`fate`: its [`Placement::fate`]): counts what
 /// does not move; a moving key's job and its item size.
 ///
-/// [`Placement::fate`]: super::super::Placement::fate
-fn sort(
-    ctx: &Ctx,
+/// [`Placement::fate`]: crate::placement::Placement::fate
+fn sort<B: Backend>(
+    ctx: &Ctx<B>,
     src: usize,
     it: Listed,
     fate: Fate,
     dry_run: bool,
-) -> Result<Option<(Job, u64)>, Fail> {
+) -> Result<Option<(Job, u64)>, RunError> {
     let c = ctx.counts;
     let skip = |n: &std::sync::atomic::AtomicU64| {
         inc(n, 1);
@@ -233,12 +238,14 @@ fn sort(
         Fate::Moves(d) => d,
     };
     inc(&c.moving, 1);
-    if !wire::sendable(&it.key) {
+    if !ctx.backend.names(&it.key) {
         return skip(&c.unsendable);
     }
     let prev = match ctx.state {
         Some(st) => {
-            let mut st = st.lock().map_err(|_| Fail::new("state lock poisoned"))?;
+            let mut st = st
+                .lock()
+                .map_err(|_| RunError::Local("state lock poisoned".into()))?;
             st.mark_seen(&it.key);
             st.get(&it.key).cloned()
         }
@@ -252,7 +259,7 @@ fn sort(
         src,
         dst,
         key: it.key,
-        cas: it.cas,
+        version: it.version,
         prev,
     };
     Ok(Some((job, it.size)))
