@@ -11,7 +11,8 @@ use crate::shared::Fail;
 pub(crate) const DEFAULT_CORPUS: &str = include_str!("../corpus/kjv-genesis-exodus.txt");
 
 /// How the built-in corpus is named in output.
-pub(crate) const DEFAULT_CORPUS_NAME: &str = "built-in corpus: KJV Genesis + Exodus (public domain)";
+pub(crate) const DEFAULT_CORPUS_NAME: &str =
+    "built-in corpus: KJV Genesis + Exodus (public domain)";
 
 /// Size of the built-in generated key set.
 pub(crate) const GENERATED_KEYS: usize = 100_000;
@@ -164,7 +165,10 @@ impl WordCounter {
 
     /// Counts the words of a file read in pieces (invalid UTF-8 separates words, as U+FFFD
     /// would).
-    pub(crate) fn read(mut self, mut r: impl std::io::Read) -> std::io::Result<Vec<(String, usize)>> {
+    pub(crate) fn read(
+        mut self,
+        mut r: impl std::io::Read,
+    ) -> std::io::Result<Vec<(String, usize)>> {
         let mut buf = vec![0u8; 1 << 16];
         let mut kept = 0; // bytes of an incomplete character carried to the next read
         loop {

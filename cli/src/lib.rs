@@ -28,8 +28,8 @@ mod tls_args;
 pub mod version;
 
 use output::Format;
-pub use shared::Fail;
 use shared::emit;
+pub use shared::Fail;
 
 /// What `--format` accepts: the output formats, plus `spec` (the profile table as data, for
 /// `profiles` only).

@@ -246,7 +246,12 @@ impl Placer {
 
     /// The same structure after removing `gone` (labels); `fleet` is the list without them.
     /// A bucket function swap-removes each (see the module docs).
-    pub(crate) fn with_removed(&self, fleet: &[Server], gone: &[&str], ids: &Ids) -> Result<Placer, Fail> {
+    pub(crate) fn with_removed(
+        &self,
+        fleet: &[Server],
+        gone: &[&str],
+        ids: &Ids,
+    ) -> Result<Placer, Fail> {
         let mut next = self.clone();
         match &mut next {
             Placer::Ring { ring, ids: v } => {

@@ -5,7 +5,6 @@ use std::io::Write;
 
 use ketama_core::Error;
 
-
 /// A failure to report: one line, exit status 2.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fail(pub String);

@@ -15,9 +15,7 @@ use std::time::{Duration, Instant};
 
 use common::{ketama_stdin, stdout_of};
 use ketama_testkit::memcached::{free_port, memcached};
-use ketama_testkit::tls::{
-    ca, get, items, leaf, silent, store, store_value, Pem, TlsMemcached,
-};
+use ketama_testkit::tls::{ca, get, items, leaf, silent, store, store_value, Pem, TlsMemcached};
 
 /// A fresh temporary folder for test `name`.
 fn tmpdir(name: &str) -> std::path::PathBuf {

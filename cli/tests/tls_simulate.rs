@@ -13,8 +13,8 @@ use std::process::Output;
 
 use common::ketama_in;
 use common::memcached::{json, wrapper};
-use serde_json::Value;
 use ketama_testkit::memcached::memcached;
+use serde_json::Value;
 
 /// A fresh temporary folder for test `name`.
 fn tmpdir(name: &str) -> std::path::PathBuf {

@@ -184,7 +184,11 @@ impl Conn {
         if l == b"EN" {
             return Ok(None);
         }
-        match l.strip_prefix(b"HD ").and_then(|f| flag(f, b'c')).and_then(dec) {
+        match l
+            .strip_prefix(b"HD ")
+            .and_then(|f| flag(f, b'c'))
+            .and_then(dec)
+        {
             Some(c) => Ok(Some(c)),
             None => Err(self.unexpected(&l)),
         }

@@ -15,9 +15,9 @@ use std::time::{Duration, Instant};
 use rustls::{ClientConnection, StreamOwned};
 
 use crate::error::{error, is_wait, secs, Error, ErrorKind};
-use crate::tls::Tls;
 use crate::limits::POLL;
 use crate::options::Options;
+use crate::tls::Tls;
 
 /// How a wait ended early.
 pub(crate) enum Wait {

@@ -10,10 +10,7 @@ use ketama_testkit::fake::Fake;
 use ketama_memcache::{tls, Conn, Error, ErrorKind, Listing, Options, Pace, POLL};
 
 fn opts(ms: u64) -> Options {
-    Options::new(
-        Duration::from_millis(ms),
-        Arc::new(AtomicBool::new(false)),
-    )
+    Options::new(Duration::from_millis(ms), Arc::new(AtomicBool::new(false)))
 }
 
 fn list(f: &Fake, ms: u64) -> (Result<Listing, Error>, Vec<Vec<u8>>) {

@@ -100,4 +100,3 @@ pub fn plan<B: Backend>(pl: &Placement, backend: &B) -> Plan {
     }
     plan
 }
-

@@ -94,8 +94,9 @@ impl State {
                     if lines.peek().is_none() {
                         break; // the text after the last newline: empty, or cut short
                     }
-                    let text = std::str::from_utf8(raw)
-                        .map_err(|_| StateError(format!("{path}:{}: not a state file line", i + 1)))?;
+                    let text = std::str::from_utf8(raw).map_err(|_| {
+                        StateError(format!("{path}:{}: not a state file line", i + 1))
+                    })?;
                     if i == 0 {
                         if text != HEADER {
                             return Err(StateError(format!(

@@ -6,8 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::backend::{
-    Backend, Connection, ListSummary, Listed, Purpose, Reply, Request, ServerError,
-    ServerErrorKind,
+    Backend, Connection, ListSummary, Listed, Purpose, Reply, Request, ServerError, ServerErrorKind,
 };
 use crate::placement::Placement;
 

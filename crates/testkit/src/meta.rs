@@ -134,4 +134,3 @@ pub fn delete(addr: &str, key: &[u8]) {
         format!("md {}{}\r\n", tok(key).0, tok(key).1).as_bytes(),
     );
 }
-

@@ -10,9 +10,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ketama_core::Ring;
 
 use super::score::{Holding, Misplaced, Scorer, Tally, Unreachable};
+use crate::servers::Fleet;
 use ketama_memcache::{Conn, Error, Options, Pace};
 use ketama_migrate::address;
-use crate::servers::Fleet;
 
 /// The most servers asked at the same time.
 pub(crate) const MAX_PARALLEL: usize = 16;

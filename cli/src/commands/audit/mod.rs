@@ -19,10 +19,10 @@ use std::sync::mpsc::sync_channel;
 
 use serde_json::json;
 
-use ketama_memcache::Options;
 use crate::output::Format;
 use crate::servers;
 use crate::shared::Fail;
+use ketama_memcache::Options;
 
 pub(crate) mod args;
 pub(crate) mod collect;

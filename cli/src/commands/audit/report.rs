@@ -3,8 +3,8 @@
 use serde_json::{json, Value};
 
 use super::score::{share, Holding, Misplaced, Score, Unreachable};
-use ketama_memcache::Method;
 use crate::output::{key_fields, key_text, pct, Table};
+use ketama_memcache::Method;
 
 /// One misplaced key as JSON.
 pub(crate) fn misplaced_json(m: &Misplaced) -> Value {
@@ -42,7 +42,12 @@ fn servers_json(held: &[Holding], down: &[Unreachable], s: Option<&Score>) -> Va
     Value::Array(v)
 }
 
-pub(crate) fn profile_json(s: &Score, held: &[Holding], down: &[Unreachable], keys: usize) -> Value {
+pub(crate) fn profile_json(
+    s: &Score,
+    held: &[Holding],
+    down: &[Unreachable],
+    keys: usize,
+) -> Value {
     json!({
         "keys": keys,
         "partial": !down.is_empty(),
@@ -51,7 +56,12 @@ pub(crate) fn profile_json(s: &Score, held: &[Holding], down: &[Unreachable], ke
     })
 }
 
-pub(crate) fn detect_json(scores: &[Score], held: &[Holding], down: &[Unreachable], keys: usize) -> Value {
+pub(crate) fn detect_json(
+    scores: &[Score],
+    held: &[Holding],
+    down: &[Unreachable],
+    keys: usize,
+) -> Value {
     json!({
         "keys": keys,
         "partial": !down.is_empty(),

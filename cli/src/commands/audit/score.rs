@@ -3,8 +3,8 @@
 
 use ketama_core::{Hash, Profile, Ring};
 
-use ketama_memcache::Method;
 use crate::servers::{self, Fleet};
+use ketama_memcache::Method;
 
 /// What one server holds.
 #[derive(Clone, Debug)]

@@ -145,7 +145,11 @@ fn plan_table(pl: &Placement, plan: &Plan, rate: Option<u64>) -> String {
             None => out.push_str("\n(give --rate KEYS_PER_S for a time estimate)\n"),
         }
     }
-    if plan.servers.iter().any(|r| r.as_ref().is_ok_and(|l| l.partial)) {
+    if plan
+        .servers
+        .iter()
+        .any(|r| r.as_ref().is_ok_and(|l| l.partial))
+    {
         out.push_str(CACHEDUMP_NOTE);
         out.push('\n');
     }

@@ -74,7 +74,8 @@ pub fn remove(path: &Path) -> Result<(), Error> {
 
 /// Appends one fingerprint.
 pub fn write_fp(w: &mut impl Write, fp: u64, path: &Path) -> Result<(), Error> {
-    w.write_all(&fp.to_le_bytes()).map_err(|e| Error::file(path, e))
+    w.write_all(&fp.to_le_bytes())
+        .map_err(|e| Error::file(path, e))
 }
 
 /// The next fingerprint of a file of them; `None` at its end.

@@ -2,8 +2,8 @@
 
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
-use std::sync::atomic::AtomicBool;
 use std::marker::PhantomData;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use super::files::{new_part, slice, write_fp, Outs, Part};
@@ -149,7 +149,8 @@ impl<T: Record> Distinct<T> {
         let State::Memory(seen) = &self.state else {
             return Ok(());
         };
-        let dir = scratch::Dir::new().map_err(|e| Error::Scratch(format!("scratch folder: {e}")))?;
+        let dir =
+            scratch::Dir::new().map_err(|e| Error::Scratch(format!("scratch folder: {e}")))?;
         let mut parts = 0;
         let mut top: Vec<Part> = (0..FAN).map(|_| new_part(&dir, &mut parts)).collect();
         let mut filter = Filter::new(self.filter_bits);

@@ -97,7 +97,10 @@ mod tests {
         assert!(key(b"key=%+1").is_err(), "from_str_radix takes +1");
         assert!(key(b"key=%-1").is_err());
         assert_eq!(key(b"key=a%20b%1Bc").unwrap(), b"a b\x1bc", "a binary key");
-        assert!(key(b"key=\x1b[2J").is_err(), "memcached escapes control bytes");
+        assert!(
+            key(b"key=\x1b[2J").is_err(),
+            "memcached escapes control bytes"
+        );
         assert!(key(b"key=caf\xc3\xa9").is_err(), "and bytes above 0x7e");
         assert!(key(b"key=").is_err());
         assert!(key(format!("key={}", "k".repeat(251)).as_bytes()).is_err());

@@ -15,7 +15,9 @@ use super::error::{ServerError, ServerErrorKind};
 use super::server::{Backend, Connection, Endpoint, Purpose};
 use crate::clock::now;
 
-use super::types::{Deleted, Identity, Item, ListSummary, Listed, Reply, Request, Version, Written};
+use super::types::{
+    Deleted, Identity, Item, ListSummary, Listed, Reply, Request, Version, Written,
+};
 
 /// memcached servers, reached with these options (timeout, stop flag, TLS).
 #[derive(Clone, Debug)]
@@ -146,8 +148,14 @@ impl Connection for MemcachedConn {
                 }
                 Request::Update { key, item, expect } => {
                     let exp = self.exp(item);
-                    self.conn
-                        .queue_set(key, &item.data, item.flags, exp, Mode::Set, Some(expect.0));
+                    self.conn.queue_set(
+                        key,
+                        &item.data,
+                        item.flags,
+                        exp,
+                        Mode::Set,
+                        Some(expect.0),
+                    );
                 }
                 Request::Delete { key, expect } => {
                     self.conn.queue_delete(key, expect.map(|v| v.0));

@@ -31,6 +31,4 @@ mod types;
 pub use error::{ServerError, ServerErrorKind};
 pub use memcached::Memcached;
 pub use server::{Backend, Connection, Endpoint, Purpose};
-pub use types::{
-    Deleted, Identity, Item, ListSummary, Listed, Reply, Request, Version, Written,
-};
+pub use types::{Deleted, Identity, Item, ListSummary, Listed, Reply, Request, Version, Written};

@@ -86,7 +86,10 @@ fn copy_batch<B: Backend>(ctx: &Ctx<B>, old: &mut Pool<B>, new: &mut Pool<B>, ba
         if writes.is_empty() {
             break;
         }
-        let rounds = new.round(by(std::mem::take(&mut writes), |w| w.job.dst), write_request);
+        let rounds = new.round(
+            by(std::mem::take(&mut writes), |w| w.job.dst),
+            write_request,
+        );
         for (dst, sent, replies) in rounds {
             for (w, reply) in sent.into_iter().zip(replies) {
                 let Reply::Written(reply) = reply else {
@@ -145,7 +148,10 @@ fn written<B: Backend>(
         Written::Refused => inc(&c.refused, 1),
         Written::Gone => retry.push(Write1 {
             expect: None,
-            job: Job { prev: None, ..w.job },
+            job: Job {
+                prev: None,
+                ..w.job
+            },
             ..w
         }),
     }

@@ -56,4 +56,3 @@ pub fn inc(a: &AtomicU64, n: u64) {
 pub fn get(a: &AtomicU64) -> u64 {
     a.load(Ordering::Relaxed)
 }
-

@@ -5,10 +5,10 @@
 use std::sync::Mutex;
 
 use super::counts::inc;
+use super::limits::BATCH;
 use super::pool::{by, Pool};
 use super::shared::{record, Ctx, Job};
 use crate::backend::{Backend, Deleted, Reply, Request, Version};
-use super::limits::BATCH;
 use crate::state::{Copy, State};
 
 /// Deletes OLD copies whose NEW owner holds the key (one round asking the NEW owners, one

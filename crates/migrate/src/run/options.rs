@@ -70,7 +70,9 @@ impl RunOptions<'_> {
     /// Refuses options that cannot work.
     pub fn check(&self) -> Result<(), RunError> {
         if self.concurrency == 0 || self.concurrency > 1024 {
-            return Err(RunError::Options("the concurrency must be 1 to 1024".into()));
+            return Err(RunError::Options(
+                "the concurrency must be 1 to 1024".into(),
+            ));
         }
         if self.rate == Some(0) {
             return Err(RunError::Options(

@@ -20,8 +20,8 @@ use rcgen::{
     KeyPair, KeyUsagePurpose, SanType,
 };
 
-use ketama_memcache::tls::{Settings, Tls};
 use crate::shared::Fail;
+use ketama_memcache::tls::{Settings, Tls};
 
 /// The certificates of one run and the private directory holding them.
 #[derive(Debug)]

@@ -14,8 +14,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::certs::LiveTls;
-use ketama_memcache::{Conn, Options};
 use crate::shared::Fail;
+use ketama_memcache::{Conn, Options};
 
 /// The memcached binary used when `--memcached` is not given.
 pub(crate) const DEFAULT_MEMCACHED: &str = "memcached";

@@ -25,15 +25,15 @@ use std::time::{Duration, Instant};
 
 use super::args::SimulateArgs;
 use super::experiment::{HashResult, Report};
-use ketama_memcache::tls::Tls;
-use ketama_memcache::{key_ok, Conn, Options};
-use ketama_migrate::{Fleet as MigrateFleet, Memcached, Placement, RunOptions};
 use crate::output::key_text;
 use crate::servers::{self, Fleet};
 use crate::shared::Fail;
 use certs::LiveTls;
 use daemons::{check_interrupt, Daemons, DEFAULT_MEMCACHED, INTERRUPTED};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use ketama_memcache::tls::Tls;
+use ketama_memcache::{key_ok, Conn, Options};
+use ketama_migrate::{Fleet as MigrateFleet, Memcached, Placement, RunOptions};
 
 /// The most memcached processes one run starts.
 pub(crate) const MAX_NODES: usize = 100;
@@ -179,8 +179,8 @@ fn start(a: &SimulateArgs, report: &Report) -> Result<Servers, Fail> {
     for l in &labels {
         addresses.push((l.clone(), daemons.start(binary, a.timeout, certs.as_ref())?));
     }
-    let opts = Options::new(a.timeout, crate::stop::flag())
-        .with_tls(certs.as_ref().map(LiveTls::client));
+    let opts =
+        Options::new(a.timeout, crate::stop::flag()).with_tls(certs.as_ref().map(LiveTls::client));
     let mut conns: HashMap<String, Conn> = HashMap::new();
     for (l, addr) in &addresses {
         conns.insert(
