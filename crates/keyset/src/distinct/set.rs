@@ -83,6 +83,11 @@ impl<T: Record> Distinct<T> {
         self.len
     }
 
+    /// Whether no key was handed on yet.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     /// Offers one listed key: handed on to `each` now if it is certainly new, at the end of
     /// the pass if it has to be compared with the keys on disk first, never if it was seen.
     pub fn offer<E: From<Error>>(
