@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use ketama_migrate::ServerCheck;
+use ketama_migrate::{Placement, ServerCheck};
 
 use super::args::PlaceArgs;
 use super::setup::{self, CACHEDUMP_NOTE, EXIT_SERVER, EXIT_UNREACHABLE_KEYS};
@@ -12,6 +12,16 @@ use crate::shared::Fail;
 
 /// Unreachable keys listed in the table.
 const SHOW: usize = 20;
+
+/// What the checks add up to.
+struct Sums<'a> {
+    keys: u64,
+    placed: u64,
+    copies: u64,
+    unreachable: usize,
+    /// NEW servers that did not answer: label, error.
+    down: Vec<(&'a str, &'a str)>,
+}
 
 /// Runs `ketama migrate verify`: the output and the exit status.
 pub(crate) fn run(a: &PlaceArgs, f: Format) -> Result<(String, i32), Fail> {
@@ -37,100 +47,119 @@ pub(crate) fn run(a: &PlaceArgs, f: Format) -> Result<(String, i32), Fail> {
     for (l, e) in &down {
         eprintln!("ketama: migrate verify: NEW server {l} did not answer: {e}");
     }
-    let unreachable: usize = checks.iter().map(|c| c.unreachable.len()).sum();
-    let code = if !down.is_empty() {
+    let sum = |g: fn(&ServerCheck) -> u64| checks.iter().map(g).sum::<u64>();
+    let sums = Sums {
+        keys: sum(|c| c.keys),
+        placed: sum(|c| c.placed),
+        copies: sum(|c| c.old_copies),
+        unreachable: checks.iter().map(|c| c.unreachable.len()).sum(),
+        down,
+    };
+    let code = if !sums.down.is_empty() {
         EXIT_SERVER
-    } else if unreachable > 0 {
+    } else if sums.unreachable > 0 {
         EXIT_UNREACHABLE_KEYS
     } else {
         0
     };
-    let sum = |g: fn(&ServerCheck) -> u64| checks.iter().map(g).sum::<u64>();
-    let (keys, placed, copies) = (sum(|c| c.keys), sum(|c| c.placed), sum(|c| c.old_copies));
-    let cachedump = checks
-        .iter()
-        .any(|c| matches!(&c.listing, Some(Ok(l)) if l.partial));
     let out = match f {
-        Format::Json => crate::output::json(&json!({
-            "profile": pl.new.ring.profile().name,
-            "hash": pl.new.ring.hash().name(),
-            "keys": keys,
-            "placed": placed,
-            "old_copies": copies,
-            "unreachable": unreachable,
-            "partial": !down.is_empty(),
-            "servers": pl.new.labels().zip(&checks).map(|(l, c)| match &c.listing {
-                Some(Err(e)) => json!({"server": l, "error": e.message}),
-                _ => json!({"server": l, "keys": c.keys, "placed": c.placed,
-                            "old_copies": c.old_copies, "unreachable": c.unreachable.len()}),
-            }).collect::<Vec<_>>(),
-            "unreachable_keys": checks.iter().zip(pl.new.labels()).flat_map(|(c, l)| {
-                c.unreachable.iter().map(move |(k, e)| json!({"key": key_text(k), "on": l, "expected": e}))
-            }).collect::<Vec<_>>(),
-        })),
-        _ => {
-            let mut out = format!(
-                "migrate verify: {} under {} / {}: {keys} keys\n\n",
-                pl.new.name,
-                pl.new.ring.profile().name,
-                pl.new.ring.hash().name()
-            );
-            let mut t = Table::new(&["server", "keys", "placed", "old copies", "unreachable"]);
-            for (l, c) in pl.new.labels().zip(&checks) {
-                match &c.listing {
-                    Some(Err(_)) => t.row(vec![
-                        l.to_string(),
-                        "-".into(),
-                        "-".into(),
-                        "-".into(),
-                        "did not answer".into(),
-                    ]),
-                    _ => t.row(vec![
-                        l.to_string(),
-                        c.keys.to_string(),
-                        c.placed.to_string(),
-                        c.old_copies.to_string(),
-                        c.unreachable.len().to_string(),
-                    ]),
-                }
-            }
-            out.push_str(&t.text());
-            out.push_str(&format!(
-                "\n{placed} keys where the NEW placement looks, {copies} old copies (their NEW owner holds them too: `run --delete-moved` frees them), {unreachable} unreachable\n"
-            ));
-            if unreachable > 0 {
-                let mut t = Table::new(&["key", "on", "NEW placement looks on"]);
-                for (c, l) in checks.iter().zip(pl.new.labels()) {
-                    for (k, e) in &c.unreachable {
-                        if t.rows.len() < SHOW {
-                            t.row(vec![
-                                key_text(k),
-                                l.to_string(),
-                                e.clone()
-                                    .unwrap_or_else(|| "- (the client refuses the key)".into()),
-                            ]);
-                        }
-                    }
-                }
-                out.push_str(&format!(
-                    "\nunreachable keys{}:\n",
-                    if unreachable > SHOW {
-                        format!(" (the first {SHOW}; --format json lists all)")
-                    } else {
-                        String::new()
-                    }
-                ));
-                out.push_str(&t.text());
-            }
-            if cachedump {
-                out.push_str(CACHEDUMP_NOTE);
-                out.push('\n');
-            }
-            for (l, e) in &down {
-                out.push_str(&format!("PARTIAL: NEW server {l} did not answer: {e}\n"));
-            }
-            out
-        }
+        Format::Json => crate::output::json(&verify_json(&pl, &checks, &sums)),
+        _ => verify_table(&pl, &checks, &sums),
     };
     Ok((out, code))
+}
+
+fn verify_json(pl: &Placement, checks: &[ServerCheck], s: &Sums<'_>) -> serde_json::Value {
+    json!({
+        "profile": pl.new.ring.profile().name,
+        "hash": pl.new.ring.hash().name(),
+        "keys": s.keys,
+        "placed": s.placed,
+        "old_copies": s.copies,
+        "unreachable": s.unreachable,
+        "partial": !s.down.is_empty(),
+        "servers": pl.new.labels().zip(checks).map(|(l, c)| match &c.listing {
+            Some(Err(e)) => json!({"server": l, "error": e.message}),
+            _ => json!({"server": l, "keys": c.keys, "placed": c.placed,
+                        "old_copies": c.old_copies, "unreachable": c.unreachable.len()}),
+        }).collect::<Vec<_>>(),
+        "unreachable_keys": checks.iter().zip(pl.new.labels()).flat_map(|(c, l)| {
+            c.unreachable.iter().map(move |(k, e)| json!({"key": key_text(k), "on": l, "expected": e}))
+        }).collect::<Vec<_>>(),
+    })
+}
+
+fn verify_table(pl: &Placement, checks: &[ServerCheck], s: &Sums<'_>) -> String {
+    let mut out = format!(
+        "migrate verify: {} under {} / {}: {} keys\n\n",
+        pl.new.name,
+        pl.new.ring.profile().name,
+        pl.new.ring.hash().name(),
+        s.keys
+    );
+    let mut t = Table::new(&["server", "keys", "placed", "old copies", "unreachable"]);
+    for (l, c) in pl.new.labels().zip(checks) {
+        match &c.listing {
+            Some(Err(_)) => t.row(vec![
+                l.to_string(),
+                "-".into(),
+                "-".into(),
+                "-".into(),
+                "did not answer".into(),
+            ]),
+            _ => t.row(vec![
+                l.to_string(),
+                c.keys.to_string(),
+                c.placed.to_string(),
+                c.old_copies.to_string(),
+                c.unreachable.len().to_string(),
+            ]),
+        }
+    }
+    out.push_str(&t.text());
+    out.push_str(&format!(
+        "\n{} keys where the NEW placement looks, {} old copies (their NEW owner holds them too: `run --delete-moved` frees them), {} unreachable\n",
+        s.placed, s.copies, s.unreachable
+    ));
+    if s.unreachable > 0 {
+        out.push_str(&unreachable_table(pl, checks, s.unreachable));
+    }
+    if checks
+        .iter()
+        .any(|c| matches!(&c.listing, Some(Ok(l)) if l.partial))
+    {
+        out.push_str(CACHEDUMP_NOTE);
+        out.push('\n');
+    }
+    for (l, e) in &s.down {
+        out.push_str(&format!("PARTIAL: NEW server {l} did not answer: {e}\n"));
+    }
+    out
+}
+
+/// The first [`SHOW`] unreachable keys, with where the NEW placement looks for each.
+fn unreachable_table(pl: &Placement, checks: &[ServerCheck], unreachable: usize) -> String {
+    let mut t = Table::new(&["key", "on", "NEW placement looks on"]);
+    for (c, l) in checks.iter().zip(pl.new.labels()) {
+        for (k, e) in &c.unreachable {
+            if t.rows.len() < SHOW {
+                t.row(vec![
+                    key_text(k),
+                    l.to_string(),
+                    e.clone()
+                        .unwrap_or_else(|| "- (the client refuses the key)".into()),
+                ]);
+            }
+        }
+    }
+    let mut out = format!(
+        "\nunreachable keys{}:\n",
+        if unreachable > SHOW {
+            format!(" (the first {SHOW}; --format json lists all)")
+        } else {
+            String::new()
+        }
+    );
+    out.push_str(&t.text());
+    out
 }
