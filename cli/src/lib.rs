@@ -17,6 +17,7 @@ mod args;
 mod commands;
 mod heap;
 mod keys;
+mod listing_notes;
 mod output;
 mod placement;
 mod progress;

@@ -79,76 +79,81 @@ fn unhex(s: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
+/// The copies a state file records (later lines win), and how many name servers not in
+/// `old` and `new` (forgotten). The text after the last newline (empty, or a line a crash cut
+/// short) is ignored.
+fn read_records(
+    path: &str,
+    bytes: &[u8],
+    old: &[String],
+    new: &[String],
+) -> Result<(HashMap<Vec<u8>, Copy>, usize), StateError> {
+    let mut copies = HashMap::new();
+    let mut dropped = 0usize;
+    let mut lines = bytes.split(|&b| b == b'\n').enumerate().peekable();
+    while let Some((i, raw)) = lines.next() {
+        if lines.peek().is_none() {
+            break;
+        }
+        let text = std::str::from_utf8(raw)
+            .map_err(|_| StateError(format!("{path}:{}: not a state file line", i + 1)))?;
+        if i == 0 {
+            if text != HEADER {
+                return Err(StateError(format!(
+                    "{path}: not a migrate state file (first line is not '{HEADER}')"
+                )));
+            }
+            continue;
+        }
+        let bad = || StateError(format!("{path}:{}: bad state record '{text}'", i + 1));
+        match text.split(' ').collect::<Vec<&str>>().as_slice() {
+            ["c", s, d, sc, dc, k] => {
+                let key = unhex(k).ok_or_else(bad)?;
+                let (Ok(src_cas), Ok(dst_cas)) = (sc.parse(), dc.parse()) else {
+                    return Err(bad());
+                };
+                let src = old.iter().position(|l| l == s);
+                let dst = new.iter().position(|l| l == d);
+                if let (Some(src), Some(dst)) = (src, dst) {
+                    let seen = false;
+                    copies.insert(
+                        key,
+                        Copy {
+                            src,
+                            dst,
+                            src_cas,
+                            dst_cas,
+                            seen,
+                        },
+                    );
+                } else {
+                    copies.remove(&key);
+                    dropped += 1;
+                }
+            }
+            ["d", k] => {
+                copies.remove(&unhex(k).ok_or_else(bad)?);
+            }
+            _ => return Err(bad()),
+        }
+    }
+    Ok((copies, dropped))
+}
+
 impl State {
     /// Opens (or creates) the state of a migration from `old` to `new` (labels in file
     /// order). Copies recorded for a label not in those files are forgotten
     /// ([`State::forgotten`] counts them).
     pub fn open(path: &str, old: &[String], new: &[String]) -> Result<State, StateError> {
-        let mut copies = HashMap::new();
-        let mut forgotten = 0;
-        match std::fs::read(path) {
-            Ok(bytes) => {
-                let mut dropped = 0usize;
-                let mut lines = bytes.split(|&b| b == b'\n').enumerate().peekable();
-                while let Some((i, raw)) = lines.next() {
-                    if lines.peek().is_none() {
-                        break; // the text after the last newline: empty, or cut short
-                    }
-                    let text = std::str::from_utf8(raw).map_err(|_| {
-                        StateError(format!("{path}:{}: not a state file line", i + 1))
-                    })?;
-                    if i == 0 {
-                        if text != HEADER {
-                            return Err(StateError(format!(
-                                "{path}: not a migrate state file (first line is not '{HEADER}')"
-                            )));
-                        }
-                        continue;
-                    }
-                    let bad = || StateError(format!("{path}:{}: bad state record '{text}'", i + 1));
-                    let f: Vec<&str> = text.split(' ').collect();
-                    match f.as_slice() {
-                        ["c", s, d, sc, dc, k] => {
-                            let key = unhex(k).ok_or_else(bad)?;
-                            let (Ok(src_cas), Ok(dst_cas)) = (sc.parse(), dc.parse()) else {
-                                return Err(bad());
-                            };
-                            let src = old.iter().position(|l| l == s);
-                            let dst = new.iter().position(|l| l == d);
-                            match (src, dst) {
-                                (Some(src), Some(dst)) => {
-                                    copies.insert(
-                                        key,
-                                        Copy {
-                                            src,
-                                            dst,
-                                            src_cas,
-                                            dst_cas,
-                                            seen: false,
-                                        },
-                                    );
-                                }
-                                _ => {
-                                    copies.remove(&key);
-                                    dropped += 1;
-                                }
-                            }
-                        }
-                        ["d", k] => {
-                            copies.remove(&unhex(k).ok_or_else(bad)?);
-                        }
-                        _ => return Err(bad()),
-                    }
-                }
-                forgotten = dropped;
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        let (copies, forgotten) = match std::fs::read(path) {
+            Ok(bytes) => read_records(path, &bytes, old, new)?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (HashMap::new(), 0),
             Err(e) => {
                 return Err(StateError(format!(
                     "{path}: cannot read the state file: {e}"
                 )))
             }
-        }
+        };
         let mut st = State {
             path: path.to_string(),
             copies,

@@ -91,21 +91,13 @@ fn ask(
     });
     match r {
         Ok(l) => {
-            for b in &l.bad {
-                eprintln!(
-                    "ketama: audit: server {}: line {} of the reply to `{}` skipped: {}",
-                    s.label,
-                    b.line,
-                    l.method.command(),
-                    b.reason
-                );
-            }
-            if l.bad_count > l.bad.len() as u64 {
-                eprintln!(
-                    "ketama: audit: server {}: {} bad lines skipped in all",
-                    s.label, l.bad_count
-                );
-            }
+            crate::listing_notes::bad_lines(
+                "audit",
+                &s.label,
+                l.method.command(),
+                l.bad.iter().map(|b| (b.line, b.reason.as_str())),
+                l.bad_count,
+            );
             Ok((
                 Holding {
                     label: s.label.clone(),

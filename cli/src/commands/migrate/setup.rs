@@ -59,18 +59,13 @@ pub(crate) fn backend(a: &PlaceArgs) -> Result<Memcached, Fail> {
 
 /// Prints on stderr the lines a listing of `server` skipped (`verb`: the command).
 pub(crate) fn bad_lines(verb: &str, server: &str, l: &ketama_migrate::backend::ListSummary) {
-    for (line, why) in &l.bad {
-        eprintln!(
-            "ketama: {verb}: server {server}: line {line} of the reply to `{}` skipped: {why}",
-            l.command
-        );
-    }
-    if l.bad_count > l.bad.len() as u64 {
-        eprintln!(
-            "ketama: {verb}: server {server}: {} bad lines skipped in all",
-            l.bad_count
-        );
-    }
+    crate::listing_notes::bad_lines(
+        verb,
+        server,
+        l.command,
+        l.bad.iter().map(|(n, why)| (*n, why.as_str())),
+        l.bad_count,
+    );
 }
 
 /// Human duration for estimates: "45 s", "12 min", "3.5 h".
