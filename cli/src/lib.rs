@@ -15,11 +15,9 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 mod args;
 mod commands;
-mod heap;
 mod keys;
 mod listing_notes;
 mod output;
-mod placement;
 mod progress;
 pub mod servers;
 mod shared;
