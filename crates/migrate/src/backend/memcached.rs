@@ -12,23 +12,37 @@ use ketama_memcache::{
 };
 
 use super::error::{ServerError, ServerErrorKind};
-use super::server::{Backend, Connection, Endpoint, Purpose};
+use super::server::{Backend, Connection, Endpoint, Purpose, Side};
 use crate::clock::now;
 
 use super::types::{
     Deleted, Identity, Item, ListSummary, Listed, Reply, Request, Version, Written,
 };
 
-/// memcached servers, reached with these options (timeout, stop flag, TLS).
+/// memcached servers, reached with these options (timeout, stop flag, TLS), per side.
 #[derive(Clone, Debug)]
 pub struct Memcached {
-    opts: Options,
+    old: Options,
+    new: Options,
 }
 
 impl Memcached {
-    /// The backend connecting with `opts`.
+    /// The backend connecting to both fleets with `opts`.
     pub fn new(opts: Options) -> Memcached {
-        Memcached { opts }
+        Memcached::per_side(opts.clone(), opts)
+    }
+
+    /// The backend connecting to the OLD fleet with `old` and to the NEW one with `new` (e.g.
+    /// TLS on one side only); both should share one stop flag.
+    pub fn per_side(old: Options, new: Options) -> Memcached {
+        Memcached { old, new }
+    }
+
+    fn options(&self, side: Side) -> &Options {
+        match side {
+            Side::Old => &self.old,
+            Side::New => &self.new,
+        }
     }
 }
 
@@ -60,7 +74,8 @@ impl Backend for Memcached {
     type Conn = MemcachedConn;
 
     fn open(&self, server: &Endpoint, purpose: Purpose) -> Result<MemcachedConn, ServerError> {
-        let mut conn = Conn::connect_as(&server.label, &server.addr, self.opts.clone())?;
+        let opts = self.options(server.side).clone();
+        let mut conn = Conn::connect_as(&server.label, &server.addr, opts)?;
         let mut clock = 0;
         if purpose == Purpose::Sync {
             conn.check_meta()?;
@@ -78,7 +93,7 @@ impl Backend for Memcached {
     /// decrypted in its TLS library's buffer (measured: 16 requests in flight stall, 1 does
     /// not), so over TLS each connection carries one request at a time.
     fn pipeline(&self) -> Option<usize> {
-        self.opts.tls.is_some().then_some(1)
+        (self.old.tls.is_some() || self.new.tls.is_some()).then_some(1)
     }
 }
 

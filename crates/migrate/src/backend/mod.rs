@@ -30,5 +30,5 @@ mod types;
 
 pub use error::{ServerError, ServerErrorKind};
 pub use memcached::Memcached;
-pub use server::{Backend, Connection, Endpoint, Purpose};
+pub use server::{Backend, Connection, Endpoint, Purpose, Side};
 pub use types::{Deleted, Identity, Item, ListSummary, Listed, Reply, Request, Version, Written};
