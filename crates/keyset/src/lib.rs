@@ -17,6 +17,6 @@ mod record;
 pub mod scratch;
 mod seen;
 
-pub use distinct::{Distinct, FAN, FAN_BITS, FILTER_BITS, MEMORY_KEYS};
+pub use distinct::{Distinct, Sizes, FAN, FAN_BITS, FILTER_BITS, MEMORY_KEYS};
 pub use error::Error;
 pub use record::{read_keyed, write_keyed, Record};

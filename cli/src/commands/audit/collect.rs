@@ -11,7 +11,7 @@ use ketama_core::Ring;
 
 use super::score::{Holding, Misplaced, Scorer, Tally, Unreachable};
 use crate::servers::Fleet;
-use ketama_memcache::{Conn, Error, Options, Pace};
+use ketama_memcache::{Conn, Error, ListOptions, Options, Pace, Sizes};
 use ketama_migrate::address;
 
 /// The most servers asked at the same time.
@@ -77,7 +77,12 @@ fn ask(
     let mut scorer = Scorer::new(rings, &s.label, keep);
     let mut n = 0u64;
     let r = Conn::connect(&address(s), opts.clone()).and_then(|mut c| {
-        c.list_keys(Pace::Whole, |k| {
+        // Up to MAX_PARALLEL listings at once: each with the smaller key-set sizes.
+        let how = ListOptions {
+            pace: Pace::Whole,
+            sizes: Sizes::MANY_LISTINGS,
+        };
+        c.list_keys(how, |k| {
             if let (Some(m), Some(tx)) = (scorer.key(&k.key), stream) {
                 let _ = tx.send(m);
             }

@@ -8,7 +8,8 @@
 use std::time::Duration;
 
 use ketama_memcache::{
-    exp_token, sendable, Conn, DeleteReply, Error, ErrorKind, Got, Mode, Options, Pace, SetReply,
+    exp_token, sendable, Conn, DeleteReply, Error, ErrorKind, Got, ListOptions, Mode, Options,
+    Pace, SetReply, Sizes,
 };
 
 use super::error::{ServerError, ServerErrorKind};
@@ -124,7 +125,11 @@ impl Connection for MemcachedConn {
         each: &mut dyn FnMut(Listed) -> Result<(), ServerError>,
     ) -> Result<ListSummary, ServerError> {
         self.conn.renew_deadline();
-        let l = self.conn.list_keys(Pace::EachLine, |k| {
+        let how = ListOptions {
+            pace: Pace::EachLine,
+            sizes: Sizes::ONE_LISTING,
+        };
+        let l = self.conn.list_keys(how, |k| {
             each(Listed {
                 key: k.key,
                 exp: k.exp,
