@@ -31,6 +31,7 @@
 //!   certificate not trusted ...").
 //! - **TLS is verified.** With [`Options::tls`] every connection checks the server's
 //!   certificate and name ([`tls`]); skipping that takes an explicit setting.
+#![deny(missing_docs)]
 
 mod conn;
 mod error;

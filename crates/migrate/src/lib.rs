@@ -12,6 +12,7 @@
 //! - [`state`]: the state file of runs (every copy made, for the next run's sync).
 //! - [`backend`]: what the engine asks of a server, behind the [`Backend`] and
 //!   [`Connection`] traits, and the memcached implementation ([`Memcached`]).
+#![deny(missing_docs)]
 
 pub mod backend;
 mod clock;
