@@ -86,7 +86,13 @@ fn endless_replies_are_refused_not_collected() {
     assert_eq!(e.kind, ErrorKind::Protocol, "{e}");
     assert!(e.message.contains("more than 100020 lines"), "{e}");
     assert!(e.message.contains(f.addr()), "{e}");
-    assert_eq!(keys.len(), 100_020, "no line past the limit is handed on");
+    // No line past the limit is handed on; past 65,536 keys the few the key set's filter
+    // holds back until the end of the pass (which never comes) are not handed on either.
+    assert!(
+        (100_000..=100_020).contains(&keys.len()),
+        "{} keys handed on",
+        keys.len()
+    );
 
     let f = Fake::endless_stats();
     let mut c = Conn::connect(f.addr(), opts(20_000)).unwrap();
