@@ -12,41 +12,41 @@ use crate::shared::Fail;
 
 /// A profile, an optional hash and a servers file.
 #[derive(Debug, Args)]
-pub struct RingArgs {
+pub(crate) struct RingArgs {
     /// Client profile (see `ketama profiles`).
     #[arg(long, short = 'p')]
-    pub profile: String,
+    pub(crate) profile: String,
     /// Key hash (see `ketama hashes`); default: the profile's.
     #[arg(long = "hash", short = 'H')]
-    pub hash: Option<String>,
+    pub(crate) hash: Option<String>,
     /// Servers file: `host:port [weight] [name]` per line.
     #[arg(long, short = 's', value_parser = path_arg())]
-    pub servers: String,
+    pub(crate) servers: String,
     /// The client's placement options.
     #[command(flatten)]
-    pub options: OptionArgs,
+    pub(crate) options: OptionArgs,
 }
 
 /// The client options that change which bytes of a key are hashed (`ketama_core::Options`).
 #[derive(Clone, Debug, Default, Args)]
-pub struct OptionArgs {
+pub(crate) struct OptionArgs {
     /// twemproxy's `hash_tag` (exactly 2 bytes, e.g. '{}'): only the text between them is
     /// hashed (twemproxy profiles).
     #[arg(long = "hash-tag", value_name = "TAG")]
-    pub hash_tag: Option<String>,
+    pub(crate) hash_tag: Option<String>,
     /// php-memcached's `OPT_PREFIX_KEY` (1..127 bytes); moves keys only with
     /// `--hash-with-prefix` (libmemcached profiles).
     #[arg(long = "prefix-key", value_name = "PREFIX")]
-    pub prefix_key: Option<String>,
+    pub(crate) prefix_key: Option<String>,
     /// php-memcached's `OPT_HASH_WITH_PREFIX_KEY`: hash the prefix and the key (libmemcached
     /// profiles).
     #[arg(long = "hash-with-prefix")]
-    pub hash_with_prefix: bool,
+    pub(crate) hash_with_prefix: bool,
 }
 
 impl OptionArgs {
     /// The options as core checks them, or a usage failure naming the flag.
-    pub fn options(&self) -> Result<Options, Fail> {
+    pub(crate) fn options(&self) -> Result<Options, Fail> {
         let mut o = Options::new();
         if let Some(t) = &self.hash_tag {
             o = o.with_hash_tag(t.as_bytes()).map_err(|_| {
@@ -68,14 +68,14 @@ impl OptionArgs {
     }
 
     /// `ring` with these options, or a failure when its profile's client lacks one.
-    pub fn apply(&self, ring: Ring) -> Result<Ring, Fail> {
+    pub(crate) fn apply(&self, ring: Ring) -> Result<Ring, Fail> {
         let o = self.options()?;
         apply_options(ring, o)
     }
 }
 
 /// `ring` with options `o`, or a failure saying which profiles have them.
-pub fn apply_options(ring: Ring, o: Options) -> Result<Ring, Fail> {
+pub(crate) fn apply_options(ring: Ring, o: Options) -> Result<Ring, Fail> {
     let name = ring.profile().name;
     ring.with_options(o).map_err(|_| {
         let has = |f: fn(&Profile) -> bool| {
@@ -107,7 +107,7 @@ fn ring_has(name: &str, f: fn(&Profile) -> bool) -> bool {
 /// The parser of every file-name option: the name as UTF-8 text, or a usage error that names
 /// the option (file names that are not UTF-8 are refused; clap alone would not say which
 /// argument was wrong).
-pub fn path_arg() -> impl clap::builder::TypedValueParser<Value = String> {
+pub(crate) fn path_arg() -> impl clap::builder::TypedValueParser<Value = String> {
     use clap::builder::TypedValueParser;
     clap::builder::OsStringValueParser::new().try_map(|s: OsString| {
         s.into_string().map_err(|s| {
@@ -121,7 +121,7 @@ pub fn path_arg() -> impl clap::builder::TypedValueParser<Value = String> {
 
 /// Parses a `--timeout SECONDS` value: a positive number of seconds (fractions allowed), at
 /// most a day.
-pub fn seconds(s: &str) -> Result<std::time::Duration, String> {
+pub(crate) fn seconds(s: &str) -> Result<std::time::Duration, String> {
     match s.trim().parse::<f64>() {
         Ok(x) if x > 0.0 && x <= 86_400.0 => Ok(std::time::Duration::from_secs_f64(x)),
         _ => Err(format!(
@@ -131,7 +131,7 @@ pub fn seconds(s: &str) -> Result<std::time::Duration, String> {
 }
 
 /// Resolves a profile name.
-pub fn profile(name: &str) -> Result<&'static Profile, Fail> {
+pub(crate) fn profile(name: &str) -> Result<&'static Profile, Fail> {
     Profile::by_name(name).map_err(|_| {
         Fail::new(format!(
             "unknown profile '{name}' (see `ketama profiles` for the names)"
@@ -140,7 +140,7 @@ pub fn profile(name: &str) -> Result<&'static Profile, Fail> {
 }
 
 /// Resolves a hash name, as `profile`'s client means it when given.
-pub fn hash(name: &str, profile: Option<&Profile>) -> Result<Hash, Fail> {
+pub(crate) fn hash(name: &str, profile: Option<&Profile>) -> Result<Hash, Fail> {
     let r = match profile {
         Some(p) => p.hash_from_name(name),
         None => Hash::from_name(name),
@@ -158,7 +158,7 @@ pub fn hash(name: &str, profile: Option<&Profile>) -> Result<Hash, Fail> {
 }
 
 /// Builds the ring named by `--profile`, `--hash`, `--servers`.
-pub fn ring_from(a: &RingArgs) -> Result<Ring, Fail> {
+pub(crate) fn ring_from(a: &RingArgs) -> Result<Ring, Fail> {
     let p = profile(&a.profile)?;
     let h = a.hash.as_deref().map(|n| hash(n, Some(p))).transpose()?;
     let fleet = servers::load(&a.servers)?;

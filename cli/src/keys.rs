@@ -8,17 +8,18 @@ use crate::shared::Fail;
 
 /// The built-in corpus: the King James Version of Genesis and Exodus (public domain), as
 /// Debian's `bible-kjv-text` 4.38 ships it (see `cli/corpus/README.md`).
-pub const DEFAULT_CORPUS: &str = include_str!("../corpus/kjv-genesis-exodus.txt");
+pub(crate) const DEFAULT_CORPUS: &str = include_str!("../corpus/kjv-genesis-exodus.txt");
 
 /// How the built-in corpus is named in output.
-pub const DEFAULT_CORPUS_NAME: &str = "built-in corpus: KJV Genesis + Exodus (public domain)";
+pub(crate) const DEFAULT_CORPUS_NAME: &str =
+    "built-in corpus: KJV Genesis + Exodus (public domain)";
 
 /// Size of the built-in generated key set.
-pub const GENERATED_KEYS: usize = 100_000;
+pub(crate) const GENERATED_KEYS: usize = 100_000;
 
 /// Splits bytes into lines (keys): `\n` separated, one trailing `\r` dropped, no empty last
 /// line after a final newline. Empty lines in the middle are empty keys.
-pub fn lines(bytes: &[u8]) -> Vec<Vec<u8>> {
+pub(crate) fn lines(bytes: &[u8]) -> Vec<Vec<u8>> {
     if bytes.is_empty() {
         return Vec::new();
     }
@@ -29,7 +30,7 @@ pub fn lines(bytes: &[u8]) -> Vec<Vec<u8>> {
 }
 
 /// All of stdin, as keys.
-pub fn stdin_keys() -> Result<Vec<Vec<u8>>, Fail> {
+pub(crate) fn stdin_keys() -> Result<Vec<Vec<u8>>, Fail> {
     let mut buf = Vec::new();
     std::io::stdin()
         .read_to_end(&mut buf)
@@ -39,7 +40,7 @@ pub fn stdin_keys() -> Result<Vec<Vec<u8>>, Fail> {
 
 /// A keys file: one key per line. A large file shows a progress bar on a terminal's stderr
 /// while it is read.
-pub fn file_keys(path: &str) -> Result<Vec<Vec<u8>>, Fail> {
+pub(crate) fn file_keys(path: &str) -> Result<Vec<Vec<u8>>, Fail> {
     let fail = |e: std::io::Error| Fail::new(format!("{path}: cannot read keys file: {e}"));
     let mut file = std::fs::File::open(path).map_err(fail)?;
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
@@ -62,7 +63,7 @@ pub fn file_keys(path: &str) -> Result<Vec<Vec<u8>>, Fail> {
 }
 
 /// Keys given on the command line, as their bytes.
-pub fn arg_keys(args: &[std::ffi::OsString]) -> Vec<Vec<u8>> {
+pub(crate) fn arg_keys(args: &[std::ffi::OsString]) -> Vec<Vec<u8>> {
     args.iter().map(|a| os_bytes(a)).collect()
 }
 
@@ -79,7 +80,7 @@ fn os_bytes(a: &std::ffi::OsStr) -> Vec<u8> {
 
 /// The built-in deterministic key set used when no `--keys` is given: 100,000 keys, the
 /// first half `key:0` .. `key:49999`, the second half 16 hex digits of splitmix64(i).
-pub fn generated() -> Vec<Vec<u8>> {
+pub(crate) fn generated() -> Vec<Vec<u8>> {
     let half = GENERATED_KEYS / 2;
     let mut keys = Vec::with_capacity(GENERATED_KEYS);
     for i in 0..half {
@@ -102,7 +103,7 @@ fn splitmix64(i: u64) -> u64 {
 ///
 /// A word is a maximal run of alphabetic characters; an apostrophe (`'` or `’`) between two
 /// letters stays inside the word (`father's`). Words are lowercased.
-pub fn word_count(text: &str) -> Vec<(String, usize)> {
+pub(crate) fn word_count(text: &str) -> Vec<(String, usize)> {
     let mut w = WordCounter::default();
     w.feed(text);
     w.finish()
@@ -111,7 +112,7 @@ pub fn word_count(text: &str) -> Vec<(String, usize)> {
 /// [`word_count`] over a text given in pieces (a word may span two pieces): memory grows
 /// with the distinct words only.
 #[derive(Debug, Default)]
-pub struct WordCounter {
+pub(crate) struct WordCounter {
     order: Vec<(String, usize)>,
     index: std::collections::HashMap<String, usize>,
     word: String,
@@ -121,7 +122,7 @@ pub struct WordCounter {
 
 impl WordCounter {
     /// Counts the words of the next piece of text.
-    pub fn feed(&mut self, text: &str) {
+    pub(crate) fn feed(&mut self, text: &str) {
         for c in text.chars() {
             if c.is_alphabetic() {
                 if self.apostrophe {
@@ -157,14 +158,17 @@ impl WordCounter {
     }
 
     /// The distinct words in order of first appearance, with counts.
-    pub fn finish(mut self) -> Vec<(String, usize)> {
+    pub(crate) fn finish(mut self) -> Vec<(String, usize)> {
         self.end_word();
         self.order
     }
 
     /// Counts the words of a file read in pieces (invalid UTF-8 separates words, as U+FFFD
     /// would).
-    pub fn read(mut self, mut r: impl std::io::Read) -> std::io::Result<Vec<(String, usize)>> {
+    pub(crate) fn read(
+        mut self,
+        mut r: impl std::io::Read,
+    ) -> std::io::Result<Vec<(String, usize)>> {
         let mut buf = vec![0u8; 1 << 16];
         let mut kept = 0; // bytes of an incomplete character carried to the next read
         loop {

@@ -13,28 +13,27 @@ use std::io::IsTerminal;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-pub mod alloc_count;
-pub mod args;
-pub mod commands;
-pub mod keys;
-pub mod memcache;
-pub mod migrate;
-pub mod output;
-pub mod placement;
-pub mod progress;
+mod args;
+mod commands;
+mod keys;
+mod listing_notes;
+mod output;
+mod progress;
 pub mod servers;
-pub mod shared;
-pub mod spec;
-pub mod stop;
+mod shared;
+mod spec;
+mod stop;
+mod tls_args;
 pub mod version;
 
 use output::Format;
-use shared::{emit, Fail};
+use shared::emit;
+pub use shared::Fail;
 
 /// What `--format` accepts: the output formats, plus `spec` (the profile table as data, for
 /// `profiles` only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FormatArg {
+pub(crate) enum FormatArg {
     /// Aligned columns with a header line.
     Table,
     /// JSON.
@@ -47,7 +46,7 @@ pub enum FormatArg {
 
 impl FormatArg {
     /// The output format, or a failure for `spec` outside `profiles`.
-    pub fn output(f: Option<FormatArg>) -> Result<Option<Format>, Fail> {
+    pub(crate) fn output(f: Option<FormatArg>) -> Result<Option<Format>, Fail> {
         Ok(match f {
             None => None,
             Some(FormatArg::Table) => Some(Format::Table),
@@ -67,19 +66,19 @@ impl FormatArg {
     after_help = "Servers file: one server per line, `host:port [weight] [name]`, separated by \
 spaces or a tab; `#` comments; IPv6 as `[addr]:port`.\nExit status: 0 on success, 2 on bad usage or input, 3 when `audit` or `migrate` could not reach a server (or `migrate run` could not copy some keys), 1 when `migrate verify` finds keys NEW clients cannot reach."
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     /// Output format where the output is a table (lookup, hash and points print plain lines
     /// when no format is given).
     #[arg(long, short = 'f', global = true, value_enum)]
-    pub format: Option<FormatArg>,
+    pub(crate) format: Option<FormatArg>,
 
     #[command(subcommand)]
-    pub command: Command,
+    pub(crate) command: Command,
 }
 
 /// The verbs.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Print the server (label) each key goes to; keys from arguments, else stdin (one per line).
     Lookup(commands::lookup::LookupArgs),
     /// Print each key's hash as a decimal u32.
@@ -113,7 +112,7 @@ pub enum Command {
     ConformanceDriver,
     /// Copy exactly the keys whose server changes when a fleet is resized or its clients
     /// switch placement: `plan` (read-only), `run` (copy or sync), `verify`.
-    Migrate(migrate::MigrateArgs),
+    Migrate(commands::migrate::MigrateArgs),
 }
 
 /// The command-line definition: [`Cli`]'s, with the option help that depends on the
@@ -208,7 +207,7 @@ where
 }
 
 /// The visible commands, in [`Command`]'s order: `lookup, hash, ... or migrate`.
-pub fn command_list() -> String {
+pub(crate) fn command_list() -> String {
     use clap::CommandFactory;
     let names: Vec<String> = Cli::command()
         .get_subcommands()

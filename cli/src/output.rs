@@ -8,7 +8,7 @@ use serde_json::Value;
 
 /// Output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// Aligned columns with a header line.
     Table,
     /// JSON.
@@ -19,7 +19,7 @@ pub enum Format {
 
 /// Renders a table as text, CSV or JSON (an array of objects, one per row, keyed by the
 /// column names; commands with richer JSON build their own).
-pub fn render(t: &Table, f: Format) -> String {
+pub(crate) fn render(t: &Table, f: Format) -> String {
     match f {
         Format::Csv => t.csv(),
         Format::Table => t.text(),
@@ -44,16 +44,16 @@ pub fn render(t: &Table, f: Format) -> String {
 
 /// A table: a header row and data rows of the same width.
 #[derive(Clone, Debug, Default)]
-pub struct Table {
+pub(crate) struct Table {
     /// Column names.
-    pub headers: Vec<String>,
+    pub(crate) headers: Vec<String>,
     /// Cells, row by row.
-    pub rows: Vec<Vec<String>>,
+    pub(crate) rows: Vec<Vec<String>>,
 }
 
 impl Table {
     /// A table with these column names.
-    pub fn new<S: AsRef<str>>(headers: &[S]) -> Table {
+    pub(crate) fn new<S: AsRef<str>>(headers: &[S]) -> Table {
         Table {
             headers: headers.iter().map(|h| h.as_ref().to_string()).collect(),
             rows: Vec::new(),
@@ -61,12 +61,12 @@ impl Table {
     }
 
     /// Appends a row.
-    pub fn row(&mut self, cells: Vec<String>) {
+    pub(crate) fn row(&mut self, cells: Vec<String>) {
         self.rows.push(cells);
     }
 
     /// Aligned text: columns separated by two spaces, numbers right-aligned.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         let cols = self.headers.len();
         let mut width = vec![0usize; cols];
         let mut numeric = vec![true; cols];
@@ -117,7 +117,7 @@ impl Table {
     }
 
     /// RFC 4180 CSV with a header line.
-    pub fn csv(&self) -> String {
+    pub(crate) fn csv(&self) -> String {
         let mut out = String::new();
         let line = |cells: &[String], out: &mut String| {
             let joined: Vec<String> = cells.iter().map(|c| csv_field(c)).collect();
@@ -137,7 +137,7 @@ fn looks_numeric(s: &str) -> bool {
 }
 
 /// One CSV field, quoted when needed.
-pub fn csv_field(s: &str) -> String {
+pub(crate) fn csv_field(s: &str) -> String {
     let s = &*cell_text(s);
     if s.contains([',', '"', '\n', '\r']) || s.starts_with(' ') || s.ends_with(' ') {
         format!("\"{}\"", s.replace('"', "\"\""))
@@ -147,12 +147,12 @@ pub fn csv_field(s: &str) -> String {
 }
 
 /// A fraction as a percentage with two decimals.
-pub fn pct(x: f64) -> String {
+pub(crate) fn pct(x: f64) -> String {
     format!("{:.2}%", x * 100.0)
 }
 
 /// Pretty JSON text with a final newline.
-pub fn json(v: &serde_json::Value) -> String {
+pub(crate) fn json(v: &serde_json::Value) -> String {
     let mut s = serde_json::to_string_pretty(v).unwrap_or_else(|_| "null".into());
     s.push('\n');
     s
@@ -161,7 +161,7 @@ pub fn json(v: &serde_json::Value) -> String {
 /// Whether a character may reach a terminal as it is: not a control character (C0, DEL,
 /// C1) and not an invisible format character that reorders or hides text (bidi controls,
 /// zero-width characters, line/paragraph separators, BOM).
-pub fn is_printable(c: char) -> bool {
+pub(crate) fn is_printable(c: char) -> bool {
     !(c.is_control()
         || matches!(c,
             '\u{200b}'..='\u{200f}'
@@ -176,7 +176,7 @@ pub fn is_printable(c: char) -> bool {
 /// `\u{NNNN}`, so that no server byte reaches a terminal raw, and two different escaped keys
 /// never print the same (no U+FFFD replacement). JSON output gives the exact key (see
 /// [`key_fields`]).
-pub fn key_text(key: &[u8]) -> String {
+pub(crate) fn key_text(key: &[u8]) -> String {
     if let Ok(text) = core::str::from_utf8(key) {
         if text.chars().all(is_printable) {
             return text.to_string();
@@ -209,7 +209,7 @@ fn escape_char(out: &mut String, c: char) {
 
 /// A table cell made safe for a terminal: non-printable characters escaped as in
 /// [`key_text`] (cells that are printable are left as they are).
-pub fn cell_text(s: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn cell_text(s: &str) -> std::borrow::Cow<'_, str> {
     if s.chars().all(is_printable) {
         std::borrow::Cow::Borrowed(s)
     } else {
@@ -222,7 +222,7 @@ pub fn cell_text(s: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// Lowercase hex of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     let mut s = String::with_capacity(bytes.len() * 2);
     for b in bytes {
         let _ = write!(s, "{b:02x}");
@@ -232,7 +232,7 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// A key's JSON fields: `key` (the key itself when it is UTF-8, else [`key_text`]), and
 /// `key_hex` (its bytes in hex) when the key is not UTF-8.
-pub fn key_fields(o: &mut serde_json::Map<String, serde_json::Value>, key: &[u8]) {
+pub(crate) fn key_fields(o: &mut serde_json::Map<String, serde_json::Value>, key: &[u8]) {
     match core::str::from_utf8(key) {
         // JSON escapes control characters itself: the key stays exact.
         Ok(text) => {

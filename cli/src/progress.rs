@@ -9,14 +9,14 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// How long work runs before its bar appears.
-pub const DELAY: Duration = Duration::from_secs(1);
+pub(crate) const DELAY: Duration = Duration::from_secs(1);
 
 /// Increments between two clock reads (keeps `inc` to a counter update on hot loops).
 const CHECK_EVERY: u64 = 1 << 12;
 
 /// A progress bar that appears on a terminal's stderr after [`DELAY`].
 #[derive(Debug)]
-pub struct Progress {
+pub(crate) struct Progress {
     bar: ProgressBar,
     start: Instant,
     delay: Duration,
@@ -28,7 +28,7 @@ pub struct Progress {
 
 /// What the bar counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unit {
+pub(crate) enum Unit {
     /// Items (keys).
     Items,
     /// Bytes (file reads).
@@ -38,12 +38,12 @@ pub enum Unit {
 impl Progress {
     /// A bar for `len` units of work described by `msg`, drawn on stderr only when stderr is a
     /// terminal.
-    pub fn new(len: u64, msg: impl Into<String>, unit: Unit) -> Progress {
+    pub(crate) fn new(len: u64, msg: impl Into<String>, unit: Unit) -> Progress {
         Progress::with(len, msg, unit, std::io::stderr().is_terminal(), DELAY)
     }
 
     /// A bar that is drawn (after `delay`) only if `enabled`.
-    pub fn with(
+    pub(crate) fn with(
         len: u64,
         msg: impl Into<String>,
         unit: Unit,
@@ -70,7 +70,7 @@ impl Progress {
     }
 
     /// Records `n` more units done.
-    pub fn inc(&mut self, n: u64) {
+    pub(crate) fn inc(&mut self, n: u64) {
         if !self.enabled {
             return;
         }
@@ -92,24 +92,26 @@ impl Progress {
     }
 
     /// Changes the total (work found as it goes, e.g. keys as they are listed).
-    pub fn set_len(&mut self, len: u64) {
+    pub(crate) fn set_len(&mut self, len: u64) {
         if self.enabled {
             self.bar.set_length(len);
         }
     }
 
     /// Whether the bar has been drawn.
-    pub fn is_shown(&self) -> bool {
+    #[cfg(test)]
+    fn is_shown(&self) -> bool {
         self.shown
     }
 
     /// Units recorded so far (including those not yet drawn).
-    pub fn position(&self) -> u64 {
+    #[cfg(test)]
+    fn position(&self) -> u64 {
         self.bar.position() + self.pending
     }
 
     /// Ends the work: the bar (if shown) is removed from the terminal.
-    pub fn finish(self) {
+    pub(crate) fn finish(self) {
         if self.shown {
             self.bar.finish_and_clear();
         }

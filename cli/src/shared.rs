@@ -5,8 +5,6 @@ use std::io::Write;
 
 use ketama_core::Error;
 
-use crate::memcache;
-
 /// A failure to report: one line, exit status 2.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fail(pub String);
@@ -18,14 +16,14 @@ impl Fail {
     }
 }
 
-impl From<memcache::Error> for Fail {
-    fn from(e: memcache::Error) -> Fail {
+impl From<ketama_memcache::Error> for Fail {
+    fn from(e: ketama_memcache::Error) -> Fail {
         Fail(e.message)
     }
 }
 
 /// Writes the output to stdout; returns the exit status (a closed pipe is not an error).
-pub fn emit(out: &str) -> i32 {
+pub(crate) fn emit(out: &str) -> i32 {
     let mut stdout = std::io::stdout().lock();
     match stdout
         .write_all(out.as_bytes())
@@ -41,13 +39,13 @@ pub fn emit(out: &str) -> i32 {
 }
 
 /// Prints a failure on stderr; returns its exit status (2).
-pub fn report(Fail(msg): Fail) -> i32 {
+pub(crate) fn report(Fail(msg): Fail) -> i32 {
     eprintln!("ketama: {msg}");
     2
 }
 
 /// Why a key has no server, for messages.
-pub fn key_error(e: Error) -> &'static str {
+pub(crate) fn key_error(e: Error) -> &'static str {
     match e {
         Error::KeyRejected => "the client refuses this key",
         Error::NoServer => "no server owns this key",

@@ -18,10 +18,10 @@ use ketama_core::{Error, Hash, Profile};
 use serde_json::{json, Value};
 
 /// The schema version of the exported document; bumped when a field changes meaning.
-pub const SCHEMA: u32 = 1;
+pub(crate) const SCHEMA: u32 = 1;
 
 /// The whole spec document: schema version, error names, hashes and profiles.
-pub fn document() -> Value {
+pub(crate) fn document() -> Value {
     let hashes: Vec<Value> = Hash::all().map(hash).collect();
     let profiles: Vec<Value> = Profile::all().iter().map(|p| profile(p)).collect();
     json!({
@@ -87,12 +87,12 @@ fn option_limits() -> Value {
 }
 
 /// The document as committed in `spec/profiles.json` (pretty JSON, a final newline).
-pub fn text() -> String {
+pub(crate) fn text() -> String {
     crate::output::json(&document())
 }
 
 /// One hash: our name, the client names [`Hash::from_name`] accepts, how it reads a key.
-pub fn hash(h: Hash) -> Value {
+pub(crate) fn hash(h: Hash) -> Value {
     json!({
         "name": h.name(),
         "aliases": h.aliases(),
@@ -124,7 +124,7 @@ fn input(h: Hash) -> &'static str {
 }
 
 /// One profile: every field of [`Profile`].
-pub fn profile(p: &Profile) -> Value {
+pub(crate) fn profile(p: &Profile) -> Value {
     json!({
         "name": p.name,
         "aliases": p.aliases,

@@ -3,14 +3,11 @@
 
 mod common;
 use common::ketama_stdin;
-#[path = "common/run.rs"]
-mod run;
-use run::*;
+use common::run::*;
 
 #[test]
 fn clap_definition_is_consistent() {
-    use clap::CommandFactory;
-    ketama_cli::Cli::command().debug_assert();
+    ketama_cli::command().debug_assert();
 }
 
 #[test]

@@ -4,9 +4,7 @@
 use serde_json::Value;
 
 mod common;
-#[path = "common/run.rs"]
-mod run;
-use run::*;
+use common::run::*;
 
 #[test]
 fn diff_command() {

@@ -7,9 +7,7 @@ use serde_json::Value;
 
 mod common;
 use common::ketama_stdin;
-#[path = "common/run.rs"]
-mod run;
-use run::*;
+use common::run::*;
 
 #[test]
 fn hash_command() {

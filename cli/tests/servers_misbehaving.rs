@@ -111,8 +111,11 @@ fn bad_lines_are_reported_and_skipped_and_never_reach_the_terminal_raw() {
         (2, "a bad %-escape in key=%+1"),
         (4, "longer than 2048 bytes"),
         (6, "not a metadump line: hello world"),
-        (7, "not a memcached key: 'a b' has a space or control byte"),
-        (8, "not a memcached key: '\\x1b[2J\\x1b[H'"),
+        (7, "not a memcached key: 251 bytes (the limit is 250)"),
+        (
+            8,
+            "a raw byte 0x1b in key=\\x1b[2J\\x1b[H (memcached escapes it)",
+        ),
     ] {
         assert!(
             err.contains(&format!(

@@ -8,18 +8,19 @@
 //! when missing. Every process a test starts is killed by its PID when the test ends.
 
 mod common;
-#[path = "common/tls_servers.rs"]
-mod tls_servers;
 
 use std::path::Path;
 use std::process::Output;
 use std::time::{Duration, Instant};
 
 use common::{ketama_stdin, stdout_of};
-use tls_servers::{
-    ca, free_port, get, items, leaf, memcached, silent, store, store_value, tmpdir, Pem,
-    TlsMemcached,
-};
+use ketama_testkit::memcached::{free_port, memcached};
+use ketama_testkit::tls::{ca, get, items, leaf, silent, store, store_value, Pem, TlsMemcached};
+
+/// A fresh temporary folder for test `name`.
+fn tmpdir(name: &str) -> std::path::PathBuf {
+    ketama_testkit::memcached::tmpdir("tls", name)
+}
 
 fn ketama(args: &[&str]) -> Output {
     ketama_stdin(args, None)

@@ -7,16 +7,19 @@
 //! tests.
 
 mod common;
-#[path = "common/tls_servers.rs"]
-mod tls_servers;
 
 use std::path::Path;
 use std::process::Output;
 
 use common::ketama_in;
 use common::memcached::{json, wrapper};
+use ketama_testkit::memcached::memcached;
 use serde_json::Value;
-use tls_servers::{memcached, tmpdir};
+
+/// A fresh temporary folder for test `name`.
+fn tmpdir(name: &str) -> std::path::PathBuf {
+    ketama_testkit::memcached::tmpdir("tls", name)
+}
 
 /// The JSON of a run that must have succeeded.
 fn success(out: &Output) -> Value {

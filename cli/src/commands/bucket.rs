@@ -14,15 +14,15 @@ use crate::shared::Fail;
 
 /// `ketama bucket`.
 #[derive(Debug, Args)]
-pub struct BucketArgs {
+pub(crate) struct BucketArgs {
     /// Bucket function: jump, guava, jumpback, fliphash, maglev-go or mpchash-go.
     #[arg(long, short = 'a')]
-    pub algorithm: String,
+    pub(crate) algorithm: String,
     /// Number of buckets (1 ..= 2147483647; maglev-go: 65537, mpchash-go: 65536).
     #[arg(long, short = 'n')]
-    pub buckets: String,
+    pub(crate) buckets: String,
     /// Inputs: unsigned 64-bit integers in decimal (default: stdin, one per line).
-    pub inputs: Vec<String>,
+    pub(crate) inputs: Vec<String>,
 }
 
 /// The algorithm names and descriptions, for messages.
@@ -67,7 +67,7 @@ fn inputs(a: &BucketArgs) -> Result<Vec<u64>, Fail> {
 }
 
 /// Runs `ketama bucket`.
-pub fn run(a: &BucketArgs, f: Option<Format>) -> Result<String, Fail> {
+pub(crate) fn run(a: &BucketArgs, f: Option<Format>) -> Result<String, Fail> {
     let algorithm = Bucket::from_name(&a.algorithm).map_err(|_| {
         Fail::new(format!(
             "unknown bucket algorithm '{}' (expected one of: {})",

@@ -9,10 +9,10 @@ use super::conformance::{unhex, Case, CaseServer, Kind, OPTIONS};
 
 /// A protocol fault in the input: the line and what is wrong.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Fault(pub String);
+pub(crate) struct Fault(pub String);
 
 /// Reads cases from `input` and writes their answers to `out`, flushing after each case.
-pub fn serve(input: impl BufRead, out: &mut impl Write) -> Result<(), Fault> {
+pub(crate) fn serve(input: impl BufRead, out: &mut impl Write) -> Result<(), Fault> {
     let mut case: Option<Case> = None;
     for (no, line) in input.lines().enumerate() {
         let line = line.map_err(|e| Fault(format!("cannot read input: {e}")))?;
@@ -96,7 +96,7 @@ fn error_line(e: Error) -> String {
 }
 
 /// A case's answer lines, `end` included.
-pub fn answer(c: &Case) -> String {
+pub(crate) fn answer(c: &Case) -> String {
     let profile = match c.profile.as_deref().map(Profile::by_name).transpose() {
         Ok(p) => p,
         Err(e) => return error_line(e),
@@ -177,7 +177,7 @@ fn options(c: &Case) -> Result<Options, Error> {
 }
 
 /// Runs the driver on stdin and stdout; returns the exit status (2 on a protocol fault).
-pub fn main() -> i32 {
+pub(crate) fn main() -> i32 {
     let stdin = std::io::stdin().lock();
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     match serve(stdin, &mut stdout) {

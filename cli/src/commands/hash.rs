@@ -14,20 +14,20 @@ use crate::shared::{key_error, Fail};
 
 /// `ketama hash` options.
 #[derive(Debug, Args)]
-pub struct HashArgs {
+pub(crate) struct HashArgs {
     /// Hash function (see `ketama hashes`); bare `crc32` needs --profile.
     #[arg(long = "hash", short = 'H')]
-    pub hash: Option<String>,
+    pub(crate) hash: Option<String>,
     /// Profile: resolves `crc32` as that client means it, applies its key rules, and gives
     /// its default hash when --hash is absent.
     #[arg(long, short = 'p')]
-    pub profile: Option<String>,
+    pub(crate) profile: Option<String>,
     /// Keys (default: read from stdin, one per line).
-    pub keys: Vec<OsString>,
+    pub(crate) keys: Vec<OsString>,
 }
 
 /// Runs `ketama hash`; `None` prints plain lines.
-pub fn run(a: &HashArgs, f: Option<Format>) -> Result<String, Fail> {
+pub(crate) fn run(a: &HashArgs, f: Option<Format>) -> Result<String, Fail> {
     let p = a.profile.as_deref().map(profile).transpose()?;
     let h = match (&a.hash, p) {
         (Some(n), p) => hash(n, p)?,

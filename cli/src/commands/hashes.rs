@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use crate::output::{self, render, Format, Table};
 
 /// Runs `ketama hashes`.
-pub fn run(f: Format) -> String {
+pub(crate) fn run(f: Format) -> String {
     if f == Format::Json {
         return output::json(&Value::Array(
             Hash::all()

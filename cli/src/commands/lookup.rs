@@ -16,23 +16,23 @@ use crate::shared::{key_error, Fail};
 
 /// `ketama lookup` options.
 #[derive(Debug, Args)]
-pub struct LookupArgs {
+pub(crate) struct LookupArgs {
     #[command(flatten)]
-    pub ring: RingArgs,
+    pub(crate) ring: RingArgs,
     /// Keys file, one key per line (`-` for stdin); read as a stream, like stdin: memory does
     /// not grow with the number of keys (except with `--format table`, which aligns columns).
     #[arg(long = "keys",
         short = 'k',
         value_name = "FILE",
         conflicts_with = "keys", value_parser = path_arg())]
-    pub keys_file: Option<String>,
+    pub(crate) keys_file: Option<String>,
     /// Servers marked dead (labels, comma-separated or repeated): each key goes where the
     /// profile's client sends it while they are down (its own failover: a ring walk, a rehash
     /// with its retry limit, a smaller rendezvous set), or `-` where the client gives up.
     #[arg(long = "dead", value_name = "LABEL[,LABEL...]", value_delimiter = ',')]
-    pub dead: Vec<String>,
+    pub(crate) dead: Vec<String>,
     /// Keys (default: read from stdin, one per line).
-    pub keys: Vec<OsString>,
+    pub(crate) keys: Vec<OsString>,
 }
 
 /// Where the keys come from.
@@ -130,7 +130,7 @@ fn json_item(key: &[u8], r: &Result<&str, Error>) -> String {
 }
 
 /// Looks every key up and writes the answers to `out` (see the module doc).
-pub fn stream(a: &LookupArgs, f: Option<Format>, out: &mut dyn Write) -> Result<(), Fail> {
+pub(crate) fn stream(a: &LookupArgs, f: Option<Format>, out: &mut dyn Write) -> Result<(), Fail> {
     let ring = ring_from(&a.ring)?;
     let dead = dead_indexes(&ring, &a.dead)?;
     let mut src = Source::open(a)?;

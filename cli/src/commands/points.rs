@@ -7,7 +7,7 @@ use crate::output::{self, render, Format, Table};
 use crate::shared::Fail;
 
 /// Runs `ketama points`; `None` prints plain lines.
-pub fn run(a: &RingArgs, f: Option<Format>) -> Result<String, Fail> {
+pub(crate) fn run(a: &RingArgs, f: Option<Format>) -> Result<String, Fail> {
     let ring = ring_from(a)?;
     if !ring.profile().is_ring() {
         return Err(Fail::new(format!(

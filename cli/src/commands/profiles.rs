@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use crate::output::{self, render, Format, Table};
 
 /// Runs `ketama profiles`.
-pub fn run(f: Format) -> String {
+pub(crate) fn run(f: Format) -> String {
     let all = Profile::all();
     if f == Format::Json {
         return output::json(&Value::Array(

@@ -1,8 +1,10 @@
-//! What the integration tests share: running the real `ketama` binary.
+//! What the integration tests share: running the real `ketama` binary (its path is known
+//! here only), the fixtures of `ketama-testkit`, and the helpers of some test files.
+#![allow(dead_code)] // each test crate compiles this module; not every one uses all of it
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The binary under test.
 const BIN: &str = env!("CARGO_BIN_EXE_ketama");
@@ -29,7 +31,6 @@ pub fn ketama_stdin(args: &[&str], stdin: Option<&[u8]>) -> Output {
 
 /// Runs `ketama args` with TMPDIR set to `tmp` (where it makes its temporary files), no
 /// standard input.
-#[allow(dead_code)]
 pub fn ketama_in(tmp: &std::path::Path, args: &[&str]) -> Output {
     Command::new(BIN)
         .args(args)
@@ -40,7 +41,6 @@ pub fn ketama_in(tmp: &std::path::Path, args: &[&str]) -> Output {
 }
 
 /// Expects `out` (of `ketama args`) to have succeeded; returns its standard output.
-#[allow(dead_code)] // each test crate compiles this module; not every one checks a success
 pub fn stdout_of(args: &[&str], out: Output) -> String {
     assert_eq!(
         out.status.code(),
@@ -52,48 +52,20 @@ pub fn stdout_of(args: &[&str], out: Output) -> String {
 }
 
 /// Runs `ketama args`; returns its output and its peak RSS in kB (VmHWM, read while it runs).
-#[allow(dead_code)]
 pub fn peak(args: &[&str]) -> (Output, u64) {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut peak_kb = 0u64;
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if let Ok(s) = std::fs::read_to_string(format!("/proc/{}/status", child.id())) {
-            if let Some(kb) = s
-                .lines()
-                .find_map(|l| l.strip_prefix("VmHWM:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-            {
-                peak_kb = kb;
-            }
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "{args:?} still running"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    (child.wait_with_output().unwrap(), peak_kb)
+    let mut cmd = Command::new(BIN);
+    cmd.args(args);
+    ketama_testkit::signal::peak(cmd, Duration::from_secs(60))
 }
 
-#[path = "fake.rs"]
-pub mod fake;
-
-#[path = "memcached.rs"]
-pub mod memcached;
-
-#[path = "migrate.rs"]
 pub mod migrate;
+pub mod run;
+
+#[allow(unused_imports)] // each test crate uses the fixtures it needs
+pub use ketama_testkit::{fake, memcached};
 
 /// Runs `ketama args` (no standard input, stdout and stderr captured), sends it SIGINT after
 /// `after`, and returns its output with how long it took to stop after the signal.
-#[allow(dead_code)]
 pub fn interrupted(args: &[&str], after: Duration) -> (Output, Duration) {
     interrupted_when(args, None, || {
         std::thread::sleep(after);
@@ -103,38 +75,15 @@ pub fn interrupted(args: &[&str], after: Duration) -> (Output, Duration) {
 
 /// [`interrupted`] with TMPDIR set to `tmp` when given, signalled once `ready` (polled every
 /// 10 ms, for at most 30 s) returns `true`.
-#[allow(dead_code)]
 pub fn interrupted_when(
     args: &[&str],
     tmp: Option<&std::path::Path>,
-    mut ready: impl FnMut() -> bool,
+    ready: impl FnMut() -> bool,
 ) -> (Output, Duration) {
     let mut cmd = Command::new(BIN);
     if let Some(t) = tmp {
         cmd.env("TMPDIR", t);
     }
-    let child = cmd
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run ketama");
-    let start = Instant::now();
-    while !ready() {
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "{args:?}: never ready"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let sent = Instant::now();
-    // SIGINT to exactly this child.
-    let st = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("run kill");
-    assert!(st.success(), "kill -INT {}", child.id());
-    let out = child.wait_with_output().unwrap();
-    (out, sent.elapsed())
+    cmd.args(args);
+    ketama_testkit::signal::interrupted_when(cmd, ready)
 }

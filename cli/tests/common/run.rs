@@ -1,7 +1,5 @@
 //! What the `cli_*` tests share: running the binary, expecting success or a one-line failure,
-//! scratch directories. Included by each as `#[path = "common/run.rs"] mod run;` (each test
-//! crate uses only some of it).
-#![allow(dead_code)]
+//! scratch directories (each test crate uses only some of it).
 
 use std::path::PathBuf;
 use std::process::Output;

@@ -10,28 +10,20 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ketama_core::Ring;
 
 use super::score::{Holding, Misplaced, Scorer, Tally, Unreachable};
-use crate::memcache::{Conn, Options};
 use crate::servers::Fleet;
-
-/// The address to connect to for a server of the file.
-fn address(s: &ketama_core::Server) -> String {
-    if s.host.contains(':') {
-        format!("[{}]:{}", s.host, s.port)
-    } else {
-        format!("{}:{}", s.host, s.port)
-    }
-}
+use ketama_memcache::{Conn, Error, ListOptions, Options, Pace, Sizes};
+use ketama_migrate::address;
 
 /// The most servers asked at the same time.
-pub const MAX_PARALLEL: usize = 16;
+pub(crate) const MAX_PARALLEL: usize = 16;
 
 /// What asking one server gave.
-pub type Answer = Result<(Holding, Vec<Tally>), Unreachable>;
+pub(crate) type Answer = Result<(Holding, Vec<Tally>), Unreachable>;
 
 /// Lists the keys of every server (read-only, up to [`MAX_PARALLEL`] at a time, each within
 /// `opts.timeout`) and scores them against `rings` as they come; `stream` receives each key
 /// the first ring looks for elsewhere. Returns the answers in the fleet's order.
-pub fn collect(
+pub(crate) fn collect(
     fleet: &Fleet,
     rings: &[Ring],
     keep: usize,
@@ -85,8 +77,13 @@ fn ask(
     let mut scorer = Scorer::new(rings, &s.label, keep);
     let mut n = 0u64;
     let r = Conn::connect(&address(s), opts.clone()).and_then(|mut c| {
-        c.list_keys(|k| {
-            if let (Some(m), Some(tx)) = (scorer.key(k), stream) {
+        // Up to MAX_PARALLEL listings at once: each with the smaller key-set sizes.
+        let how = ListOptions {
+            pace: Pace::Whole,
+            sizes: Sizes::MANY_LISTINGS,
+        };
+        c.list_keys(how, |k| {
+            if let (Some(m), Some(tx)) = (scorer.key(&k.key), stream) {
                 let _ = tx.send(m);
             }
             n += 1;
@@ -94,29 +91,22 @@ fn ask(
                 let total = listed.fetch_add(4096, Ordering::Relaxed) + 4096;
                 bar.set_message(total.to_string());
             }
+            Ok::<(), Error>(())
         })
     });
     match r {
         Ok(l) => {
-            for b in &l.bad {
-                eprintln!(
-                    "ketama: audit: server {}: line {} of the reply to `{}` skipped: {}",
-                    s.label,
-                    b.line,
-                    l.listing.command(),
-                    b.reason
-                );
-            }
-            if l.bad_count > l.bad.len() as u64 {
-                eprintln!(
-                    "ketama: audit: server {}: {} bad lines skipped in all",
-                    s.label, l.bad_count
-                );
-            }
+            crate::listing_notes::bad_lines(
+                "audit",
+                &s.label,
+                l.method.command(),
+                l.bad.iter().map(|b| (b.line, b.reason.as_str())),
+                l.bad_count,
+            );
             Ok((
                 Holding {
                     label: s.label.clone(),
-                    listing: l.listing,
+                    listing: l.method,
                     keys: l.keys as usize,
                     items: l.items,
                     bad_lines: l.bad_count,
@@ -132,7 +122,7 @@ fn ask(
 }
 
 /// A progress bar over the servers on a terminal's stderr (hidden elsewhere).
-pub fn progress(servers: usize) -> ProgressBar {
+pub(crate) fn progress(servers: usize) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }

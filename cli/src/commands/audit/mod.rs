@@ -19,15 +19,15 @@ use std::sync::mpsc::sync_channel;
 
 use serde_json::json;
 
-use crate::memcache::Options;
 use crate::output::Format;
 use crate::servers;
 use crate::shared::Fail;
+use ketama_memcache::Options;
 
-pub mod args;
-pub mod collect;
-pub mod report;
-pub mod score;
+pub(crate) mod args;
+pub(crate) mod collect;
+pub(crate) mod report;
+pub(crate) mod score;
 
 use args::{AuditArgs, EXIT_PARTIAL};
 use collect::{collect, progress};
@@ -73,12 +73,14 @@ impl Out<'_> {
 /// Runs `ketama audit`, writing its report to `w`; returns whether the audit was partial.
 /// JSON output of `--profile` streams the misplaced keys as the servers list them (a server
 /// that fails after listing some keeps those in `misplaced`).
-pub fn run(a: &AuditArgs, f: Format, w: &mut dyn Write) -> Result<bool, Fail> {
+pub(crate) fn run(a: &AuditArgs, f: Format, w: &mut dyn Write) -> Result<bool, Fail> {
     if f == Format::Csv {
         return Err(Fail::new(
             "audit: --format csv is not available; use table or json",
         ));
     }
+    // Ctrl-C from here on stops the audit with its own message.
+    let stop = crate::stop::flag();
     let fleet = servers::load(&a.servers)?;
     // Resolve names before connecting, so bad usage costs no network round trip.
     let rings = rings(a, &fleet)?;
@@ -86,8 +88,7 @@ pub fn run(a: &AuditArgs, f: Format, w: &mut dyn Write) -> Result<bool, Fail> {
     let keep = if detecting { 0 } else { a.show };
     let streaming = f == Format::Json && !detecting;
     let tls = a.tls.load().map_err(Fail::new)?;
-    crate::stop::install();
-    let opts = Options::new(a.timeout).with_tls(tls);
+    let opts = Options::new(a.timeout, stop).with_tls(tls);
     let mut out = Out {
         w,
         closed: false,
@@ -239,7 +240,7 @@ fn write_report(
 }
 
 /// `ketama audit` from the command line: prints, returns the exit status.
-pub fn main(a: &AuditArgs, f: Option<Format>) -> i32 {
+pub(crate) fn main(a: &AuditArgs, f: Option<Format>) -> i32 {
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     match run(a, f.unwrap_or(Format::Table), &mut stdout) {
         Ok(partial) => {

@@ -3,11 +3,11 @@
 use serde_json::{json, Value};
 
 use super::score::{share, Holding, Misplaced, Score, Unreachable};
-use crate::memcache::KeyListing;
 use crate::output::{key_fields, key_text, pct, Table};
+use ketama_memcache::Method;
 
 /// One misplaced key as JSON.
-pub fn misplaced_json(m: &Misplaced) -> Value {
+pub(crate) fn misplaced_json(m: &Misplaced) -> Value {
     let mut o = serde_json::Map::new();
     key_fields(&mut o, &m.key);
     o.insert("on".into(), json!(m.on));
@@ -42,7 +42,12 @@ fn servers_json(held: &[Holding], down: &[Unreachable], s: Option<&Score>) -> Va
     Value::Array(v)
 }
 
-pub fn profile_json(s: &Score, held: &[Holding], down: &[Unreachable], keys: usize) -> Value {
+pub(crate) fn profile_json(
+    s: &Score,
+    held: &[Holding],
+    down: &[Unreachable],
+    keys: usize,
+) -> Value {
     json!({
         "keys": keys,
         "partial": !down.is_empty(),
@@ -51,7 +56,12 @@ pub fn profile_json(s: &Score, held: &[Holding], down: &[Unreachable], keys: usi
     })
 }
 
-pub fn detect_json(scores: &[Score], held: &[Holding], down: &[Unreachable], keys: usize) -> Value {
+pub(crate) fn detect_json(
+    scores: &[Score],
+    held: &[Holding],
+    down: &[Unreachable],
+    keys: usize,
+) -> Value {
     json!({
         "keys": keys,
         "partial": !down.is_empty(),
@@ -69,7 +79,7 @@ pub fn detect_json(scores: &[Score], held: &[Holding], down: &[Unreachable], key
 const CACHEDUMP_NOTE: &str = "note: `stats cachedump` (servers without `lru_crawler metadump`) lists at most about 2 MB per slab class, and with a segmented LRU only the HOT part: keys may be missing there\n";
 
 fn cachedump_note(held: &[Holding]) -> &'static str {
-    if held.iter().any(|h| h.listing == KeyListing::Cachedump) {
+    if held.iter().any(|h| h.listing == Method::Cachedump) {
         CACHEDUMP_NOTE
     } else {
         ""
@@ -95,7 +105,7 @@ fn header(held: &[Holding], down: &[Unreachable], keys: usize, path: &str) -> St
     out
 }
 
-pub fn profile_table(
+pub(crate) fn profile_table(
     s: &Score,
     held: &[Holding],
     down: &[Unreachable],
@@ -172,7 +182,7 @@ pub fn profile_table(
     out
 }
 
-pub fn detect_table(
+pub(crate) fn detect_table(
     scores: &[Score],
     held: &[Holding],
     down: &[Unreachable],

@@ -3,62 +3,62 @@
 
 use ketama_core::{Hash, Profile, Ring};
 
-use crate::memcache::KeyListing;
 use crate::servers::{self, Fleet};
+use ketama_memcache::Method;
 
 /// What one server holds.
 #[derive(Clone, Debug)]
-pub struct Holding {
+pub(crate) struct Holding {
     /// The server's label in the servers file.
-    pub label: String,
+    pub(crate) label: String,
     /// How the keys were listed.
-    pub listing: KeyListing,
+    pub(crate) listing: Method,
     /// How many distinct keys were listed.
-    pub keys: usize,
+    pub(crate) keys: usize,
     /// Its `curr_items` (`stats`).
-    pub items: u64,
+    pub(crate) items: u64,
     /// Listing lines skipped (memcached never sends them).
-    pub bad_lines: u64,
+    pub(crate) bad_lines: u64,
 }
 
 /// A server that did not answer, or failed during its listing.
 #[derive(Clone, Debug)]
-pub struct Unreachable {
+pub(crate) struct Unreachable {
     /// The server's label.
-    pub label: String,
+    pub(crate) label: String,
     /// Why.
-    pub error: String,
+    pub(crate) error: String,
 }
 
 /// A key a profile looks for elsewhere.
 #[derive(Clone, Debug)]
-pub struct Misplaced {
+pub(crate) struct Misplaced {
     /// The key.
-    pub key: Vec<u8>,
+    pub(crate) key: Vec<u8>,
     /// The server holding it.
-    pub on: String,
+    pub(crate) on: String,
     /// Where the profile looks (`None`: the client refuses the key).
-    pub expected: Option<String>,
+    pub(crate) expected: Option<String>,
 }
 
 /// One profile and hash scored against the fleet's contents.
 #[derive(Clone, Debug)]
-pub struct Score {
+pub(crate) struct Score {
     /// The profile.
-    pub profile: &'static Profile,
+    pub(crate) profile: &'static Profile,
     /// The key hash.
-    pub hash: Hash,
+    pub(crate) hash: Hash,
     /// Keys held where this profile looks, per server (holdings order).
-    pub agree_per_server: Vec<usize>,
+    pub(crate) agree_per_server: Vec<usize>,
     /// How many keys it looks for elsewhere.
-    pub misplaced: usize,
+    pub(crate) misplaced: usize,
     /// The first misplaced keys (as many as asked for, in holdings order).
-    pub shown: Vec<Misplaced>,
+    pub(crate) shown: Vec<Misplaced>,
 }
 
 impl Score {
     /// Keys that agree, over all servers.
-    pub fn agree(&self) -> usize {
+    pub(crate) fn agree(&self) -> usize {
         self.agree_per_server.iter().sum()
     }
 }
@@ -66,30 +66,30 @@ impl Score {
 /// One candidate's counts on one server: only counts grow with the keys; at most `keep`
 /// misplaced keys are kept.
 #[derive(Clone, Debug, Default)]
-pub struct Tally {
+pub(crate) struct Tally {
     /// Keys where the candidate looks.
-    pub agree: usize,
+    pub(crate) agree: usize,
     /// Keys it looks for elsewhere.
-    pub misplaced: usize,
+    pub(crate) misplaced: usize,
     /// The first of those.
-    pub first: Vec<Misplaced>,
+    pub(crate) first: Vec<Misplaced>,
 }
 
 /// Scores the keys of one server against every candidate ring as they are listed.
 #[derive(Debug)]
-pub struct Scorer<'a> {
+pub(crate) struct Scorer<'a> {
     rings: &'a [Ring],
     /// Per ring, the index of this server in it (`None`: the ring does not have it).
     index: Vec<Option<usize>>,
     label: String,
     keep: usize,
     /// Per ring, in order.
-    pub tallies: Vec<Tally>,
+    pub(crate) tallies: Vec<Tally>,
 }
 
 impl<'a> Scorer<'a> {
     /// A scorer for the server `label`, keeping the first `keep` misplaced keys per ring.
-    pub fn new(rings: &'a [Ring], label: &str, keep: usize) -> Scorer<'a> {
+    pub(crate) fn new(rings: &'a [Ring], label: &str, keep: usize) -> Scorer<'a> {
         Scorer {
             rings,
             index: rings
@@ -104,7 +104,7 @@ impl<'a> Scorer<'a> {
 
     /// Counts one key held by this server; returns the first ring's verdict when it looks
     /// elsewhere.
-    pub fn key(&mut self, key: &[u8]) -> Option<Misplaced> {
+    pub(crate) fn key(&mut self, key: &[u8]) -> Option<Misplaced> {
         let mut first = None;
         for (i, (ring, t)) in self.rings.iter().zip(&mut self.tallies).enumerate() {
             match ring.locate_index(key) {
@@ -135,7 +135,7 @@ impl<'a> Scorer<'a> {
 }
 
 /// Each ring's score from the tallies of every server that answered (holdings order).
-pub fn scores(rings: &[Ring], per_server: &[Vec<Tally>], keep: usize) -> Vec<Score> {
+pub(crate) fn scores(rings: &[Ring], per_server: &[Vec<Tally>], keep: usize) -> Vec<Score> {
     rings
         .iter()
         .enumerate()
@@ -159,7 +159,7 @@ pub fn scores(rings: &[Ring], per_server: &[Vec<Tally>], keep: usize) -> Vec<Sco
 /// The rings `--detect` scores: every profile with its default and offered hashes (the
 /// default first, then `ketama profiles` order). Profiles that cannot build a ring from this
 /// fleet are left out.
-pub fn candidates(fleet: &Fleet) -> Vec<Ring> {
+pub(crate) fn candidates(fleet: &Fleet) -> Vec<Ring> {
     let mut rings = Vec::new();
     for p in Profile::all() {
         for &h in p.hashes {
@@ -173,7 +173,7 @@ pub fn candidates(fleet: &Fleet) -> Vec<Ring> {
 
 /// Best agreement first. Stable: equal scores keep the candidates' order, defaults first (a
 /// client left at its default hash is the likelier explanation of a tie).
-pub fn rank(mut scores: Vec<Score>) -> Vec<Score> {
+pub(crate) fn rank(mut scores: Vec<Score>) -> Vec<Score> {
     scores.sort_by_key(|s| {
         (
             std::cmp::Reverse(s.agree()),
@@ -184,7 +184,7 @@ pub fn rank(mut scores: Vec<Score>) -> Vec<Score> {
 }
 
 /// Share of `n` in `total` (0 when there are no keys).
-pub fn share(n: usize, total: usize) -> f64 {
+pub(crate) fn share(n: usize, total: usize) -> f64 {
     if total == 0 {
         0.0
     } else {

@@ -9,21 +9,21 @@ use super::slots::{point_rule, slot_input, SlotRead};
 
 /// One structural difference between the two profiles on this fleet.
 #[derive(Clone, Debug)]
-pub struct Difference {
+pub(crate) struct Difference {
     /// What differs.
-    pub aspect: &'static str,
+    pub(crate) aspect: &'static str,
     /// A's side.
-    pub a: String,
+    pub(crate) a: String,
     /// B's side.
-    pub b: String,
+    pub(crate) b: String,
     /// Why it matters, in words (with an example where there is one).
-    pub note: String,
+    pub(crate) note: String,
     /// Whether it changes placement on this fleet (false: differs only in principle).
-    pub effective: bool,
+    pub(crate) effective: bool,
 }
 
 /// Explains why two node strings of the same server differ.
-pub fn node_note(an: &str, a: &str, bn: &str, b: &str, s: &Server) -> String {
+pub(crate) fn node_note(an: &str, a: &str, bn: &str, b: &str, s: &Server) -> String {
     let mut notes = Vec::new();
     let (a0, b0) = (
         a.strip_prefix('/').unwrap_or(a),
@@ -105,7 +105,7 @@ impl Found {
 
 /// The structural differences between rings `a` and `b` (same servers, same order).
 /// `an`, `bn` name the two sides in notes.
-pub fn differences(a: &Ring, b: &Ring, an: &str, bn: &str) -> Vec<Difference> {
+pub(crate) fn differences(a: &Ring, b: &Ring, an: &str, bn: &str) -> Vec<Difference> {
     let pa: &Profile = a.profile();
     // Every knob of a profile, named with the step that compares it: a new knob does not
     // compile here until it is compared (or said to be irrelevant).

@@ -4,11 +4,11 @@
 //! Modules, each using only those listed before it: [`args`], [`slots`], [`differences`],
 //! [`tally`], [`render`].
 
-pub mod args;
-pub mod differences;
-pub mod render;
-pub mod slots;
-pub mod tally;
+pub(crate) mod args;
+pub(crate) mod differences;
+pub(crate) mod render;
+pub(crate) mod slots;
+pub(crate) mod tally;
 
 use ketama_core::Ring;
 
@@ -19,7 +19,7 @@ use crate::shared::Fail;
 use args::CompareArgs;
 
 /// Runs `ketama compare`.
-pub fn run(c: &CompareArgs, f: Format) -> Result<String, Fail> {
+pub(crate) fn run(c: &CompareArgs, f: Format) -> Result<String, Fail> {
     let (a, b) = rings(c)?;
     let (key_source, keys) = tally::keys(c.keys.as_deref())?;
     let diffs = differences::differences(&a, &b, &c.profile, &c.with);

@@ -9,7 +9,7 @@ use super::tally::Tally;
 use crate::output::{self, pct, Format, Table};
 
 /// Renders the comparison in the format asked for.
-pub fn render(
+pub(crate) fn render(
     c: &CompareArgs,
     a: &Ring,
     b: &Ring,

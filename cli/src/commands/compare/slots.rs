@@ -8,18 +8,18 @@ use ketama_core::Hash;
 /// The number a slot-list client reduces modulo its slot count, in one canonical spelling, so
 /// that two placements that compute the same number compare equal whatever their knobs say.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SlotInput {
+pub(crate) struct SlotInput {
     /// Servers repeated `weight` times.
-    pub weighted: bool,
+    pub(crate) weighted: bool,
     /// The hash whose value is reduced.
-    pub hash: Hash,
+    pub(crate) hash: Hash,
     /// How the value is read before `% slots`.
-    pub read: SlotRead,
+    pub(crate) read: SlotRead,
 }
 
 /// How a slot-list client reads the hash value before `% slots`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SlotRead {
+pub(crate) enum SlotRead {
     /// As it is (unsigned).
     Plain,
     /// pecl memcache standard on a hash that is not CRC-32: `(h >> 16) & 0x7fff`, 0 -> 1.
@@ -33,7 +33,7 @@ pub enum SlotRead {
 
 /// The point rule in one canonical spelling: the Java clients' rule is 4 md5 words per digest
 /// under `KETAMA_HASH` (our md5) and one point per string with the key hash otherwise.
-pub fn point_rule(p: PointHash, h: Hash) -> PointHash {
+pub(crate) fn point_rule(p: PointHash, h: Hash) -> PointHash {
     match p {
         PointHash::JavaKetama if h == Hash::Md5 => PointHash::Md5Words { per: 4 },
         PointHash::JavaKetama => PointHash::KeyHash,
@@ -42,7 +42,7 @@ pub fn point_rule(p: PointHash, h: Hash) -> PointHash {
 }
 
 /// The slot input of a modulo placement with key hash `h`, `None` for other placements.
-pub fn slot_input(p: Placement, h: Hash) -> Option<SlotInput> {
+pub(crate) fn slot_input(p: Placement, h: Hash) -> Option<SlotInput> {
     let (weighted, hash, read) = match p {
         Placement::Modula {
             weighted,

@@ -10,7 +10,7 @@ use crate::keys;
 use crate::shared::Fail;
 
 /// The keys of `--keys`, or the built-in generated ones, with where they came from.
-pub fn keys(path: Option<&str>) -> Result<(String, Vec<Vec<u8>>), Fail> {
+pub(crate) fn keys(path: Option<&str>) -> Result<(String, Vec<Vec<u8>>), Fail> {
     Ok(match path {
         Some(p) => (p.to_string(), keys::file_keys(p)?),
         None => (
@@ -22,21 +22,21 @@ pub fn keys(path: Option<&str>) -> Result<(String, Vec<Vec<u8>>), Fail> {
 
 /// How the two rings placed the keys.
 #[derive(Clone, Debug)]
-pub struct Tally {
+pub(crate) struct Tally {
     /// Keys placed on the same server (or refused by both).
-    pub agree: usize,
+    pub(crate) agree: usize,
     /// Keys tried.
-    pub total: usize,
+    pub(crate) total: usize,
     /// `agree / total` (1 without keys).
-    pub agreement: f64,
+    pub(crate) agreement: f64,
     /// The verdict in words.
-    pub verdict: String,
+    pub(crate) verdict: String,
     /// (A's server, B's server) with its keys, most keys first (`-`: no server).
-    pub flows: Vec<((String, String), usize)>,
+    pub(crate) flows: Vec<((String, String), usize)>,
 }
 
 /// Places every key on both rings.
-pub fn tally(a: &Ring, b: &Ring, keys: &[Vec<u8>], diffs: &[Difference]) -> Tally {
+pub(crate) fn tally(a: &Ring, b: &Ring, keys: &[Vec<u8>], diffs: &[Difference]) -> Tally {
     let mut agree = 0usize;
     let mut flows: BTreeMap<(String, String), usize> = BTreeMap::new();
     for k in keys {

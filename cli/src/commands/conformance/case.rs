@@ -3,7 +3,7 @@
 
 /// What a case asks for, as the protocol names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// The server each key goes to.
     Locate,
     /// Each key's 32-bit hash.
@@ -14,7 +14,7 @@ pub enum Kind {
 
 impl Kind {
     /// The protocol's name.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Kind::Locate => "locate",
             Kind::Hash => "hash",
@@ -35,47 +35,47 @@ impl Kind {
 
 /// One server line.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CaseServer {
+pub(crate) struct CaseServer {
     /// `host:port` (no blanks).
-    pub label: String,
+    pub(crate) label: String,
     /// The weight.
-    pub weight: u64,
+    pub(crate) weight: u64,
     /// The explicit name's bytes, if any.
-    pub name: Option<Vec<u8>>,
+    pub(crate) name: Option<Vec<u8>>,
 }
 
 /// One case: a vector file as the protocol sends it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Case {
+pub(crate) struct Case {
     /// The vector file's name.
-    pub file: String,
+    pub(crate) file: String,
     /// What is asked.
-    pub kind: Kind,
+    pub(crate) kind: Kind,
     /// The profile, if any.
-    pub profile: Option<String>,
+    pub(crate) profile: Option<String>,
     /// The hash name, if any (`None` = the profile's default).
-    pub hash: Option<String>,
+    pub(crate) hash: Option<String>,
     /// Failover entries per key.
-    pub n: usize,
+    pub(crate) n: usize,
     /// The file's placement options, in the protocol's order: `hash_tag`, `prefix_key`
     /// (bytes) and `hash_with_prefix` (`0` / `1`), each only when the file sets it.
-    pub options: Vec<(&'static str, Vec<u8>)>,
+    pub(crate) options: Vec<(&'static str, Vec<u8>)>,
     /// The servers, in the file's order.
-    pub servers: Vec<CaseServer>,
+    pub(crate) servers: Vec<CaseServer>,
     /// The keys' bytes.
-    pub keys: Vec<Vec<u8>>,
+    pub(crate) keys: Vec<Vec<u8>>,
 }
 
 /// The placement options a case may carry (`option <name> <value>` lines), in their order.
-pub const OPTIONS: [&str; 3] = ["hash_tag", "prefix_key", "hash_with_prefix"];
+pub(crate) const OPTIONS: [&str; 3] = ["hash_tag", "prefix_key", "hash_with_prefix"];
 
 /// Lowercase hex of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The bytes of lowercase or uppercase hex, or `None` when it is not hex.
-pub fn unhex(text: &str) -> Option<Vec<u8>> {
+pub(crate) fn unhex(text: &str) -> Option<Vec<u8>> {
     if text.len() % 2 != 0 {
         return None;
     }
@@ -90,7 +90,7 @@ pub fn unhex(text: &str) -> Option<Vec<u8>> {
 
 impl Case {
     /// The case's lines, from `case` to `end`.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         let mut s = format!("case {}\nkind {}\n", self.file, self.kind.name());
         s += &format!("profile {}\n", self.profile.as_deref().unwrap_or("-"));
         s += &format!("hash {}\n", self.hash.as_deref().unwrap_or("-"));

@@ -22,7 +22,7 @@ use crate::output::{self, Table};
 use crate::shared::Fail;
 
 mod case;
-pub use case::{hex, unhex, Case, CaseServer, Kind, OPTIONS};
+pub(crate) use case::{unhex, Case, CaseServer, Kind, OPTIONS};
 
 /// How long the program may stay silent while answers are due.
 const IDLE: Duration = Duration::from_secs(60);
@@ -31,7 +31,7 @@ const EXIT_GRACE: Duration = Duration::from_secs(5);
 
 /// `ketama conformance`.
 #[derive(Debug, Args)]
-pub struct ConformanceArgs {
+pub(crate) struct ConformanceArgs {
     /// Only the vector files of this profile (name or alias).
     #[arg(
         long,
@@ -39,20 +39,20 @@ pub struct ConformanceArgs {
         conflicts_with = "all",
         required_unless_present = "all"
     )]
-    pub profile: Option<String>,
+    pub(crate) profile: Option<String>,
     /// With --profile: only the files whose key hash is this one (as the profile resolves the
     /// name; a file without a hash uses the profile's default).
     #[arg(long = "hash", short = 'H', requires = "profile")]
-    pub hash: Option<String>,
+    pub(crate) hash: Option<String>,
     /// Every vector file (kinds locate, hash and sequence).
     #[arg(long)]
-    pub all: bool,
+    pub(crate) all: bool,
     /// The folder of vector files (its top-level `*.json`).
     #[arg(long, default_value = "tests/vectors", value_name = "DIR")]
-    pub vectors: PathBuf,
+    pub(crate) vectors: PathBuf,
     /// The program to test and its arguments (after `--`).
     #[arg(last = true, required = true, value_name = "COMMAND")]
-    pub command: Vec<OsString>,
+    pub(crate) command: Vec<OsString>,
 }
 
 /// A vector file selected for the run: its case and the expected answer per key.
@@ -447,7 +447,7 @@ fn run_cases(
 
 /// Runs `ketama conformance`; returns the exit status (0 all agree, 1 some disagree, 2 bad
 /// usage).
-pub fn main(a: &ConformanceArgs, f: Option<Format>) -> i32 {
+pub(crate) fn main(a: &ConformanceArgs, f: Option<Format>) -> i32 {
     let f = f.unwrap_or(Format::Table);
     if f == Format::Csv {
         eprintln!("ketama: conformance prints --format table or json");

@@ -6,17 +6,17 @@ use crate::args::RingArgs;
 
 /// `ketama diff` options.
 #[derive(Debug, Args)]
-pub struct DiffArgs {
+pub(crate) struct DiffArgs {
     /// Profile, hash and the servers file before the change.
     #[command(flatten)]
-    pub ring: RingArgs,
+    pub(crate) ring: RingArgs,
     /// The servers file after the change.
     #[arg(long, value_parser = crate::args::path_arg())]
-    pub to: String,
+    pub(crate) to: String,
     /// Keys file, one key per line (default: 100,000 built-in generated keys).
     #[arg(long, value_parser = crate::args::path_arg())]
-    pub keys: Option<String>,
+    pub(crate) keys: Option<String>,
     /// Also list every key that moves.
     #[arg(long)]
-    pub list_keys: bool,
+    pub(crate) list_keys: bool,
 }

@@ -12,29 +12,29 @@ use crate::shared::Fail;
 
 /// Everything `diff` reports.
 #[derive(Clone, Debug)]
-pub struct Diff {
+pub(crate) struct Diff {
     /// Where the keys came from.
-    pub key_source: String,
+    pub(crate) key_source: String,
     /// Keys located.
-    pub keys: usize,
+    pub(crate) keys: usize,
     /// Keys whose server changes.
-    pub moved: usize,
+    pub(crate) moved: usize,
     /// With `--list-keys`: each moved key (shown), its old and new server.
-    pub moved_keys: Vec<(String, String, String)>,
+    pub(crate) moved_keys: Vec<(String, String, String)>,
     /// Per (old, new) server: the hash values (or buckets) and the keys that go that way.
-    pub flows: BTreeMap<(String, String), (u64, usize)>,
+    pub(crate) flows: BTreeMap<(String, String), (u64, usize)>,
     /// Ring profiles: the old ownership map and the ranges that change owner.
-    pub ring: Option<(Ownership, Vec<Move>)>,
+    pub(crate) ring: Option<(Ownership, Vec<Move>)>,
 }
 
 impl Diff {
     /// The share of the hash space `x` values are (`None` without a continuum).
-    pub fn frac(&self, x: u64) -> Option<f64> {
+    pub(crate) fn frac(&self, x: u64) -> Option<f64> {
         self.ring.as_ref().map(|(o, _)| x as f64 / o.space as f64)
     }
 
     /// The share of the keys `x` keys are (0 without keys).
-    pub fn key_frac(&self, x: usize) -> f64 {
+    pub(crate) fn key_frac(&self, x: usize) -> f64 {
         if self.keys == 0 {
             0.0
         } else {
@@ -43,7 +43,7 @@ impl Diff {
     }
 
     /// The hash values (or buckets) that change owner (`None` without a continuum).
-    pub fn ring_moved(&self) -> Option<u64> {
+    pub(crate) fn ring_moved(&self) -> Option<u64> {
         self.ring
             .as_ref()
             .map(|(_, mv)| mv.iter().map(|m| m.end - m.start).sum())
@@ -52,7 +52,7 @@ impl Diff {
 
 /// Measures the change from `old` to `new` on the keys of `keys_file` (default: the
 /// built-in generated keys).
-pub fn measure(
+pub(crate) fn measure(
     old: &Ring,
     new: &Ring,
     keys_file: Option<&str>,

@@ -8,10 +8,10 @@
 //! Modules, each using only those listed before it: [`args`], [`ownership`], [`measure`],
 //! [`render`].
 
-pub mod args;
-pub mod measure;
-pub mod ownership;
-pub mod render;
+pub(crate) mod args;
+pub(crate) mod measure;
+pub(crate) mod ownership;
+pub(crate) mod render;
 
 use crate::args::ring_from;
 use crate::output::Format;
@@ -20,7 +20,7 @@ use crate::shared::Fail;
 use args::DiffArgs;
 
 /// Runs `ketama diff`.
-pub fn run(a: &DiffArgs, f: Format) -> Result<String, Fail> {
+pub(crate) fn run(a: &DiffArgs, f: Format) -> Result<String, Fail> {
     let old = ring_from(&a.ring)?;
     let new = crate::args::apply_options(
         servers::ring(old.profile(), Some(old.hash()), &servers::load(&a.to)?)?,

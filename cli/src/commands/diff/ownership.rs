@@ -5,31 +5,31 @@ use ketama_core::{Ring, Unit};
 
 /// A stretch of the key-hash space and who owns it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Span {
+pub(crate) struct Span {
     /// First hash value (inclusive).
-    pub start: u64,
+    pub(crate) start: u64,
     /// End (exclusive).
-    pub end: u64,
+    pub(crate) end: u64,
     /// Owner label; `None` where no server owns it.
-    pub owner: Option<String>,
+    pub(crate) owner: Option<String>,
 }
 
 /// Who owns which part of the key-hash space.
 #[derive(Clone, Debug)]
-pub struct Ownership {
+pub(crate) struct Ownership {
     /// What the numbers count: "hash" values or pecl memcache's 1024 "bucket"s.
-    pub unit: &'static str,
+    pub(crate) unit: &'static str,
     /// Size of the space (keys' hash values lie in `[0, space)`).
-    pub space: u64,
+    pub(crate) space: u64,
     /// Contiguous spans covering `[0, space)`.
-    pub spans: Vec<Span>,
+    pub(crate) spans: Vec<Span>,
     /// A caveat to print (approximations).
-    pub note: Option<&'static str>,
+    pub(crate) note: Option<&'static str>,
 }
 
 /// The ownership map of a ring profile (from core's [`Ring::spans`], which applies the
 /// profile's own search and tie rules); `None` for modulo, jump, rendezvous and maglev.
-pub fn ownership(ring: &Ring) -> Option<Ownership> {
+pub(crate) fn ownership(ring: &Ring) -> Option<Ownership> {
     let map = ring.spans()?;
     let label = |i: Option<usize>| i.and_then(|i| ring.server(i)).map(|s| s.label.clone());
     Some(Ownership {
@@ -55,19 +55,19 @@ pub fn ownership(ring: &Ring) -> Option<Ownership> {
 
 /// A moved range: `[start, end)` goes from `from` to `to`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Move {
+pub(crate) struct Move {
     /// Start (inclusive).
-    pub start: u64,
+    pub(crate) start: u64,
     /// End (exclusive).
-    pub end: u64,
+    pub(crate) end: u64,
     /// Old owner.
-    pub from: Option<String>,
+    pub(crate) from: Option<String>,
     /// New owner.
-    pub to: Option<String>,
+    pub(crate) to: Option<String>,
 }
 
 /// Overlays two ownership maps of the same space; returns the ranges that change owner.
-pub fn moves(old: &Ownership, new: &Ownership) -> Vec<Move> {
+pub(crate) fn moves(old: &Ownership, new: &Ownership) -> Vec<Move> {
     let mut out: Vec<Move> = Vec::new();
     let (mut i, mut j) = (0, 0);
     let mut at = 0u64;
@@ -97,7 +97,7 @@ pub fn moves(old: &Ownership, new: &Ownership) -> Vec<Move> {
 }
 
 /// An owner's label, `-` for none.
-pub fn name(o: &Option<String>) -> String {
+pub(crate) fn name(o: &Option<String>) -> String {
     o.clone().unwrap_or_else(|| "-".into())
 }
 

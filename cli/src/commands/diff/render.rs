@@ -9,7 +9,7 @@ use super::ownership::name;
 use crate::output::{self, pct, Format, Table};
 
 /// Renders the diff in the format asked for.
-pub fn render(a: &DiffArgs, old: &Ring, new: &Ring, d: &Diff, f: Format) -> String {
+pub(crate) fn render(a: &DiffArgs, old: &Ring, new: &Ring, d: &Diff, f: Format) -> String {
     match f {
         Format::Json => output::json(&to_json(a, old, new, d)),
         Format::Csv => csv(d),

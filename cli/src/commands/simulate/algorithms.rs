@@ -7,15 +7,15 @@ use super::algos::{self, KeySet, Setup};
 use super::algos_render;
 use super::args::SimulateArgs;
 use super::inputs::{fleet, load_keys, new_nodes};
+use super::placement::Algorithm;
 use super::plot;
 use crate::keys;
 use crate::output::Format;
-use crate::placement::Algorithm;
 use crate::shared::Fail;
 
 /// The names of `--algorithms` (trimmed, duplicates kept for [`run`] to drop), or `None`
 /// when the hash experiment runs.
-pub fn algorithm_list(a: &SimulateArgs) -> Option<Vec<String>> {
+pub(crate) fn algorithm_list(a: &SimulateArgs) -> Option<Vec<String>> {
     if a.algorithms.is_empty() {
         return None;
     }
@@ -30,7 +30,7 @@ pub fn algorithm_list(a: &SimulateArgs) -> Option<Vec<String>> {
 
 /// Refuses a `--profile` that names algorithms (a list, or an algorithm that is no profile)
 /// with the flag that compares them.
-pub fn refuse_algorithms_as_profile(a: &SimulateArgs) -> Result<(), Fail> {
+pub(crate) fn refuse_algorithms_as_profile(a: &SimulateArgs) -> Result<(), Fail> {
     let p = a.profile.trim();
     if p.contains(',') {
         return Err(Fail::new(format!(
@@ -46,7 +46,7 @@ pub fn refuse_algorithms_as_profile(a: &SimulateArgs) -> Result<(), Fail> {
 }
 
 /// `simulate --algorithms A,B,...`: see [`super::algos`].
-pub fn run(a: &SimulateArgs, names: &[String], f: Format) -> Result<String, Fail> {
+pub(crate) fn run(a: &SimulateArgs, names: &[String], f: Format) -> Result<String, Fail> {
     if a.hash.is_some() {
         return Err(Fail::new(
             "--hash applies to one profile's hash comparison, not to a list of algorithms (each uses its own hash)",

@@ -7,7 +7,7 @@
 //! - `add k`: `--add` new servers at the end (ideal: `k / (n + k)` of the keys move);
 //! - `remove k`: the last `--remove` servers removed (ideal `k / n`);
 //! - `fail 1`: the server in the middle of the list (index `n / 2`) removed (ideal `1 / n`):
-//!   what jump and its kin cannot do without disturbing another server (see [`crate::placement`]);
+//!   what jump and its kin cannot do without disturbing another server (see [`super::placement`]);
 //! - `weighted`: every fourth server (index 0, 4, 8, ...) gets weight 2 (ideal: the total
 //!   variation distance between the equal and the weighted shares); algorithms that ignore
 //!   weights move nothing and stay unbalanced against the weighted shares.
@@ -19,21 +19,21 @@ use std::time::Instant;
 
 use ketama_core::Server;
 
-use crate::alloc_count;
-use crate::placement::{Algorithm, Ids, Placer};
+use super::heap;
+use super::placement::{Algorithm, Ids, Placer};
 use crate::progress::{Progress, Unit};
 use crate::shared::Fail;
 
 /// Keys in one buffer (ten million keys without ten million allocations).
 #[derive(Clone, Debug, Default)]
-pub struct KeySet {
+pub(crate) struct KeySet {
     bytes: Vec<u8>,
     ends: Vec<usize>,
 }
 
 impl KeySet {
     /// The keys `key:0` .. `key:<n-1>`.
-    pub fn generated(n: usize) -> KeySet {
+    pub(crate) fn generated(n: usize) -> KeySet {
         use std::io::Write;
         let mut s = KeySet {
             bytes: Vec::with_capacity(n.saturating_mul(11)),
@@ -48,7 +48,7 @@ impl KeySet {
     }
 
     /// These keys, in order.
-    pub fn from_keys(keys: &[Vec<u8>]) -> KeySet {
+    pub(crate) fn from_keys(keys: &[Vec<u8>]) -> KeySet {
         let mut s = KeySet::default();
         for k in keys {
             s.bytes.extend_from_slice(k);
@@ -58,17 +58,17 @@ impl KeySet {
     }
 
     /// The number of keys.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.ends.len()
     }
 
     /// Whether there is no key.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.ends.is_empty()
     }
 
     /// The keys in order.
-    pub fn iter(&self) -> impl Iterator<Item = &[u8]> + '_ {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &[u8]> + '_ {
         let starts = std::iter::once(0).chain(self.ends.iter().copied());
         starts.zip(&self.ends).map(|(a, &b)| &self.bytes[a..b])
     }
@@ -76,32 +76,32 @@ impl KeySet {
 
 /// The inputs of one comparison.
 #[derive(Clone, Debug)]
-pub struct Setup {
+pub(crate) struct Setup {
     /// Algorithms as the user spelled them, resolved.
-    pub algorithms: Vec<(String, Algorithm)>,
+    pub(crate) algorithms: Vec<(String, Algorithm)>,
     /// Where the keys came from.
-    pub source: String,
+    pub(crate) source: String,
     /// The keys.
-    pub keys: KeySet,
+    pub(crate) keys: KeySet,
     /// The fleet before any change (weights are ignored: every server gets weight 1).
-    pub fleet: Vec<Server>,
+    pub(crate) fleet: Vec<Server>,
     /// Servers added by the `add` change.
-    pub added: Vec<Server>,
+    pub(crate) added: Vec<Server>,
     /// How many servers the `remove` change takes off the end.
-    pub remove: usize,
+    pub(crate) remove: usize,
 }
 
 /// One fleet change.
 #[derive(Clone, Debug)]
-pub struct Change {
+pub(crate) struct Change {
     /// Short name (`add 2`, `remove 2`, `fail 1`, `weighted`).
-    pub name: String,
+    pub(crate) name: String,
     /// What it does, in words.
-    pub description: String,
+    pub(crate) description: String,
     /// The fraction of keys that must move at least.
-    pub ideal: f64,
+    pub(crate) ideal: f64,
     /// The fleet after the change.
-    pub fleet: Vec<Server>,
+    pub(crate) fleet: Vec<Server>,
     kind: Kind,
 }
 
@@ -114,58 +114,56 @@ enum Kind {
 
 /// What one change did under one algorithm.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Moved {
+pub(crate) struct Moved {
     /// Fraction of the placed keys whose server changed.
-    pub moved: f64,
+    pub(crate) moved: f64,
     /// Peak-to-mean load after the change (against the weighted shares).
-    pub peak_to_mean: f64,
+    pub(crate) peak_to_mean: f64,
 }
 
 /// One algorithm's figures.
 #[derive(Clone, Debug)]
-pub struct AlgoResult {
+pub(crate) struct AlgoResult {
     /// The name as given.
-    pub shown: String,
-    /// The algorithm.
-    pub algorithm: Algorithm,
+    pub(crate) shown: String,
     /// Milliseconds to build it on the fleet.
-    pub build_ms: f64,
-    /// Heap bytes it holds per server (`None` when the counting allocator is not installed).
-    pub bytes_per_server: Option<f64>,
+    pub(crate) build_ms: f64,
+    /// Heap bytes it holds per server (`None` where the C library gives no heap figure).
+    pub(crate) bytes_per_server: Option<f64>,
     /// Nanoseconds per lookup (hashing the key included): the fastest of the passes over all
     /// keys (the fleet and each changed fleet), which keeps a busy machine's noise out.
-    pub ns_per_key: f64,
+    pub(crate) ns_per_key: f64,
     /// Keys the algorithm refuses.
-    pub refused: usize,
+    pub(crate) refused: usize,
     /// Keys per server of the fleet, in fleet order.
-    pub loads: Vec<u64>,
+    pub(crate) loads: Vec<u64>,
     /// Largest load / mean load.
-    pub peak_to_mean: f64,
+    pub(crate) peak_to_mean: f64,
     /// Standard deviation of the loads / mean load.
-    pub sd: f64,
+    pub(crate) sd: f64,
     /// Per change, in [`Report::changes`] order.
-    pub changes: Vec<Moved>,
+    pub(crate) changes: Vec<Moved>,
 }
 
 /// The whole comparison.
 #[derive(Clone, Debug)]
-pub struct Report {
+pub(crate) struct Report {
     /// Where the keys came from.
-    pub source: String,
+    pub(crate) source: String,
     /// Number of keys.
-    pub keys: usize,
+    pub(crate) keys: usize,
     /// Servers before the changes.
-    pub servers: usize,
+    pub(crate) servers: usize,
     /// AnchorHash's bucket count.
-    pub anchor_capacity: u32,
+    pub(crate) anchor_capacity: u32,
     /// The changes.
-    pub changes: Vec<Change>,
+    pub(crate) changes: Vec<Change>,
     /// Per algorithm.
-    pub results: Vec<AlgoResult>,
+    pub(crate) results: Vec<AlgoResult>,
 }
 
 /// Load statistics against each server's share: (peak-to-mean, sd / mean).
-pub fn balance(loads: &[u64], weights: &[u32]) -> (f64, f64) {
+pub(crate) fn balance(loads: &[u64], weights: &[u32]) -> (f64, f64) {
     let total: u64 = loads.iter().sum();
     let wsum: u64 = weights.iter().map(|&w| u64::from(w)).sum();
     if total == 0 || wsum == 0 || loads.is_empty() {
@@ -244,7 +242,7 @@ fn changes(s: &Setup) -> Result<Vec<Change>, Fail> {
 }
 
 /// Runs the comparison.
-pub fn compare(s: &Setup) -> Result<Report, Fail> {
+pub(crate) fn compare(s: &Setup) -> Result<Report, Fail> {
     let n = s.fleet.len();
     if n < 2 {
         return Err(Fail::new(
@@ -301,12 +299,13 @@ fn one(
     bar: &mut Progress,
 ) -> Result<AlgoResult, Fail> {
     let n = s.fleet.len();
-    let before = alloc_count::live_bytes();
+    let before = heap::live_bytes();
     let t = Instant::now();
     let base = Placer::build(alg, &s.fleet, ids, capacity)?;
     let build_ms = t.elapsed().as_secs_f64() * 1e3;
-    let held = alloc_count::live_bytes().saturating_sub(before);
-    let bytes_per_server = alloc_count::installed().then(|| held as f64 / n as f64);
+    let bytes_per_server = before
+        .zip(heap::live_bytes())
+        .map(|(b, a)| a.saturating_sub(b) as f64 / n as f64);
 
     // The base pass: where every key goes, timed.
     let mut at = vec![u32::MAX; s.keys.len()];
@@ -370,7 +369,6 @@ fn one(
     }
     Ok(AlgoResult {
         shown: shown.to_string(),
-        algorithm: alg,
         build_ms,
         bytes_per_server,
         ns_per_key,

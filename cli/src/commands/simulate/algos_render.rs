@@ -15,7 +15,7 @@ fn moved_cell(m: &Moved, ideal: f64) -> String {
 }
 
 /// Renders the report.
-pub fn render(r: &Report, f: Format) -> String {
+pub(crate) fn render(r: &Report, f: Format) -> String {
     match f {
         Format::Json => output::json(&to_json(r)),
         Format::Csv => csv(r),

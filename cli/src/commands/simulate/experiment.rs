@@ -14,52 +14,52 @@ use crate::shared::Fail;
 
 /// The result for one hash.
 #[derive(Clone, Debug)]
-pub struct HashResult {
+pub(crate) struct HashResult {
     /// The name as the user spelled it (column header).
-    pub shown: String,
+    pub(crate) shown: String,
     /// The hash.
-    pub hash: Hash,
+    pub(crate) hash: Hash,
     /// Keys placed both before and after.
-    pub placed: usize,
+    pub(crate) placed: usize,
     /// Keys the client refuses (not counted in the rates).
-    pub refused: usize,
+    pub(crate) refused: usize,
     /// Fraction of placed keys whose server is unchanged.
-    pub hit_rate: f64,
+    pub(crate) hit_rate: f64,
     /// The same for `hash % n`.
-    pub modula_hit_rate: f64,
+    pub(crate) modula_hit_rate: f64,
     /// Keys per node before (original fleet order).
-    pub before: Vec<usize>,
+    pub(crate) before: Vec<usize>,
     /// Keys per node after (new fleet order).
-    pub after: Vec<usize>,
+    pub(crate) after: Vec<usize>,
     /// Nanoseconds per key for the hash alone.
-    pub ns_per_key: f64,
+    pub(crate) ns_per_key: f64,
 }
 
 /// The whole experiment.
 #[derive(Clone, Debug)]
-pub struct Report {
+pub(crate) struct Report {
     /// Profile used.
-    pub profile: &'static Profile,
+    pub(crate) profile: &'static Profile,
     /// Where the keys came from.
-    pub source: String,
+    pub(crate) source: String,
     /// Number of distinct keys.
-    pub keys: usize,
+    pub(crate) keys: usize,
     /// Fleet before.
-    pub old: Vec<Server>,
+    pub(crate) old: Vec<Server>,
     /// Fleet after.
-    pub new: Vec<Server>,
+    pub(crate) new: Vec<Server>,
     /// Labels added.
-    pub added: Vec<String>,
+    pub(crate) added: Vec<String>,
     /// Labels removed.
-    pub removed: Vec<String>,
+    pub(crate) removed: Vec<String>,
     /// The best possible hit rate.
-    pub ideal: f64,
+    pub(crate) ideal: f64,
     /// Per hash.
-    pub results: Vec<HashResult>,
+    pub(crate) results: Vec<HashResult>,
 }
 
 /// Computes the report.
-pub fn simulate(a: &SimulateArgs) -> Result<Report, Fail> {
+pub(crate) fn simulate(a: &SimulateArgs) -> Result<Report, Fail> {
     let profile = crate::args::profile(&a.profile)?;
     let hashes = hash_list(a.hash.as_deref(), profile)?;
     let (source, keys) = load_keys(a)?;
@@ -234,7 +234,7 @@ fn speed(h: Hash, keys: &[Vec<u8>]) -> f64 {
 impl Report {
     /// Keys on the server `label` before and after the change under one hash (`None` where
     /// the server was not on the ring).
-    pub fn keys_on(&self, x: &HashResult, label: &str) -> (Option<usize>, Option<usize>) {
+    pub(crate) fn keys_on(&self, x: &HashResult, label: &str) -> (Option<usize>, Option<usize>) {
         let count = |servers: &[Server], counts: &[usize]| {
             servers
                 .iter()

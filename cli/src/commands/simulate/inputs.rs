@@ -10,7 +10,7 @@ use crate::servers::{self, Fleet};
 use crate::shared::Fail;
 
 /// The fleet before the change: `--servers`, or `--nodes` generated labels.
-pub fn fleet(a: &SimulateArgs) -> Result<Fleet, Fail> {
+pub(crate) fn fleet(a: &SimulateArgs) -> Result<Fleet, Fail> {
     Ok(match &a.servers {
         Some(path) => servers::load(path)?,
         None => {
@@ -31,7 +31,7 @@ pub fn fleet(a: &SimulateArgs) -> Result<Fleet, Fail> {
 
 /// The keys and where they came from: `--key-count`, `--keys`, `--text` or the built-in
 /// corpus.
-pub fn load_keys(a: &SimulateArgs) -> Result<(String, Vec<Vec<u8>>), Fail> {
+pub(crate) fn load_keys(a: &SimulateArgs) -> Result<(String, Vec<Vec<u8>>), Fail> {
     if let Some(n) = a.key_count {
         let keys = KeySet::generated(n);
         return Ok((
@@ -66,7 +66,7 @@ pub fn load_keys(a: &SimulateArgs) -> Result<(String, Vec<Vec<u8>>), Fail> {
 }
 
 /// `k` new nodes after the fleet: the last server's host, ports above the highest one.
-pub fn new_nodes(old: &[Server], k: usize) -> Result<Vec<Server>, Fail> {
+pub(crate) fn new_nodes(old: &[Server], k: usize) -> Result<Vec<Server>, Fail> {
     let Some(last) = old.last() else {
         return Ok(Vec::new());
     };

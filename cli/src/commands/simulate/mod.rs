@@ -9,25 +9,28 @@
 //!
 //! `--plot FILE.svg` draws the experiment's figures ([`plot::experiment`]). With
 //! `--algorithms A,B,...`, placement algorithms are compared instead ([`algorithms`]).
-//! Modules, each using only those listed before it: [`args`], [`algos`], [`algos_render`], [`inputs`],
-//! [`experiment`], [`live`], [`render`], [`plot`], [`algorithms`].
+//! Modules, each using only those listed before it: [`placement`], [`heap`], [`args`],
+//! [`algos`], [`algos_render`], [`inputs`], [`experiment`], [`live`], [`render`], [`plot`],
+//! [`algorithms`].
 
-pub mod algorithms;
-pub mod algos;
-pub mod algos_render;
-pub mod args;
-pub mod experiment;
-pub mod inputs;
-pub mod live;
-pub mod plot;
-pub mod render;
+pub(crate) mod algorithms;
+pub(crate) mod algos;
+pub(crate) mod algos_render;
+pub(crate) mod args;
+pub(crate) mod experiment;
+pub(crate) mod heap;
+pub(crate) mod inputs;
+pub(crate) mod live;
+pub(crate) mod placement;
+pub(crate) mod plot;
+pub(crate) mod render;
 
 use crate::output::Format;
 use crate::shared::Fail;
 use args::SimulateArgs;
 
 /// Runs `ketama simulate`.
-pub fn run(a: &SimulateArgs, f: Format) -> Result<String, Fail> {
+pub(crate) fn run(a: &SimulateArgs, f: Format) -> Result<String, Fail> {
     if let Some(names) = algorithms::algorithm_list(a) {
         return algorithms::run(a, &names, f);
     }

@@ -9,7 +9,7 @@ use super::live::{self, Live};
 use crate::output::{self, pct, Format, Table};
 
 /// Renders the experiment (and its live run) in the format asked for.
-pub fn render(r: &Report, live: Option<&Live>, f: Format) -> String {
+pub(crate) fn render(r: &Report, live: Option<&Live>, f: Format) -> String {
     match f {
         Format::Table => table(r, live),
         Format::Json => output::json(&to_json(r, live)),

@@ -20,12 +20,12 @@ use rcgen::{
     KeyPair, KeyUsagePurpose, SanType,
 };
 
-use crate::memcache::tls::{Settings, Tls};
 use crate::shared::Fail;
+use ketama_memcache::tls::{Settings, Tls};
 
 /// The certificates of one run and the private directory holding them.
 #[derive(Debug)]
-pub struct LiveTls {
+pub(crate) struct LiveTls {
     dir: PathBuf,
     chain: PathBuf,
     key: PathBuf,
@@ -118,7 +118,7 @@ impl LiveTls {
     /// Makes the CA and the server certificate, writes them to a new private directory, and
     /// builds the client configuration that trusts that CA only and checks the name
     /// 127.0.0.1.
-    pub fn new() -> Result<LiveTls, Fail> {
+    pub(crate) fn new() -> Result<LiveTls, Fail> {
         let (ca, chain_pem, key_pem) =
             generate().map_err(|e| fail("cannot make the certificates", e))?;
         let dir = private_dir()?;
@@ -153,7 +153,7 @@ impl LiveTls {
     }
 
     /// The memcached arguments that turn TLS on with this run's certificate.
-    pub fn server_args(&self) -> [String; 3] {
+    pub(crate) fn server_args(&self) -> [String; 3] {
         [
             "-Z".into(),
             "-o".into(),
@@ -166,17 +166,18 @@ impl LiveTls {
     }
 
     /// The client configuration for the experiment's connections.
-    pub fn client(&self) -> Arc<Tls> {
+    pub(crate) fn client(&self) -> Arc<Tls> {
         self.client.clone()
     }
 
     /// Where memcached process number `n` writes its stderr (read when it fails to start).
-    pub fn stderr_path(&self, n: usize) -> PathBuf {
+    pub(crate) fn stderr_path(&self, n: usize) -> PathBuf {
         self.dir.join(format!("memcached-{n}.err"))
     }
 
-    /// The private directory (for tests and messages).
-    pub fn dir(&self) -> &Path {
+    /// The private directory.
+    #[cfg(test)]
+    fn dir(&self) -> &Path {
         &self.dir
     }
 }

@@ -4,7 +4,7 @@
 //!
 //! Every process started here is stopped by its PID when [`Daemons`] is dropped: at the end,
 //! on any error, and on Ctrl-C or SIGTERM (the handler only raises [`crate::stop::flag`];
-//! every wait on a server checks it within [`crate::memcache::POLL`], and the run unwinds
+//! every wait on a server checks it within [`ketama_memcache::POLL`], and the run unwinds
 //! normally). On Linux each process also gets SIGKILL when the thread that started it ends,
 //! so even a `ketama` killed by SIGKILL (the OOM killer, `timeout -s KILL`) leaves none behind.
 
@@ -14,21 +14,21 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::certs::LiveTls;
-use crate::memcache::{Conn, Options};
 use crate::shared::Fail;
+use ketama_memcache::{Conn, Options};
 
 /// The memcached binary used when `--memcached` is not given.
-pub const DEFAULT_MEMCACHED: &str = "memcached";
+pub(crate) const DEFAULT_MEMCACHED: &str = "memcached";
 
 /// How long a new process may take to answer.
 const START_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The failure of a run stopped by Ctrl-C or SIGTERM.
-pub const INTERRUPTED: &str =
+pub(crate) const INTERRUPTED: &str =
     "interrupted: the memcached processes started for --live were stopped";
 
 /// Fails with [`INTERRUPTED`] once a stop was requested.
-pub fn check_interrupt() -> Result<(), Fail> {
+pub(crate) fn check_interrupt() -> Result<(), Fail> {
     if crate::stop::requested() {
         Err(Fail::new(INTERRUPTED))
     } else {
@@ -44,7 +44,7 @@ struct Daemon {
 
 /// The processes of one run; dropping it stops each one by its PID and reaps it.
 #[derive(Debug, Default)]
-pub struct Daemons {
+pub(crate) struct Daemons {
     list: Vec<Daemon>,
 }
 
@@ -85,13 +85,13 @@ impl Daemons {
     /// `stats` name the PID we started (so we never talk to someone else's server). With
     /// `tls`, the process serves TLS with the run's certificate and is checked over TLS; one
     /// that exits at start is explained from what it wrote on stderr ([`tls_refused`]).
-    pub fn start(
+    pub(crate) fn start(
         &mut self,
         binary: &str,
         timeout: Duration,
         tls: Option<&LiveTls>,
     ) -> Result<SocketAddr, Fail> {
-        let opts = Options::new(timeout).with_tls(tls.map(LiveTls::client));
+        let opts = Options::new(timeout, crate::stop::flag()).with_tls(tls.map(LiveTls::client));
         let mut last = String::new();
         for _ in 0..5 {
             check_interrupt()?;
@@ -165,12 +165,8 @@ impl Daemons {
             }
             let refused = match Conn::connect_addr(addr, &addr.to_string(), opts.clone()) {
                 Ok(mut c) => {
-                    let stats = c.stats("")?;
-                    let theirs = stats
-                        .iter()
-                        .find(|(k, _)| k == "pid")
-                        .map(|(_, v)| v.clone());
-                    return if theirs.as_deref() == Some(pid.to_string().as_str()) {
+                    let theirs = c.identity().map_err(|e| e.message)?;
+                    return if theirs.pid == u64::from(pid) {
                         Ok(())
                     } else {
                         Err(format!(

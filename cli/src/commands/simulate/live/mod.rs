@@ -14,8 +14,8 @@
 //! included, verifies it. Each step (the connect, a `stats`, a batch of keys) may wait on a
 //! server at most `--timeout`.
 
-pub mod certs;
-pub mod daemons;
+pub(crate) mod certs;
+pub(crate) mod daemons;
 
 use std::collections::HashMap;
 use std::io::IsTerminal;
@@ -25,39 +25,40 @@ use std::time::{Duration, Instant};
 
 use super::args::SimulateArgs;
 use super::experiment::{HashResult, Report};
-use crate::memcache::tls::Tls;
-use crate::memcache::{key_ok, Conn, Options};
 use crate::output::key_text;
 use crate::servers::{self, Fleet};
 use crate::shared::Fail;
 use certs::LiveTls;
 use daemons::{check_interrupt, Daemons, DEFAULT_MEMCACHED, INTERRUPTED};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use ketama_memcache::tls::Tls;
+use ketama_memcache::{key_ok, Conn, Options};
+use ketama_migrate::{Fleet as MigrateFleet, Memcached, Placement, RunOptions};
 
 /// The most memcached processes one run starts.
-pub const MAX_NODES: usize = 100;
+pub(crate) const MAX_NODES: usize = 100;
 
 /// Keys per step between two checks for Ctrl-C.
 const CHUNK: usize = 1000;
 
 /// What the live run measured for one hash (same order as [`Report::results`]).
 #[derive(Clone, Debug)]
-pub struct LiveResult {
+pub(crate) struct LiveResult {
     /// Keys stored (the placed keys).
-    pub stored: usize,
+    pub(crate) stored: usize,
     /// Keys found after the change, with the value stored.
-    pub hits: usize,
+    pub(crate) hits: usize,
     /// `hits / stored`.
-    pub hit_rate: f64,
+    pub(crate) hit_rate: f64,
     /// `curr_items` of each server of the original fleet after storing (fleet order).
-    pub items: Vec<u64>,
+    pub(crate) items: Vec<u64>,
     /// With `--migrate`: keys found after `migrate run` copied the moving keys.
-    pub migrated_hits: Option<usize>,
+    pub(crate) migrated_hits: Option<usize>,
 }
 
 impl LiveResult {
     /// With `--migrate`: `migrated_hits / stored`.
-    pub fn migrated_hit_rate(&self) -> Option<f64> {
+    pub(crate) fn migrated_hit_rate(&self) -> Option<f64> {
         self.migrated_hits.map(|h| {
             if self.stored == 0 {
                 0.0
@@ -70,20 +71,20 @@ impl LiveResult {
 
 /// The live half of the report.
 #[derive(Clone, Debug)]
-pub struct Live {
+pub(crate) struct Live {
     /// `version` of the memcached processes.
-    pub version: String,
+    pub(crate) version: String,
     /// Each node label and the local address standing in for it.
-    pub addresses: Vec<(String, SocketAddr)>,
+    pub(crate) addresses: Vec<(String, SocketAddr)>,
     /// Per hash.
-    pub results: Vec<LiveResult>,
+    pub(crate) results: Vec<LiveResult>,
     /// Whether the processes served TLS (`--tls`).
-    pub tls: bool,
+    pub(crate) tls: bool,
 }
 
 impl Live {
     /// The local address standing in for a node label.
-    pub fn address(&self, label: &str) -> Option<SocketAddr> {
+    pub(crate) fn address(&self, label: &str) -> Option<SocketAddr> {
         self.addresses
             .iter()
             .find(|(l, _)| l == label)
@@ -117,9 +118,10 @@ struct Servers {
 }
 
 /// Runs the experiment of `report` on real servers.
-pub fn run(a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result<Live, Fail> {
+pub(crate) fn run(a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result<Live, Fail> {
     check(report, keys)?;
-    crate::stop::install();
+    // Ctrl-C from here on stops the processes this run starts (its handler raises the flag).
+    crate::stop::flag();
     let mut servers = start(a, report)?;
     let passes = if a.migrate { 3 } else { 2 };
     let pb = progress((report.results.len() * keys.len() * passes) as u64);
@@ -179,7 +181,8 @@ fn start(a: &SimulateArgs, report: &Report) -> Result<Servers, Fail> {
     for l in &labels {
         addresses.push((l.clone(), daemons.start(binary, a.timeout, certs.as_ref())?));
     }
-    let opts = Options::new(a.timeout).with_tls(certs.as_ref().map(LiveTls::client));
+    let opts =
+        Options::new(a.timeout, crate::stop::flag()).with_tls(certs.as_ref().map(LiveTls::client));
     let mut conns: HashMap<String, Conn> = HashMap::new();
     for (l, addr) in &addresses {
         conns.insert(
@@ -311,7 +314,7 @@ fn batches<'k>(
     conns: &mut HashMap<String, Conn>,
     groups: &Groups<'k>,
     timeout: Duration,
-    mut f: impl FnMut(&mut Conn, &[&'k [u8]]) -> Result<(), crate::memcache::Error>,
+    mut f: impl FnMut(&mut Conn, &[&'k [u8]]) -> Result<(), ketama_memcache::Error>,
 ) -> Result<(), Fail> {
     for (label, ks) in groups {
         let conn = step(conns, label, timeout)?;
@@ -350,16 +353,19 @@ fn migrate(
         .iter()
         .map(|(l, a)| (l.as_str(), a.to_string()))
         .collect();
-    let mut pl = crate::migrate::Placement::from_rings(
-        before.clone(),
-        after.clone(),
-        |l| map.get(l).cloned().unwrap_or_default(),
-        timeout,
+    let address = |l: &str| map.get(l).cloned().unwrap_or_default();
+    let pl = Placement::new(
+        MigrateFleet::from_ring("the fleet", before.clone(), address),
+        MigrateFleet::from_ring("the changed fleet", after.clone(), address),
     );
-    pl.tls = tls;
-    let clock = crate::migrate::run::preflight(&pl)
-        .map_err(|e| Fail::new(format!("--migrate: the changed fleet is not ready: {e:?}")))?;
-    let o = crate::migrate::run::execute(&pl, &crate::migrate::run::RunOptions::default(), &clock)?;
+    let stop = crate::stop::flag();
+    let backend = Memcached::new(Options::new(timeout, stop.clone()).with_tls(tls));
+    let o = ketama_migrate::run(&pl, &backend, &RunOptions::new(stop)).map_err(|e| match e {
+        ketama_migrate::RunError::Down(_) | ketama_migrate::RunError::Unsupported(_) => {
+            Fail::new(format!("--migrate: the changed fleet is not ready: {e}"))
+        }
+        e => Fail::new(format!("--migrate: {e}")),
+    })?;
     check_interrupt()?;
     if let Some((label, e)) = o.dead.first() {
         return Err(Fail::new(format!("--migrate: server {label} failed: {e}")));
@@ -368,8 +374,8 @@ fn migrate(
 }
 
 /// A client error as the run's failure; a stop request reads as the interruption it is.
-fn interrupted(e: crate::memcache::Error) -> Fail {
-    if e.kind == crate::memcache::ErrorKind::Interrupted {
+fn interrupted(e: ketama_memcache::Error) -> Fail {
+    if e.kind == ketama_memcache::ErrorKind::Interrupted {
         Fail::new(INTERRUPTED)
     } else {
         Fail::new(format!("--live: {e}"))
@@ -377,7 +383,7 @@ fn interrupted(e: crate::memcache::Error) -> Fail {
 }
 
 /// The servers of the experiment, for messages.
-pub fn describe(live: &Live) -> String {
+pub(crate) fn describe(live: &Live) -> String {
     let ports: Vec<String> = live
         .addresses
         .iter()

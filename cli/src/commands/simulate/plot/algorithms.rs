@@ -13,7 +13,7 @@ use super::svg::{self, color, Area, DrawResult, FONT};
 use crate::shared::Fail;
 
 /// Points per load line at most (a 10,000-server fleet is sampled at evenly spaced ranks).
-pub const MAX_POINTS: usize = 1000;
+pub(crate) const MAX_POINTS: usize = 1000;
 
 /// The sorted load curve of one algorithm: (rank, load / mean).
 fn curve(loads: &[u64]) -> Vec<(f64, f64)> {
@@ -39,7 +39,7 @@ fn curve(loads: &[u64]) -> Vec<(f64, f64)> {
 }
 
 /// Writes the comparison's SVG: load per server on top, keys moved per change below.
-pub fn write(r: &Report, path: &str) -> Result<(), Fail> {
+pub(crate) fn write(r: &Report, path: &str) -> Result<(), Fail> {
     svg::write(path, (1100, 1000), |root| {
         let (top, bottom) = root.split_vertically(500);
         loads(r, &top)?;

@@ -13,7 +13,7 @@ use crate::output::pct;
 use crate::shared::Fail;
 
 /// Writes the experiment's SVG.
-pub fn write(r: &Report, path: &str) -> Result<(), Fail> {
+pub(crate) fn write(r: &Report, path: &str) -> Result<(), Fail> {
     svg::write(path, (1100, 1000), |root| {
         let (top, bottom) = root.split_vertically(450);
         hit_rates(r, &top)?;

@@ -2,6 +2,6 @@
 //! experiment draws [`experiment`]'s figures, `--algorithms` those of [`algorithms`]; both
 //! draw with [`svg`]'s fonts, colours and file checks.
 
-pub mod algorithms;
-pub mod experiment;
-pub mod svg;
+pub(crate) mod algorithms;
+pub(crate) mod experiment;
+pub(crate) mod svg;

@@ -7,21 +7,21 @@ use plotters::prelude::*;
 use crate::shared::Fail;
 
 /// The font of every label.
-pub const FONT: &str = "sans-serif";
+pub(crate) const FONT: &str = "sans-serif";
 
 /// The colour of series `i` (the same series keeps its colour across panels).
-pub fn color(i: usize) -> RGBAColor {
+pub(crate) fn color(i: usize) -> RGBAColor {
     Palette99::pick(i).to_rgba()
 }
 
 /// A panel of the picture.
-pub type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+pub(crate) type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 /// What drawing a panel gives.
-pub type DrawResult = Result<(), DrawingAreaErrorKind<std::io::Error>>;
+pub(crate) type DrawResult = Result<(), DrawingAreaErrorKind<std::io::Error>>;
 
 /// Fails unless `path` can be written (checked before any computation, so a bad path costs
 /// nothing; an existing file is left as it is until [`write`], a new one is not left behind).
-pub fn check_writable(path: &str) -> Result<(), Fail> {
+pub(crate) fn check_writable(path: &str) -> Result<(), Fail> {
     let existed = std::path::Path::new(path).exists();
     std::fs::OpenOptions::new()
         .write(true)
@@ -36,7 +36,7 @@ pub fn check_writable(path: &str) -> Result<(), Fail> {
 }
 
 /// Writes an SVG of `size` pixels to `path`: a white page that `draw` fills.
-pub fn write(
+pub(crate) fn write(
     path: &str,
     size: (u32, u32),
     draw: impl FnOnce(&Area<'_>) -> DrawResult,

@@ -1,0 +1,29 @@
+//! The migration engine of `ketama migrate`: copy exactly the keys whose server changes when a
+//! fleet is resized or its clients switch placement, before the clients switch, never
+//! overwriting newer data.
+//!
+//! - [`Placement`]: OLD and NEW fleets, each a ring and its servers, and the [`Fate`] of a
+//!   key listed on an OLD server.
+//! - [`plan()`]: what a migration would copy (listings only).
+//! - [`run()`]: the copy (or the sync with a state file, or `delete_moved`), with
+//!   [`RunOptions`] passed in: the caller's stop flag and a [`Progress`] callback. Nothing is
+//!   printed, no signal handler installed.
+//! - [`verify()`]: every key on NEW where the NEW placement looks.
+//! - [`state`]: the state file of runs (every copy made, for the next run's sync).
+//! - [`backend`]: what the engine asks of a server, behind the [`Backend`] and
+//!   [`Connection`] traits, and the memcached implementation ([`Memcached`]).
+#![deny(missing_docs)]
+
+pub mod backend;
+mod clock;
+mod placement;
+mod plan;
+pub mod run;
+pub mod state;
+mod verify;
+
+pub use backend::{Backend, Connection, Memcached};
+pub use placement::{address, Fate, Fleet, Placement};
+pub use plan::{plan, Plan, Tally};
+pub use run::{run, Outcome, Progress, RunError, RunOptions};
+pub use verify::{verify, ServerCheck};

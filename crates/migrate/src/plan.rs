@@ -1,0 +1,102 @@
+//! The plan of a migration: what it would copy, from the keys the OLD servers hold. Only
+//! listings are asked for: nothing is written.
+
+use std::collections::BTreeMap;
+
+use crate::backend::{Backend, Connection, ListSummary, Purpose, ServerError};
+use crate::clock::now;
+use crate::placement::{Fate, Placement};
+
+/// Keys and bytes of one class.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Keys.
+    pub keys: u64,
+    /// Bytes in memory (metadump `size`: key, value and item header).
+    pub bytes: u64,
+}
+
+impl Tally {
+    /// Counts one key of `bytes`.
+    pub fn add(&mut self, bytes: u64) {
+        self.keys += 1;
+        self.bytes += bytes;
+    }
+}
+
+/// The plan of a migration.
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    /// Keys whose server stays.
+    pub stay: Tally,
+    /// Keys that move.
+    pub moves: Tally,
+    /// Keys already misplaced under the OLD placement.
+    pub stale: Tally,
+    /// Keys whose TTL has passed (not copied).
+    pub expired: Tally,
+    /// Keys the NEW placement has no server for.
+    pub no_new_owner: Tally,
+    /// (OLD position, NEW position) -> keys moving that way.
+    pub flows: BTreeMap<(usize, usize), Tally>,
+    /// Per OLD server (file order): how it was listed; `Err` when it did not answer.
+    pub servers: Vec<Result<ListSummary, ServerError>>,
+}
+
+impl Plan {
+    /// Keys listed on the OLD servers that answered.
+    pub fn listed(&self) -> u64 {
+        self.stay.keys
+            + self.moves.keys
+            + self.stale.keys
+            + self.expired.keys
+            + self.no_new_owner.keys
+    }
+}
+
+/// Lists every OLD server and classifies its keys. A server that fails is recorded in
+/// [`Plan::servers`] and the others are still listed.
+pub fn plan<B: Backend>(pl: &Placement, backend: &B) -> Plan {
+    let mut plan = Plan::default();
+    let t = now();
+    for (src, ep) in pl.old.endpoints.iter().enumerate() {
+        let mut local = Plan::default();
+        let mut each = |it: crate::backend::Listed| {
+            if it.exp >= 0 && it.exp <= t {
+                local.expired.add(it.size);
+                return Ok(());
+            }
+            match pl.fate(src, &it.key) {
+                Fate::Stale => local.stale.add(it.size),
+                Fate::Stays => local.stay.add(it.size),
+                Fate::NoNewOwner => local.no_new_owner.add(it.size),
+                Fate::Moves(dst) => {
+                    local.moves.add(it.size);
+                    local.flows.entry((src, dst)).or_default().add(it.size);
+                }
+            }
+            Ok(())
+        };
+        let r = backend
+            .open(ep, Purpose::List)
+            .and_then(|mut c| c.list(&mut each));
+        match r {
+            Ok(listing) => {
+                for (a, b) in [
+                    (&mut plan.stay, local.stay),
+                    (&mut plan.moves, local.moves),
+                    (&mut plan.stale, local.stale),
+                    (&mut plan.expired, local.expired),
+                    (&mut plan.no_new_owner, local.no_new_owner),
+                ] {
+                    a.keys += b.keys;
+                    a.bytes += b.bytes;
+                }
+                plan.flows.extend(local.flows);
+                plan.servers.push(Ok(listing));
+            }
+            Err(e) => plan.servers.push(Err(e)),
+        }
+    }
+    plan
+}

@@ -1,0 +1,266 @@
+//! The feeder: a lister thread lists each OLD server of the shard in turn into a [`Spool`]
+//! file, at the listing's own pace; as each listing ends, its keys are sorted (expired,
+//! stale, stays, no new owner, moves) and the moving ones handed to the copy workers in
+//! batches while the next server is listed. So copying from one server overlaps listing the
+//! next, but never a server's own listing: memcached serving its crawl and a copy's reads at
+//! once spends more on both than one after the other (measured: half as much CPU again on
+//! the listed server, and slower overall). Memory stays bounded: keys wait on disk, and at most
+//! one finished listing waits for the copy.
+//!
+//! No copy is written into a server before its own listing is done (it would be listed there
+//! as a misplaced key): a key whose NEW owner is an OLD server still to be listed is held in
+//! another spool file and fed after every listing has ended.
+
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::time::Instant;
+
+use super::counts::inc;
+use super::error::RunError;
+use super::limits::BATCH_BYTES;
+use super::shared::{Ctx, Job};
+use super::spool::Spool;
+use crate::backend::{
+    Backend, Connection, ListSummary, Listed, Purpose, ServerError, ServerErrorKind,
+};
+use crate::clock::now;
+use crate::placement::Fate;
+
+/// What the feeder listed.
+#[derive(Debug)]
+pub struct Fed {
+    /// Each OLD server listed to its end: file position, how.
+    pub listings: Vec<(usize, ListSummary)>,
+    /// When the last listing ended.
+    pub listed_at: Instant,
+}
+
+/// Batches of at most `cap` keys and about [`BATCH_BYTES`] of values, handed to `send`.
+struct Batches<F> {
+    batch: Vec<Job>,
+    bytes: u64,
+    cap: usize,
+    send: F,
+}
+
+impl<F: FnMut(Vec<Job>) -> Result<(), RunError>> Batches<F> {
+    fn push(&mut self, job: Job, size: u64) -> Result<(), RunError> {
+        self.batch.push(job);
+        self.bytes += size;
+        if self.batch.len() >= self.cap || self.bytes >= BATCH_BYTES {
+            let full = std::mem::replace(&mut self.batch, Vec::with_capacity(self.cap));
+            self.bytes = 0;
+            (self.send)(full)?;
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<(), RunError> {
+        if self.batch.is_empty() {
+            return Ok(());
+        }
+        (self.send)(std::mem::take(&mut self.batch))
+    }
+}
+
+/// One OLD server listed into a spool file (file position; how it was listed, or why not).
+type Listed1 = (usize, Result<(ListSummary, Spool), ServerError>);
+
+/// Lists `sources` (OLD file positions) and feeds their moving keys to `send`; with
+/// `dry_run` only counts. A source that fails is recorded in `ctx.dead` and the others go on;
+/// a server that lacks what the run needs stops everything.
+pub fn feed<B: Backend>(
+    ctx: &Ctx<B>,
+    sources: &[usize],
+    dry_run: bool,
+    cap: usize,
+    send: impl FnMut(Vec<Job>) -> Result<(), RunError>,
+) -> Result<Fed, RunError> {
+    let (tx, rx) = sync_channel::<Listed1>(1);
+    std::thread::scope(|sc| {
+        let lister = sc.spawn(move || {
+            list_all(ctx, sources, tx);
+            Instant::now()
+        });
+        let r = drain_all(ctx, &rx, sources, dry_run, cap, send);
+        if r.is_err() {
+            ctx.abort.store(true, Ordering::Relaxed);
+        }
+        drop(rx);
+        let listed_at = lister.join().unwrap_or_else(|_| Instant::now());
+        Ok(Fed {
+            listings: r?,
+            listed_at,
+        })
+    })
+}
+
+/// Lists one OLD server into a spool file.
+fn list_one<B: Backend>(ctx: &Ctx<B>, src: usize) -> Result<(ListSummary, Spool), ServerError> {
+    let ep = &ctx.pl.old.endpoints[src];
+    let mut conn = ctx.backend.open(ep, Purpose::Sync)?;
+    let mut spool = Spool::new();
+    let l = conn.list(&mut |it| {
+        inc(&ctx.counts.listed, 1);
+        if ctx.stopping() {
+            return Err(ServerError::new(
+                &ep.label,
+                ServerErrorKind::Interrupted,
+                "stopped",
+            ));
+        }
+        spool
+            .push(&it)
+            .map_err(|m| ServerError::new(&ep.label, ServerErrorKind::Local, m))
+    })?;
+    Ok((l, spool))
+}
+
+/// Lists each source into a spool file at the listing's own pace, handing each finished one
+/// over; stops when the run stops or nobody takes them.
+fn list_all<B: Backend>(ctx: &Ctx<B>, sources: &[usize], tx: SyncSender<Listed1>) {
+    for &src in sources {
+        if ctx.stopping() {
+            return;
+        }
+        let r = list_one(ctx, src);
+        if ctx.stopping() || tx.send((src, r)).is_err() {
+            return;
+        }
+    }
+}
+
+/// Feeds each listed source's keys as its spool arrives; keys whose NEW owner is a source not
+/// yet listed are held back until every listing has ended.
+fn drain_all<B: Backend>(
+    ctx: &Ctx<B>,
+    rx: &Receiver<Listed1>,
+    sources: &[usize],
+    dry_run: bool,
+    cap: usize,
+    send: impl FnMut(Vec<Job>) -> Result<(), RunError>,
+) -> Result<Vec<(usize, ListSummary)>, RunError> {
+    let pl = ctx.pl;
+    let mut out = Batches {
+        batch: Vec::with_capacity(cap),
+        bytes: 0,
+        cap,
+        send,
+    };
+    // NEW positions that are OLD servers not yet listed (only copies write).
+    let mut unlisted = vec![false; pl.new.len()];
+    if !dry_run && !ctx.delete_moved {
+        for j in sources.iter().filter_map(|&s| pl.old_in_new[s]) {
+            unlisted[j] = true;
+        }
+    }
+    let mut held = Vec::new();
+    let mut listings = Vec::new();
+    for (src, r) in rx.iter() {
+        if let Some(j) = pl.old_in_new[src] {
+            unlisted[j] = false;
+        }
+        let (listing, spool) = match r {
+            Err(e) if e.kind == ServerErrorKind::Unsupported => {
+                return Err(RunError::Unsupported(e))
+            }
+            Err(e) => {
+                ctx.dead.add(pl.old.label(src), e.message);
+                continue;
+            }
+            Ok(x) => x,
+        };
+        if ctx.stopping() {
+            break;
+        }
+        listings.push((src, listing));
+        let mut later = Spool::new();
+        spool.drain(|it| -> Result<bool, RunError> {
+            if ctx.stopping() {
+                return Ok(false);
+            }
+            let fate = pl.fate(src, &it.key);
+            if let Fate::Moves(d) = fate {
+                if unlisted[d] {
+                    later.push(&it)?;
+                    return Ok(true);
+                }
+            }
+            if let Some((job, size)) = sort(ctx, src, it, fate, dry_run)? {
+                out.push(job, size)?;
+            }
+            Ok(true)
+        })?;
+        held.push((src, later));
+    }
+    for (src, later) in held {
+        later.drain(|it| -> Result<bool, RunError> {
+            if ctx.stopping() {
+                return Ok(false);
+            }
+            let fate = pl.fate(src, &it.key);
+            if let Some((job, size)) = sort(ctx, src, it, fate, dry_run)? {
+                out.push(job, size)?;
+            }
+            Ok(true)
+        })?;
+    }
+    if !ctx.stopping() {
+        out.finish()?;
+    }
+    Ok(listings)
+}
+
+/// Sorts one key listed on OLD server `src` (`fate`: its [`Placement::fate`]): counts what
+/// does not move; a moving key's job and its item size.
+///
+/// [`Placement::fate`]: crate::placement::Placement::fate
+fn sort<B: Backend>(
+    ctx: &Ctx<B>,
+    src: usize,
+    it: Listed,
+    fate: Fate,
+    dry_run: bool,
+) -> Result<Option<(Job, u64)>, RunError> {
+    let c = ctx.counts;
+    let skip = |n: &std::sync::atomic::AtomicU64| {
+        inc(n, 1);
+        inc(&c.done, 1);
+        Ok(None)
+    };
+    if it.exp >= 0 && it.exp <= now() {
+        return skip(&c.expired);
+    }
+    let dst = match fate {
+        Fate::Stale => return skip(&c.stale),
+        Fate::Stays => return skip(&c.stay),
+        Fate::NoNewOwner => return skip(&c.no_new_owner),
+        Fate::Moves(d) => d,
+    };
+    inc(&c.moving, 1);
+    if !ctx.backend.names(&it.key) {
+        return skip(&c.unsendable);
+    }
+    let prev = match ctx.state {
+        Some(st) => {
+            let mut st = st
+                .lock()
+                .map_err(|_| RunError::Local("state lock poisoned".into()))?;
+            st.mark_seen(&it.key);
+            st.get(&it.key).cloned()
+        }
+        None => None,
+    };
+    if dry_run {
+        inc(&c.done, 1);
+        return Ok(None);
+    }
+    let job = Job {
+        src,
+        dst,
+        key: it.key,
+        version: it.version,
+        prev,
+    };
+    Ok(Some((job, it.size)))
+}

@@ -1,0 +1,20 @@
+//! What the tests of the fleet crates and of the `ketama` command share (never shipped):
+//! - [`alloc`]: a counting global allocator, for tests that check a memory measurement;
+//! - [`fake`]: fake memcached servers that misbehave (slow, stalled, endless, garbage,
+//!   killed mid-reply);
+//! - [`memcached`]: real memcached processes on free ports of 127.0.0.1, killed on drop;
+//! - [`tls`]: certificates made with `openssl` and `memcached -Z` processes;
+//! - [`meta`]: a tiny meta-protocol client of its own, to write and read keys around the
+//!   client under test;
+//! - [`signal`]: SIGINT to a program under test once it is ready, its peak memory.
+//!
+//! Every fixture stops what it started (by PID, on drop); none outlives its test.
+#![deny(missing_docs)]
+
+pub mod alloc;
+pub mod fake;
+pub mod memcached;
+pub mod meta;
+mod packages;
+pub mod signal;
+pub mod tls;
