@@ -124,11 +124,12 @@ impl Conn {
         );
     }
 
-    /// What the write did.
-    pub fn read_restore(&mut self) -> Result<Restored, Error> {
+    /// What the write did (`compared`: it was queued with a version to expect).
+    pub fn read_restore(&mut self, compared: bool) -> Result<Restored, Error> {
         let v = self.read(MAX_REPLY)?;
         let name = self.name().to_string();
         Ok(match v {
+            Value::Int(0) if compared => Restored::Changed,
             Value::Int(0) => Restored::Exists,
             Value::Int(-1) => Restored::Gone,
             Value::Int(1) => Restored::Expired,
