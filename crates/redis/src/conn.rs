@@ -98,10 +98,7 @@ impl Conn {
                     return Err(Error::new(
                         &name,
                         ErrorKind::Auth,
-                        format!(
-                            "{name} refused the login of {who}: {}",
-                            error_text(e)
-                        ),
+                        format!("{name} refused the login of {who}: {}", error_text(e)),
                     ));
                 }
                 (Value::ServerError(e), _) if error_code(e) == "NOAUTH" => {
@@ -232,7 +229,10 @@ impl Conn {
                     _ => Error::new(
                         n,
                         ErrorKind::Protocol,
-                        format!("{n} sent what is not RESP in reply to `{}`: {e}", self.first),
+                        format!(
+                            "{n} sent what is not RESP in reply to `{}`: {e}",
+                            self.first
+                        ),
                     ),
                 })
             }
@@ -258,8 +258,6 @@ pub(crate) fn needs_login(name: &str, text: &str) -> Error {
     Error::new(
         name,
         ErrorKind::Auth,
-        format!(
-            "{name} requires a login ({text}): give the user and the password"
-        ),
+        format!("{name} requires a login ({text}): give the user and the password"),
     )
 }

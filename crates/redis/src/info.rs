@@ -75,8 +75,10 @@ impl ServerInfo {
         }
         let after = unix_ms();
         let mut it = replies.into_iter();
-        let server = fields(&bytes(&name, "INFO", it.next().unwrap_or(Value::Nil))?.unwrap_or_default());
-        let cluster = fields(&bytes(&name, "INFO", it.next().unwrap_or(Value::Nil))?.unwrap_or_default());
+        let server =
+            fields(&bytes(&name, "INFO", it.next().unwrap_or(Value::Nil))?.unwrap_or_default());
+        let cluster =
+            fields(&bytes(&name, "INFO", it.next().unwrap_or(Value::Nil))?.unwrap_or_default());
         let time = it.next().unwrap_or(Value::Nil);
         let now_ms = match &time {
             Value::Array(parts) if parts.len() == 2 => {

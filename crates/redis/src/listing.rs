@@ -51,12 +51,14 @@ impl Record for ListedKey {
     }
 
     fn read_from<R: Read>(r: &mut R) -> io::Result<Option<ListedKey>> {
-        Ok(read_keyed(r)?.map(|(key, [pttl, size, version])| ListedKey {
-            key,
-            pttl: pttl as i64,
-            size,
-            version,
-        }))
+        Ok(
+            read_keyed(r)?.map(|(key, [pttl, size, version])| ListedKey {
+                key,
+                pttl: pttl as i64,
+                size,
+                version,
+            }),
+        )
     }
 }
 
@@ -129,7 +131,11 @@ impl Conn {
         each: &mut F,
     ) -> Result<Listing, Stop<E>> {
         let name = self.name().to_string();
-        let dbsize = int(&name, "DBSIZE", &self.call("DBSIZE", &redis::cmd("DBSIZE"))?)?;
+        let dbsize = int(
+            &name,
+            "DBSIZE",
+            &self.call("DBSIZE", &redis::cmd("DBSIZE"))?,
+        )?;
         let mut l = Listing {
             dbsize: dbsize.max(0) as u64,
             ..Listing::default()
@@ -209,9 +215,15 @@ impl Conn {
         }
         for k in &page {
             self.queue("PTTL", redis::cmd("PTTL").arg(k.as_slice()));
-            self.queue("MEMORY", redis::cmd("MEMORY").arg("USAGE").arg(k.as_slice()));
+            self.queue(
+                "MEMORY",
+                redis::cmd("MEMORY").arg("USAGE").arg(k.as_slice()),
+            );
             if versions {
-                self.queue("DUMP", redis::cmd("EVAL").arg(DIGEST).arg(1).arg(k.as_slice()));
+                self.queue(
+                    "DUMP",
+                    redis::cmd("EVAL").arg(DIGEST).arg(1).arg(k.as_slice()),
+                );
             }
         }
         self.flush()?;

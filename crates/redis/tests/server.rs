@@ -98,7 +98,10 @@ fn every_type_is_copied_with_its_expiry_and_newer_or_changed_keys_are_left_alone
     // An expiry on NEW's clock, never later than the source's: read time + PTTL.
     let now = ketama_redis::unix_ms() + clock;
     a.flush().unwrap();
-    let dumped: Vec<_> = KEYS.iter().map(|_| a.read_dump().unwrap().unwrap()).collect();
+    let dumped: Vec<_> = KEYS
+        .iter()
+        .map(|_| a.read_dump().unwrap().unwrap())
+        .collect();
     assert_eq!(a.read_dump().unwrap(), None);
     // A newer value already at NEW: kept.
     let _: () = new.client().set("l", "newer").unwrap();
@@ -138,7 +141,11 @@ fn every_type_is_copied_with_its_expiry_and_newer_or_changed_keys_are_left_alone
     assert!(matches!(b.read_restore(true).unwrap(), Restored::Stored(_)));
     assert_eq!(b.read_restore(true).unwrap(), Restored::Gone);
     assert_eq!(b.read_digest().unwrap(), Some(hv));
-    assert_eq!(n.pttl::<_, i64>("h").unwrap(), -1, "replaced without expiry");
+    assert_eq!(
+        n.pttl::<_, i64>("h").unwrap(),
+        -1,
+        "replaced without expiry"
+    );
     // Deletes: only if unchanged.
     b.queue_delete(b"s", Some(sv));
     b.queue_delete(b"h", Some(hv));
@@ -174,8 +181,14 @@ fn logins_right_wrong_and_missing_and_a_cluster_node_is_refused() {
     o.password = Some(Password::new("wrong"));
     let e = Conn::connect(&r.label, &r.label, &o).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Auth, "{e}");
-    assert!(e.message.contains("user 'migrator'") && e.message.contains("WRONGPASS"), "{e}");
-    assert!(!e.message.contains("wrong"), "the password is never shown: {e}");
+    assert!(
+        e.message.contains("user 'migrator'") && e.message.contains("WRONGPASS"),
+        "{e}"
+    );
+    assert!(
+        !e.message.contains("wrong"),
+        "the password is never shown: {e}"
+    );
     assert!(!format!("{o:?}").contains("wrong"));
     o.password = Some(Password::new("s3cret"));
     o.db = 3;
@@ -187,7 +200,12 @@ fn logins_right_wrong_and_missing_and_a_cluster_node_is_refused() {
     let conf = dir.join("nodes.conf");
     let node = Redis::start(
         &bin,
-        &["--cluster-enabled", "yes", "--cluster-config-file", conf.to_str().unwrap()],
+        &[
+            "--cluster-enabled",
+            "yes",
+            "--cluster-config-file",
+            conf.to_str().unwrap(),
+        ],
     );
     let e = Conn::connect(&node.label, &node.label, &opts()).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Unsupported);

@@ -175,7 +175,10 @@ impl Redis {
             if start.elapsed() > Duration::from_secs(10) || c.try_wait().unwrap().is_some() {
                 let _ = c.kill();
                 let _ = c.wait();
-                panic!("redis-server on {} did not start ({:?})", self.port, self.args);
+                panic!(
+                    "redis-server on {} did not start ({:?})",
+                    self.port, self.args
+                );
             }
             std::thread::sleep(Duration::from_millis(10));
         }
