@@ -330,7 +330,7 @@ fn a_cluster_node_is_refused() {
         ],
     );
     let plain = Redis::start(&bin, &[]);
-    let old = servers_file(&d, "old", &[node.label.clone()], &[1]);
+    let old = servers_file(&d, "old", std::slice::from_ref(&node.label), &[1]);
     let new = servers_file(
         &d,
         "new",
