@@ -9,6 +9,7 @@
 //! Every file this crate makes is created afresh (never an existing file or a planted link)
 //! and readable by this user only: listings hold a fleet's keys. Work on disk looks at the
 //! caller's stop flag and ends with [`Error::Interrupted`] when it is raised.
+#![deny(missing_docs)]
 
 mod distinct;
 mod error;
@@ -17,6 +18,6 @@ mod record;
 pub mod scratch;
 mod seen;
 
-pub use distinct::{Distinct, FAN, FAN_BITS, FILTER_BITS, MEMORY_KEYS};
+pub use distinct::{Distinct, Sizes, FAN, FAN_BITS, FILTER_BITS, MEMORY_KEYS};
 pub use error::Error;
 pub use record::{read_keyed, write_keyed, Record};

@@ -31,6 +31,7 @@
 //!   certificate not trusted ...").
 //! - **TLS is verified.** With [`Options::tls`] every connection checks the server's
 //!   certificate and name ([`tls`]); skipping that takes an explicit setting.
+#![deny(missing_docs)]
 
 mod conn;
 mod error;
@@ -47,12 +48,13 @@ mod wire;
 
 pub use conn::Conn;
 pub use error::{printable, Error, ErrorKind};
+pub use ketama_keyset::Sizes;
 pub use key::{key_ok, sendable, uri_decode};
 pub use limits::{
     DEFAULT_MAX_VALUE, DEFAULT_TIMEOUT, MAX_ITEM, MAX_LINE, MAX_LISTING_LINE, MAX_STATS_BYTES,
     MAX_STATS_LINES, POLL, RELATIVE_TTL_MAX,
 };
-pub use listing::{line_limit, BadLine, ListedKey, Listing, Method, Pace};
+pub use listing::{line_limit, BadLine, ListOptions, ListedKey, Listing, Method, Pace};
 pub use meta::{exp_token, DeleteReply, Got, Mode, SetReply};
 pub use options::Options;
 pub use stats::Identity;

@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 
 use ketama_testkit::fake::Fake;
 
-use ketama_memcache::{tls, Conn, Error, ErrorKind, Listing, Options, Pace, POLL};
+use ketama_memcache::{
+    tls, Conn, Error, ErrorKind, ListOptions, Listing, Options, Pace, Sizes, POLL,
+};
 
 fn opts(ms: u64) -> Options {
     Options::new(Duration::from_millis(ms), Arc::new(AtomicBool::new(false)))
@@ -16,7 +18,11 @@ fn opts(ms: u64) -> Options {
 fn list(f: &Fake, ms: u64) -> (Result<Listing, Error>, Vec<Vec<u8>>) {
     let mut keys = Vec::new();
     let r = Conn::connect(f.addr(), opts(ms)).and_then(|mut c| {
-        c.list_keys(Pace::Whole, |k| {
+        let how = ListOptions {
+            pace: Pace::Whole,
+            sizes: Sizes::MANY_LISTINGS,
+        };
+        c.list_keys(how, |k| {
             keys.push(k.key);
             Ok::<(), Error>(())
         })

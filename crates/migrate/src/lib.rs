@@ -13,6 +13,7 @@
 //! - [`backend`]: what the engine asks of a server, behind the [`Backend`] and
 //!   [`Connection`] traits, with two implementations: memcached ([`Memcached`]) and Redis
 //!   or Valkey ([`Redis`]), and [`AnyBackend`], either of them chosen at run time.
+#![deny(missing_docs)]
 
 pub mod backend;
 mod clock;

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use ketama_core::{Ring, Server};
 
-use crate::backend::Endpoint;
+use crate::backend::{Endpoint, Side};
 
 /// One fleet: its servers in file order, where each listens, and its ring.
 #[derive(Clone, Debug)]
@@ -37,13 +37,14 @@ pub fn address(s: &Server) -> String {
 
 impl Fleet {
     /// A fleet of `servers` (file order) placed by `ring` (built from them), each reached at
-    /// its own `host:port`.
+    /// its own `host:port` (its side is set by [`Placement::new`]).
     pub fn new(name: &str, servers: Vec<Server>, ring: Ring) -> Fleet {
         let endpoints = servers
             .iter()
             .map(|s| Endpoint {
                 label: s.label.clone(),
                 addr: address(s),
+                side: Side::Old,
             })
             .collect();
         Fleet::with_endpoints(name, servers, endpoints, ring)
@@ -58,6 +59,7 @@ impl Fleet {
             .map(|s| Endpoint {
                 label: s.label.clone(),
                 addr: address(&s.label),
+                side: Side::Old,
             })
             .collect();
         Fleet::with_endpoints(name, servers, endpoints, ring)
@@ -141,8 +143,11 @@ pub struct Placement {
 }
 
 impl Placement {
-    /// The migration from `old` to `new`.
-    pub fn new(old: Fleet, new: Fleet) -> Placement {
+    /// The migration from `old` to `new` (their endpoints get their side).
+    pub fn new(mut old: Fleet, mut new: Fleet) -> Placement {
+        for (f, side) in [(&mut old, Side::Old), (&mut new, Side::New)] {
+            f.endpoints.iter_mut().for_each(|e| e.side = side);
+        }
         let old_in_new = old
             .labels()
             .map(|l| new.labels().position(|n| n == l))

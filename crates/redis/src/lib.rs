@@ -32,6 +32,8 @@
 //! - **Errors say what happened, where.** An [`Error`] has a kind and one sentence that
 //!   names the server; the password never appears in one (nor in `Debug` output).
 
+#![deny(missing_docs)]
+
 mod conn;
 pub mod digest;
 mod error;
@@ -47,7 +49,7 @@ pub mod scripts;
 pub use conn::Conn;
 pub use error::{Error, ErrorKind};
 pub use info::{unix_ms, ServerInfo};
-pub use ketama_memcache::Pace;
+pub use ketama_memcache::{ListOptions, Pace, Sizes};
 pub use limits::{MAX_KEY, MAX_PAYLOAD, MAX_REPLY, MIN_VERSION, SCAN_COUNT};
 pub use listing::{ListedKey, Listing};
 pub use ops::{Dumped, Removed, Restored};

@@ -18,7 +18,7 @@
 use std::io::{self, Read, Write};
 
 use ketama_keyset::{read_keyed, write_keyed, Distinct, Record};
-use ketama_memcache::{line_limit, Pace};
+use ketama_memcache::{line_limit, ListOptions, Pace};
 use redis::Value;
 
 use crate::conn::Conn;
@@ -105,17 +105,17 @@ impl<E> From<ketama_keyset::Error> for Stop<E> {
 
 impl Conn {
     /// Every key of the database, each given once to `each` (see the [module](self) for the
-    /// rules); with `versions`, each with the version of its value. `pace`: whether the
-    /// timeout bounds the whole listing or each round. An error of `each` ends the listing
-    /// with that error.
+    /// rules); with `versions`, each with the version of its value. `how`: whether the
+    /// timeout bounds the whole listing or each round, and the key set's sizes. An error of
+    /// `each` ends the listing with that error.
     pub fn list_keys<E: From<Error>>(
         &mut self,
-        pace: Pace,
+        how: ListOptions,
         versions: bool,
         mut each: impl FnMut(ListedKey) -> Result<(), E>,
     ) -> Result<Listing, E> {
-        self.renew_each_round(pace == Pace::EachLine);
-        let r = self.scan_all(versions, &mut each);
+        self.renew_each_round(how.pace == Pace::EachLine);
+        let r = self.scan_all(how, versions, &mut each);
         self.renew_each_round(true);
         match r {
             Ok(l) => Ok(l),
@@ -127,6 +127,7 @@ impl Conn {
 
     fn scan_all<E, F: FnMut(ListedKey) -> Result<(), E>>(
         &mut self,
+        how: ListOptions,
         versions: bool,
         each: &mut F,
     ) -> Result<Listing, Stop<E>> {
@@ -142,7 +143,7 @@ impl Conn {
         };
         let limit = line_limit(l.dbsize);
         let stop = self.stop_flag();
-        let mut keys: Distinct<ListedKey> = Distinct::new(l.dbsize as usize, stop);
+        let mut keys: Distinct<ListedKey> = Distinct::new(l.dbsize as usize, how.sizes, stop);
         let mut returned = 0u64;
         let mut cursor = b"0".to_vec();
         loop {

@@ -11,6 +11,7 @@
 //! - [`signal`]: SIGINT to a program under test once it is ready, its peak memory.
 //!
 //! Every fixture stops what it started (by PID, on drop); none outlives its test.
+#![deny(missing_docs)]
 
 pub mod alloc;
 pub mod fake;

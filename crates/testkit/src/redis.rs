@@ -71,8 +71,11 @@ pub fn die_with_parent(_cmd: &mut Command) {}
 /// (clients are not asked for one unless `require_client`).
 #[derive(Clone, Debug)]
 pub struct TlsSetup {
+    /// The server's certificate and key.
     pub server: Pem,
+    /// The CA clients' certificates chain to.
     pub ca: Pem,
+    /// Whether clients must show a certificate (`tls-auth-clients yes`).
     pub require_client: bool,
 }
 

@@ -30,14 +30,19 @@ fn openssl(dir: &Path, args: &[&str]) {
 /// A PEM certificate and its key, as files.
 #[derive(Clone, Debug)]
 pub struct Pem {
+    /// The certificate's file.
     pub cert: PathBuf,
+    /// Its private key's file.
     pub key: PathBuf,
 }
 
 impl Pem {
+    /// The certificate's path, as a string for command lines.
     pub fn cert(&self) -> &str {
         self.cert.to_str().unwrap()
     }
+
+    /// The key's path, as a string for command lines.
     pub fn key(&self) -> &str {
         self.key.to_str().unwrap()
     }

@@ -11,7 +11,7 @@ use ketama_core::Ring;
 
 use super::score::{Holding, Misplaced, Scorer, Tally, Unreachable};
 use crate::servers::Fleet;
-use ketama_memcache::{Conn, Error, Options, Pace};
+use ketama_memcache::{Conn, Error, ListOptions, Options, Pace, Sizes};
 use ketama_migrate::address;
 
 /// The most servers asked at the same time.
@@ -103,7 +103,12 @@ fn ask(
         }
     };
     let r = Conn::connect(&address(s), opts.clone()).and_then(|mut c| {
-        c.list_keys(Pace::Whole, |k| {
+        // Up to MAX_PARALLEL listings at once: each with the smaller key-set sizes.
+        let how = ListOptions {
+            pace: Pace::Whole,
+            sizes: Sizes::MANY_LISTINGS,
+        };
+        c.list_keys(how, |k| {
             score(&k.key);
             Ok::<(), Error>(())
         })
@@ -144,7 +149,11 @@ fn list_redis(
     score: &mut dyn FnMut(&[u8]),
 ) -> Result<Holding, Unreachable> {
     let r = ketama_redis::Conn::connect(&s.label, &address(s), opts).and_then(|mut c| {
-        c.list_keys(Pace::Whole, false, |k| {
+        let how = ListOptions {
+            pace: Pace::Whole,
+            sizes: Sizes::MANY_LISTINGS,
+        };
+        c.list_keys(how, false, |k| {
             score(&k.key);
             Ok::<(), ketama_redis::Error>(())
         })

@@ -7,10 +7,10 @@ use super::algos::{self, KeySet, Setup};
 use super::algos_render;
 use super::args::SimulateArgs;
 use super::inputs::{fleet, load_keys, new_nodes};
+use super::placement::Algorithm;
 use super::plot;
 use crate::keys;
 use crate::output::Format;
-use crate::placement::Algorithm;
 use crate::shared::Fail;
 
 /// The names of `--algorithms` (trimmed, duplicates kept for [`run`] to drop), or `None`

@@ -7,7 +7,7 @@
 //! - `add k`: `--add` new servers at the end (ideal: `k / (n + k)` of the keys move);
 //! - `remove k`: the last `--remove` servers removed (ideal `k / n`);
 //! - `fail 1`: the server in the middle of the list (index `n / 2`) removed (ideal `1 / n`):
-//!   what jump and its kin cannot do without disturbing another server (see [`crate::placement`]);
+//!   what jump and its kin cannot do without disturbing another server (see [`super::placement`]);
 //! - `weighted`: every fourth server (index 0, 4, 8, ...) gets weight 2 (ideal: the total
 //!   variation distance between the equal and the weighted shares); algorithms that ignore
 //!   weights move nothing and stay unbalanced against the weighted shares.
@@ -19,8 +19,8 @@ use std::time::Instant;
 
 use ketama_core::Server;
 
-use crate::heap;
-use crate::placement::{Algorithm, Ids, Placer};
+use super::heap;
+use super::placement::{Algorithm, Ids, Placer};
 use crate::progress::{Progress, Unit};
 use crate::shared::Fail;
 

@@ -9,16 +9,19 @@
 //!
 //! `--plot FILE.svg` draws the experiment's figures ([`plot::experiment`]). With
 //! `--algorithms A,B,...`, placement algorithms are compared instead ([`algorithms`]).
-//! Modules, each using only those listed before it: [`args`], [`algos`], [`algos_render`], [`inputs`],
-//! [`experiment`], [`live`], [`render`], [`plot`], [`algorithms`].
+//! Modules, each using only those listed before it: [`placement`], [`heap`], [`args`],
+//! [`algos`], [`algos_render`], [`inputs`], [`experiment`], [`live`], [`render`], [`plot`],
+//! [`algorithms`].
 
 pub(crate) mod algorithms;
 pub(crate) mod algos;
 pub(crate) mod algos_render;
 pub(crate) mod args;
 pub(crate) mod experiment;
+pub(crate) mod heap;
 pub(crate) mod inputs;
 pub(crate) mod live;
+pub(crate) mod placement;
 pub(crate) mod plot;
 pub(crate) mod render;
 

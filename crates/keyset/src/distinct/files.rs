@@ -10,9 +10,6 @@ use super::sizes::{FAN, FAN_BITS, STOP_EVERY};
 use crate::error::Error;
 use crate::scratch;
 
-/// The buffer of each scratch file read or written.
-const BUFFER: usize = 32 * 1024;
-
 /// One part of the set on disk: the fingerprints known (8 bytes each, in no order) and the
 /// records of this pass still to compare with them. A file exists once something was
 /// written to it.
@@ -45,16 +42,16 @@ pub fn new_part(dir: &scratch::Dir, parts: &mut u64) -> Part {
     }
 }
 
-/// Reads `path` from its start.
-pub fn open(path: &Path) -> Result<BufReader<File>, Error> {
+/// Reads `path` from its start, through a buffer of `buffer` bytes.
+pub fn open(path: &Path, buffer: usize) -> Result<BufReader<File>, Error> {
     let f = File::open(path).map_err(|e| Error::file(path, e))?;
-    Ok(BufReader::with_capacity(BUFFER, f))
+    Ok(BufReader::with_capacity(buffer, f))
 }
 
-/// Writes at the end of `path`, created when missing.
-pub fn append(path: &Path) -> Result<BufWriter<File>, Error> {
+/// Writes at the end of `path`, created when missing, through a buffer of `buffer` bytes.
+pub fn append(path: &Path, buffer: usize) -> Result<BufWriter<File>, Error> {
     let f = scratch::append(path).map_err(|e| Error::file(path, e))?;
-    Ok(BufWriter::with_capacity(BUFFER, f))
+    Ok(BufWriter::with_capacity(buffer, f))
 }
 
 /// Flushes and closes a file written.
@@ -93,12 +90,13 @@ pub fn read_fp(r: &mut impl Read, path: &Path) -> Result<Option<u64>, Error> {
 pub fn each_known(
     part: &Part,
     stop: &AtomicBool,
+    buffer: usize,
     mut each: impl FnMut(u64) -> Result<(), Error>,
 ) -> Result<(), Error> {
     if part.known_n == 0 {
         return Ok(());
     }
-    let mut r = open(&part.known)?;
+    let mut r = open(&part.known, buffer)?;
     let mut n = 0u64;
     while let Some(fp) = read_fp(&mut r, &part.known)? {
         n += 1;
@@ -112,25 +110,31 @@ pub fn each_known(
 
 /// The writers of one kind of file of [`FAN`] parts, each opened on its first write.
 #[derive(Debug)]
-pub struct Outs(Vec<Option<BufWriter<File>>>);
+pub struct Outs {
+    files: Vec<Option<BufWriter<File>>>,
+    buffer: usize,
+}
 
 impl Outs {
-    /// No file open.
-    pub fn new() -> Outs {
-        Outs((0..FAN).map(|_| None).collect())
+    /// No file open; each will write through a buffer of `buffer` bytes.
+    pub fn new(buffer: usize) -> Outs {
+        Outs {
+            files: (0..FAN).map(|_| None).collect(),
+            buffer,
+        }
     }
 
     /// The writer of part `i`, whose file is `path`.
     pub fn get(&mut self, i: usize, path: &Path) -> Result<&mut BufWriter<File>, Error> {
-        Ok(match &mut self.0[i] {
+        Ok(match &mut self.files[i] {
             Some(w) => w,
-            none => none.insert(append(path)?),
+            none => none.insert(append(path, self.buffer)?),
         })
     }
 
     /// Flushes and closes every file written; `path` names part `i`'s.
     pub fn finish<'p>(&mut self, path: impl Fn(usize) -> &'p Path) -> Result<(), Error> {
-        for (i, w) in self.0.iter_mut().enumerate() {
+        for (i, w) in self.files.iter_mut().enumerate() {
             if let Some(w) = w.take() {
                 finish(w, path(i))?;
             }

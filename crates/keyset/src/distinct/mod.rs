@@ -3,7 +3,7 @@
 //! keys.
 //!
 //! A key is known by a 64-bit fingerprint (a keyed hash, random per listing). Up to a limit
-//! ([`MEMORY_KEYS`] for a listing) the fingerprints are kept in memory and each new key is
+//! ([`Sizes::memory_keys`]) the fingerprints are kept in memory and each new key is
 //! handed on at once. Past the limit the set moves to a private scratch folder, in [`FAN`]
 //! parts by the first [`FAN_BITS`] bits of the fingerprint, each a file of the fingerprints
 //! known; a fixed-size Bloom filter of every fingerprint stays in memory. A key the filter
@@ -25,4 +25,4 @@ mod settle;
 mod sizes;
 
 pub use set::Distinct;
-pub use sizes::{FAN, FAN_BITS, FILTER_BITS, MEMORY_KEYS};
+pub use sizes::{Sizes, FAN, FAN_BITS, FILTER_BITS, MEMORY_KEYS};

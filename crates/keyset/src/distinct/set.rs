@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::files::{new_part, slice, write_fp, Outs, Part};
 use super::settle;
-use super::sizes::{FAN, FILTER_BITS, MEMORY_KEYS};
+use super::sizes::{Sizes, FAN};
 use crate::error::Error;
 use crate::filter::Filter;
 use crate::record::Record;
@@ -20,7 +20,7 @@ use crate::seen::Seen;
 pub struct Distinct<T> {
     hasher: RandomState,
     limit: usize,
-    filter_bits: usize,
+    sizes: Sizes,
     len: u64,
     stop: Arc<AtomicBool>,
     state: State,
@@ -50,26 +50,14 @@ struct Disk {
 }
 
 impl<T: Record> Distinct<T> {
-    /// An empty set expecting about `expected` keys, with the sizes of a listing
-    /// ([`MEMORY_KEYS`], [`FILTER_BITS`]); its work on disk stops with an error when `stop`
-    /// is raised.
-    pub fn new(expected: usize, stop: Arc<AtomicBool>) -> Distinct<T> {
-        Distinct::with_sizes(expected, MEMORY_KEYS, FILTER_BITS, stop)
-    }
-
-    /// [`new`](Self::new) holding at most `limit` fingerprints in memory, with a filter of
-    /// `filter_bits`.
-    pub fn with_sizes(
-        expected: usize,
-        limit: usize,
-        filter_bits: usize,
-        stop: Arc<AtomicBool>,
-    ) -> Distinct<T> {
-        let limit = limit.max(1);
+    /// An empty set expecting about `expected` keys, within `sizes`; its work on disk stops
+    /// with an error when `stop` is raised.
+    pub fn new(expected: usize, sizes: Sizes, stop: Arc<AtomicBool>) -> Distinct<T> {
+        let limit = sizes.memory_keys.max(1);
         Distinct {
             hasher: RandomState::new(),
             limit,
-            filter_bits,
+            sizes,
             len: 0,
             stop,
             state: State::Memory(Seen::with_capacity(expected.min(limit))),
@@ -141,6 +129,7 @@ impl<T: Record> Distinct<T> {
             hasher: &self.hasher,
             limit: self.limit as u64,
             stop: &self.stop,
+            buffer: self.sizes.buffer,
             handled: 0,
         };
         for part in &mut d.top {
@@ -158,8 +147,8 @@ impl<T: Record> Distinct<T> {
             scratch::Dir::new().map_err(|e| Error::Scratch(format!("scratch folder: {e}")))?;
         let mut parts = 0;
         let mut top: Vec<Part> = (0..FAN).map(|_| new_part(&dir, &mut parts)).collect();
-        let mut filter = Filter::new(self.filter_bits);
-        let mut known = Outs::new();
+        let mut filter = Filter::new(self.sizes.filter_bits);
+        let mut known = Outs::new(self.sizes.buffer);
         for fp in seen.iter() {
             let i = slice(fp, 0);
             filter.insert(fp);
@@ -172,7 +161,7 @@ impl<T: Record> Distinct<T> {
             top,
             filter,
             known,
-            fresh: Outs::new(),
+            fresh: Outs::new(self.sizes.buffer),
         });
         Ok(())
     }
@@ -219,6 +208,14 @@ mod tests {
         }
     }
 
+    fn sizes(memory_keys: usize, filter_bits: usize) -> Sizes {
+        Sizes {
+            memory_keys,
+            filter_bits,
+            buffer: 4096,
+        }
+    }
+
     fn never() -> Arc<AtomicBool> {
         Arc::new(AtomicBool::new(false))
     }
@@ -257,7 +254,7 @@ mod tests {
 
     /// Offers `passes` to a set of `limit` and `filter` bits.
     fn run(limit: usize, filter: usize, passes: &[Vec<u64>]) -> Run {
-        let mut d = Distinct::with_sizes(0, limit, filter, never());
+        let mut d = Distinct::new(0, sizes(limit, filter), never());
         let mut r = Run {
             out: Vec::new(),
             lens: Vec::new(),
@@ -357,7 +354,7 @@ mod tests {
 
     #[test]
     fn the_scratch_folder_is_private_and_goes_with_the_set() {
-        let mut d = Distinct::with_sizes(0, 2, 64, never());
+        let mut d = Distinct::new(0, sizes(2, 64), never());
         let mut each = |_: Listed| Ok::<(), Fails>(());
         for k in 0..10 {
             d.offer(listed(k), &mut each).unwrap();
@@ -375,7 +372,7 @@ mod tests {
     #[test]
     fn a_stop_ends_the_work_on_disk_with_an_error() {
         let stop = never();
-        let mut d = Distinct::with_sizes(0, 1, 64, stop.clone());
+        let mut d = Distinct::new(0, sizes(1, 64), stop.clone());
         let mut each = |_: Listed| Ok::<(), Fails>(());
         for k in 0..20_000 {
             d.offer(listed(k), &mut each).unwrap();
@@ -387,7 +384,7 @@ mod tests {
 
     #[test]
     fn an_error_from_the_receiver_ends_the_pass() {
-        let mut d = Distinct::with_sizes(0, 1, 64, never());
+        let mut d = Distinct::new(0, sizes(1, 64), never());
         let mut n = 0;
         let mut each = |_: Listed| {
             n += 1;

@@ -26,6 +26,8 @@ pub struct Settle<'a> {
     pub limit: u64,
     /// Raised to abandon the work (an error then).
     pub stop: &'a AtomicBool,
+    /// The buffer of each scratch file.
+    pub buffer: usize,
     /// Records handled, for looks at `stop`.
     pub handled: u64,
 }
@@ -60,14 +62,14 @@ impl Settle<'_> {
         }
         // Too many records for memory: split the part by the next bits of the fingerprint.
         let mut subs: Vec<Part> = (0..FAN).map(|_| new_part(self.dir, self.parts)).collect();
-        let mut outs = Outs::new();
-        each_known(part, self.stop, |fp| {
+        let mut outs = Outs::new(self.buffer);
+        each_known(part, self.stop, self.buffer, |fp| {
             let i = slice(fp, depth);
             subs[i].known_n += 1;
             write_fp(outs.get(i, &subs[i].known)?, fp, &subs[i].known)
         })?;
         outs.finish(|i| &subs[i].known)?;
-        let mut r = open(&part.fresh)?;
+        let mut r = open(&part.fresh, self.buffer)?;
         while let Some(it) = T::read_from(&mut r).map_err(|e| Error::file(&part.fresh, e))? {
             self.tick()?;
             let i = slice(self.fp(&it), depth);
@@ -82,9 +84,9 @@ impl Settle<'_> {
         for sub in &mut subs {
             new += self.settle(sub, depth + 1, each)?;
         }
-        let mut w = append(&part.known)?;
+        let mut w = append(&part.known, self.buffer)?;
         for sub in subs.iter().filter(|s| s.known_n > 0) {
-            let mut r = open(&sub.known)?;
+            let mut r = open(&sub.known, self.buffer)?;
             io::copy(&mut r, &mut w).map_err(|e| Error::file(&part.known, e))?;
             remove(&sub.known)?;
         }
@@ -103,22 +105,22 @@ impl Settle<'_> {
     ) -> Result<u64, E> {
         let cap = usize::try_from(part.fresh_n.min(self.limit)).unwrap_or(usize::MAX);
         let mut fresh = Seen::with_capacity(cap);
-        let mut r = open(&part.fresh)?;
+        let mut r = open(&part.fresh, self.buffer)?;
         while let Some(it) = T::read_from(&mut r).map_err(|e| Error::file(&part.fresh, e))? {
             self.tick()?;
             fresh.insert(self.fp(&it));
         }
         // The pass's fingerprints already known, then those handed on.
         let mut done = Seen::with_capacity(cap);
-        each_known(part, self.stop, |fp| {
+        each_known(part, self.stop, self.buffer, |fp| {
             if fresh.contains(fp) {
                 done.insert(fp);
             }
             Ok(())
         })?;
         drop(fresh);
-        let mut out = append(&part.known)?;
-        let mut r = open(&part.fresh)?;
+        let mut out = append(&part.known, self.buffer)?;
+        let mut r = open(&part.fresh, self.buffer)?;
         let mut new = 0;
         while let Some(it) = T::read_from(&mut r).map_err(|e| Error::file(&part.fresh, e))? {
             self.tick()?;

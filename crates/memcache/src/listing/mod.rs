@@ -9,7 +9,8 @@
 //!   `curr_items` but are never listed).
 //! - **Memory**: the keys seen are kept by [`ketama_keyset::Distinct`], in memory up to a
 //!   limit and in private scratch files past it, so a listing's memory does not grow with
-//!   the number of keys.
+//!   the number of keys ([`ListOptions::sizes`]: less for a caller listing many servers at
+//!   once).
 //! - **Length**: one pass may have at most [`line_limit`] lines of the item count read before
 //!   it; an endless listing is refused ([`ErrorKind::Protocol`](crate::ErrorKind::Protocol)).
 //! - **BUSY**: the crawler serves one request at a time; `BUSY` is retried up to
@@ -19,7 +20,7 @@
 //!   [`MAX_LISTING_LINE`](crate::MAX_LISTING_LINE)) is skipped and reported in
 //!   [`Listing::bad`] (its number and why); the rest of the listing is kept. A listing with
 //!   bad lines is not [complete](Listing::is_complete).
-//! - **Deadline**: [`Pace`] says whether the whole listing or each reply line gets the
+//! - **Deadline**: [`ListOptions::pace`] says whether the whole listing or each reply line gets the
 //!   timeout; the time the caller's own callback takes is never the server's.
 
 mod item;
@@ -29,4 +30,4 @@ mod summary;
 
 pub use item::ListedKey;
 pub use passes::{BUSY_TRIES, MAX_PASSES};
-pub use summary::{line_limit, BadLine, Listing, Method, Pace};
+pub use summary::{line_limit, BadLine, ListOptions, Listing, Method, Pace};

@@ -7,7 +7,7 @@ use ketama_keyset::Distinct;
 
 use super::item::ListedKey;
 use super::lines;
-use super::summary::{line_limit, BadLine, Listing, Method, Pace};
+use super::summary::{line_limit, BadLine, ListOptions, Listing, Method, Pace};
 use crate::conn::Conn;
 use crate::error::{Error, ErrorKind};
 use crate::limits::MAX_LISTING_LINE;
@@ -91,10 +91,10 @@ impl Conn {
     /// [`listing`](crate::listing). An error of `each` ends the listing with that error.
     pub fn list_keys<E: From<Error>>(
         &mut self,
-        pace: Pace,
+        how: ListOptions,
         mut each: impl FnMut(ListedKey) -> Result<(), E>,
     ) -> Result<Listing, E> {
-        match self.passes(pace, &mut each) {
+        match self.passes(how, &mut each) {
             Ok(l) => Ok(l),
             Err(Stop::Caller(e)) => Err(e),
             Err(Stop::Server(e)) => Err(e.into()),
@@ -104,14 +104,15 @@ impl Conn {
 
     fn passes<E, F: FnMut(ListedKey) -> Result<(), E>>(
         &mut self,
-        pace: Pace,
+        how: ListOptions,
         each: &mut F,
     ) -> Result<Listing, Stop<E>> {
+        let pace = how.pace;
         self.pace(pace);
         let first = self.item_count()?;
         let mut items = first;
         let expected = usize::try_from(items).unwrap_or(usize::MAX);
-        let mut keys = Distinct::new(expected, self.opts.stop.clone());
+        let mut keys = Distinct::new(expected, how.sizes, self.opts.stop.clone());
         let mut method = Method::Metadump;
         let mut bad = BadLines::default();
         for pass in 0..MAX_PASSES {

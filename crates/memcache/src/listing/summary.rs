@@ -1,6 +1,8 @@
 //! What a listing reports besides its keys: how the keys were listed, the server's item
-//! count, the lines skipped; and the two choices a caller makes (the deadline, the bound on
-//! a pass).
+//! count, the lines skipped; and the choices a caller makes (the deadline, the memory of the
+//! duplicate check, the bound on a pass).
+
+use ketama_keyset::Sizes;
 
 /// How a server's keys were listed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,6 +23,15 @@ impl Method {
             Method::Cachedump => "stats cachedump",
         }
     }
+}
+
+/// How to list a server's keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ListOptions {
+    /// Which time the timeout bounds.
+    pub pace: Pace,
+    /// What the duplicate check of repeated passes may hold in memory.
+    pub sizes: Sizes,
 }
 
 /// Which time the timeout bounds.

@@ -8,27 +8,42 @@
 use std::time::{Duration, Instant};
 
 use ketama_memcache::{
-    exp_token, sendable, Conn, DeleteReply, Error, ErrorKind, Got, Mode, Options, Pace, SetReply,
+    exp_token, sendable, Conn, DeleteReply, Error, ErrorKind, Got, ListOptions, Mode, Options,
+    Pace, SetReply, Sizes,
 };
 
 use super::error::{ServerError, ServerErrorKind};
-use super::server::{Backend, Connection, Endpoint, Purpose};
+use super::server::{Backend, Connection, Endpoint, Purpose, Side};
 use crate::clock::now;
 
 use super::types::{
     Deleted, Identity, Item, ListSummary, Listed, Reply, Request, Version, Written,
 };
 
-/// memcached servers, reached with these options (timeout, stop flag, TLS).
+/// memcached servers, reached with these options (timeout, stop flag, TLS), per side.
 #[derive(Clone, Debug)]
 pub struct Memcached {
-    opts: Options,
+    old: Options,
+    new: Options,
 }
 
 impl Memcached {
-    /// The backend connecting with `opts`.
+    /// The backend connecting to both fleets with `opts`.
     pub fn new(opts: Options) -> Memcached {
-        Memcached { opts }
+        Memcached::per_side(opts.clone(), opts)
+    }
+
+    /// The backend connecting to the OLD fleet with `old` and to the NEW one with `new` (e.g.
+    /// TLS on one side only); both should share one stop flag.
+    pub fn per_side(old: Options, new: Options) -> Memcached {
+        Memcached { old, new }
+    }
+
+    fn options(&self, side: Side) -> &Options {
+        match side {
+            Side::Old => &self.old,
+            Side::New => &self.new,
+        }
     }
 }
 
@@ -62,7 +77,8 @@ impl Backend for Memcached {
     type Conn = MemcachedConn;
 
     fn open(&self, server: &Endpoint, purpose: Purpose) -> Result<MemcachedConn, ServerError> {
-        let mut conn = Conn::connect_as(&server.label, &server.addr, self.opts.clone())?;
+        let opts = self.options(server.side).clone();
+        let mut conn = Conn::connect_as(&server.label, &server.addr, opts)?;
         let mut clock = 0;
         if purpose == Purpose::Sync {
             conn.check_meta()?;
@@ -84,7 +100,7 @@ impl Backend for Memcached {
     /// decrypted in its TLS library's buffer (measured: 16 requests in flight stall, 1 does
     /// not), so over TLS each connection carries one request at a time.
     fn pipeline(&self) -> Option<usize> {
-        self.opts.tls.is_some().then_some(1)
+        (self.old.tls.is_some() || self.new.tls.is_some()).then_some(1)
     }
 }
 
@@ -121,7 +137,11 @@ impl Connection for MemcachedConn {
         each: &mut dyn FnMut(Listed) -> Result<(), ServerError>,
     ) -> Result<ListSummary, ServerError> {
         self.conn.renew_deadline();
-        let l = self.conn.list_keys(Pace::EachLine, |k| {
+        let how = ListOptions {
+            pace: Pace::EachLine,
+            sizes: Sizes::ONE_LISTING,
+        };
+        let l = self.conn.list_keys(how, |k| {
             each(Listed {
                 key: k.key,
                 exp: k.exp,

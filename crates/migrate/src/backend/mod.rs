@@ -35,5 +35,5 @@ pub use any::{AnyBackend, AnyConn};
 pub use error::{ServerError, ServerErrorKind};
 pub use memcached::{Memcached, MemcachedConn};
 pub use redis::{Redis, RedisConn};
-pub use server::{Backend, Connection, Endpoint, Purpose};
+pub use server::{Backend, Connection, Endpoint, Purpose, Side};
 pub use types::{Deleted, Identity, Item, ListSummary, Listed, Reply, Request, Version, Written};

@@ -8,7 +8,9 @@
 
 use std::time::Instant;
 
-use ketama_redis::{Conn, Dumped, Error, ErrorKind, Options, Pace, Removed, Restored};
+use ketama_redis::{
+    Conn, Dumped, Error, ErrorKind, ListOptions, Options, Pace, Removed, Restored, Sizes,
+};
 
 use super::error::{ServerError, ServerErrorKind};
 use super::server::{Backend, Connection, Endpoint, Purpose};
@@ -105,7 +107,11 @@ impl Connection for RedisConn {
         each: &mut dyn FnMut(Listed) -> Result<(), ServerError>,
     ) -> Result<ListSummary, ServerError> {
         let t = now();
-        let l = self.conn.list_keys(Pace::EachLine, versions, |k| {
+        let how = ListOptions {
+            pace: Pace::EachLine,
+            sizes: Sizes::ONE_LISTING,
+        };
+        let l = self.conn.list_keys(how, versions, |k| {
             each(Listed {
                 exp: if k.pttl < 0 {
                     -1

@@ -3,13 +3,25 @@
 use super::error::ServerError;
 use super::types::{Identity, ListSummary, Listed, Reply, Request};
 
-/// One server of a fleet: the label placement hashes, and where it listens.
+/// Which fleet of a migration a server belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// The fleet as today's clients see it.
+    Old,
+    /// The fleet as tomorrow's clients will.
+    New,
+}
+
+/// One server of a fleet: the label placement hashes, where it listens, and its side (a
+/// backend may reach each side with other settings).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Endpoint {
     /// The label (as in the servers file); messages name the server by it.
     pub label: String,
     /// Where to connect (`host:port`).
     pub addr: String,
+    /// OLD or NEW.
+    pub side: Side,
 }
 
 /// What a connection will be used for.

@@ -120,6 +120,8 @@ struct Servers {
 /// Runs the experiment of `report` on real servers.
 pub(crate) fn run(a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result<Live, Fail> {
     check(report, keys)?;
+    // Ctrl-C from here on stops the processes this run starts (its handler raises the flag).
+    crate::stop::flag();
     let mut servers = start(a, report)?;
     let passes = if a.migrate { 3 } else { 2 };
     let pb = progress((report.results.len() * keys.len() * passes) as u64);
