@@ -18,8 +18,15 @@ const CHUNK: usize = 1000;
 const KEYS: usize = 300_000;
 
 fn main() {
-    let sizes: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
-    let sizes = if sizes.is_empty() { vec![100, 1000, 10_000, 50_000] } else { sizes };
+    let sizes: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let sizes = if sizes.is_empty() {
+        vec![100, 1000, 10_000, 50_000]
+    } else {
+        sizes
+    };
     let pick = std::env::var("KETAMA_FAMILIES").unwrap_or_default();
     let keys = keys(KEYS);
     let refs: Vec<&[u8]> = keys.iter().map(|k| k.as_bytes()).collect();
@@ -33,13 +40,20 @@ fn main() {
             let reference = Eytzinger::new(&ring, wide);
             let key_point = |k: &[u8]| {
                 let h = ring.key_hash(k).unwrap_or(0);
-                if wide { h.swap_bytes() } else { h }
+                if wide {
+                    h.swap_bytes()
+                } else {
+                    h
+                }
             };
             let differ = refs
                 .iter()
                 .filter(|k| ring.locate_index(k).ok() != Some(reference.search(key_point(k))))
                 .count();
-            assert!(differ <= refs.len() / 1000, "{tag} {n}: {differ} answers differ");
+            assert!(
+                differ <= refs.len() / 1000,
+                "{tag} {n}: {differ} answers differ"
+            );
             let (mut best_ref, mut best_one, mut best_batch) = (f64::MAX, f64::MAX, f64::MAX);
             let start = Instant::now();
             let chunks = refs.len() / CHUNK;
@@ -68,7 +82,11 @@ fn main() {
             }
             let ns = |s: f64| s * 1e9 / CHUNK as f64;
             println!("large_{tag}\t{n}\t{:.1}\t{:.1}", ns(best_ref), ns(best_one));
-            println!("large_batch_{tag}\t{n}\t{:.1}\t{:.1}", ns(best_ref), ns(best_batch));
+            println!(
+                "large_batch_{tag}\t{n}\t{:.1}\t{:.1}",
+                ns(best_ref),
+                ns(best_batch)
+            );
         }
     }
 }

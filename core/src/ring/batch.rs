@@ -1,39 +1,66 @@
-//! Batch lookups: many keys against one snapshot. On profiles whose key point is an MD5
-//! digest of the (rewritten) key, the keys are hashed several at a time in SIMD lanes
-//! ([`Lanes`]); every other profile looks each key up on its own. Either way each key gets
-//! exactly the answer [`Ring::locate_index`] gives it.
+//! Batch lookups: many keys against one snapshot, a chunk of keys at a time. Each chunk is
+//! hashed together (MD5 keys in SIMD lanes, [`Lanes`]; other hashes one key after the
+//! other), then, on a large continuum (a coarse index), the lines every search of the chunk
+//! will read are fetched at once in two waves (the index entries, then the values and
+//! owners of each bucket), so their cache misses overlap instead of following each other;
+//! then each key is searched. Either way each key gets exactly the answer
+//! [`Ring::locate_index`] gives it.
 
 use alloc::vec::Vec;
 
 use super::compiled::Ring;
+use super::continuum::Continuum;
 use super::key::{KeyBuf, KeyPoint};
 use super::layout::Layout;
 use crate::error::Error;
 use crate::hash::md5::{self, lanes, lanes::Lanes};
 use crate::hash::Hash;
+use crate::profile::Bound;
 
-/// Keys prepared and hashed together (the widest engine's lane count).
-const CHUNK: usize = 8;
+/// Keys hashed and searched together: two compressions of the widest MD5 engine, and as
+/// many searches in flight as a core has cache misses outstanding.
+const CHUNK: usize = 16;
+
+/// How a batch gets each key's point.
+#[derive(Clone, Copy)]
+enum Points {
+    /// Placed from the key itself, or by a shortcut: [`Ring::locate_index`] per key.
+    PerKey,
+    /// The ring's key hash, one key at a time.
+    Hashed,
+    /// The MD5 digest of the prepared key, turned into the key point by the function.
+    Digest(fn(&[u8; 16]) -> KeyPoint),
+}
 
 impl Ring {
-    /// How a key's digest becomes its key point, when this ring's lookup is "MD5 the
-    /// prepared key, then search" (and no shortcut applies); `None` otherwise.
-    fn digest_point(&self) -> Option<fn(&[u8; 16]) -> KeyPoint> {
+    /// How this ring's batch lookups compute key points.
+    fn batch_points(&self) -> Points {
         if self.entries.is_empty() || (self.profile.single_shortcut && self.entries.len() == 1) {
-            return None;
+            return Points::PerKey;
         }
         match &self.layout {
-            Layout::Furc(_) | Layout::Scored(..) | Layout::JumpXxh3 => return None,
-            Layout::Wide(..) => return Some(|d| KeyPoint::Wide(u128::from_be_bytes(*d))),
-            Layout::Slots(s) if s.old_compat() => return None,
+            Layout::Furc(_) | Layout::Scored(..) | Layout::JumpXxh3 => return Points::PerKey,
+            Layout::Wide(..) => return Points::Digest(|d| KeyPoint::Wide(u128::from_be_bytes(*d))),
+            Layout::Slots(s) if s.old_compat() => return Points::Hashed,
             _ => {}
         }
         match self.hash {
-            Hash::Md5 | Hash::Election => Some(|d| KeyPoint::Narrow(md5::word_le(d, 0))),
-            Hash::Md5Be => Some(|d| KeyPoint::Narrow(md5::big_endian_of(d))),
-            Hash::PhpToHash => Some(|d| KeyPoint::Narrow(md5::php_tohash_of(d))),
-            _ => None,
+            Hash::Md5 | Hash::Election => Points::Digest(|d| KeyPoint::Narrow(md5::word_le(d, 0))),
+            Hash::Md5Be => Points::Digest(|d| KeyPoint::Narrow(md5::big_endian_of(d))),
+            Hash::PhpToHash => Points::Digest(|d| KeyPoint::Narrow(md5::php_tohash_of(d))),
+            _ => Points::Hashed,
         }
+    }
+
+    /// The continuum whose lines a batch fetches ahead (a large one: coarse index) and the
+    /// comparison it is searched by (128-bit positions are searched by their top 32 bits).
+    fn fetched_ahead(&self) -> Option<(&Continuum, Bound)> {
+        let (c, bound) = match &self.layout {
+            Layout::Sorted(c, b) | Layout::TieRuns(c, b, _) => (c, *b),
+            Layout::Wide(c, _) => (c, Bound::UpperBound),
+            _ => return None,
+        };
+        c.index.is_coarse().then_some((c, bound))
     }
 
     /// Looks up every key of `keys` in order, calling `found(i, result)` for key `i` with what
@@ -66,13 +93,15 @@ impl Ring {
         keys: impl IntoIterator<Item = &'k [u8]>,
         mut found: impl FnMut(usize, Result<usize, Error>),
     ) {
-        let Some(point_of) = self.digest_point() else {
+        let how = self.batch_points();
+        if let Points::PerKey = how {
             for (i, k) in keys.into_iter().enumerate() {
                 found(i, self.locate_index(k));
             }
             return;
-        };
+        }
         let lanes = lanes.or_supported();
+        let ahead = self.fetched_ahead();
         let mut bufs: [KeyBuf; CHUNK] = core::array::from_fn(|_| KeyBuf::new());
         let mut keys = keys.into_iter();
         let mut base = 0usize;
@@ -86,30 +115,63 @@ impl Ring {
             if n == 0 {
                 return;
             }
-            let mut msgs: [&[u8]; CHUNK] = [&[]; CHUNK];
-            let mut refused: [Option<Error>; CHUNK] = [None; CHUNK];
-            let mut zero = [false; CHUNK];
-            for (j, (buf, k)) in bufs.iter_mut().zip(&raw[..n]).enumerate() {
-                match self.prepare(k, buf) {
-                    Ok(p) => {
-                        msgs[j] = p.bytes;
-                        zero[j] = p.zero;
-                    }
-                    Err(e) => refused[j] = Some(e),
+            let mut points = [Err(Error::NoServer); CHUNK];
+            self.chunk_points(how, lanes, &raw[..n], &mut bufs, &mut points[..n]);
+            if let Some((c, bound)) = ahead {
+                let searched = |p: &Result<KeyPoint, Error>| {
+                    p.as_ref().ok().map(|k| k.narrow() ^ bound.flip())
+                };
+                for h in points[..n].iter().filter_map(searched) {
+                    c.index.prefetch(h);
+                }
+                for h in points[..n].iter().filter_map(searched) {
+                    c.prefetch_bucket(h);
                 }
             }
-            let mut digests = [[0u8; 16]; CHUNK];
-            lanes::digest_many(lanes, &msgs[..n], &mut digests[..n]);
-            for j in 0..n {
-                let r = match refused[j] {
-                    Some(e) => Err(e),
-                    // the key is not hashed: hash 0, as `point_of` says
-                    None if zero[j] => self.locate_point_of(KeyPoint::Narrow(0)),
-                    None => self.locate_point_of(point_of(&digests[j])),
-                };
-                found(base + j, r);
+            for (j, p) in points[..n].iter().enumerate() {
+                found(base + j, p.and_then(|k| self.locate_point_of(k)));
             }
             base += n;
+        }
+    }
+
+    /// The key points of one chunk of keys (or why a key has none), hashed as `how` says.
+    fn chunk_points(
+        &self,
+        how: Points,
+        lanes: Lanes,
+        raw: &[&[u8]],
+        bufs: &mut [KeyBuf; CHUNK],
+        points: &mut [Result<KeyPoint, Error>],
+    ) {
+        match how {
+            Points::Digest(point_of) => {
+                let mut msgs: [&[u8]; CHUNK] = [&[]; CHUNK];
+                let mut zero = [false; CHUNK];
+                for (j, (buf, k)) in bufs.iter_mut().zip(raw).enumerate() {
+                    match self.prepare(k, buf) {
+                        Ok(p) => {
+                            msgs[j] = p.bytes;
+                            zero[j] = p.zero;
+                            points[j] = Ok(KeyPoint::Narrow(0));
+                        }
+                        Err(e) => points[j] = Err(e),
+                    }
+                }
+                let mut digests = [[0u8; 16]; CHUNK];
+                lanes::digest_many(lanes, &msgs[..raw.len()], &mut digests[..raw.len()]);
+                for (j, p) in points.iter_mut().enumerate() {
+                    // a key that is not hashed keeps hash 0, as `point_of` says
+                    if p.is_ok() && !zero[j] {
+                        *p = Ok(point_of(&digests[j]));
+                    }
+                }
+            }
+            Points::Hashed | Points::PerKey => {
+                for ((p, buf), k) in points.iter_mut().zip(bufs.iter_mut()).zip(raw) {
+                    *p = self.prepare(k, buf).map(|key| self.point_of(key));
+                }
+            }
         }
     }
 

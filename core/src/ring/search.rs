@@ -62,8 +62,8 @@ impl Ring {
             // The common shapes: owner and position found together.
             Layout::Sorted(c, Bound::LowerBound) => c.owner_after::<false>(k.narrow()),
             Layout::Sorted(c, Bound::UpperBound) => c.owner_after::<true>(k.narrow()),
-            Layout::Sorted(c, Bound::LowerBoundSigned) => {
-                c.owner_after::<false>(k.narrow() ^ 0x8000_0000)
+            Layout::Sorted(c, b @ Bound::LowerBoundSigned) => {
+                c.owner_after::<false>(k.narrow() ^ b.flip())
             }
             Layout::Sorted(c, bound) => Ok(c.owners[c.position(*bound, k.narrow())?] as usize),
             Layout::TieRuns(c, bound, runs) => Ok(runs.owner(c, c.position(*bound, k.narrow())?)),
