@@ -3,8 +3,9 @@
 //! other), then, on a large continuum (a coarse index), the lines every search of the chunk
 //! will read are fetched at once in two waves (the index entries, then the values and
 //! owners of each bucket), so their cache misses overlap instead of following each other;
-//! then each key is searched. Either way each key gets exactly the answer
-//! [`Ring::locate_index`] gives it.
+//! then each key is searched. On a small continuum (whose lines are cached) with a hash
+//! that is not MD5 there is nothing to overlap, and the keys go one by one. Either way each
+//! key gets exactly the answer [`Ring::locate_index`] gives it.
 
 use alloc::vec::Vec;
 
@@ -93,7 +94,12 @@ impl Ring {
         keys: impl IntoIterator<Item = &'k [u8]>,
         mut found: impl FnMut(usize, Result<usize, Error>),
     ) {
-        let how = self.batch_points();
+        let ahead = self.fetched_ahead();
+        let how = match self.batch_points() {
+            // Nothing to overlap: a chunk would only add copying to the key-by-key path.
+            Points::Hashed if ahead.is_none() => Points::PerKey,
+            how => how,
+        };
         if let Points::PerKey = how {
             for (i, k) in keys.into_iter().enumerate() {
                 found(i, self.locate_index(k));
@@ -101,7 +107,6 @@ impl Ring {
             return;
         }
         let lanes = lanes.or_supported();
-        let ahead = self.fetched_ahead();
         let mut bufs: [KeyBuf; CHUNK] = core::array::from_fn(|_| KeyBuf::new());
         let mut keys = keys.into_iter();
         let mut base = 0usize;
