@@ -95,88 +95,116 @@ impl Ring {
         mut found: impl FnMut(usize, Result<usize, Error>),
     ) {
         let ahead = self.fetched_ahead();
-        let how = match self.batch_points() {
-            // Nothing to overlap: a chunk would only add copying to the key-by-key path.
-            Points::Hashed if ahead.is_none() => Points::PerKey,
-            how => how,
-        };
-        if let Points::PerKey = how {
-            for (i, k) in keys.into_iter().enumerate() {
-                found(i, self.locate_index(k));
+        match (self.batch_points(), ahead) {
+            (Points::Digest(point_of), _) => {
+                self.batch_digests(lanes.or_supported(), point_of, ahead, keys, found);
             }
-            return;
+            (Points::Hashed, Some(ahead)) => self.batch_hashed(ahead, keys, found),
+            // Nothing to overlap on a small continuum with a cheap hash: a chunk would only
+            // add copying to the key-by-key path.
+            (Points::Hashed | Points::PerKey, _) => {
+                for (i, k) in keys.into_iter().enumerate() {
+                    found(i, self.locate_index(k));
+                }
+            }
         }
-        let lanes = lanes.or_supported();
+    }
+
+    /// Batches whose key point comes from the MD5 digest of the prepared key: a chunk of
+    /// keys hashed in lanes, their lines fetched ahead on a large continuum, then searched.
+    /// Only plain arrays cross from one pass to the next (digests, refusals), so no pass
+    /// reads back a value the one before stored in pieces.
+    fn batch_digests<'k>(
+        &self,
+        lanes: Lanes,
+        point_of: fn(&[u8; 16]) -> KeyPoint,
+        ahead: Option<(&Continuum, Bound)>,
+        keys: impl IntoIterator<Item = &'k [u8]>,
+        mut found: impl FnMut(usize, Result<usize, Error>),
+    ) {
         let mut bufs: [KeyBuf; CHUNK] = core::array::from_fn(|_| KeyBuf::new());
         let mut keys = keys.into_iter();
         let mut base = 0usize;
         loop {
             let mut raw: [&[u8]; CHUNK] = [&[]; CHUNK];
-            let mut n = 0;
-            for (slot, k) in raw.iter_mut().zip(keys.by_ref()) {
-                *slot = k;
-                n += 1;
-            }
+            let n = raw
+                .iter_mut()
+                .zip(keys.by_ref())
+                .map(|(s, k)| *s = k)
+                .count();
             if n == 0 {
                 return;
             }
-            let mut points = [Err(Error::NoServer); CHUNK];
-            self.chunk_points(how, lanes, &raw[..n], &mut bufs, &mut points[..n]);
-            if let Some((c, bound)) = ahead {
-                let searched = |p: &Result<KeyPoint, Error>| {
-                    p.as_ref().ok().map(|k| k.narrow() ^ bound.flip())
-                };
-                for h in points[..n].iter().filter_map(searched) {
-                    c.index.prefetch(h);
-                }
-                for h in points[..n].iter().filter_map(searched) {
-                    c.prefetch_bucket(h);
+            let mut msgs: [&[u8]; CHUNK] = [&[]; CHUNK];
+            let mut refused: [Option<Error>; CHUNK] = [None; CHUNK];
+            let mut zero = [false; CHUNK];
+            for (j, (buf, k)) in bufs.iter_mut().zip(&raw[..n]).enumerate() {
+                match self.prepare(k, buf) {
+                    Ok(p) => {
+                        msgs[j] = p.bytes;
+                        zero[j] = p.zero;
+                    }
+                    Err(e) => refused[j] = Some(e),
                 }
             }
-            for (j, p) in points[..n].iter().enumerate() {
-                found(base + j, p.and_then(|k| self.locate_point_of(k)));
+            let mut digests = [[0u8; 16]; CHUNK];
+            lanes::digest_many(lanes, &msgs[..n], &mut digests[..n]);
+            // a key that is not hashed keeps hash 0, as `point_of` says
+            let point = |j: usize| {
+                if zero[j] {
+                    KeyPoint::Narrow(0)
+                } else {
+                    point_of(&digests[j])
+                }
+            };
+            if let Some((c, bound)) = ahead {
+                fetch_ahead(c, (0..n).map(|j| point(j).narrow() ^ bound.flip()));
+            }
+            for (j, refused) in refused[..n].iter().enumerate() {
+                let r = match refused {
+                    Some(e) => Err(*e),
+                    None => self.locate_point_of(point(j)),
+                };
+                found(base + j, r);
             }
             base += n;
         }
     }
 
-    /// The key points of one chunk of keys (or why a key has none), hashed as `how` says.
-    fn chunk_points(
+    /// Batches on a large continuum keyed by a 32-bit hash other than MD5: a chunk of keys
+    /// hashed one by one, their lines fetched ahead, then searched.
+    fn batch_hashed<'k>(
         &self,
-        how: Points,
-        lanes: Lanes,
-        raw: &[&[u8]],
-        bufs: &mut [KeyBuf; CHUNK],
-        points: &mut [Result<KeyPoint, Error>],
+        (c, bound): (&Continuum, Bound),
+        keys: impl IntoIterator<Item = &'k [u8]>,
+        mut found: impl FnMut(usize, Result<usize, Error>),
     ) {
-        match how {
-            Points::Digest(point_of) => {
-                let mut msgs: [&[u8]; CHUNK] = [&[]; CHUNK];
-                let mut zero = [false; CHUNK];
-                for (j, (buf, k)) in bufs.iter_mut().zip(raw).enumerate() {
-                    match self.prepare(k, buf) {
-                        Ok(p) => {
-                            msgs[j] = p.bytes;
-                            zero[j] = p.zero;
-                            points[j] = Ok(KeyPoint::Narrow(0));
-                        }
-                        Err(e) => points[j] = Err(e),
-                    }
+        let mut buf = KeyBuf::new();
+        let mut keys = keys.into_iter();
+        let mut base = 0usize;
+        loop {
+            let mut hashes = [0u32; CHUNK];
+            let mut refused: [Option<Error>; CHUNK] = [None; CHUNK];
+            let mut n = 0;
+            for k in keys.by_ref().take(CHUNK) {
+                match self.prepare(k, &mut buf) {
+                    Ok(p) => hashes[n] = self.point_of(p).narrow(),
+                    Err(e) => refused[n] = Some(e),
                 }
-                let mut digests = [[0u8; 16]; CHUNK];
-                lanes::digest_many(lanes, &msgs[..raw.len()], &mut digests[..raw.len()]);
-                for (j, p) in points.iter_mut().enumerate() {
-                    // a key that is not hashed keeps hash 0, as `point_of` says
-                    if p.is_ok() && !zero[j] {
-                        *p = Ok(point_of(&digests[j]));
-                    }
-                }
+                n += 1;
             }
-            Points::Hashed | Points::PerKey => {
-                for ((p, buf), k) in points.iter_mut().zip(bufs.iter_mut()).zip(raw) {
-                    *p = self.prepare(k, buf).map(|key| self.point_of(key));
-                }
+            if n == 0 {
+                return;
             }
+            fetch_ahead(c, hashes[..n].iter().map(|&h| h ^ bound.flip()));
+            for (j, refused) in refused[..n].iter().enumerate() {
+                let r = match refused {
+                    Some(e) => Err(*e),
+                    None => self.locate_point_of(KeyPoint::Narrow(hashes[j])),
+                };
+                found(base + j, r);
+            }
+            base += n;
         }
     }
 
@@ -188,5 +216,18 @@ impl Ring {
         let mut out = Vec::new();
         self.locate_batch(keys, |_, r| out.push(r));
         out
+    }
+}
+
+/// Starts fetching, for each searched value of a chunk, the continuum's index entry, then
+/// the values and owners of its bucket: two waves, so that every miss of a wave is in
+/// flight at once.
+#[inline(always)]
+fn fetch_ahead(c: &Continuum, searched: impl Iterator<Item = u32> + Clone) {
+    for h in searched.clone() {
+        c.index.prefetch(h);
+    }
+    for h in searched {
+        c.prefetch_bucket(h);
     }
 }
