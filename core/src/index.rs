@@ -1,12 +1,13 @@
 //! A prefix table over the sorted point values: the top bits of a hash give the slice of the
 //! continuum to search, so a lookup touches a few cache lines instead of log2(N) of them.
 //!
-//! Two densities, chosen by the number of values ([`Density::of`]): up to [`FINE_MAX`]
-//! values (every table of the ring fits the core's own caches) about one bucket per value,
-//! searched in a window of [`FINE`] values; above it about one bucket per 4 to 8 values,
-//! so the table stays an eighth of its fine size and mostly cached, and a lookup waits for
-//! one line of the values (and of the owners, fetched beside it) rather than for the table
-//! and then the values; searched in a window of [`COARSE`] values.
+//! Two densities, chosen by the number of values: up to [`FINE_MAX`] values (every table of
+//! the ring fits the core's own caches) about one bucket per value, searched in a window of
+//! [`FINE`] values; above it about one bucket per 4 to 8 values, searched in a window of
+//! [`COARSE`] values. The coarse table is an eighth of the fine one's size (under the
+//! common cap of 2^20 buckets) and mostly cached, so a lookup waits for one line of the
+//! values (and of the owners, fetched beside it) rather than for the table and then the
+//! values.
 
 use alloc::vec::Vec;
 
