@@ -3,9 +3,8 @@
 //! other), then, on a large continuum (a coarse index), the lines every search of the chunk
 //! will read are fetched at once in two waves (the index entries, then the values and
 //! owners of each bucket), so their cache misses overlap instead of following each other;
-//! then each key is searched. On a small continuum (whose lines are cached) with a hash
-//! that is not MD5 there is nothing to overlap, and the keys go one by one. Either way each
-//! key gets exactly the answer [`Ring::locate_index`] gives it.
+//! then each key is searched. Either way each key gets exactly the answer
+//! [`Ring::locate_index`] gives it.
 
 use alloc::vec::Vec;
 
@@ -27,7 +26,7 @@ const CHUNK: usize = 16;
 enum Points {
     /// Placed from the key itself, or by a shortcut: [`Ring::locate_index`] per key.
     PerKey,
-    /// The ring's key hash, one key at a time.
+    /// The ring's 32-bit key hash, one key after the other.
     Hashed,
     /// The MD5 digest of the prepared key, turned into the key point by the function.
     Digest(fn(&[u8; 16]) -> KeyPoint),
@@ -42,7 +41,8 @@ impl Ring {
         match &self.layout {
             Layout::Furc(_) | Layout::Scored(..) | Layout::JumpXxh3 => return Points::PerKey,
             Layout::Wide(..) => return Points::Digest(|d| KeyPoint::Wide(u128::from_be_bytes(*d))),
-            Layout::Slots(s) if s.old_compat() => return Points::Hashed,
+            // a 64-bit key point: the batch passes 32-bit hashes
+            Layout::Slots(s) if s.old_compat() => return Points::PerKey,
             _ => {}
         }
         match self.hash {
@@ -99,10 +99,8 @@ impl Ring {
             (Points::Digest(point_of), _) => {
                 self.batch_digests(lanes.or_supported(), point_of, ahead, keys, found);
             }
-            (Points::Hashed, Some(ahead)) => self.batch_hashed(ahead, keys, found),
-            // Nothing to overlap on a small continuum with a cheap hash: a chunk would only
-            // add copying to the key-by-key path.
-            (Points::Hashed | Points::PerKey, _) => {
+            (Points::Hashed, _) => self.batch_hashed(ahead, keys, found),
+            (Points::PerKey, _) => {
                 for (i, k) in keys.into_iter().enumerate() {
                     found(i, self.locate_index(k));
                 }
@@ -171,11 +169,12 @@ impl Ring {
         }
     }
 
-    /// Batches on a large continuum keyed by a 32-bit hash other than MD5: a chunk of keys
-    /// hashed one by one, their lines fetched ahead, then searched.
+    /// Batches keyed by a 32-bit hash other than MD5: a chunk of keys hashed one after the
+    /// other (their dependency chains overlap when nothing else runs between them), their
+    /// lines fetched ahead on a large continuum, then searched.
     fn batch_hashed<'k>(
         &self,
-        (c, bound): (&Continuum, Bound),
+        ahead: Option<(&Continuum, Bound)>,
         keys: impl IntoIterator<Item = &'k [u8]>,
         mut found: impl FnMut(usize, Result<usize, Error>),
     ) {
@@ -196,7 +195,9 @@ impl Ring {
             if n == 0 {
                 return;
             }
-            fetch_ahead(c, hashes[..n].iter().map(|&h| h ^ bound.flip()));
+            if let Some((c, bound)) = ahead {
+                fetch_ahead(c, hashes[..n].iter().map(|&h| h ^ bound.flip()));
+            }
             for (j, refused) in refused[..n].iter().enumerate() {
                 let r = match refused {
                     Some(e) => Err(*e),
