@@ -17,8 +17,9 @@ use crate::hash::md5::{self, lanes, lanes::Lanes};
 use crate::hash::Hash;
 use crate::profile::Bound;
 
-/// Keys hashed and searched together: two compressions of the widest MD5 engine, and as
-/// many searches in flight as a core has cache misses outstanding.
+/// Keys hashed and searched together: one compression of the widest MD5 engine (two of
+/// the 8-lane one), and about as many searches in flight as a core has cache misses
+/// outstanding.
 const CHUNK: usize = 16;
 
 /// How a batch gets each key's point.
