@@ -3,12 +3,13 @@
 # - comments state rules, not history: no source file cites an issue number or a "trap N";
 # - no source file over 600 lines but the profile table (core/src/profile.rs);
 # - Debian packages are installed only through tests/lib/need.sh (one helper for every script).
-# Generated files are checked by their generators (gen-header.sh --check, gen-tables.sh --check).
+# Generated files are checked by their generators (gen-header.sh --check, gen-tables.sh --check;
+# the ports' generated files by tests/gen/ports.py --check, below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fail=0
 sources() {
-    git ls-files -- '*.rs' '*.py' '*.php' '*.go' '*.java' '*.js' '*.mjs' '*.ts' '*.c' '*.h' '*.sh' \
+    git ls-files -- '*.rs' '*.py' '*.php' '*.go' '*.java' '*.js' '*.mjs' '*.ts' '*.rb' '*.c' '*.h' '*.sh' \
         | grep -v -E '^(tests/vectors|include)/|\.d\.ts$'
 }
 
@@ -26,6 +27,13 @@ fi
 if hits=$(git ls-files -- '*.sh' '.ci/*' | grep -v -x 'tests/lib/need.sh' \
     | xargs grep -n -E 'apt-get( -[a-z]+)* (install|update)' 2>/dev/null | grep -v -E ':[0-9]+:\s*#|"[^"]*apt-get install[^"]*"'); then
     printf 'apt-get outside tests/lib/need.sh (source it and call need_packages):\n%s\n' "$hits"
+    fail=1
+fi
+
+# The files the bindings and ports generate from spec/errors.json and spec/profiles.json
+# (tests/gen/ports.py; reading the committed spec files only, so it runs before any build).
+if ! python3 tests/gen/ports.py --check; then
+    printf 'generated files are stale: run bash tests/gen-tables.sh\n'
     fail=1
 fi
 
