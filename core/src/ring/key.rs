@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 use crate::error::Error;
 use crate::hash::{md5, Hash};
 use crate::options::{tagged, Options, MAX_PREFIXED_KEY};
-use crate::profile::{KeyRewrite, Profile};
+use crate::profile::{KeyChars, KeyRewrite, Profile};
 
 /// Longest key rewrite buffer: dalli's digest form, 212 characters of up to 4 bytes plus
 /// `:md5:` and 32 hex digits (pecl memcache truncates to 250 bytes, gomemcache to 256).
@@ -214,7 +214,7 @@ impl<'k> Prepared<'k> {
 /// The bytes the client hashes for `key`, or [`Error::KeyRejected`]. Rewritten keys are built
 /// in `buf` (no allocation). Inlined: most profiles only check the key's length here; the
 /// rewrites are out of line ([`rewrite`], [`with_options`]). Refusals are on the key as given.
-#[inline]
+#[inline(always)]
 pub(super) fn prepare<'k>(
     profile: &Profile,
     hash: Hash,
@@ -223,14 +223,21 @@ pub(super) fn prepare<'k>(
     buf: &'k mut KeyBuf,
 ) -> Result<Prepared<'k>, Error> {
     let limits = profile.key_limits;
+    // `KeyChars::Any` (most profiles) decided here, without a call.
     let refused = (key.is_empty() && (limits.empty || profile.empty_key_rejected.contains(&hash)))
         || limits.max_len.is_some_and(|m| key.len() > m)
-        || !limits.chars.allows(key);
+        || (limits.chars != KeyChars::Any && !limits.chars.allows(key));
     if refused {
         return Err(Error::KeyRejected);
     }
     if options.rewrites() {
-        return Ok(with_options(options, key, buf));
+        return Ok(match with_options(options, key, buf) {
+            Some(bytes) => Prepared::bytes(bytes),
+            None => Prepared {
+                bytes: key,
+                zero: true,
+            },
+        });
     }
     match profile.key {
         KeyRewrite::None => Ok(Prepared::bytes(key)),
@@ -241,19 +248,17 @@ pub(super) fn prepare<'k>(
 /// The key with the ring's options applied (only profiles whose key is not rewritten take
 /// options): twemproxy's hash tag is a sub-slice of the key; libmemcached's hashed prefix is
 /// written with the key into the stack buffer as `strncpy` copies it (the key's bytes after a
-/// NUL become NUL), and `prefix + key` over 250 bytes hashes as 0.
+/// NUL become NUL), and `prefix + key` over 250 bytes hashes as 0 (`None`; returned in
+/// registers, so the caller's fast path keeps its key out of memory).
 #[inline(never)]
-fn with_options<'k>(options: &Options, key: &'k [u8], buf: &'k mut KeyBuf) -> Prepared<'k> {
+fn with_options<'k>(options: &Options, key: &'k [u8], buf: &'k mut KeyBuf) -> Option<&'k [u8]> {
     if let Some(tag) = options.hash_tag() {
-        return Prepared::bytes(tagged(key, tag));
+        return Some(tagged(key, tag));
     }
     let prefix = options.prefix_key();
     let len = prefix.len() + key.len();
     if len > MAX_PREFIXED_KEY {
-        return Prepared {
-            bytes: key,
-            zero: true,
-        };
+        return None;
     }
     let inline = buf.inline();
     inline[..prefix.len()].copy_from_slice(prefix);
@@ -262,7 +267,7 @@ fn with_options<'k>(options: &Options, key: &'k [u8], buf: &'k mut KeyBuf) -> Pr
         nul |= b == 0;
         *dst = if nul { 0 } else { b };
     }
-    Prepared::bytes(&inline[..len])
+    Some(&inline[..len])
 }
 
 /// A key rewritten by `rule` (built in `buf` when it differs from `key`).
