@@ -142,6 +142,27 @@ impl Continuum {
         })
     }
 
+    /// Appends to `out` the owners met walking from position `start` (forwards, or
+    /// `backwards` for the floor searches) until `out` holds `want` distinct owners or every
+    /// point was seen; an owner already in `out` is skipped.
+    pub(super) fn walk(&self, start: usize, backwards: bool, want: usize, out: &mut Vec<usize>) {
+        let len = self.values.len();
+        for step in 0..len {
+            if out.len() >= want {
+                break;
+            }
+            let p = if backwards {
+                (start + len - step % len) % len
+            } else {
+                (start + step) % len
+            };
+            let owner = self.owners[p] as usize;
+            if !out.contains(&owner) {
+                out.push(owner);
+            }
+        }
+    }
+
     /// The position a 128-bit key point lands on (uhashring: the first point > w, wrapping);
     /// `wide` holds the full positions, parallel to `values` (their top 32 bits).
     pub(super) fn position_wide(&self, wide: &[u128], w: u128) -> Result<usize, Error> {
