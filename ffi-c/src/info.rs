@@ -7,7 +7,7 @@ use core::ffi::c_int;
 
 use ketama_core::{Hash, Profile};
 
-use crate::boundary::{bytes, c_text, ffi_boundary, out};
+use crate::boundary::{ffi_boundary, try_bytes, try_c_text, try_out};
 use crate::status::ketama_status;
 
 /// The name of profile number `index` (0-based, in documentation order; aliases are not
@@ -42,12 +42,9 @@ pub unsafe extern "C" fn ketama_hash(
     hash_out: *mut u32,
 ) -> ketama_status {
     ffi_boundary! {
-        // SAFETY: caller's contract.
-        let hash_out = unsafe { out(hash_out) }?;
-        // SAFETY: caller's contract.
-        let h = Hash::from_name(unsafe { c_text(algorithm) }?)?;
-        // SAFETY: caller's contract.
-        let key = unsafe { bytes(key, len) }?;
+        let hash_out = try_out!(hash_out)?;
+        let h = Hash::from_name(try_c_text!(algorithm)?)?;
+        let key = try_bytes!(key, len)?;
         *hash_out = h.hash(key);
         Ok(())
     }

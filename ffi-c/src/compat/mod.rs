@@ -56,7 +56,7 @@
 //! functions. The points are core's ([`ketama_core::ring::RawContinuum`]): libketama's
 //! formula, MD5 point strings and lower-bound search, over the file's addresses as bytes.
 
-use core::ffi::{c_char, c_int, c_uint, c_void, CStr};
+use core::ffi::{c_char, c_int, c_uint, c_void};
 use std::cell::UnsafeCell;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
@@ -65,7 +65,7 @@ use std::sync::atomic::Ordering;
 
 use ketama_core::hash::md5;
 
-use crate::boundary::ffi_boundary;
+use crate::boundary::{ffi_boundary, try_c_bytes, try_opt_out, try_opt_ref, try_slice_mut};
 
 mod clock;
 mod generations;
@@ -155,12 +155,11 @@ pub unsafe extern "C" fn ketama_roll(
 ) -> c_int {
     ffi_boundary!(0 => {
         set_error("");
-        if contptr.is_null() || filename.is_null() {
+        let (Some(contptr), Ok(filename)) = (try_opt_out!(contptr), try_c_bytes!(filename)) else {
             set_error("NULL argument to ketama_roll");
             return 0;
-        }
-        // SAFETY: NUL-terminated by the caller's contract.
-        let path = PathBuf::from(OsStr::from_bytes(unsafe { CStr::from_ptr(filename) }.to_bytes()));
+        };
+        let path = PathBuf::from(OsStr::from_bytes(filename));
         if let Err(msg) = stamp(&path) {
             set_error(&msg);
             return 0;
@@ -176,8 +175,7 @@ pub unsafe extern "C" fn ketama_roll(
                 0
             }
         };
-        // SAFETY: checked non-NULL; writable by the caller's contract.
-        unsafe { *contptr = Box::into_raw(cont).cast::<continuum>() };
+        *contptr = Box::into_raw(cont).cast::<continuum>();
         ok
     })
 }
@@ -206,7 +204,10 @@ pub unsafe extern "C" fn ketama_smoke(contptr: ketama_continuum) {
 #[no_mangle]
 pub unsafe extern "C" fn ketama_get_server(key: *mut c_char, cont: ketama_continuum) -> *mut mcs {
     ffi_boundary!(core::ptr::null_mut() => {
-        if key.is_null() || cont.is_null() {
+        let Ok(key) = try_c_bytes!(key) else {
+            return core::ptr::null_mut();
+        };
+        if cont.is_null() {
             return core::ptr::null_mut();
         }
         // SAFETY: allocated by ketama_roll as a Box<Continuum>.
@@ -225,8 +226,7 @@ pub unsafe extern "C" fn ketama_get_server(key: *mut c_char, cont: ketama_contin
         let Some(g) = (unsafe { this.current.load(Ordering::Acquire).as_ref() }) else {
             return core::ptr::null_mut();
         };
-        // SAFETY: NUL-terminated by the caller's contract.
-        let h = md5::ketama(unsafe { CStr::from_ptr(key) }.to_bytes());
+        let h = md5::ketama(key);
         // An interned record: valid until ketama_smoke, whatever reloads come meanwhile.
         g.record(h)
     })
@@ -244,8 +244,7 @@ extern "C" {
 #[no_mangle]
 pub unsafe extern "C" fn ketama_print_continuum(cont: ketama_continuum) {
     ffi_boundary!(() => {
-        // SAFETY: NULL or from ketama_roll.
-        let Some(c) = (unsafe { cont.as_ref() }) else {
+        let Some(c) = try_opt_ref!(cont) else {
             return;
         };
         // SAFETY: format strings match their arguments.
@@ -272,8 +271,7 @@ pub unsafe extern "C" fn ketama_print_continuum(cont: ketama_continuum) {
 #[no_mangle]
 pub unsafe extern "C" fn ketama_compare(a: *mut mcs, b: *mut mcs) -> c_int {
     ffi_boundary!(0 => {
-        // SAFETY: caller's contract.
-        match unsafe { (a.as_ref(), b.as_ref()) } {
+        match (try_opt_ref!(a), try_opt_ref!(b)) {
             (Some(a), Some(b)) => a.point.cmp(&b.point) as c_int,
             _ => 0,
         }
@@ -287,11 +285,7 @@ pub unsafe extern "C" fn ketama_compare(a: *mut mcs, b: *mut mcs) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn ketama_hashi(in_string: *mut c_char) -> c_uint {
     ffi_boundary!(0 => {
-        if in_string.is_null() {
-            return 0;
-        }
-        // SAFETY: caller's contract.
-        md5::ketama(unsafe { CStr::from_ptr(in_string) }.to_bytes())
+        try_c_bytes!(in_string).map_or(0, md5::ketama)
     })
 }
 
@@ -302,13 +296,9 @@ pub unsafe extern "C" fn ketama_hashi(in_string: *mut c_char) -> c_uint {
 #[no_mangle]
 pub unsafe extern "C" fn ketama_md5_digest(in_string: *mut c_char, md5pword: *mut u8) {
     ffi_boundary!(() => {
-        if in_string.is_null() || md5pword.is_null() {
-            return;
+        if let (Ok(s), Ok(out)) = (try_c_bytes!(in_string), try_slice_mut!(md5pword, 16)) {
+            out.copy_from_slice(&md5::digest(s));
         }
-        // SAFETY: caller's contract.
-        let d = md5::digest(unsafe { CStr::from_ptr(in_string) }.to_bytes());
-        // SAFETY: 16 writable bytes by the caller's contract.
-        unsafe { core::ptr::copy_nonoverlapping(d.as_ptr(), md5pword, 16) };
     })
 }
 

@@ -6,27 +6,20 @@ use ketama_core::{Hash, Profile, Ring};
 
 use super::change::{blamed, servers_from};
 use super::handle::{ketama_ring, Handle};
-use crate::boundary::{c_text, ffi_boundary, in_slice, out, FfiResult, Opaque};
+use crate::boundary::{ffi_boundary, try_c_text, try_out, try_slice, FfiResult, Opaque};
 use crate::status::ketama_status;
 
-/// A profile by name and its key hash by name (NULL: the profile's default).
-///
-/// # Safety
-/// `profile` and `hash` are NULL or NUL-terminated.
-pub(super) unsafe fn profile_and_hash(
+/// A profile by name and its key hash by name (NULL: the profile's default), from
+/// NUL-terminated string arguments.
+pub(super) fn profile_and_hash(
     profile: *const c_char,
     hash: *const c_char,
 ) -> FfiResult<(&'static Profile, Option<Hash>)> {
-    // SAFETY: forwarded contract.
-    let profile = Profile::by_name(unsafe { c_text(profile) }?)?;
+    let profile = Profile::by_name(try_c_text!(profile)?)?;
     if hash.is_null() {
         return Ok((profile, None));
     }
-    // SAFETY: forwarded contract.
-    Ok((
-        profile,
-        Some(profile.hash_from_name(unsafe { c_text(hash) }?)?),
-    ))
+    Ok((profile, Some(profile.hash_from_name(try_c_text!(hash)?)?)))
 }
 
 /// Creates an empty ring for a client profile.
@@ -46,10 +39,8 @@ pub unsafe extern "C" fn ketama_ring_create(
     ring_out: *mut *mut ketama_ring,
 ) -> ketama_status {
     ffi_boundary! {
-        // SAFETY: caller's contract.
-        let ring_out = unsafe { out(ring_out) }?;
-        // SAFETY: caller's contract.
-        let (profile, hash) = unsafe { profile_and_hash(profile, hash) }?;
+        let ring_out = try_out!(ring_out)?;
+        let (profile, hash) = profile_and_hash(profile, hash)?;
         let handle = Handle::new(Ring::new(profile, hash));
         *ring_out = handle.into_raw();
         Ok(())
@@ -98,16 +89,11 @@ pub unsafe extern "C" fn ketama_ring_create_points(
     failed_index_out: *mut usize,
 ) -> ketama_status {
     ffi_boundary! {
-        // SAFETY: caller's contract.
-        let ring_out = unsafe { out(ring_out) }?;
-        // SAFETY: caller's contract.
-        let (profile, hash) = unsafe { profile_and_hash(profile, hash) }?;
-        // SAFETY: caller's contract (each array holds its count of elements).
-        let (labels, label_lens) = unsafe { (in_slice(labels, server_count)?, in_slice(label_lens, server_count)?) };
-        // SAFETY: as above.
-        let (positions, owners) = unsafe { (in_slice(positions, point_count)?, in_slice(owners, point_count)?) };
-        // SAFETY: caller's contract.
-        let servers = unsafe { servers_from(labels, label_lens, None, None, failed_index_out) }?;
+        let ring_out = try_out!(ring_out)?;
+        let (profile, hash) = profile_and_hash(profile, hash)?;
+        let (labels, label_lens) = (try_slice!(labels, server_count)?, try_slice!(label_lens, server_count)?);
+        let (positions, owners) = (try_slice!(positions, point_count)?, try_slice!(owners, point_count)?);
+        let servers = servers_from(labels, label_lens, None, None, failed_index_out)?;
         let mut points = Vec::with_capacity(point_count);
         for (&p, &o) in positions.iter().zip(owners) {
             if o as usize >= server_count {
