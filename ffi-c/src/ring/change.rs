@@ -41,7 +41,7 @@ pub(super) fn servers_from(
 }
 
 /// A core refusal as a status, blaming its server through `failed_index_out`.
-pub(super) fn blamed(e: BuildError, failed_index_out: *mut usize) -> ketama_status {
+pub(crate) fn blamed(e: BuildError, failed_index_out: *mut usize) -> ketama_status {
     if let Some(i) = e.server {
         blame(failed_index_out, i);
     }
