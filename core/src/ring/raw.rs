@@ -242,7 +242,13 @@ impl RawContinuum {
         let start = self.key_position(key)?;
         let backwards = self.layout.bound().is_some_and(Bound::walks_backwards);
         if let Some(c) = self.layout.continuum() {
-            c.walk(start, backwards, n.min(self.servers), out);
+            c.walk(
+                start,
+                backwards,
+                self.profile.ties,
+                n.min(self.servers),
+                out,
+            );
         }
         Ok(())
     }

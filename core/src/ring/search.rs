@@ -204,7 +204,7 @@ impl Ring {
         out: &mut Vec<usize>,
     ) {
         let backwards = self.layout.bound().is_some_and(Bound::walks_backwards);
-        c.walk(start, backwards, want, out);
+        c.walk(start, backwards, self.profile.ties, want, out);
     }
 
     /// The highest-scoring server not in `skip`.
