@@ -134,7 +134,7 @@ class Runtime:
             return None
         plan: List[Tuple[bytes, int]] = []
         seen: set[bytes] = set()
-        for name, conf in self._nodes.items():
+        for name, conf in self._effective():
             count = self._raw_count(conf)
             try:
                 raw = str(name).encode("utf-8", "surrogatepass")
@@ -157,6 +157,14 @@ class Runtime:
         self._raw_names = list(self._nodes)
         return True
 
+    def _effective(self) -> List[Tuple[Any, Dict[str, Any]]]:
+        """Each node with the conf its points come from (see :meth:`_note_built`)."""
+        return list(self._nodes.items())
+
+    def _note_built(self, changed: Iterable[Tuple[Any, Dict[str, Any]]]) -> None:
+        """Records the confs a change made points from (a ring whose nodes keep the points of
+        their last change needs them)."""
+
     def _plan(self) -> Optional[List[Tuple[str, int]]]:
         """``[(label, native weight)]`` in node order, or None if the native ring cannot
         represent the current nodes exactly."""
@@ -164,7 +172,7 @@ class Runtime:
             return None
         plan: List[Tuple[str, int]] = []
         seen: set[str] = set()
-        for name, conf in self._nodes.items():
+        for name, conf in self._effective():
             if isinstance(name, (str, int)) and not isinstance(name, bool):
                 label = str(name)
             else:
@@ -210,6 +218,8 @@ class Runtime:
 
     def _sync(self, changed: Iterable[Tuple[Any, Dict[str, Any]]]) -> None:
         """After ``_nodes`` changed: update whichever ring is authoritative, then the lookup."""
+        changed = list(changed)
+        self._note_built(changed)
         self._sync_rings(changed)
         self._refresh_lookup()
 
@@ -271,7 +281,7 @@ class Runtime:
         self._by_label = {}
         if was_native or self._tables is None:
             self._tables = Tables()
-            self._build(self._tables, list(self._nodes.items()))
+            self._build(self._tables, self._effective())
         else:
             self._build(self._tables, list(changed))
 
@@ -318,7 +328,7 @@ class Runtime:
             if self._raw is not None:
                 self._raw_tables(tables, self._raw)
             else:
-                self._build(tables, list(self._nodes.items()))
+                self._build(tables, self._effective())
             self._tables = tables
         return self._tables
 
@@ -396,6 +406,10 @@ class MetaRuntime(Runtime):
         if hash_fn and not callable(hash_fn):
             raise TypeError("hash_fn should be a callable function")
         self._hash_fn: Optional[Callable[[Any], Any]] = hash_fn or None
+        # The conf each node's points were last made from: uhashring remakes a node's points
+        # only when that node changes, so a conf edited without a change (same weight, no
+        # vnodes given) keeps the points it had.
+        self._built: Dict[Any, Dict[str, Any]] = {}
         super().__init__()
 
     def hashi(self, key: Any) -> Any:
@@ -430,8 +444,18 @@ class MetaRuntime(Runtime):
         count = int(vnodes) * int(weight)
         return count if count >= 0 else None
 
+    def _note_built(self, changed: Iterable[Tuple[Any, Dict[str, Any]]]) -> None:
+        for name, conf in changed:
+            self._built[name] = dict(conf)
+
+    def _effective(self) -> List[Tuple[Any, Dict[str, Any]]]:
+        built = self._built
+        return [(name, built.get(name, conf)) for name, conf in self._nodes.items()]
+
     def _remove_node(self, node_name: Any) -> None:
         conf = self._nodes.get(node_name)
+        if node_name in self._nodes:
+            self._built.pop(node_name, None)
         super()._remove_node(node_name)
         if conf is not None and not _points_of(conf):
             # uhashring 2.5 drops a node without points, then raises KeyError on its empty
