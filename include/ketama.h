@@ -563,8 +563,8 @@ enum ketama_status ketama_ring_points(const struct ketama_ring *ring, uint32_t *
  * `uhashring-ketama`, `hash_ring`, `node-hashring`, ...). `hash` (`hash_len` bytes; NULL: the
  * profile's default): the key hash, by name, also used for points where the profile hashes
  * them with the key hash. `names[i]` / `name_lens[i]` / `weights[i]`: the `server_count`
- * servers, in order; a name is any bytes (not empty), hashed as given; the same name twice is
- * two servers, each with its own points.
+ * servers, in order; a name is any bytes, hashed as given (`names[i]` is never NULL, not even
+ * for an empty name); the same name twice is two servers, each with its own points.
  *
  * Errors: `KETAMA_STATUS_UNKNOWN_PROFILE`, `KETAMA_STATUS_UNKNOWN_HASH`,
  * `KETAMA_STATUS_EMPTY_RING` (no server), `KETAMA_STATUS_BAD_WEIGHT` (a weight the client
