@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Checks of the tree itself, in seconds:
-# - comments state rules, not history: no source file cites an issue number or a "trap N";
+# - comments state rules, not history: no source file cites an issue number or a numbered trap
+#   of the client notes (the word trap, or COMPAT, followed by the trap's number, with or
+#   without its T);
 # - no source file over 600 lines but the profile table (core/src/profile.rs);
 # - Debian packages are installed only through tests/lib/need.sh (one helper for every script).
 # Generated files are checked by their generators (gen-header.sh --check, gen-tables.sh --check;
@@ -13,7 +15,8 @@ sources() {
         | grep -v -E '^(tests/vectors|include)/|\.d\.ts$'
 }
 
-if hits=$(sources | xargs grep -n -E '\b[Ii]ssue[- ]#?[0-9]+|\btrap [0-9]+' 2>/dev/null); then
+history='\b[Ii]ssue[- ]#?[0-9]+|\b[Tt][Rr][Aa][Pp][Ss]?[- ]+(#|[Nn][Oo]\.? ?)?[Tt]?[0-9]+|\b(COMPAT|client-notes)(\.md)?[ ,]+[Tt][0-9]+\b'
+if hits=$(sources | xargs grep -n -E "$history" 2>/dev/null); then
     printf 'comments citing issue numbers or traps (state the rule, or link to docs/):\n%s\n' "$hits"
     fail=1
 fi

@@ -9,13 +9,15 @@
 # (MCROUTER_GIT, FOLLY_GIT; see tests/oracles/mcrouter/README.md); nginx needs root (unshare).
 # memcached-proxy needs MEMCACHED_GIT (a git clone of memcached/memcached; see its generate.sh).
 # `buckets` needs GO_MAGLEV_GIT and GO_MPCHASH_GIT (git clones): see buckets/generate.sh.
+# `libketama` (dropin/libketama-files.json: the real libketama over hostile servers files)
+# needs KETAMA_SRC, a git clone of RJ/ketama: see libketama/generate.sh.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 families=("$@")
 if [ ${#families[@]} -eq 0 ]; then
   families=(libmemcached java live python node go flexihash buckets jumpback-anchor
             dalli nginx whalin folsom memjs mcrouter xmemcached-gwhalin
-            pyclients memcached-proxy evcache)
+            pyclients memcached-proxy evcache libketama)
 fi
 for f in "${families[@]}"; do
   echo "== regenerating vectors: $f"

@@ -12,6 +12,7 @@ use super::scratch::Scratch;
 use super::slots::{Reduce, Slots};
 use super::tie_runs::TieRuns;
 use crate::alt::maglev;
+use crate::error::Error;
 use crate::hash::{md5, whalin, Hash};
 use crate::profile::{Bound, Join, Placement, PointHash, Profile, ScoreTies, Ties};
 
@@ -214,6 +215,20 @@ impl Layout {
         match self {
             Layout::TieRuns(_, _, runs) => runs.owner(c, p),
             _ => c.owners[p] as usize,
+        }
+    }
+
+    /// The continuum position a key point lands on, for layouts searched by a bound
+    /// (sorted, 128-bit and tie-run continua): the 128-bit search where both the layout and
+    /// the key point are wide, else the layout's bound over the key's 32 bits.
+    pub(super) fn position(&self, k: KeyPoint) -> Result<(&Continuum, usize), Error> {
+        match (self, k) {
+            (Layout::Wide(c, wide), KeyPoint::Wide(w)) => Ok((c, c.position_wide(wide, w)?)),
+            (Layout::Wide(c, _), k) => Ok((c, c.position(Bound::UpperBound, k.narrow())?)),
+            (Layout::Sorted(c, bound) | Layout::TieRuns(c, bound, _), k) => {
+                Ok((c, c.position(*bound, k.narrow())?))
+            }
+            _ => Err(Error::NotAContinuum),
         }
     }
 

@@ -44,14 +44,7 @@ impl Ring {
     /// The continuum position a key point lands on, for layouts searched by a bound
     /// (sorted, 128-bit and tie-run continua).
     pub(super) fn ring_position(&self, k: KeyPoint) -> Result<(&Continuum, usize), Error> {
-        match (&self.layout, k) {
-            (Layout::Wide(c, wide), KeyPoint::Wide(w)) => Ok((c, c.position_wide(wide, w)?)),
-            (Layout::Wide(c, _), k) => Ok((c, c.position(Bound::UpperBound, k.narrow())?)),
-            (Layout::Sorted(c, bound) | Layout::TieRuns(c, bound, _), k) => {
-                Ok((c, c.position(*bound, k.narrow())?))
-            }
-            _ => Err(Error::NotAContinuum),
-        }
+        self.layout.position(k)
     }
 
     /// The server index for a key point (a key already rewritten and hashed): the whole
@@ -221,22 +214,8 @@ impl Ring {
         want: usize,
         out: &mut Vec<usize>,
     ) {
-        let len = c.values.len();
         let backwards = self.layout.bound().is_some_and(Bound::walks_backwards);
-        for step in 0..len {
-            if out.len() >= want {
-                break;
-            }
-            let p = if backwards {
-                (start + len - step % len) % len
-            } else {
-                (start + step) % len
-            };
-            let owner = c.owners[p] as usize;
-            if !out.contains(&owner) {
-                out.push(owner);
-            }
-        }
+        c.walk(start, backwards, self.profile.ties, want, out);
     }
 
     /// The highest-scoring server not in `skip`.
