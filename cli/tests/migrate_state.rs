@@ -102,10 +102,7 @@ impl Pair {
 
     /// Clients write generation `gen` of every key on OLD.
     fn write_old(&self, gen: u32) {
-        store_many(
-            self.a(),
-            (0..N).map(|i| (key(i), value(i, gen), i as u32)),
-        );
+        store_many(self.a(), (0..N).map(|i| (key(i), value(i, gen), i as u32)));
     }
 
     /// Keys whose copy on NEW is not generation `gen` of the source.
@@ -172,7 +169,11 @@ fn stopped_mid_round(name: &str, sig: &str) {
     p.write_old(1);
     let r = expect_ok(&p.run(&[]));
     let stale = p.stale(1);
-    assert!(stale.is_empty(), "{} stale keys after {sig}: {r}", stale.len());
+    assert!(
+        stale.is_empty(),
+        "{} stale keys after {sig}: {r}",
+        stale.len()
+    );
 }
 
 #[test]
@@ -234,7 +235,9 @@ fn a_new_server_restarted_between_runs_keeps_client_writes_that_reuse_recorded_c
         .filter_map(|l| {
             let f: Vec<&str> = l.split(' ').collect();
             match f.as_slice() {
-                ["c", _, k, _, _, dv, _] => Some((dv.trim_start_matches('?').parse().ok()?, unhex(k))),
+                ["c", _, k, _, _, dv, _] => {
+                    Some((dv.trim_start_matches('?').parse().ok()?, unhex(k)))
+                }
                 // The format of the build before.
                 ["c", _, _, _, dv, k] => Some((dv.parse().ok()?, unhex(k))),
                 _ => None,
@@ -250,7 +253,10 @@ fn a_new_server_restarted_between_runs_keeps_client_writes_that_reuse_recorded_c
     for (cas, k) in &recorded {
         same += usize::from(store_cas(p.b(), k, b"client") == *cas);
     }
-    assert!(same > N / 2, "only {same} client writes reuse a recorded CAS");
+    assert!(
+        same > N / 2,
+        "only {same} client writes reuse a recorded CAS"
+    );
     // The sources change (half) or go (half): a sync would update or delete each copy.
     for i in 0..N {
         if i % 2 == 0 {
@@ -263,7 +269,11 @@ fn a_new_server_restarted_between_runs_keeps_client_writes_that_reuse_recorded_c
     let lost: Vec<usize> = (0..N)
         .filter(|&i| fetch(p.b(), &key(i)).map(|g| g.0) != Some(b"client".to_vec()))
         .collect();
-    assert!(lost.is_empty(), "{} client writes overwritten or deleted: {r}", lost.len());
+    assert!(
+        lost.is_empty(),
+        "{} client writes overwritten or deleted: {r}",
+        lost.len()
+    );
 }
 
 fn unhex(h: &str) -> Vec<u8> {
@@ -304,16 +314,25 @@ fn the_state_file_is_private_and_a_link_at_its_temporary_name_is_not_followed() 
     // for the PIDs the next processes are likely to get.
     let target = p.dir.join("precious");
     std::fs::write(&target, "precious").unwrap();
-    let next = std::process::Command::new("true").spawn().unwrap();
+    let mut next = std::process::Command::new("true").spawn().unwrap();
     let base = next.id();
+    next.wait().unwrap();
     for pid in base..base + 200 {
-        for name in [format!("{}.tmp{pid}", p.state), format!("{}.tmp{pid}-0", p.state)] {
+        for name in [
+            format!("{}.tmp{pid}", p.state),
+            format!("{}.tmp{pid}-0", p.state),
+        ] {
             let _ = std::os::unix::fs::symlink(&target, name);
         }
     }
     expect_ok(&p.run(&[]));
     expect_ok(&p.run(&[]));
-    assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious");
+    let target_now = std::fs::read_to_string(&target).unwrap();
+    assert!(
+        target_now == "precious",
+        "the link's target was written: {} bytes",
+        target_now.len()
+    );
     let mode = std::fs::metadata(&p.state).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600, "state file mode {mode:o}");
     assert!(p.stale(0).is_empty());
@@ -328,7 +347,11 @@ fn records_too_long_to_be_records_are_refused_with_file_and_line() {
     for text in [
         // A 32 MiB key, in the format of the build before and in this one.
         format!("ketama-migrate-state 1\nc {} {} 1 2 {huge}\n", p.a(), p.b()),
-        format!("ketama-migrate-state 2\nc {} {huge} {} 1 2 -\nj\n", p.a(), p.b()),
+        format!(
+            "ketama-migrate-state 2\nc {} {huge} {} 1 2 -\nj\n",
+            p.a(),
+            p.b()
+        ),
         // A key memcached cannot name (300 bytes).
         format!(
             "ketama-migrate-state 2\nc {} {} {} 1 2 -\nj\n",
@@ -341,7 +364,10 @@ fn records_too_long_to_be_records_are_refused_with_file_and_line() {
         let out = p.run(&[]);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{err}");
-        assert!(err.contains(&format!("{}:2:", p.state)), "file and line: {err}");
+        assert!(
+            err.contains(&format!("{}:2:", p.state)),
+            "file and line: {err}"
+        );
         assert!(!err.contains(p.b()), "the NEW server is not blamed: {err}");
         assert_eq!(stat(p.b(), "curr_items"), 0, "nothing written");
     }
@@ -360,7 +386,11 @@ fn no_key_file_stays_in_tmpdir_after_kill_9_and_a_rerun() {
     let _ = child.wait_with_output();
     let out = p.spawn(&[], Some(&tmp)).wait_with_output().unwrap();
     expect_ok(&out);
-    let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().flatten().map(|e| e.path()).collect();
+    let left: Vec<_> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     assert!(left.is_empty(), "left in TMPDIR: {left:?}");
     assert!(p.stale(0).is_empty());
 }

@@ -139,11 +139,14 @@ fn merge_to_file(runs: Vec<File>) -> io::Result<File> {
     Ok(f)
 }
 
+/// A record at the head of a run: key, sequence number, run, payload.
+type Head = Reverse<(Vec<u8>, u64, usize, Vec<u8>)>;
+
 /// Sorted runs merged.
 #[derive(Debug)]
 pub struct Merge {
     readers: Vec<BufReader<File>>,
-    heap: BinaryHeap<Reverse<(Vec<u8>, u64, usize, Vec<u8>)>>,
+    heap: BinaryHeap<Head>,
 }
 
 impl Merge {
