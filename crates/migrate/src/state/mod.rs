@@ -69,3 +69,6 @@ impl std::error::Error for StateError {}
 pub fn digest(data: &[u8], flags: u32) -> u64 {
     xxhash_rust::xxh3::xxh3_64_with_seed(data, u64::from(flags))
 }
+
+#[cfg(test)]
+mod tests;
