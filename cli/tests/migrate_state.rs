@@ -238,7 +238,7 @@ fn a_new_server_restarted_between_runs_keeps_client_writes_that_reuse_recorded_c
                 ["c", _, k, _, _, dv, _] => {
                     Some((dv.trim_start_matches('?').parse().ok()?, unhex(k)))
                 }
-                // The format of the build before.
+                // Format 1.
                 ["c", _, _, _, dv, k] => Some((dv.parse().ok()?, unhex(k))),
                 _ => None,
             }
