@@ -157,7 +157,8 @@ fn stopped_mid_round(name: &str, sig: &str) {
     if sig != "KILL" {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{err}");
-        assert!(took < Duration::from_secs(1), "stopped after {took:?}");
+        // Within a second of the signal (2 s allowed for a loaded machine, as elsewhere).
+        assert!(took < Duration::from_secs(2), "stopped after {took:?}");
     }
     // What the NEW server was sent before the stop is applied once it runs again.
     let mut last = u64::MAX;
