@@ -115,30 +115,39 @@ fn sort_journal(path: &str, file: &File, journal: (u64, u64)) -> Result<Sorted, 
     sorter.finish().map_err(io)
 }
 
-/// The lines (with their sort key) of the sorted part, grouped per key.
+/// The lines of the sorted part, each with its sort key.
 struct Groups<'a> {
     r: BufReader<At>,
     buf: Vec<u8>,
     path: &'a str,
-    peeked: Option<Vec<u8>>,
 }
 
 impl Groups<'_> {
-    fn next_line(&mut self) -> Result<Option<Vec<u8>>, StateError> {
-        if let Some(l) = self.peeked.take() {
-            return Ok(Some(l));
-        }
+    /// The next line and its sort key.
+    fn next_line(&mut self) -> Result<Option<(Vec<u8>, String)>, StateError> {
         let got = read_bounded(&mut self.r, &mut self.buf, MAX_LINE)
             .map_err(|e| StateError(format!("{}: cannot read the state file: {e}", self.path)))?;
-        Ok((got == Got::Line).then(|| self.buf.clone()))
+        if got != Got::Line {
+            return Ok(None);
+        }
+        let text = String::from_utf8(self.buf.clone())
+            .map_err(|_| StateError(format!("{}: a record changed while read", self.path)))?;
+        let key = Line::parse(&text)
+            .and_then(|l| l.subject())
+            .map(|(s, k)| sort_key(s, k))
+            .ok_or_else(|| StateError(format!("{}: a record changed while read", self.path)))?;
+        Ok(Some((key, text)))
     }
 }
 
-/// The sort key of a line of text.
-fn key_of(line: &[u8]) -> Option<Vec<u8>> {
-    let l = Line::parse(std::str::from_utf8(line).ok()?)?;
-    let (s, k) = l.subject()?;
-    Some(sort_key(s, k))
+/// Applies the record `text` to `fold`; the first gives the key's OLD label and hex key.
+fn apply(fold: &mut Fold, subject: &mut Option<(String, String)>, text: &str) {
+    if let Some(line) = Line::parse(text) {
+        if subject.is_none() {
+            *subject = line.subject().map(|(s, k)| (s.to_string(), k.to_string()));
+        }
+        fold.apply(&line);
+    }
 }
 
 /// Writes the new file: the server lines of `ids`, every key's merged records (from `base`
@@ -220,38 +229,25 @@ fn merge_file(
         r: BufReader::with_capacity(256 * 1024, At::new(dup, records.start, records.end)),
         buf: Vec::new(),
         path,
-        peeked: None,
     };
     let mut j = sorted.next_rec().map_err(io)?;
     let mut b = groups.next_line()?;
     loop {
-        let bk = b.as_deref().and_then(key_of);
-        let jk = j.as_ref().map(|r| r.0.clone());
-        let key = match (&bk, &jk) {
+        let key = match (&b, &j) {
             (None, None) => break,
-            (Some(a), Some(c)) => a.min(c).clone(),
-            (Some(a), None) => a.clone(),
-            (None, Some(c)) => c.clone(),
+            (Some(x), Some(y)) => x.0.as_slice().min(y.0.as_slice()).to_vec(),
+            (Some(x), None) => x.0.clone(),
+            (None, Some(y)) => y.0.clone(),
         };
         let mut fold = Fold::default();
         let mut subject = None;
-        while let Some(l) = b
-            .as_deref()
-            .filter(|l| key_of(l).as_deref() == Some(&key[..]))
-        {
-            let text = String::from_utf8_lossy(l).into_owned();
-            if let Some(line) = Line::parse(&text) {
-                subject = line.subject().map(|(s, k)| (s.to_string(), k.to_string()));
-                fold.apply(&line);
-            }
+        while let Some((_, text)) = b.as_ref().filter(|x| x.0 == key) {
+            apply(&mut fold, &mut subject, text);
             b = groups.next_line()?;
         }
         while let Some(r) = j.as_ref().filter(|r| r.0 == key) {
-            let text = String::from_utf8_lossy(&r.2).into_owned();
-            if let Some(line) = Line::parse(&text) {
-                subject = line.subject().map(|(s, k)| (s.to_string(), k.to_string()));
-                fold.apply(&line);
-            }
+            let text = std::str::from_utf8(&r.2).unwrap_or_default();
+            apply(&mut fold, &mut subject, text);
             j = sorted.next_rec().map_err(io)?;
         }
         if let Some((src, k)) = subject {
