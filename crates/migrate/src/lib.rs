@@ -20,6 +20,7 @@ mod clock;
 mod placement;
 mod plan;
 pub mod run;
+mod sort;
 pub mod state;
 mod verify;
 

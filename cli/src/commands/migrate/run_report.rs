@@ -76,6 +76,16 @@ fn rows(a: &RunArgs, c: &Counts) -> Vec<(&'static str, u64, &'static str)> {
                 get(&c.deleted_copies),
                 "copies deleted: their source is gone",
             ),
+            (
+                "settled",
+                get(&c.settled),
+                "writes of a stopped run found on the NEW server as written: recorded",
+            ),
+            (
+                "verified",
+                get(&c.verified),
+                "copies on a restarted NEW server found as written (same value and flags): recorded",
+            ),
         ]);
     }
     v.extend([

@@ -27,6 +27,12 @@ pub struct Counts {
     pub kept: AtomicU64,
     /// Copies a client changed after the tool wrote them (left alone).
     pub client_changed: AtomicU64,
+    /// Writes of an earlier run whose outcome was unknown (stopped, killed, a server that
+    /// stalled), found on the NEW server as the tool wrote them and recorded.
+    pub settled: AtomicU64,
+    /// Copies whose recorded version was not sure (their server restarted since) found
+    /// holding what the tool wrote, and recorded again.
+    pub verified: AtomicU64,
     /// Keys gone at the source between listing and reading.
     pub vanished: AtomicU64,
     /// Copies deleted because their source is gone.

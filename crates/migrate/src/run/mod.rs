@@ -16,12 +16,15 @@
 //! it are counted; a rerun (with the same state file) completes the work. Every write is one
 //! request, which the server applies whole or not at all.
 
+mod check;
 mod copy;
 mod counts;
 mod delete;
 mod engine;
 mod error;
 mod feed;
+mod job;
+mod join;
 mod limits;
 mod options;
 mod outcome;

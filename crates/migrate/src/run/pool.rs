@@ -8,8 +8,9 @@ use super::counts::inc;
 use super::shared::Ctx;
 use crate::backend::{Backend, Connection, Endpoint, Purpose, Reply, Request, ServerError};
 
-/// Connections to the servers of one fleet (OLD or NEW), opened on first use; a server that
-/// failed is never tried again during the run.
+/// Connections to the servers of one fleet (OLD or NEW), opened on first use (and refused
+/// when the server's process is not the one the run started with); a server that failed is
+/// never tried again during the run.
 pub struct Pool<'a, B: Backend> {
     ctx: &'a Ctx<'a, B>,
     endpoints: &'a [Endpoint],
@@ -46,10 +47,17 @@ impl<'a, B: Backend> Pool<'a, B> {
             return None;
         }
         if let Entry::Vacant(e) = self.conns.entry(i) {
-            match self.ctx.backend.open(&self.endpoints[i], Purpose::Sync) {
-                Ok(c) => {
-                    e.insert(c);
-                }
+            let ep = &self.endpoints[i];
+            match self.ctx.backend.open(ep, Purpose::Sync) {
+                Ok(mut c) => match self.ctx.processes.check(ep.side, i, &mut c) {
+                    Ok(()) => {
+                        e.insert(c);
+                    }
+                    Err(why) => {
+                        self.ctx.dead.add(label, format!("server {label}: {why}"));
+                        return None;
+                    }
+                },
                 Err(err) => {
                     self.ctx.dead.add(label, err.message);
                     return None;
