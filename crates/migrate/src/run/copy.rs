@@ -5,11 +5,13 @@
 //! update only if the copy is still the one the tool wrote, so a copy a client changed since
 //! is left alone.
 
+use std::collections::VecDeque;
 use std::sync::mpsc::Receiver;
 use std::sync::Mutex;
 
 use super::counts::inc;
 use super::delete::delete_batch;
+use super::limits::BATCH_BYTES;
 use super::pool::{by, Pool};
 use super::shared::{record, Ctx, Job};
 use crate::backend::{Backend, Item, Reply, Request, Version, Written};
@@ -61,11 +63,48 @@ fn write_request(w: &Write1) -> Request<'_> {
     }
 }
 
+/// Copies a batch, in rounds that keep at most [`BATCH_BYTES`] of values in memory (one
+/// item alone in its round is kept whatever its size: at most the source's item size limit).
+/// A round is planned by the sizes the jobs are expected to take; a value found larger than
+/// the round could still keep is read past and its job planned again with its real size.
 fn copy_batch<B: Backend>(ctx: &Ctx<B>, old: &mut Pool<B>, new: &mut Pool<B>, batch: Vec<Job>) {
+    let mut queue: VecDeque<Job> = probe_copies(ctx, new, batch).into();
+    while !queue.is_empty() && !ctx.stopping() {
+        let round = take_round(&mut queue);
+        let keep = if round.len() == 1 {
+            u64::MAX
+        } else {
+            BATCH_BYTES
+        };
+        let (got, later) = read_sources(ctx, old, round, keep);
+        for j in later.into_iter().rev() {
+            queue.push_front(j);
+        }
+        write_copies(ctx, new, got);
+    }
+}
+
+/// The jobs of the next round from the front of `queue`: at least one, then as many as fit
+/// in [`BATCH_BYTES`] by their expected sizes.
+fn take_round(queue: &mut VecDeque<Job>) -> Vec<Job> {
+    let mut round = Vec::new();
+    let mut bytes = 0u64;
+    while let Some(j) = queue.front() {
+        if !round.is_empty() && bytes.saturating_add(j.size) > BATCH_BYTES {
+            break;
+        }
+        bytes = bytes.saturating_add(j.size);
+        round.extend(queue.pop_front());
+    }
+    round
+}
+
+/// Writes the copies of the items read: a first copy, or an update of a copy whose source
+/// changed; records them in the state file.
+fn write_copies<B: Backend>(ctx: &Ctx<B>, new: &mut Pool<B>, got: Vec<(Job, Item)>) {
     let c = ctx.counts;
-    let batch = probe_copies(ctx, new, batch);
-    let mut writes = Vec::with_capacity(batch.len());
-    for (job, item) in read_sources(ctx, old, batch) {
+    let mut writes = Vec::with_capacity(got.len());
+    for (job, item) in got {
         let expect = match &job.prev {
             Some(p) if p.src_cas == item.version.0 && p.dst == job.dst => {
                 inc(&c.unchanged, 1);
@@ -157,21 +196,30 @@ fn written<B: Backend>(
     }
 }
 
-/// Reads each job's source item (one pipelined round over the sources); the jobs whose
-/// source failed are counted as failed and left out, those gone since listed as vanished.
-fn read_sources<B: Backend>(ctx: &Ctx<B>, old: &mut Pool<B>, batch: Vec<Job>) -> Vec<(Job, Item)> {
-    let mut got = Vec::with_capacity(batch.len());
-    let rounds = old.round(by(batch, |j| j.src), |j| Request::Read(&j.key));
+/// Reads each job's source item (one pipelined round over the sources, keeping at most
+/// `keep` bytes of values); the jobs whose source failed are counted as failed and left out,
+/// those gone since listed as vanished; those whose value did not fit come back apart, with
+/// its size.
+fn read_sources<B: Backend>(
+    ctx: &Ctx<B>,
+    old: &mut Pool<B>,
+    round: Vec<Job>,
+    keep: u64,
+) -> (Vec<(Job, Item)>, Vec<Job>) {
+    let mut got = Vec::with_capacity(round.len());
+    let mut later = Vec::new();
+    let rounds = old.round_within(by(round, |j| j.src), |j| Request::Read(&j.key), keep);
     for (_, jobs, items) in rounds {
         for (j, r) in jobs.into_iter().zip(items) {
             match r {
                 Reply::Item(Some(it)) => got.push((j, it)),
                 Reply::Item(None) => inc(&ctx.counts.vanished, 1),
+                Reply::Later(size) => later.push(Job { size, ..j }),
                 _ => inc(&ctx.counts.failed, 1),
             }
         }
     }
-    got
+    (got, later)
 }
 
 /// Keys copied before whose source is unchanged (same version at listing) are only checked

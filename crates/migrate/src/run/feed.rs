@@ -260,6 +260,7 @@ fn sort<B: Backend>(
         dst,
         key: it.key,
         version: it.version,
+        size: it.size,
         prev,
     };
     Ok(Some((job, it.size)))

@@ -22,6 +22,9 @@ pub struct Job {
     pub key: Vec<u8>,
     /// The item's version when listed.
     pub version: Version,
+    /// The bytes reading it is expected to take: its size as listed (0: unknown), then the
+    /// size of its value once a read found it larger than the round could keep.
+    pub size: u64,
     /// The copy recorded by an earlier run.
     pub prev: Option<Copy>,
 }
