@@ -2,6 +2,8 @@
 //! - [`alloc`]: a counting global allocator, for tests that check a memory measurement;
 //! - [`fake`]: fake memcached servers that misbehave (slow, stalled, endless, garbage,
 //!   killed mid-reply);
+//! - [`meta_fake`]: a fake memcached speaking the meta protocol that answers out of order or
+//!   lies about its values' sizes;
 //! - [`memcached`]: real memcached processes on free ports of 127.0.0.1, killed on drop;
 //! - [`tls`]: certificates made with `openssl` and `memcached -Z` processes;
 //! - [`meta`]: a tiny meta-protocol client of its own, to write and read keys around the
@@ -15,6 +17,7 @@ pub mod alloc;
 pub mod fake;
 pub mod memcached;
 pub mod meta;
+pub mod meta_fake;
 mod packages;
 pub mod signal;
 pub mod tls;

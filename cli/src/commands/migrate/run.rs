@@ -104,7 +104,7 @@ fn notes(a: &RunArgs, o: &Outcome) {
         setup::bad_lines("migrate run", label, l);
     }
     for (label, e) in &o.dead {
-        eprintln!("ketama: migrate run: server {label} failed: {e}");
+        eprintln!("ketama: migrate run: {}", run_report::failure(label, e));
     }
     let failed = get(&o.counts.failed);
     if failed > 0 {

@@ -142,12 +142,22 @@ pub(crate) fn outcome_table(pl: &Placement, a: &RunArgs, o: &Outcome) -> String 
         out.push('\n');
     }
     for (label, e) in &o.dead {
-        out.push_str(&format!("FAILED: server {label}: {e}\n"));
+        out.push_str(&format!("FAILED: {}\n", failure(label, e)));
     }
     if o.interrupted {
         out.push_str("INTERRUPTED: a rerun resumes\n");
     }
     out
+}
+
+/// What failed, naming the server once: its error when that names it (every server error
+/// does), else the label and the error.
+pub(crate) fn failure(label: &str, e: &str) -> String {
+    if e.contains(label) {
+        e.to_string()
+    } else {
+        format!("server {label}: {e}")
+    }
 }
 
 /// The JSON of a run.

@@ -225,11 +225,13 @@ impl Connection for MemcachedConn {
                         SetReply::Refused => Written::Refused,
                     })
                 }
-                Request::Delete { key, .. } => Reply::Deleted(match self.conn.read_delete(key)? {
-                    DeleteReply::Deleted => Deleted::Deleted,
-                    DeleteReply::NotFound => Deleted::Gone,
-                    DeleteReply::Exists => Deleted::Changed,
-                }),
+                Request::Delete { key, .. } => {
+                    Reply::Deleted(match self.conn.read_delete(key)? {
+                        DeleteReply::Deleted => Deleted::Deleted,
+                        DeleteReply::NotFound => Deleted::Gone,
+                        DeleteReply::Exists => Deleted::Changed,
+                    })
+                }
             });
         }
         Ok(out)
