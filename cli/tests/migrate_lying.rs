@@ -101,3 +101,22 @@ fn values_over_the_servers_item_size_limit_are_refused_before_they_are_read() {
         assert!(peak_kb < 40 * 1024, "peak RSS {peak_kb} kB");
     }
 }
+
+#[test]
+fn ctrl_c_while_a_server_is_read_blames_no_server() {
+    let mut script = Script::keys(20, 10);
+    script.silent_reads = true;
+    let old = MetaFake::start(script);
+    let sink = MetaFake::start(Script::keys(0, 0));
+    let (_dir, o, n) = files("ctrl-c", old.addr(), sink.addr());
+    let mut args = run_args(&o, &n, &[]);
+    args.retain(|a| *a != "3");
+    args.retain(|a| *a != "--timeout");
+    let (out, stopped) = common::interrupted(&args, std::time::Duration::from_millis(1500));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(stopped < std::time::Duration::from_secs(2), "{stopped:?}");
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    assert!(!err.contains("failed"), "no server failed: {err}");
+    assert_eq!(json(&out)["counts"]["failed"], 0);
+}

@@ -1,7 +1,7 @@
 //! A fake memcached that speaks enough of the meta protocol for a migration (`version`, `mn`,
 //! `stats`, `stats settings`, `lru_crawler metadump all`, `mg`, `ms`, `md`) and misbehaves
 //! as told: it answers pipelined requests out of order, lists sizes smaller than its values,
-//! or announces values larger than it says it can hold.
+//! announces values larger than it says it can hold, or never answers a read.
 //!
 //! Its values are made from their key when asked for (never stored), so a fake can serve
 //! hundreds of megabytes; what it is sent with `ms` is read and dropped (a sink: every write
@@ -30,6 +30,8 @@ pub struct Script {
     pub announce: Option<u64>,
     /// `item_size_max` of its `stats settings`.
     pub item_size_max: u64,
+    /// Never answers an `mg` of a value (the connection stays open).
+    pub silent_reads: bool,
 }
 
 impl Script {
@@ -42,6 +44,7 @@ impl Script {
             reorder: false,
             announce: None,
             item_size_max: 1 << 20,
+            silent_reads: false,
         }
     }
 }
@@ -178,6 +181,9 @@ fn reply(script: &Script, line: &str, writes: &AtomicU64) -> Vec<u8> {
             let len = script.keys[i].1;
             if !flags.contains(&"v") {
                 return format!("HD c{}{}\r\n", i + 1, echo(flags)).into_bytes();
+            }
+            if script.silent_reads {
+                return Vec::new();
             }
             if let Some(n) = script.announce {
                 return format!("VA {n} f0 t-1 c{}{}\r\n", i + 1, echo(flags)).into_bytes();
