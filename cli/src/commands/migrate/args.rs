@@ -5,7 +5,7 @@ use std::time::Duration;
 use clap::{Args, Subcommand};
 
 use crate::shared::Fail;
-use crate::tls_args::TlsArgs;
+use crate::tls_args::{TlsArgs, ToTlsArgs};
 
 /// `ketama migrate` verbs.
 #[derive(Debug, Subcommand)]
@@ -59,6 +59,8 @@ pub(crate) struct PlaceArgs {
     pub(crate) timeout: Duration,
     #[command(flatten)]
     pub(crate) tls: TlsArgs,
+    #[command(flatten)]
+    pub(crate) to_tls: ToTlsArgs,
 }
 
 /// `ketama migrate plan`.

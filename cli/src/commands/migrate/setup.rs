@@ -48,12 +48,15 @@ pub(crate) fn placement(a: &PlaceArgs) -> Result<Placement, Fail> {
     ))
 }
 
-/// The memcached servers as the options say (timeout per round trip, TLS), stopped by
-/// Ctrl-C.
+/// The memcached servers as the options say (timeout per round trip, TLS per fleet), stopped
+/// by Ctrl-C.
 pub(crate) fn backend(a: &PlaceArgs) -> Result<Memcached, Fail> {
-    let tls = a.tls.load().map_err(Fail::new)?;
-    Ok(Memcached::new(
-        Options::new(a.timeout, crate::stop::flag()).with_tls(tls),
+    let old = a.tls.load().map_err(Fail::new)?;
+    let new = a.to_tls.load(old.clone()).map_err(Fail::new)?;
+    let opts = Options::new(a.timeout, crate::stop::flag());
+    Ok(Memcached::per_side(
+        opts.clone().with_tls(old),
+        opts.with_tls(new),
     ))
 }
 
