@@ -3,7 +3,7 @@
 
 use std::sync::Mutex;
 
-use ketama_migrate::run::get;
+use ketama_migrate::run::{changed, get, until_quiet};
 use ketama_migrate::{Outcome, Progress, RunError, RunOptions};
 use serde_json::json;
 
@@ -64,7 +64,28 @@ pub(crate) fn run(a: &RunArgs, f: Format) -> Result<(String, i32), Fail> {
         stop: crate::stop::flag(),
         progress: Some(&bar),
     };
-    let r = ketama_migrate::run(&pl, &backend, &opts);
+    let mut quiet = None;
+    let r = match a.until_quiet {
+        None => ketama_migrate::run(&pl, &backend, &opts),
+        Some(below) => {
+            let mut each = |o: &Outcome| {
+                eprintln!(
+                    "ketama: migrate run: pass: {} keys changed in {:.1} s",
+                    changed(o),
+                    o.seconds
+                );
+            };
+            until_quiet(&pl, &backend, &opts, below, a.max_passes, &mut each).map(|mut p| {
+                let passes = p.passes.iter().map(|o| (changed(o), o.seconds)).collect();
+                quiet = Some(run_report::Quiet {
+                    below,
+                    passes,
+                    quiet: p.quiet,
+                });
+                p.passes.pop().expect("at least one pass")
+            })
+        }
+    };
     if let Ok(b) = bar.bar.into_inner() {
         b.0.finish();
     }
@@ -85,8 +106,20 @@ pub(crate) fn run(a: &RunArgs, f: Format) -> Result<(String, i32), Fail> {
         0
     };
     let out = match f {
-        Format::Json => crate::output::json(&run_report::outcome_json(&pl, a, &o)),
-        _ => run_report::outcome_table(&pl, a, &o),
+        Format::Json => {
+            let mut j = run_report::outcome_json(&pl, a, &o);
+            if let Some(q) = &quiet {
+                j["until_quiet"] = q.json();
+            }
+            crate::output::json(&j)
+        }
+        _ => {
+            let mut t = run_report::outcome_table(&pl, a, &o);
+            if let Some(q) = &quiet {
+                t.push_str(&q.text());
+            }
+            t
+        }
     };
     Ok((out, code))
 }
