@@ -15,6 +15,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 mod args;
 mod commands;
+mod files;
 mod keys;
 mod listing_notes;
 mod output;

@@ -81,8 +81,9 @@ fn select(a: &ConformanceArgs) -> Result<Vec<Vector>, Fail> {
     files.sort();
     let mut out = Vec::new();
     for path in files {
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| Fail::new(format!("cannot read {}: {e}", path.display())))?;
+        let bytes = crate::files::read(&path, "vector file", crate::files::VECTOR_FILE)?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| Fail::new(format!("{}: not UTF-8", path.display())))?;
         let v: Value = serde_json::from_str(&text)
             .map_err(|e| Fail::new(format!("{}: not JSON: {e}", path.display())))?;
         let Some(kind) = Kind::of_file(v["kind"].as_str()) else {

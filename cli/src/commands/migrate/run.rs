@@ -40,6 +40,12 @@ pub(crate) fn run(a: &RunArgs, f: Format) -> Result<(String, i32), Fail> {
         return Err(Fail::new("--rate must be at least 1 key per second"));
     }
     let shard = a.shard.as_deref().map(parse_shard).transpose()?;
+    if let Some(state) = a.state.as_deref().map(std::path::Path::new) {
+        // A FIFO or a device given as the state file is refused before the run starts.
+        if state.exists() {
+            crate::files::open(state, "state file")?;
+        }
+    }
     if pl.is_identity() {
         return Ok((
             match f {
