@@ -1,8 +1,8 @@
 //! The meta protocol of memcached 1.6+ (`mg`, `ms`, `md`, `mn`), pipelined: requests are
 //! queued, sent with one [`Conn::flush`], and their replies read back in order.
 //!
-//! Every request carries an opaque token (`O<n>`, counting up per connection) and asks for
-//! its key back (`k`); the replies are read in `meta_reply`, which refuses one that does not
+//! Every request carries an opaque token (`O<n>`, counting up per connection) and, when its
+//! key travels as it is, asks for the key back (`k`); the replies are read in `meta_reply`, which refuses one that does not
 //! carry them. Every wait has a deadline ([`Conn::flush`] gives the replies that follow the
 //! whole timeout again), notices the stop flag within [`POLL`](crate::POLL), every line is
 //! bounded, and a value is read only up to the server's item size limit: a silent or
@@ -75,12 +75,16 @@ impl Conn {
         ))
     }
 
-    /// Appends ` O<n> k` (the opaque token the reply must carry, and the key echo) to the
-    /// request being queued.
-    fn echo_flags(&mut self) {
+    /// Appends ` O<n>` (the opaque token the reply must carry) and, for a key that travels
+    /// as it is (`base64`: false), ` k` (the key echo) to the request being queued. A key
+    /// sent in base64 is not asked back: memcached echoes the bytes of a key written by the
+    /// binary protocol raw, whatever they are (a `\n` among them would cut the reply line).
+    fn echo_flags(&mut self, base64: bool) {
         self.out.extend_from_slice(b" O");
         push_num(&mut self.out, i64::from(self.opaque_sent));
-        self.out.extend_from_slice(b" k");
+        if !base64 {
+            self.out.extend_from_slice(b" k");
+        }
         self.opaque_sent = self.opaque_sent.wrapping_add(1);
     }
 
@@ -89,11 +93,12 @@ impl Conn {
     fn queue_mg(&mut self, key: &[u8], flags: &[u8]) {
         self.command("mg");
         self.out.extend_from_slice(b"mg ");
-        if key_token(key, &mut self.out) {
+        let b = key_token(key, &mut self.out);
+        if b {
             self.out.extend_from_slice(b" b");
         }
         self.out.extend_from_slice(flags);
-        self.echo_flags();
+        self.echo_flags(b);
         self.out.extend_from_slice(b"\r\n");
     }
 
@@ -146,7 +151,7 @@ impl Conn {
             // Writing into a Vec cannot fail.
             let _ = write!(out, " C{c}");
         }
-        self.echo_flags();
+        self.echo_flags(b);
         self.out.extend_from_slice(b"\r\n");
         self.out.extend_from_slice(value);
         self.out.extend_from_slice(b"\r\n");
@@ -157,13 +162,14 @@ impl Conn {
         self.command("md");
         let out = &mut self.out;
         out.extend_from_slice(b"md ");
-        if key_token(key, out) {
+        let b = key_token(key, out);
+        if b {
             out.extend_from_slice(b" b");
         }
         if let Some(c) = compare {
             let _ = write!(out, " C{c}");
         }
-        self.echo_flags();
+        self.echo_flags(b);
         self.out.extend_from_slice(b"\r\n");
     }
 }

@@ -1,6 +1,7 @@
 //! The replies to meta requests, read in the order the requests were queued. Each must be
 //! the reply to its own request: it carries the request's opaque token (`O<n>`) and, when it
-//! echoes a key (`k`), the request's key; a reply that does not is refused with
+//! echoes the key of a request that asked for it (`k`: keys that travel as they are), that
+//! key; a reply that does not is refused with
 //! [`ErrorKind::Mismatch`] (a server or proxy answering out of order), so no value is ever
 //! taken for another key's. memcached sends neither on two replies only: `SERVER_ERROR` (an
 //! item refused), and `EN` (a miss) before 1.6.13 or so; those are taken as they come (a
@@ -13,7 +14,7 @@
 
 use crate::conn::Conn;
 use crate::error::{printable, Error, ErrorKind};
-use crate::key::{key_ok, key_token};
+use crate::key::key_ok;
 use crate::limits::MAX_LINE;
 use crate::wire::{dec, flag, signed};
 
@@ -238,19 +239,9 @@ fn echo_problem(key: &[u8], flags: &[u8], due: u32, bare: bool) -> Option<String
             "opaque token O{} where O{due} was due",
             printable(o)
         )),
-        (_, Some(k)) if !names(key, k) => Some(format!("key {}", printable(k))),
+        (_, Some(k)) if key_ok(key) && k != key => Some(format!("key {}", printable(k))),
         _ => None,
     }
-}
-
-/// Whether `token` is how a request names `key` (itself, or its base64).
-fn names(key: &[u8], token: &[u8]) -> bool {
-    if key_ok(key) {
-        return key == token;
-    }
-    let mut t = Vec::with_capacity(token.len());
-    key_token(key, &mut t);
-    t == token
 }
 
 /// The head of a `VA <len> f<flags> t<ttl> c<cas> ...` line: (len, flags, ttl, cas, the

@@ -92,7 +92,7 @@ fn rows(a: &RunArgs, c: &Counts) -> Vec<(&'static str, u64, &'static str)> {
         (
             "unsendable",
             get(&c.unsendable),
-            "binary keys over 187 bytes: the meta protocol cannot name them",
+            "binary keys over 186 bytes: the meta protocol cannot name them",
         ),
         (
             "failed",
