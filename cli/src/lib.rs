@@ -113,7 +113,7 @@ pub(crate) enum Command {
     ConformanceDriver,
     /// Copy exactly the keys whose server changes when a fleet is resized or its clients
     /// switch placement: `plan` (read-only), `run` (copy or sync), `verify`.
-    Migrate(commands::migrate::MigrateArgs),
+    Migrate(Box<commands::migrate::MigrateArgs>),
 }
 
 /// The command-line definition: [`Cli`]'s, with the option help that depends on the

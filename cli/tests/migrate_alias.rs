@@ -56,8 +56,8 @@ fn one_server_under_two_labels_across_old_and_new_stays_one_server() {
         (format!("127.0.0.1:{p}"), format!("localhost:{p}")),
         (format!("[::1]:{p}"), format!("[0:0::1]:{p}")),
     ] {
-        let old = file(&dir, "old", &[a.clone()]);
-        let new = file(&dir, "new", &[b.clone()]);
+        let old = file(&dir, "old", std::slice::from_ref(&a));
+        let new = file(&dir, "new", std::slice::from_ref(&b));
         let plan = ok(&ketama(&verb("plan", &old, &new, &[])));
         assert_eq!(plan["move"]["keys"], 0, "{a} -> {b}: {plan}");
         assert_eq!(plan["stay"]["keys"], 500, "{plan}");

@@ -18,7 +18,7 @@ fn syncing_until_quiet_then_pausing_writes_leaves_nothing_stale() {
     let fleet = Fleet::start(&mc, 2, &["-m", "32"]);
     let dir = tmpdir("window", "quiet");
     let (a, b) = (fleet.labels[0].clone(), fleet.labels[1].clone());
-    let old = servers_file(&dir, "old", &[a.clone()], &[1]);
+    let old = servers_file(&dir, "old", std::slice::from_ref(&a), &[1]);
     let new = servers_file(&dir, "new", &[a.clone(), b.clone()], &[1, 1]);
     let state = dir.join("state").to_string_lossy().into_owned();
     let new_ring = ring("libmemcached-weighted", &[a.clone(), b.clone()], &[1, 1]);

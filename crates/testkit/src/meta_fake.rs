@@ -233,10 +233,7 @@ fn serve(mut s: TcpStream, script: &Script, stop: &AtomicBool, writes: &AtomicU6
         pending.extend_from_slice(&buf[..n]);
         let mut replies = Vec::new();
         let mut gets = Vec::new();
-        loop {
-            let Some(end) = pending.iter().position(|&b| b == b'\n') else {
-                break;
-            };
+        while let Some(end) = pending.iter().position(|&b| b == b'\n') {
             let line = String::from_utf8_lossy(&pending[..end])
                 .trim_end()
                 .to_string();
