@@ -21,6 +21,9 @@ use std::path::{Path, PathBuf};
 pub struct FileError {
     /// The file.
     pub path: PathBuf,
+    /// What is wrong, without the file's name ("no such file or directory", "it is a
+    /// device, not a regular file").
+    pub reason: String,
     /// One sentence naming the file (and what it was for) and what is wrong.
     pub message: String,
 }
@@ -36,15 +39,16 @@ impl std::error::Error for FileError {}
 fn error(path: &Path, what: &str, why: impl fmt::Display) -> FileError {
     FileError {
         path: path.to_path_buf(),
+        reason: why.to_string(),
         message: format!("{}: cannot read {what}: {why}", path.display()),
     }
 }
 
-/// An io error without the `(os error N)` tail.
+/// An io error in lowercase, without the `(os error N)` tail.
 fn io_text(e: &io::Error) -> String {
     let s = e.to_string();
     match s.find(" (os error") {
-        Some(i) => s[..i].to_string(),
+        Some(i) => s[..i].to_lowercase(),
         None => s,
     }
 }

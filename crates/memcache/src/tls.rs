@@ -69,7 +69,8 @@ const PEM_FILE: u64 = 16 << 20;
 
 /// A PEM file: a regular file (never a FIFO or a device) of at most [`PEM_FILE`] bytes.
 fn read(what: &str, path: &std::path::Path) -> Result<Vec<u8>, String> {
-    ketama_files::read_regular(path, &format!("the {what}"), PEM_FILE).map_err(|e| e.message)
+    ketama_files::read_regular(path, what, PEM_FILE)
+        .map_err(|e| format!("cannot read the {what} {}: {}", path.display(), e.reason))
 }
 
 /// The certificates of a PEM file (at least one).
