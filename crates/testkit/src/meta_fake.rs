@@ -51,10 +51,10 @@ impl Script {
 
 /// The value the fake holds for `key`: `value-of-<key>-` repeated to `len` bytes.
 pub fn value_of(key: &str, len: usize) -> Vec<u8> {
-    let unit = format!("value-of-{key}-").into_bytes();
-    let mut v = Vec::with_capacity(len + unit.len());
+    let mut v = format!("value-of-{key}-").into_bytes();
+    v.reserve(len);
     while v.len() < len {
-        v.extend_from_slice(&unit);
+        v.extend_from_within(..v.len().min(len - v.len()));
     }
     v.truncate(len);
     v
@@ -126,8 +126,9 @@ impl MetaFake {
     }
 }
 
-/// The reply to one request line (and its data block, for `ms`, already read).
-fn reply(script: &Script, line: &str, writes: &AtomicU64) -> Vec<u8> {
+/// The reply to one request line (and its data block, for `ms`, already read) of the fake on
+/// `port` (its pid in `stats`: each fake is a server of its own).
+fn reply(script: &Script, port: u16, line: &str, writes: &AtomicU64) -> Vec<u8> {
     let words: Vec<&str> = line.split(' ').collect();
     let echo = |flags: &[&str]| -> String {
         let mut e = String::new();
@@ -151,7 +152,7 @@ fn reply(script: &Script, line: &str, writes: &AtomicU64) -> Vec<u8> {
                 .map_or(0, |d| d.as_secs());
             format!(
                 "STAT pid {}\r\nSTAT uptime 100\r\nSTAT time {now}\r\nSTAT curr_items {}\r\nEND\r\n",
-                std::process::id(),
+                port,
                 script.keys.len()
             )
             .into_bytes()
@@ -211,6 +212,7 @@ fn data_len(line: &str) -> Option<usize> {
 
 /// Serves one connection until the client leaves or the fake stops.
 fn serve(mut s: TcpStream, script: &Script, stop: &AtomicBool, writes: &AtomicU64, until: Instant) {
+    let port = s.local_addr().map_or(0, |a| a.port());
     let _ = s.set_read_timeout(Some(Duration::from_millis(50)));
     let _ = s.set_write_timeout(Some(Duration::from_millis(200)));
     let live = || !stop.load(Ordering::SeqCst) && Instant::now() < until;
@@ -242,7 +244,7 @@ fn serve(mut s: TcpStream, script: &Script, stop: &AtomicBool, writes: &AtomicU6
                 break;
             }
             pending.drain(..end + 1 + data);
-            let r = reply(script, &line, writes);
+            let r = reply(script, port, &line, writes);
             if script.reorder && line.starts_with("mg ") {
                 gets.push(r);
             } else {
