@@ -185,8 +185,10 @@ fn ctrl_c_stops_within_a_second_and_a_rerun_resumes() {
     let recorded = text.lines().filter(|l| l.starts_with("c ")).count() as u64;
     assert_eq!(recorded, first, "every copy made is in the state file");
     let r = ok(&ketama(&args(&s, "run", &["--state", &state])));
-    assert_eq!(r["counts"]["copied"], moving.len() as u64 - first, "{r}");
-    assert_eq!(r["counts"]["unchanged"], first, "{r}");
+    // Writes the stop cut short are intents, settled by the rerun rather than copied again.
+    let n = |k: &str| r["counts"][k].as_u64().unwrap();
+    assert_eq!(n("copied") + n("settled"), moving.len() as u64 - first, "{r}");
+    assert_eq!(n("unchanged"), first, "{r}");
 }
 
 #[test]

@@ -9,6 +9,7 @@ use crate::backend::{
     Backend, Connection, ListSummary, Listed, Purpose, Reply, Request, ServerError, ServerErrorKind,
 };
 use crate::placement::Placement;
+use crate::same::SameServer;
 
 /// Keys checked per pipelined round.
 const BATCH: usize = 256;
@@ -62,8 +63,11 @@ fn check<B: Backend>(
     Ok(())
 }
 
-/// Verifies every NEW server.
-pub fn verify<B: Backend>(pl: &Placement, backend: &B) -> Vec<ServerCheck> {
+/// Verifies every NEW server. A fleet that names one server twice is refused
+/// ([`same`](crate::same)).
+pub fn verify<B: Backend>(pl: &Placement, backend: &B) -> Result<Vec<ServerCheck>, SameServer> {
+    let joined = crate::same::join(pl, backend)?;
+    let pl = &joined.placement;
     let mut out = Vec::new();
     for (t, ep) in pl.new.endpoints.iter().enumerate() {
         let mut pending = Vec::new();
@@ -89,5 +93,5 @@ pub fn verify<B: Backend>(pl: &Placement, backend: &B) -> Vec<ServerCheck> {
         sc.listing = Some(r);
         out.push(sc);
     }
-    out
+    Ok(out)
 }

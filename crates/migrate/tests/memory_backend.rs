@@ -219,7 +219,7 @@ fn never() -> Arc<AtomicBool> {
 #[test]
 fn a_run_copies_what_moves_keeps_newer_copies_and_verifies() {
     let (mem, pl, keys) = setup();
-    let plan = ketama_migrate::plan(&pl, &mem);
+    let plan = ketama_migrate::plan(&pl, &mem).unwrap();
     let moving: Vec<&Vec<u8>> = keys
         .iter()
         .filter(|k| old_addr(&pl, k) != new_addr(&pl, k))
@@ -240,7 +240,7 @@ fn a_run_copies_what_moves_keeps_newer_copies_and_verifies() {
         mem.get(&new_addr(&pl, newer), newer).as_deref(),
         Some(&b"newer"[..])
     );
-    let checks = ketama_migrate::verify(&pl, &mem);
+    let checks = ketama_migrate::verify(&pl, &mem).unwrap();
     assert!(checks.iter().all(|c| c.unreachable.is_empty()));
     let copies: u64 = checks.iter().map(|c| c.old_copies).sum();
     assert_eq!(

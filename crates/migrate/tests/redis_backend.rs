@@ -158,7 +158,7 @@ fn a_resize_copies_every_type_with_its_ttl_and_keeps_newer_keys() {
     }
     let got: String = owner(&procs, &pl.new, &newer).client().get(&newer).unwrap();
     assert_eq!(got, "newer");
-    let checks = ketama_migrate::verify(&pl, &backend());
+    let checks = ketama_migrate::verify(&pl, &backend()).unwrap();
     assert!(checks.iter().all(|c| c.unreachable.is_empty()));
 }
 

@@ -83,4 +83,15 @@ impl Connection for AnyConn {
             AnyConn::Redis(c) => c.receive(requests),
         }
     }
+
+    fn receive_within(
+        &mut self,
+        requests: &[Request<'_>],
+        keep: u64,
+    ) -> Result<Vec<Reply>, ServerError> {
+        match self {
+            AnyConn::Memcached(c) => c.receive_within(requests, keep),
+            AnyConn::Redis(c) => c.receive_within(requests, keep),
+        }
+    }
 }

@@ -13,22 +13,30 @@ use ketama_redis::{
 };
 
 use super::error::{ServerError, ServerErrorKind};
-use super::server::{Backend, Connection, Endpoint, Purpose};
+use super::server::{Backend, Connection, Endpoint, Purpose, Side};
 use super::types::{
     Deleted, Identity, Item, ListSummary, Listed, Reply, Request, Version, Written,
 };
 use crate::clock::now;
 
-/// Redis servers, reached with these options (timeout, stop flag, TLS, login, database).
+/// Redis servers, reached with these options (timeout, stop flag, TLS, login, database),
+/// each fleet with its own.
 #[derive(Clone, Debug)]
 pub struct Redis {
-    opts: Options,
+    old: Options,
+    new: Options,
 }
 
 impl Redis {
-    /// The backend connecting with `opts`.
+    /// The backend connecting to both fleets with `opts`.
     pub fn new(opts: Options) -> Redis {
-        Redis { opts }
+        Redis::per_side(opts.clone(), opts)
+    }
+
+    /// The backend connecting to the OLD fleet with `old` and to the NEW one with `new` (e.g.
+    /// TLS on one side only); both should share one stop flag.
+    pub fn per_side(old: Options, new: Options) -> Redis {
+        Redis { old, new }
     }
 }
 
@@ -63,7 +71,14 @@ impl Backend for Redis {
     /// whatever its purpose.
     fn open(&self, server: &Endpoint, _purpose: Purpose) -> Result<RedisConn, ServerError> {
         Ok(RedisConn {
-            conn: Conn::connect(&server.label, &server.addr, &self.opts)?,
+            conn: Conn::connect(
+                &server.label,
+                &server.addr,
+                match server.side {
+                    Side::Old => &self.old,
+                    Side::New => &self.new,
+                },
+            )?,
             sent: Instant::now(),
         })
     }

@@ -118,6 +118,10 @@ pub enum Request<'a> {
 pub enum Reply {
     /// To [`Request::Read`]: the item, `None` when the key is absent.
     Item(Option<Item>),
+    /// To [`Request::Read`] received with a byte limit
+    /// ([`Connection::receive_within`](super::Connection::receive_within)): the item's data
+    /// has this many bytes, more than the round could still keep; it was not kept.
+    Later(u64),
     /// To [`Request::Version`]: the version, `None` when the key is absent.
     Version(Option<Version>),
     /// To [`Request::Add`] and [`Request::Update`].

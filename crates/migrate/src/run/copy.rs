@@ -8,6 +8,7 @@
 //! reply is read; a write whose reply never comes (a stop, a server that stalls) stays an
 //! intent, which the next run settles.
 
+use std::collections::VecDeque;
 use std::sync::mpsc::Receiver;
 use std::sync::Mutex;
 
@@ -15,6 +16,7 @@ use super::check::check_new;
 use super::counts::inc;
 use super::delete::delete_batch;
 use super::job::Job;
+use super::limits::BATCH_BYTES;
 use super::pool::{by, Pool};
 use super::shared::{record, Ctx, Note};
 use crate::backend::{Backend, Item, Reply, Request, Written};
@@ -67,12 +69,59 @@ fn write_request(w: &Write1) -> Request<'_> {
     }
 }
 
+/// Copies a batch, in rounds that keep at most [`BATCH_BYTES`] of values in memory (one
+/// item alone in its round is kept whatever its size: at most the source's item size limit).
+/// A round is planned by the sizes the jobs are expected to take; a value found larger than
+/// the round could still keep is read past and its job planned again with its real size.
 fn copy_batch<B: Backend>(ctx: &Ctx<B>, old: &mut Pool<B>, new: &mut Pool<B>, batch: Vec<Job>) {
-    let c = ctx.counts;
     let mut notes = Vec::new();
-    let batch = check_new(ctx, new, batch, &mut notes);
-    let mut writes = Vec::with_capacity(batch.len());
-    for (job, item) in read_sources(ctx, old, batch) {
+    let mut queue: VecDeque<Job> = check_new(ctx, new, batch, &mut notes).into();
+    while !queue.is_empty() && !ctx.stopping() {
+        let round = take_round(&mut queue);
+        let keep = if round.len() == 1 {
+            u64::MAX
+        } else {
+            BATCH_BYTES
+        };
+        let (got, later) = read_sources(ctx, old, round, keep);
+        for j in later.into_iter().rev() {
+            queue.push_front(j);
+        }
+        write_copies(ctx, new, got, std::mem::take(&mut notes));
+    }
+    if !notes.is_empty() {
+        record(ctx, notes);
+    }
+}
+
+/// The jobs of the next round from the front of `queue`: at least one, then as many as fit
+/// in [`BATCH_BYTES`] by their expected sizes.
+fn take_round(queue: &mut VecDeque<Job>) -> Vec<Job> {
+    let mut round = Vec::new();
+    let mut bytes = 0u64;
+    while let Some(j) = queue.front() {
+        if !round.is_empty() && bytes.saturating_add(j.size) > BATCH_BYTES {
+            break;
+        }
+        bytes = bytes.saturating_add(j.size);
+        round.extend(queue.pop_front());
+    }
+    round
+}
+
+/// Writes the copies of the items read: a first copy, or an update of a copy whose source
+/// changed. `notes` (what the check of the recorded copies found) and the intent of every
+/// write are recorded in the state file before the round of writes, what each write did as
+/// its reply is read.
+fn write_copies<B: Backend>(
+    ctx: &Ctx<B>,
+    new: &mut Pool<B>,
+    got: Vec<(Job, Item)>,
+    mut notes: Vec<Note>,
+) {
+    let c = ctx.counts;
+    let mut writes = Vec::with_capacity(got.len());
+    for (job, item) in got {
         let same_source = job
             .copy
             .is_some_and(|p| p.sv.sure && p.sv.version == item.version);
@@ -179,19 +228,28 @@ fn written<B: Backend>(
     }
 }
 
-/// Reads each job's source item (one pipelined round over the sources); the jobs whose
-/// source failed are counted as failed and left out, those gone since listed as vanished.
-fn read_sources<B: Backend>(ctx: &Ctx<B>, old: &mut Pool<B>, batch: Vec<Job>) -> Vec<(Job, Item)> {
-    let mut got = Vec::with_capacity(batch.len());
-    let rounds = old.round(by(batch, |j| j.src), |j| Request::Read(&j.key));
+/// Reads each job's source item (one pipelined round over the sources, keeping at most
+/// `keep` bytes of values); the jobs whose source failed are counted as failed and left out,
+/// those gone since listed as vanished; those whose value did not fit come back apart, with
+/// its size.
+fn read_sources<B: Backend>(
+    ctx: &Ctx<B>,
+    old: &mut Pool<B>,
+    round: Vec<Job>,
+    keep: u64,
+) -> (Vec<(Job, Item)>, Vec<Job>) {
+    let mut got = Vec::with_capacity(round.len());
+    let mut later = Vec::new();
+    let rounds = old.round_within(by(round, |j| j.src), |j| Request::Read(&j.key), keep);
     for (_, jobs, items) in rounds {
         for (j, r) in jobs.into_iter().zip(items) {
             match r {
                 Reply::Item(Some(it)) => got.push((j, it)),
                 Reply::Item(None) => inc(&ctx.counts.vanished, 1),
+                Reply::Later(size) => later.push(Job { size, ..j }),
                 _ => inc(&ctx.counts.failed, 1),
             }
         }
     }
-    got
+    (got, later)
 }

@@ -45,7 +45,8 @@ pub struct Counts {
     pub changed_at_source: AtomicU64,
     /// Keys the NEW server refused (`SERVER_ERROR`, e.g. over its item size limit).
     pub refused: AtomicU64,
-    /// Keys the backend cannot name (memcached: binary keys too long for base64).
+    /// Keys the backend cannot name (memcached: binary keys over 186 bytes, whose base64 is
+    /// over 250).
     pub unsendable: AtomicU64,
     /// Keys not copied (or not deleted) because a server failed.
     pub failed: AtomicU64,

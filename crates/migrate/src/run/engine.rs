@@ -99,11 +99,23 @@ pub fn run<B: Backend>(
 ) -> Result<Outcome, RunError> {
     opts.check()?;
     let new_procs = preflight(pl, backend)?;
+    let joined = crate::same::join(pl, backend)?;
+    if !joined.new_unknown.is_empty() {
+        return Err(RunError::Down(
+            joined.new_unknown.into_iter().map(|(_, e)| e).collect(),
+        ));
+    }
+    let pl = &joined.placement;
     let start = Instant::now();
     let counts = Counts::default();
     let dead = Dead::new(&opts.stop);
+    // An OLD server that cannot say who it is may be a NEW one under another label: left out.
+    for (i, e) in joined.old_unknown {
+        dead.add(pl.old.label(i), e.message);
+    }
     let sources: Vec<usize> = (0..pl.old.len())
         .filter(|p| opts.shard.is_none_or(|(i, n)| p % n == i))
+        .filter(|&p| !dead.has(pl.old.label(p)))
         .collect();
     let (state, procs) = match &opts.state {
         Some(p) if !opts.dry_run => {

@@ -72,7 +72,15 @@ impl<'a, B: Backend> Pool<'a, B> {
     fn fail(&mut self, i: usize, err: ServerError, n: usize) {
         self.ctx.dead.add(&self.endpoints[i].label, err.message);
         self.conns.remove(&i);
-        inc(&self.ctx.counts.failed, n as u64);
+        self.not_done(n);
+    }
+
+    /// Counts `n` keys not done because their server failed; when the run is being stopped,
+    /// the stop is what ended their wait and they are not counted as failed.
+    fn not_done(&self, n: usize) {
+        if !self.ctx.stopping() {
+            inc(&self.ctx.counts.failed, n as u64);
+        }
     }
 
     /// One pipelined round trip: each server of `groups` is sent the request of each of its
@@ -84,13 +92,24 @@ impl<'a, B: Backend> Pool<'a, B> {
         groups: BTreeMap<usize, Vec<T>>,
         request: MakeRequest<T>,
     ) -> Vec<(usize, Vec<T>, Vec<Reply>)> {
+        self.round_within(groups, request, u64::MAX)
+    }
+
+    /// [`round`](Self::round), keeping at most `keep` bytes of item data over all its
+    /// servers: reads past it come back as [`Reply::Later`].
+    pub fn round_within<T>(
+        &mut self,
+        groups: BTreeMap<usize, Vec<T>>,
+        request: MakeRequest<T>,
+        mut keep: u64,
+    ) -> Vec<(usize, Vec<T>, Vec<Reply>)> {
         let mut sent = Vec::with_capacity(groups.len());
         for (i, items) in groups {
             if items.is_empty() {
                 continue;
             }
             let Some(conn) = self.get(i) else {
-                inc(&self.ctx.counts.failed, items.len() as u64);
+                self.not_done(items.len());
                 continue;
             };
             let requests: Vec<Request> = items.iter().map(request).collect();
@@ -102,12 +121,22 @@ impl<'a, B: Backend> Pool<'a, B> {
         let mut out = Vec::with_capacity(sent.len());
         for (i, items) in sent {
             let Some(conn) = self.conns.get_mut(&i) else {
-                inc(&self.ctx.counts.failed, items.len() as u64);
+                self.not_done(items.len());
                 continue;
             };
             let requests: Vec<Request> = items.iter().map(request).collect();
-            match conn.receive(&requests) {
-                Ok(replies) => out.push((i, items, replies)),
+            match conn.receive_within(&requests, keep) {
+                Ok(replies) => {
+                    let kept: usize = replies
+                        .iter()
+                        .map(|r| match r {
+                            Reply::Item(Some(it)) => it.data.len(),
+                            _ => 0,
+                        })
+                        .sum();
+                    keep = keep.saturating_sub(kept as u64);
+                    out.push((i, items, replies));
+                }
                 Err(e) => self.fail(i, e, items.len()),
             }
         }
