@@ -44,8 +44,8 @@ fn check<B: Backend>(
     for (u, keys) in by_owner {
         let mut c = backend.open(&pl.new.endpoints[u], Purpose::Sync)?;
         let requests: Vec<Request> = keys.iter().map(|k| Request::Version(k)).collect();
-        c.send(&requests)?;
-        let replies = c.receive(&requests)?;
+        c.send(&requests, u64::MAX)?;
+        let replies = c.receive(&requests, u64::MAX)?;
         for (k, r) in keys.into_iter().zip(replies) {
             match r {
                 Reply::Version(Some(_)) => sc.old_copies += 1,

@@ -167,14 +167,27 @@ impl Connection for MemoryConn {
         })
     }
 
-    fn send(&mut self, requests: &[Request<'_>]) -> Result<(), ServerError> {
+    fn send(&mut self, requests: &[Request<'_>], _keep: u64) -> Result<(), ServerError> {
         self.replies = requests.iter().map(|r| self.one(r)).collect();
         Ok(())
     }
 
-    fn receive(&mut self, requests: &[Request<'_>]) -> Result<Vec<Reply>, ServerError> {
+    fn receive(&mut self, requests: &[Request<'_>], keep: u64) -> Result<Vec<Reply>, ServerError> {
         assert_eq!(requests.len(), self.replies.len(), "one reply per request");
-        Ok(std::mem::take(&mut self.replies))
+        // Items past `keep` are not kept: their size comes instead.
+        let mut left = keep;
+        let mut out = std::mem::take(&mut self.replies);
+        for r in &mut out {
+            if let Reply::Item(Some(it)) = r {
+                let n = it.data.len() as u64;
+                if n > left {
+                    *r = Reply::Later(n);
+                } else {
+                    left -= n;
+                }
+            }
+        }
+        Ok(out)
     }
 }
 

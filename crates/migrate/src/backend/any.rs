@@ -70,28 +70,17 @@ impl Connection for AnyConn {
         }
     }
 
-    fn send(&mut self, requests: &[Request<'_>]) -> Result<(), ServerError> {
+    fn send(&mut self, requests: &[Request<'_>], keep: u64) -> Result<(), ServerError> {
         match self {
-            AnyConn::Memcached(c) => c.send(requests),
-            AnyConn::Redis(c) => c.send(requests),
+            AnyConn::Memcached(c) => c.send(requests, keep),
+            AnyConn::Redis(c) => c.send(requests, keep),
         }
     }
 
-    fn receive(&mut self, requests: &[Request<'_>]) -> Result<Vec<Reply>, ServerError> {
+    fn receive(&mut self, requests: &[Request<'_>], keep: u64) -> Result<Vec<Reply>, ServerError> {
         match self {
-            AnyConn::Memcached(c) => c.receive(requests),
-            AnyConn::Redis(c) => c.receive(requests),
-        }
-    }
-
-    fn receive_within(
-        &mut self,
-        requests: &[Request<'_>],
-        keep: u64,
-    ) -> Result<Vec<Reply>, ServerError> {
-        match self {
-            AnyConn::Memcached(c) => c.receive_within(requests, keep),
-            AnyConn::Redis(c) => c.receive_within(requests, keep),
+            AnyConn::Memcached(c) => c.receive(requests, keep),
+            AnyConn::Redis(c) => c.receive(requests, keep),
         }
     }
 }

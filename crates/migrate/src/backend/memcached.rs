@@ -174,7 +174,7 @@ impl Connection for MemcachedConn {
         })
     }
 
-    fn send(&mut self, requests: &[Request<'_>]) -> Result<(), ServerError> {
+    fn send(&mut self, requests: &[Request<'_>], _keep: u64) -> Result<(), ServerError> {
         self.sent = Instant::now();
         for r in requests {
             match *r {
@@ -204,15 +204,7 @@ impl Connection for MemcachedConn {
         Ok(self.conn.flush()?)
     }
 
-    fn receive(&mut self, requests: &[Request<'_>]) -> Result<Vec<Reply>, ServerError> {
-        self.receive_within(requests, u64::MAX)
-    }
-
-    fn receive_within(
-        &mut self,
-        requests: &[Request<'_>],
-        keep: u64,
-    ) -> Result<Vec<Reply>, ServerError> {
+    fn receive(&mut self, requests: &[Request<'_>], keep: u64) -> Result<Vec<Reply>, ServerError> {
         let mut left = keep;
         let mut out = Vec::with_capacity(requests.len());
         for r in requests {

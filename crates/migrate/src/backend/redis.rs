@@ -9,7 +9,7 @@
 use std::time::Instant;
 
 use ketama_redis::{
-    Conn, Dumped, Error, ErrorKind, ListOptions, Options, Pace, Removed, Restored, Sizes,
+    Conn, Dump, Dumped, Error, ErrorKind, ListOptions, Options, Pace, Removed, Restored, Sizes,
 };
 
 use super::error::{ServerError, ServerErrorKind};
@@ -46,6 +46,8 @@ pub struct RedisConn {
     conn: Conn,
     /// When the last round was sent (a read's TTL counts from then).
     sent: Instant,
+    /// The most payload bytes each read of the last round asked for.
+    keep: u64,
 }
 
 impl From<Error> for ServerError {
@@ -80,6 +82,7 @@ impl Backend for Redis {
                 },
             )?,
             sent: Instant::now(),
+            keep: u64::MAX,
         })
     }
 }
@@ -166,11 +169,14 @@ impl Connection for RedisConn {
         })
     }
 
-    fn send(&mut self, requests: &[Request<'_>]) -> Result<(), ServerError> {
+    /// A read asks for its payload only up to `keep` bytes ([`Conn::queue_dump`]): a
+    /// larger one stays on the server and only its length comes back.
+    fn send(&mut self, requests: &[Request<'_>], keep: u64) -> Result<(), ServerError> {
         self.sent = Instant::now();
+        self.keep = keep;
         for r in requests {
             match *r {
-                Request::Read(k) => self.conn.queue_dump(k),
+                Request::Read(k) => self.conn.queue_dump(k, keep),
                 Request::Version(k) => self.conn.queue_digest(k),
                 Request::Add(k, it) => {
                     let exp = self.expires_ms(it);
@@ -189,14 +195,24 @@ impl Connection for RedisConn {
         Ok(self.conn.flush()?)
     }
 
-    fn receive(&mut self, requests: &[Request<'_>]) -> Result<Vec<Reply>, ServerError> {
+    /// Each payload was at most the round's bound when sent; one that would pass what the
+    /// round may still keep (the other servers of the round came first) is dropped as read.
+    fn receive(&mut self, requests: &[Request<'_>], keep: u64) -> Result<Vec<Reply>, ServerError> {
+        let mut left = keep;
         let mut out = Vec::with_capacity(requests.len());
         for r in requests {
             out.push(match r {
-                Request::Read(_) => {
-                    let sent = self.sent;
-                    Reply::Item(self.conn.read_dump()?.map(|d| item(d, sent)))
-                }
+                Request::Read(_) => match self.conn.read_dump(self.keep)? {
+                    Dump::Item(d) if d.payload.len() as u64 > left => {
+                        Reply::Later(d.payload.len() as u64)
+                    }
+                    Dump::Item(d) => {
+                        left -= d.payload.len() as u64;
+                        Reply::Item(Some(item(d, self.sent)))
+                    }
+                    Dump::Over(n) => Reply::Later(n),
+                    Dump::Absent => Reply::Item(None),
+                },
                 Request::Version(_) => Reply::Version(self.conn.read_digest()?.map(Version)),
                 Request::Add(..) => Reply::Written(Self::written(self.conn.read_restore(false)?)),
                 Request::Update { .. } => {

@@ -113,7 +113,7 @@ impl<'a, B: Backend> Pool<'a, B> {
                 continue;
             };
             let requests: Vec<Request> = items.iter().map(request).collect();
-            match conn.send(&requests) {
+            match conn.send(&requests, keep) {
                 Ok(()) => sent.push((i, items)),
                 Err(e) => self.fail(i, e, items.len()),
             }
@@ -125,7 +125,7 @@ impl<'a, B: Backend> Pool<'a, B> {
                 continue;
             };
             let requests: Vec<Request> = items.iter().map(request).collect();
-            match conn.receive_within(&requests, keep) {
+            match conn.receive(&requests, keep) {
                 Ok(replies) => {
                     let kept: usize = replies
                         .iter()
