@@ -8,72 +8,22 @@
 //!   (`fstat`, so a path swapped after the check cannot slip a FIFO in);
 //! - [`read_regular`]: all of a regular file, at most a bound;
 //! - [`Lines`]: a stream (a file or standard input) read line by line, each line and the
-//!   whole within bounds.
+//!   whole within bounds;
+//! - [`open_private`], [`create_beside`], [`open_lock`]: the files the program keeps for
+//!   itself beside one the user named (a state file, its replacement, its lock): created
+//!   exclusively in that file's folder, 0600, never through a symbolic link ([`private`]).
 #![deny(missing_docs)]
 
-use std::fmt;
+mod error;
+pub mod private;
+
 use std::fs::File;
-use std::io::{self, BufRead, Read};
+use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 
-/// Why a file cannot be read.
-#[derive(Debug)]
-pub struct FileError {
-    /// The file.
-    pub path: PathBuf,
-    /// What is wrong, without the file's name ("no such file or directory", "it is a
-    /// device, not a regular file").
-    pub reason: String,
-    /// One sentence naming the file (and what it was for) and what is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for FileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for FileError {}
-
-fn error(path: &Path, what: &str, why: impl fmt::Display) -> FileError {
-    FileError {
-        path: path.to_path_buf(),
-        reason: why.to_string(),
-        message: format!("{}: cannot read {what}: {why}", path.display()),
-    }
-}
-
-/// An io error in lowercase, without the `(os error N)` tail.
-fn io_text(e: &io::Error) -> String {
-    let s = e.to_string();
-    match s.find(" (os error") {
-        Some(i) => s[..i].to_lowercase(),
-        None => s,
-    }
-}
-
-/// What a file that is not a regular file is, in words.
-fn kind(t: std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return "a FIFO (named pipe)";
-        }
-        if t.is_char_device() || t.is_block_device() {
-            return "a device";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-    }
-    if t.is_dir() {
-        "a directory"
-    } else {
-        "not a regular file"
-    }
-}
+pub use error::FileError;
+use error::{error, io_text, kind};
+pub use private::{create_beside, open_lock, open_private};
 
 /// Opens `path` for reading if it is a regular file (`what` names it in messages: "servers
 /// file", "TLS CA file"). The open does not wait (a FIFO without a writer is refused at

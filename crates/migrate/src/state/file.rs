@@ -1,93 +1,29 @@
 //! The files of a state: the lock that keeps one run per state file, the state file itself
-//! (never through a link, readable by this user only) and the fresh files that replace it.
+//! and the fresh files that replace it, each opened or created through `ketama-files`
+//! (in the state file's folder, created exclusively, 0600, never through a link).
 
-use std::fs::{File, OpenOptions};
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use super::StateError;
 
-/// Names tried for a fresh file beside the state file before giving up.
-const TRIES: u32 = 100;
-
-/// `o` with the flags that keep a planted link from being followed and a FIFO from
-/// blocking the open, making files readable by this user only.
-fn guarded(o: &mut OpenOptions) -> &mut OpenOptions {
-    #[cfg(unix)]
-    {
-        use nix::fcntl::OFlag;
-        use std::os::unix::fs::OpenOptionsExt;
-        o.mode(0o600)
-            .custom_flags((OFlag::O_NOFOLLOW | OFlag::O_NONBLOCK).bits());
-    }
-    o
-}
-
-/// What an open of `path` failing with `e` means, in words.
-fn open_failed(path: &str, what: &str, e: &io::Error) -> StateError {
-    #[cfg(unix)]
-    if e.raw_os_error() == Some(nix::errno::Errno::ELOOP as i32) {
-        return StateError(format!(
-            "{path}: {what} is a symbolic link; give the path of the file itself"
-        ));
-    }
-    StateError(format!("{path}: cannot open {what}: {e}"))
-}
-
-/// Refuses what is not a regular file, and makes the file readable by this user only.
-fn regular(f: &File, path: &str, what: &str) -> Result<(), StateError> {
-    let m = f
-        .metadata()
-        .map_err(|e| StateError(format!("{path}: cannot read {what}: {e}")))?;
-    if !m.is_file() {
-        return Err(StateError(format!("{path}: {what} is not a regular file")));
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        if m.permissions().mode() & 0o077 != 0 {
-            f.set_permissions(std::fs::Permissions::from_mode(0o600))
-                .map_err(|e| StateError(format!("{path}: cannot make {what} private: {e}")))?;
-        }
-    }
-    Ok(())
+fn state_error(e: ketama_files::FileError) -> StateError {
+    StateError(e.message)
 }
 
 /// Opens the state file at `path` for reading and appending (never through a symbolic
-/// link; made readable by this user only); `None` when there is none.
+/// link, never a FIFO or a device; made readable by this user only); `None` when there is
+/// none.
 pub fn open_state(path: &str) -> Result<Option<File>, StateError> {
-    let f = match guarded(OpenOptions::new().read(true).append(true)).open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(open_failed(path, "the state file", &e)),
-    };
-    regular(&f, path, "the state file")?;
-    Ok(Some(f))
+    ketama_files::open_private(Path::new(path), "the state file").map_err(state_error)
 }
 
-/// Creates a fresh file beside the state file (`<path>.tmp<pid>-<n>`: never an existing
-/// name, nor a link someone planted there), readable by this user only, open for reading
-/// and appending: its path and the file.
+/// Creates a fresh file beside the state file, in its folder (`<path>.tmp<pid>-<n>`,
+/// created exclusively: never an existing name, nor a link someone planted there), readable
+/// by this user only, open for reading and appending: its path and the file.
 pub fn create_beside(path: &str) -> Result<(PathBuf, File), StateError> {
-    let mut last = None;
-    for n in 0..TRIES {
-        let p = PathBuf::from(format!("{path}.tmp{}-{n}", std::process::id()));
-        let o = guarded(OpenOptions::new().read(true).append(true).create_new(true)).open(&p);
-        match o {
-            Ok(f) => return Ok((p, f)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
-            Err(e) => {
-                return Err(StateError(format!(
-                    "{path}: cannot create {}: {e}",
-                    p.display()
-                )))
-            }
-        }
-    }
-    let e = last.unwrap_or_else(|| io::Error::other("no name tried"));
-    Err(StateError(format!(
-        "{path}: cannot create a file beside it: {e}"
-    )))
+    ketama_files::create_beside(Path::new(path), "a file").map_err(state_error)
 }
 
 /// Makes `tmp` (written and synced) the state file at `path`, durably.
@@ -129,12 +65,8 @@ impl Lock {
         use nix::fcntl::{Flock, FlockArg};
         use std::os::unix::fs::MetadataExt;
         let lp = lock_path(path);
-        let fail = |e: io::Error| open_failed(path, &format!("its lock {}", lp.display()), &e);
         loop {
-            let f = guarded(OpenOptions::new().read(true).write(true).create(true))
-                .open(&lp)
-                .map_err(fail)?;
-            regular(&f, path, &format!("its lock {}", lp.display()))?;
+            let f = ketama_files::open_lock(&lp, "the state file's lock").map_err(state_error)?;
             let mut held = match Flock::lock(f, FlockArg::LockExclusiveNonblock) {
                 Ok(h) => h,
                 Err((mut f, _)) => {
@@ -176,7 +108,11 @@ impl Lock {
     #[cfg(not(unix))]
     pub fn take(path: &str) -> Result<Lock, StateError> {
         let lp = lock_path(path);
-        match OpenOptions::new().write(true).create_new(true).open(&lp) {
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&lp)
+        {
             Ok(mut f) => {
                 let _ = writeln!(f, "{}", std::process::id());
                 Ok(Lock { path: lp })
