@@ -421,7 +421,11 @@ fn ctrl_c_stops_within_a_second_and_a_rerun_resumes() {
     let r = ok(&ketama(&s.args("run", &["--state", &state])));
     // Writes the stop cut short are intents, settled by the rerun rather than copied again.
     let n = |k: &str| r["counts"][k].as_u64().unwrap();
-    assert_eq!(n("copied") + n("settled"), moving.len() as u64 - first, "{r}");
+    assert_eq!(
+        n("copied") + n("settled"),
+        moving.len() as u64 - first,
+        "{r}"
+    );
     assert_eq!(n("unchanged"), first, "{r}");
     let _ = std::fs::remove_dir_all(&s.dir);
 }
