@@ -16,6 +16,8 @@ pub(crate) const KEYS: u64 = 1 << 30;
 pub(crate) const KEY_LINE: usize = 1 << 20;
 /// The largest vector file `ketama conformance` reads.
 pub(crate) const VECTOR_FILE: u64 = 256 << 20;
+/// The largest password file (its first line is the password).
+pub(crate) const PASSWORD_FILE: u64 = 64 << 10;
 /// The largest text `simulate --text` counts the words of.
 pub(crate) const TEXT: u64 = 1 << 30;
 

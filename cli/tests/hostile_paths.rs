@@ -1,6 +1,6 @@
 //! Paths that are not regular files: a FIFO given as `--state` is refused at once (it used to
 //! block before the run started, deaf to Ctrl-C), and `/dev/zero` given as `--state`,
-//! `--servers`, `--keys`, `--tls-ca` or `--tls-cert` is refused by name instead of read until
+//! `--servers`, `--keys`, `--tls-ca`, `--tls-cert` or `--password-file` is refused by name instead of read until
 //! memory runs out; keys from standard input stay allowed, each line bounded.
 
 mod common;
@@ -132,6 +132,27 @@ fn a_fifo_or_a_device_is_refused_by_name_at_once() {
                 "--tls-cert",
                 "/dev/zero",
                 "--tls-key",
+                "/dev/zero",
+            ]
+            .map(String::from)
+            .to_vec(),
+            "a device",
+        ),
+        (
+            [
+                "migrate",
+                "plan",
+                "--servers",
+                servers,
+                "--to",
+                servers,
+                "--profile",
+                "libketama",
+                "--to-profile",
+                "twemproxy",
+                "--backend",
+                "redis",
+                "--password-file",
                 "/dev/zero",
             ]
             .map(String::from)
