@@ -4,8 +4,8 @@
 //! `--delete-moved`, deleted: its only copy.
 //!
 //! The rule: two servers are one when they answer with one [`Identity`]: the same process
-//! (memcached: its pid) started at the same second (whatever address each label resolved
-//! to). Every server of both fleets is asked before `plan`, `run` and `verify` work:
+//! (memcached: its pid; Redis: its run id) started alike, within a second
+//! ([`Identity::started_alike`]), whatever address each label resolved to. Every server of both fleets is asked before `plan`, `run` and `verify` work:
 //! - an OLD and a NEW server that are one are joined: a key whose OLD owner is one label and
 //!   whose NEW owner is the other *stays* (it is on the server NEW clients will ask), so it
 //!   is neither copied nor deleted;
@@ -61,7 +61,7 @@ impl std::error::Error for SameServer {}
 
 /// Whether two identities are one server.
 pub fn same(a: &Identity, b: &Identity) -> bool {
-    a.process == b.process && a.started == b.started
+    a.same_process(b)
 }
 
 /// The fleets with every OLD server that is a NEW server under another label joined to it.
@@ -73,6 +73,8 @@ pub struct Joined {
     pub old_unknown: Vec<(usize, ServerError)>,
     /// NEW servers that did not say who they are: file position, why.
     pub new_unknown: Vec<(usize, ServerError)>,
+    /// Who each OLD server is (file order; `None`: it did not say).
+    pub old_ids: Vec<Option<Identity>>,
 }
 
 /// Each endpoint's identity, asked of up to [`AT_ONCE`] servers at once.
@@ -142,15 +144,16 @@ pub fn join<B: Backend>(pl: &Placement, backend: &B) -> Result<Joined, SameServe
             placement.join(i, j);
         }
     }
-    let unknown = |ids: Vec<Result<Identity, ServerError>>| {
-        ids.into_iter()
+    let unknown = |ids: &[Result<Identity, ServerError>]| {
+        ids.iter()
             .enumerate()
-            .filter_map(|(i, r)| r.err().map(|e| (i, e)))
+            .filter_map(|(i, r)| r.as_ref().err().map(|e| (i, e.clone())))
             .collect()
     };
     Ok(Joined {
         placement,
-        old_unknown: unknown(old),
-        new_unknown: unknown(new),
+        old_unknown: unknown(&old),
+        new_unknown: unknown(&new),
+        old_ids: old.into_iter().map(Result::ok).collect(),
     })
 }

@@ -170,3 +170,17 @@ pub struct Identity {
     /// may void the versions given before).
     pub started: i64,
 }
+
+impl Identity {
+    /// Whether two start times (as [`Identity::started`] gives them) are one start: within a
+    /// second, since a start time is read as the server's clock minus its uptime, two whole
+    /// numbers of seconds read at different instants (Redis: `TIME` and `INFO` apart).
+    pub fn started_alike(a: i64, b: i64) -> bool {
+        (a - b).abs() <= 1
+    }
+
+    /// Whether `other` is the same server process: the same process, started alike.
+    pub fn same_process(&self, other: &Identity) -> bool {
+        self.process == other.process && Identity::started_alike(self.started, other.started)
+    }
+}

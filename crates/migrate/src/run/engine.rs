@@ -15,8 +15,8 @@ use super::job::Job;
 use super::limits::BATCH;
 use super::options::RunOptions;
 use super::outcome::Outcome;
-use super::shared::{process_of, Bucket, Ctx, Dead, Processes};
-use crate::backend::{Backend, Purpose, ServerErrorKind};
+use super::shared::{process_of, seen, Bucket, Ctx, Dead, Processes};
+use crate::backend::{Backend, Identity, Purpose, ServerErrorKind};
 use crate::placement::Placement;
 use crate::state::{Ids, Seen, State};
 
@@ -41,27 +41,16 @@ pub fn preflight<B: Backend>(pl: &Placement, backend: &B) -> Result<Vec<Seen>, R
     }
 }
 
-/// The processes of the OLD servers of `sources` (others not asked; one that does not
-/// answer is unknown) and of the NEW servers (`new`).
-fn processes<B: Backend>(
-    pl: &Placement,
-    backend: &B,
-    sources: &[usize],
-    new: Vec<Seen>,
-) -> Processes {
-    let old = pl
-        .old
-        .endpoints
+/// The processes of the OLD servers of `sources` as they said who they are (others not
+/// asked) and of the NEW servers (`new`).
+fn processes(old_ids: &[Option<Identity>], sources: &[usize], new: Vec<Seen>) -> Processes {
+    let old = old_ids
         .iter()
         .enumerate()
-        .map(|(i, ep)| {
-            if !sources.contains(&i) {
-                return Seen::NotAsked;
-            }
-            match backend.open(ep, Purpose::List) {
-                Ok(mut c) => process_of(&mut c),
-                Err(_) => Seen::Unknown,
-            }
+        .map(|(i, id)| match id {
+            _ if !sources.contains(&i) => Seen::NotAsked,
+            Some(id) => seen(id),
+            None => Seen::Unknown,
         })
         .collect();
     Processes { old, new }
@@ -110,8 +99,8 @@ pub fn run<B: Backend>(
     let counts = Counts::default();
     let dead = Dead::new(&opts.stop);
     // An OLD server that cannot say who it is may be a NEW one under another label: left out.
-    for (i, e) in joined.old_unknown {
-        dead.add(pl.old.label(i), e.message);
+    for (i, e) in &joined.old_unknown {
+        dead.add(pl.old.label(*i), e.message.clone());
     }
     let sources: Vec<usize> = (0..pl.old.len())
         .filter(|p| opts.shard.is_none_or(|(i, n)| p % n == i))
@@ -119,7 +108,7 @@ pub fn run<B: Backend>(
         .collect();
     let (state, procs) = match &opts.state {
         Some(p) if !opts.dry_run => {
-            let procs = processes(pl, backend, &sources, new_procs);
+            let procs = processes(&joined.old_ids, &sources, new_procs);
             let st = open_state(p, pl, backend, &procs)?;
             (Some(Mutex::new(st)), procs)
         }

@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::counts::Counts;
-use crate::backend::{Backend, Connection, Side};
+use crate::backend::{Backend, Connection, Identity, Side};
 use crate::placement::Placement;
 use crate::state::{ident_text, same_process, Copy, Intent, Record, Seen, State};
 
@@ -188,9 +188,14 @@ pub struct Processes {
 /// The identity of the process `conn` reaches, as a state file records it.
 pub fn process_of<C: Connection>(conn: &mut C) -> Seen {
     match conn.identity() {
-        Ok(id) => ident_text(id.started, &id.process).map_or(Seen::Unknown, Seen::Is),
+        Ok(id) => seen(&id),
         Err(_) => Seen::Unknown,
     }
+}
+
+/// A server's identity as a state file records it.
+pub fn seen(id: &Identity) -> Seen {
+    ident_text(id.started, &id.process).map_or(Seen::Unknown, Seen::Is)
 }
 
 impl Processes {

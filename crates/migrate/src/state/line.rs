@@ -187,9 +187,10 @@ pub fn ident_text(started: i64, process: &str) -> Option<String> {
 }
 
 /// Whether two identities (as [`ident_text`] writes them) name the same server process:
-/// the same process name, started within a second (a server's start time is read as its
-/// clock minus its uptime, which may be a second apart between two reads). Unknown is never
-/// the same as anything.
+/// the same process name, started alike ([`Identity::started_alike`]). Unknown is never the
+/// same as anything.
+///
+/// [`Identity::started_alike`]: crate::backend::Identity::started_alike
 pub fn same_process(a: Option<&str>, b: Option<&str>) -> bool {
     let (Some(a), Some(b)) = (a, b) else {
         return false;
@@ -199,7 +200,9 @@ pub fn same_process(a: Option<&str>, b: Option<&str>) -> bool {
         Some((t.parse().ok()?, p.to_string()))
     };
     match (split(a), split(b)) {
-        (Some((ta, pa)), Some((tb, pb))) => pa == pb && (ta - tb).abs() <= 1,
+        (Some((ta, pa)), Some((tb, pb))) => {
+            pa == pb && crate::backend::Identity::started_alike(ta, tb)
+        }
         _ => false,
     }
 }
