@@ -420,6 +420,17 @@ fn no_key_file_stays_in_tmpdir_after_kill_9_and_a_rerun() {
     wait_until("a first copy", || stat(p.b(), "curr_items") > 0);
     signal(child.id(), "KILL");
     let _ = child.wait_with_output();
+    // What a run killed while its key set spilled to disk leaves: a scratch folder named
+    // after its owner (PID namespace, PID, start time), here a process that has ended.
+    let ns = std::fs::read_link("/proc/self/ns/pid").unwrap();
+    let ns = ns.to_string_lossy();
+    let ns = ns.trim_start_matches("pid:[").trim_end_matches(']');
+    let mut ended = Command::new("true").spawn().unwrap();
+    let dead = ended.id();
+    ended.wait().unwrap();
+    let left_dir = tmp.join(format!("ketama-scratch-{ns}-{dead}-1-0.d"));
+    std::fs::create_dir(&left_dir).unwrap();
+    std::fs::write(left_dir.join("0.known"), "keys").unwrap();
     let out = p.spawn(&[], Some(&tmp)).wait_with_output().unwrap();
     expect_ok(&out);
     let left: Vec<_> = std::fs::read_dir(&tmp)
