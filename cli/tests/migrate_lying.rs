@@ -121,7 +121,7 @@ fn ctrl_c_while_a_server_is_read_blames_no_server() {
     args.retain(|a| *a != "--timeout");
     let (out, stopped) = common::interrupted(&args, std::time::Duration::from_millis(1500));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(stopped < std::time::Duration::from_secs(2), "{stopped:?}");
+    ketama_testkit::signal::assert_stopped_in_time(stopped);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("interrupted"), "{err}");
     assert!(!err.contains("failed"), "no server failed: {err}");
