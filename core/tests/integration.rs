@@ -10,4 +10,5 @@ mod jumpback_anchor;
 mod labels;
 mod options;
 mod ring;
+mod shared;
 mod vectors;
