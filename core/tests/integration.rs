@@ -12,3 +12,4 @@ mod options;
 mod ring;
 mod shared;
 mod vectors;
+mod wide_ties;

@@ -32,7 +32,8 @@ enum Points {
     /// The first word of the MD5 digest of the prepared key ([`md5::first_word`]), turned
     /// into the 32-bit key hash by the function.
     Md5Word(fn(u32) -> u32),
-    /// The whole MD5 digest of the prepared key as a 128-bit position (uhashring).
+    /// The MD5 digest of the prepared key as a 128-bit position (uhashring): its first word
+    /// gives the top 32 bits, the whole digest is computed only on a tie of those.
     Md5Wide,
 }
 
@@ -100,20 +101,16 @@ impl Ring {
     ) {
         let ahead = self.fetched_ahead();
         match (self.batch_points(), ahead) {
-            (Points::Md5Word(of_word), _) => self.batch_md5(
-                ahead,
-                keys,
-                found,
-                |msgs, out: &mut [u32]| lanes::first_words_many(lanes, msgs, out),
-                |w| KeyPoint::Narrow(of_word(w)),
-            ),
-            (Points::Md5Wide, _) => self.batch_md5(
-                ahead,
-                keys,
-                found,
-                |msgs, out: &mut [[u8; 16]]| lanes::digest_many(lanes, msgs, out),
-                |d| KeyPoint::Wide(u128::from_be_bytes(d)),
-            ),
+            (Points::Md5Word(of_word), _) => {
+                self.batch_md5(lanes, ahead, keys, found, of_word, |h, _| {
+                    self.locate_point_of(KeyPoint::Narrow(h))
+                })
+            }
+            (Points::Md5Wide, _) => {
+                self.batch_md5(lanes, ahead, keys, found, u32::swap_bytes, |h, m| {
+                    self.locate_wide(h, m)
+                })
+            }
             (Points::Hashed, _) => self.batch_hashed(ahead, keys, found),
             (Points::PerKey, _) => {
                 for (i, k) in keys.into_iter().enumerate() {
@@ -124,17 +121,18 @@ impl Ring {
     }
 
     /// Batches whose key point comes from the MD5 digest of the prepared key: a chunk of
-    /// keys hashed in lanes (`hash`: their first words or whole digests, `D`), their lines
-    /// fetched ahead on a large continuum, then searched (`point` makes each key point).
-    /// Only plain arrays cross from one pass to the next (hashes, refusals), so no pass
-    /// reads back a value the one before stored in pieces.
-    fn batch_md5<'k, D: Copy + Default>(
+    /// keys' first digest words hashed in lanes, turned into 32-bit hashes (`of_word`), their
+    /// lines fetched ahead on a large continuum, then each searched (`locate(hash, prepared
+    /// key)`). Only plain arrays cross from one pass to the next (hashes, refusals), so no
+    /// pass reads back a value the one before stored in pieces.
+    fn batch_md5<'k>(
         &self,
+        lanes: Lanes,
         ahead: Option<(&Continuum, Bound)>,
         keys: impl IntoIterator<Item = &'k [u8]>,
         mut found: impl FnMut(usize, Result<usize, Error>),
-        hash: impl Fn(&[&[u8]], &mut [D]),
-        point: impl Fn(D) -> KeyPoint,
+        of_word: fn(u32) -> u32,
+        locate: impl Fn(u32, &[u8]) -> Result<usize, Error>,
     ) {
         let mut bufs: [KeyBuf; CHUNK] = core::array::from_fn(|_| KeyBuf::new());
         let mut keys = keys.into_iter();
@@ -161,23 +159,18 @@ impl Ring {
                     Err(e) => refused[j] = Some(e),
                 }
             }
-            let mut hashed = [D::default(); CHUNK];
-            hash(&msgs[..n], &mut hashed[..n]);
+            let mut words = [0u32; CHUNK];
+            lanes::first_words_many(lanes, &msgs[..n], &mut words[..n]);
             // a key that is not hashed keeps hash 0, as `point_of` says
-            let point = |j: usize| {
-                if zero[j] {
-                    KeyPoint::Narrow(0)
-                } else {
-                    point(hashed[j])
-                }
-            };
+            let hash = |j: usize| if zero[j] { 0 } else { of_word(words[j]) };
             if let Some((c, bound)) = ahead {
-                fetch_ahead(c, (0..n).map(|j| point(j).narrow() ^ bound.flip()));
+                fetch_ahead(c, (0..n).map(|j| hash(j) ^ bound.flip()));
             }
             for (j, refused) in refused[..n].iter().enumerate() {
                 let r = match refused {
                     Some(e) => Err(*e),
-                    None => self.locate_point_of(point(j)),
+                    None if zero[j] => self.locate_point_of(KeyPoint::Narrow(0)),
+                    None => locate(hash(j), msgs[j]),
                 };
                 found(base + j, r);
             }
