@@ -10,4 +10,6 @@ mod jumpback_anchor;
 mod labels;
 mod options;
 mod ring;
+mod shared;
 mod vectors;
+mod wide_ties;

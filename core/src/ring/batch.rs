@@ -29,8 +29,12 @@ enum Points {
     PerKey,
     /// The ring's 32-bit key hash, one key after the other.
     Hashed,
-    /// The MD5 digest of the prepared key, turned into the key point by the function.
-    Digest(fn(&[u8; 16]) -> KeyPoint),
+    /// The first word of the MD5 digest of the prepared key ([`md5::first_word`]), turned
+    /// into the 32-bit key hash by the function.
+    Md5Word(fn(u32) -> u32),
+    /// The MD5 digest of the prepared key as a 128-bit position (uhashring): its first word
+    /// gives the top 32 bits, the whole digest is computed only on a tie of those.
+    Md5Wide,
 }
 
 impl Ring {
@@ -41,15 +45,15 @@ impl Ring {
         }
         match &self.layout {
             Layout::Furc(_) | Layout::Scored(..) | Layout::JumpXxh3 => return Points::PerKey,
-            Layout::Wide(..) => return Points::Digest(|d| KeyPoint::Wide(u128::from_be_bytes(*d))),
+            Layout::Wide(..) => return Points::Md5Wide,
             // a 64-bit key point: the batch passes 32-bit hashes
             Layout::Slots(s) if s.old_compat() => return Points::PerKey,
             _ => {}
         }
         match self.hash {
-            Hash::Md5 | Hash::Election => Points::Digest(|d| KeyPoint::Narrow(md5::word_le(d, 0))),
-            Hash::Md5Be => Points::Digest(|d| KeyPoint::Narrow(md5::big_endian_of(d))),
-            Hash::PhpToHash => Points::Digest(|d| KeyPoint::Narrow(md5::php_tohash_of(d))),
+            Hash::Md5 | Hash::Election => Points::Md5Word(|w| w),
+            Hash::Md5Be => Points::Md5Word(md5::big_endian_of_first),
+            Hash::PhpToHash => Points::Md5Word(md5::php_tohash_of_first),
             _ => Points::Hashed,
         }
     }
@@ -97,8 +101,15 @@ impl Ring {
     ) {
         let ahead = self.fetched_ahead();
         match (self.batch_points(), ahead) {
-            (Points::Digest(point_of), _) => {
-                self.batch_digests(lanes.or_supported(), point_of, ahead, keys, found);
+            (Points::Md5Word(of_word), _) => {
+                self.batch_md5(lanes, ahead, keys, found, of_word, |h, _| {
+                    self.locate_point_of(KeyPoint::Narrow(h))
+                })
+            }
+            (Points::Md5Wide, _) => {
+                self.batch_md5(lanes, ahead, keys, found, u32::swap_bytes, |h, m| {
+                    self.locate_wide(h, m)
+                })
             }
             (Points::Hashed, _) => self.batch_hashed(ahead, keys, found),
             (Points::PerKey, _) => {
@@ -110,16 +121,18 @@ impl Ring {
     }
 
     /// Batches whose key point comes from the MD5 digest of the prepared key: a chunk of
-    /// keys hashed in lanes, their lines fetched ahead on a large continuum, then searched.
-    /// Only plain arrays cross from one pass to the next (digests, refusals), so no pass
-    /// reads back a value the one before stored in pieces.
-    fn batch_digests<'k>(
+    /// keys' first digest words hashed in lanes, turned into 32-bit hashes (`of_word`), their
+    /// lines fetched ahead on a large continuum, then each searched (`locate(hash, prepared
+    /// key)`). Only plain arrays cross from one pass to the next (hashes, refusals), so no
+    /// pass reads back a value the one before stored in pieces.
+    fn batch_md5<'k>(
         &self,
         lanes: Lanes,
-        point_of: fn(&[u8; 16]) -> KeyPoint,
         ahead: Option<(&Continuum, Bound)>,
         keys: impl IntoIterator<Item = &'k [u8]>,
         mut found: impl FnMut(usize, Result<usize, Error>),
+        of_word: fn(u32) -> u32,
+        locate: impl Fn(u32, &[u8]) -> Result<usize, Error>,
     ) {
         let mut bufs: [KeyBuf; CHUNK] = core::array::from_fn(|_| KeyBuf::new());
         let mut keys = keys.into_iter();
@@ -146,23 +159,18 @@ impl Ring {
                     Err(e) => refused[j] = Some(e),
                 }
             }
-            let mut digests = [[0u8; 16]; CHUNK];
-            lanes::digest_many(lanes, &msgs[..n], &mut digests[..n]);
+            let mut words = [0u32; CHUNK];
+            lanes::first_words_many(lanes, &msgs[..n], &mut words[..n]);
             // a key that is not hashed keeps hash 0, as `point_of` says
-            let point = |j: usize| {
-                if zero[j] {
-                    KeyPoint::Narrow(0)
-                } else {
-                    point_of(&digests[j])
-                }
-            };
+            let hash = |j: usize| if zero[j] { 0 } else { of_word(words[j]) };
             if let Some((c, bound)) = ahead {
-                fetch_ahead(c, (0..n).map(|j| point(j).narrow() ^ bound.flip()));
+                fetch_ahead(c, (0..n).map(|j| hash(j) ^ bound.flip()));
             }
             for (j, refused) in refused[..n].iter().enumerate() {
                 let r = match refused {
                     Some(e) => Err(*e),
-                    None => self.locate_point_of(point(j)),
+                    None if zero[j] => self.locate_point_of(KeyPoint::Narrow(0)),
+                    None => locate(hash(j), msgs[j]),
                 };
                 found(base + j, r);
             }

@@ -68,6 +68,8 @@ mod spans;
 
 pub mod bounded;
 #[cfg(feature = "std")]
+mod hazard;
+#[cfg(feature = "std")]
 mod shared;
 
 pub use bounded::BoundedLoads;

@@ -99,6 +99,13 @@ impl Handle {
         self.shared.load()
     }
 
+    /// `f` on the current snapshot, the cheapest read for one lookup: no lock, never waits
+    /// for a writer ([`SharedRing::read`]).
+    #[inline]
+    pub(super) fn with<R>(&self, f: impl FnOnce(&Snapshot<Labels>) -> R) -> R {
+        self.shared.read(f)
+    }
+
     /// Builds the next ring from the current one with `f` (writing into the retired
     /// snapshot's memory) and publishes it with its labels (carried over from the current
     /// snapshot, new ones from the store); on error nothing changes.

@@ -28,8 +28,7 @@ pub unsafe extern "C" fn ketama_ring_lookup(
         let handle = try_handle!(Handle, ring)?;
         let (label_out, label_len_out) = (try_out!(label_out)?, try_out!(label_len_out)?);
         let key = try_bytes!(key, key_len)?;
-        let state = handle.read();
-        let (p, l) = state.extra.label(state.ring.locate_index(key)?)?;
+        let (p, l) = handle.with(|s| s.extra.label(s.ring.locate_index(key)?))?;
         *label_out = p;
         *label_len_out = l;
         Ok(())
@@ -60,7 +59,7 @@ pub unsafe extern "C" fn ketama_ring_lookup_index(
         let run = || -> FfiResult<i64> {
             let handle = try_handle!(Handle, ring)?;
             let key = try_bytes!(key, key_len)?;
-            let i = handle.read().ring.locate_index(key)?;
+            let i = handle.with(|s| s.ring.locate_index(key))?;
             i64::try_from(i).map_err(|_| ketama_status::Internal)
         };
         match run() {
@@ -101,7 +100,7 @@ pub unsafe extern "C" fn ketama_ring_lookup_str(
                 .ok()
                 .filter(|&l| l < 1 << 31)
                 .ok_or(ketama_status::IndexOutOfRange)?;
-            let i = handle.read().ring.locate_index(key)?;
+            let i = handle.with(|s| s.ring.locate_index(key))?;
             let i = u32::try_from(i).map_err(|_| ketama_status::Internal)?;
             Ok(len << 32 | i64::from(i))
         };

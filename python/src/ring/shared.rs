@@ -35,8 +35,8 @@ impl Ring {
         self.pin.set(py, self.shared.load_full());
     }
 
-    /// `f` on the current snapshot: the pinned one on GIL builds, else a load. `f` must
-    /// not run Python code (see [`Pinned::with`]).
+    /// `f` on the current snapshot: the pinned one on GIL builds, else a hazard-slot read
+    /// ([`SharedRing::read`]). `f` must not run Python code (see [`Pinned::with`]).
     #[inline]
     pub(super) fn with_snapshot<R>(
         &self,
@@ -46,7 +46,7 @@ impl Ring {
         if crate::pin::gil_exclusive() {
             self.pin.with(py, f)
         } else {
-            f(&self.shared.load())
+            self.shared.read(f)
         }
     }
 

@@ -128,9 +128,11 @@ macro_rules! row {
     };
 }
 
-/// Compresses one 16-word block `m` (little-endian words) into `state`.
+/// Steps 0..60 of the compression of block `m` from `state`: the three rounds and the first
+/// three rows of the fourth, then the first step of its last row, the last step that writes
+/// A. Returns the working (A, B, C, D) before the feed-forward.
 #[inline(always)]
-pub(super) fn compress<W: Word>(state: [W; 4], m: &[W; 16]) -> [W; 4] {
+fn steps_to_a<W: Word>(state: [W; 4], m: &[W; 16]) -> [W; 4] {
     let [mut a, mut b, mut c, mut d] = state;
     // Round 1: F, words in order.
     row!(f, m, a, b, c, d, [0, 1, 2, 3], 0, [7, 12, 17, 22]);
@@ -151,7 +153,18 @@ pub(super) fn compress<W: Word>(state: [W; 4], m: &[W; 16]) -> [W; 4] {
     row!(i, m, a, b, c, d, [0, 7, 14, 5], 48, [6, 10, 15, 21]);
     row!(i, m, a, b, c, d, [12, 3, 10, 1], 52, [6, 10, 15, 21]);
     row!(i, m, a, b, c, d, [8, 15, 6, 13], 56, [6, 10, 15, 21]);
-    row!(i, m, a, b, c, d, [4, 11, 2, 9], 60, [6, 10, 15, 21]);
+    step!(i, a, b, c, d, m[4], 60, 6);
+    [a, b, c, d]
+}
+
+/// Compresses one 16-word block `m` (little-endian words) into `state`.
+#[inline(always)]
+pub(super) fn compress<W: Word>(state: [W; 4], m: &[W; 16]) -> [W; 4] {
+    let [a, mut b, mut c, mut d] = steps_to_a(state, m);
+    // The last three steps of round 4 (words 11, 2, 9): they write D, C and B.
+    step!(i, d, a, b, c, m[11], 61, 10);
+    step!(i, c, d, a, b, m[2], 62, 15);
+    step!(i, b, c, d, a, m[9], 63, 21);
     [
         state[0].add(a),
         state[1].add(b),
@@ -160,31 +173,51 @@ pub(super) fn compress<W: Word>(state: [W; 4], m: &[W; 16]) -> [W; 4] {
     ]
 }
 
+/// Word A of [`compress`]'s result alone (the digest's first four bytes, little-endian):
+/// the last three steps write only B, C and D, so they are left out.
+#[inline(always)]
+pub(super) fn compress_a<W: Word>(state: [W; 4], m: &[W; 16]) -> W {
+    state[0].add(steps_to_a(state, m)[0])
+}
+
 /// The padded block of a message of at most [`SHORT`] bytes as 16 little-endian words:
-/// the bytes, `0x80`, zeros, and the length in bits in words 14 and 15. Built word by word
-/// (whole words read straight from the message, the last partial word and the `0x80` byte
-/// assembled in a register), never as bytes read back as words, which would stall on store
-/// forwarding.
+/// the bytes, `0x80`, zeros, and the length in bits in words 14 and 15 (see [`pad_into`]).
 #[inline(always)]
 pub(super) fn pad(msg: &[u8]) -> [u32; 16] {
-    let msg = &msg[..msg.len().min(SHORT)];
     let mut m = [0u32; 16];
+    pad_into(msg, |k, w| m[k & 15] = w);
+    m
+}
+
+/// Writes the words of `msg`'s padded block (at most [`SHORT`] bytes of it are read) that
+/// are not zero, as `put(word index, word)`: the whole words of the message, the word with
+/// its last bytes and the `0x80` byte, and word 14 (the length in bits: word 15, the high
+/// half, is zero for a short message). The caller's block starts zeroed. Built in registers
+/// (whole words read straight from the message, the last partial word assembled in a
+/// register or read as the word that ends the message), never as bytes read back as words,
+/// which would stall on store forwarding.
+#[inline(always)]
+pub(super) fn pad_into(msg: &[u8], mut put: impl FnMut(usize, u32)) {
+    let msg = &msg[..msg.len().min(SHORT)];
     let words = msg.chunks_exact(4);
-    let tail = words.remainder();
+    let tail = words.remainder().len();
     let full = msg.len() / 4;
-    for (w, c) in m.iter_mut().zip(words) {
-        *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+    for (k, c) in words.enumerate() {
+        put(k, u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
     }
-    let mut last = 0x80u32 << (8 * tail.len());
-    for (i, &b) in tail.iter().enumerate() {
-        last |= u32::from(b) << (8 * i);
+    let mut last = 0x80u32 << (8 * tail);
+    if let Some(end) = msg.len().checked_sub(4).and_then(|at| msg.get(at..)) {
+        // The message's last four bytes, of which the top `tail` are its tail.
+        let w = u32::from_le_bytes([end[0], end[1], end[2], end[3]]);
+        last |= (u64::from(w) >> (32 - 8 * tail)) as u32;
+    } else {
+        for (i, &b) in msg.iter().enumerate() {
+            last |= u32::from(b) << (8 * i);
+        }
     }
     // full <= 13: a message of at most 55 bytes leaves words 14 and 15 for its length.
-    m[full & 15] = last;
-    let bits = (msg.len() as u64) * 8;
-    m[14] = bits as u32;
-    m[15] = (bits >> 32) as u32;
-    m
+    put(full, last);
+    put(14, (msg.len() as u32) * 8);
 }
 
 /// The digest's 16 bytes from the final state.
@@ -201,6 +234,13 @@ pub(super) fn bytes_of(state: [u32; 4]) -> [u8; 16] {
 #[inline]
 pub fn digest_short(msg: &[u8]) -> [u8; 16] {
     bytes_of(compress(INIT, &pad(msg)))
+}
+
+/// The first four bytes of the MD5 of a message of at most [`SHORT`] bytes, as a
+/// little-endian word (longer ones are cut: callers check).
+#[inline]
+pub fn first_word_short(msg: &[u8]) -> u32 {
+    compress_a(INIT, &pad(msg))
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! for messages longer than [`SHORT`], each message is hashed on its own. Every engine gives
 //! the same digests bit for bit (tested against the scalar path and the `md-5` crate).
 
-use super::block::{bytes_of, pad, SHORT};
+use super::block::{bytes_of, compress, compress_a, pad, pad_into, INIT, SHORT};
 
 /// An implementation of [`digest_many`]: how many messages one compression hashes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -114,70 +114,126 @@ fn detected() -> Lanes {
 /// The MD5 digest of each message: `out[i]` for `msgs[i]` (over the shorter of the two),
 /// hashed with `lanes` (or the widest supported engine narrower than it).
 pub fn digest_many(lanes: Lanes, msgs: &[&[u8]], out: &mut [[u8; 16]]) {
+    each::<_, true>(lanes, msgs, out, |o, state, m| {
+        *o = if m.len() <= SHORT {
+            bytes_of(state)
+        } else {
+            super::digest(m)
+        }
+    });
+}
+
+/// The first four bytes of each message's MD5 digest as a little-endian word (what
+/// [`super::first_word`] gives), `out[i]` for `msgs[i]`: [`digest_many`] without the steps
+/// that only write the other three words.
+pub fn first_words_many(lanes: Lanes, msgs: &[&[u8]], out: &mut [u32]) {
+    each::<_, false>(lanes, msgs, out, |o, state, m| {
+        *o = if m.len() <= SHORT {
+            state[0]
+        } else {
+            super::first_word(m)
+        }
+    });
+}
+
+/// Runs `put(out[i], final state, msgs[i])` for each message, the state computed with
+/// `lanes` (whole when `ALL`, else only its word A) for messages of at most [`SHORT`] bytes;
+/// `put` hashes longer ones itself.
+fn each<T, const ALL: bool>(
+    lanes: Lanes,
+    msgs: &[&[u8]],
+    out: &mut [T],
+    put: impl Fn(&mut T, [u32; 4], &[u8]) + Copy,
+) {
     let lanes = lanes.or_supported();
     let w = lanes.width();
     for (m, o) in msgs.chunks(w).zip(out.chunks_mut(w)) {
-        digest_chunk(lanes, m, o);
+        chunk::<T, ALL>(lanes, m, o, put);
     }
 }
 
 /// One chunk of at most `lanes.width()` messages; `lanes` must be supported.
 #[allow(unsafe_code)]
-fn digest_chunk(lanes: Lanes, msgs: &[&[u8]], out: &mut [[u8; 16]]) {
+fn chunk<T, const ALL: bool>(
+    lanes: Lanes,
+    msgs: &[&[u8]],
+    out: &mut [T],
+    put: impl Fn(&mut T, [u32; 4], &[u8]),
+) {
     match lanes {
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-        Lanes::Sse2 => x86::chunk4(msgs, out),
+        Lanes::Sse2 => finish(x86::compress4::<ALL>(&blocks::<4>(msgs)), msgs, out, put),
         // SAFETY: `lanes` is supported (the caller's contract), so the CPU has AVX2.
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-        Lanes::Avx2 => unsafe { x86::chunk8(msgs, out) },
+        Lanes::Avx2 => finish(
+            unsafe { x86::compress8::<ALL>(&blocks::<8>(msgs)) },
+            msgs,
+            out,
+            put,
+        ),
         // SAFETY: as for `Lanes::Avx2`.
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-        Lanes::Avx2x2 => unsafe { x86::chunk16(msgs, out) },
+        Lanes::Avx2x2 => finish(
+            unsafe { x86::compress16::<ALL>(&blocks::<16>(msgs)) },
+            msgs,
+            out,
+            put,
+        ),
         _ => {
             for (m, o) in msgs.iter().zip(out.iter_mut()) {
-                *o = super::digest(m);
+                let block = pad(m);
+                let state = if ALL {
+                    compress(INIT, &block)
+                } else {
+                    [compress_a(INIT, &block), 0, 0, 0]
+                };
+                put(o, state, m);
             }
         }
     }
 }
 
 /// The padded blocks of up to `N` messages, word-major (`[word][lane]`), as the vector
-/// loads want them; a lane without a short message gets the empty message.
+/// loads want them; a lane without a short message gets the empty message. The block
+/// starts zeroed and each lane writes only its non-zero words ([`pad_into`]: about a third
+/// of them for a key of 20 bytes).
 #[cfg_attr(
     not(all(target_arch = "x86_64", target_feature = "sse2")),
     allow(dead_code)
 )]
+#[inline(always)]
 fn blocks<const N: usize>(msgs: &[&[u8]]) -> [[u32; N]; 16] {
     let mut words = [[0u32; N]; 16];
-    for lane in 0..N {
-        let m = match msgs.get(lane) {
-            Some(m) if m.len() <= SHORT => pad(m),
-            _ => pad(b""),
-        };
-        for (row, w) in words.iter_mut().zip(m) {
-            row[lane] = w;
-        }
+    let short = |lane: usize| match msgs.get(lane) {
+        Some(&m) if m.len() <= SHORT => m,
+        _ => &[][..],
+    };
+    for (lane, m) in (0..N).map(|lane| (lane, short(lane))) {
+        pad_into(m, |k, w| words[k & 15][lane] = w);
     }
     words
 }
 
-/// Digests from a lane-major final state (`[a, b, c, d][lane]`); long messages hashed alone.
+/// `put` for each message from a lane-major final state (`[a, b, c, d][lane]`).
 #[cfg_attr(
     not(all(target_arch = "x86_64", target_feature = "sse2")),
     allow(dead_code)
 )]
-fn finish<const N: usize>(state: [[u32; N]; 4], msgs: &[&[u8]], out: &mut [[u8; 16]]) {
+#[inline(always)]
+fn finish<T, const N: usize>(
+    state: [[u32; N]; 4],
+    msgs: &[&[u8]],
+    out: &mut [T],
+    put: impl Fn(&mut T, [u32; 4], &[u8]),
+) {
     for (lane, (m, o)) in msgs.iter().zip(out.iter_mut()).enumerate() {
-        *o = if m.len() <= SHORT {
-            bytes_of([
-                state[0][lane],
-                state[1][lane],
-                state[2][lane],
-                state[3][lane],
-            ])
-        } else {
-            super::digest(m)
-        };
+        let s = [
+            state[0][lane],
+            state[1][lane],
+            state[2][lane],
+            state[3][lane],
+        ];
+        put(o, s, m);
     }
 }
 
@@ -186,8 +242,7 @@ fn finish<const N: usize>(state: [[u32; N]; 4], msgs: &[&[u8]], out: &mut [[u8; 
 mod x86 {
     use core::arch::x86_64::*;
 
-    use super::super::block::{compress, Word, INIT};
-    use super::{blocks, finish};
+    use super::super::block::{compress, compress_a, Word, INIT};
 
     /// 4 lanes in an SSE2 register (SSE2 is part of every x86_64 CPU).
     #[derive(Clone, Copy)]
@@ -337,48 +392,58 @@ mod x86 {
         }
     }
 
-    /// The 4-lane compression of one block per lane.
-    fn compress4(words: &[[u32; 4]; 16]) -> [[u32; 4]; 4] {
+    /// The 4-lane compression of one block per lane: the final state (only its word A, in
+    /// row 0, unless `ALL`).
+    pub(super) fn compress4<const ALL: bool>(words: &[[u32; 4]; 16]) -> [[u32; 4]; 4] {
         let m: [V4; 16] = core::array::from_fn(|k| {
             // SAFETY: `words[k]` is 16 readable bytes; `loadu` has no alignment requirement.
             V4(unsafe { _mm_loadu_si128(words[k].as_ptr().cast()) })
         });
         let init = INIT.map(V4::splat);
-        let s = compress(init, &m);
+        let s = if ALL {
+            compress(init, &m)
+        } else {
+            [compress_a(init, &m); 4]
+        };
         let mut out = [[0u32; 4]; 4];
-        for (o, v) in out.iter_mut().zip(s) {
+        for (o, v) in out.iter_mut().zip(s).take(if ALL { 4 } else { 1 }) {
             // SAFETY: `o` is 16 writable bytes; `storeu` has no alignment requirement.
             unsafe { _mm_storeu_si128(o.as_mut_ptr().cast(), v.0) };
         }
         out
     }
 
-    /// The 8-lane compression of one block per lane.
+    /// The 8-lane compression of one block per lane (as [`compress4`]).
     ///
     /// # Safety
     /// The CPU supports AVX2.
     #[target_feature(enable = "avx2")]
-    unsafe fn compress8(words: &[[u32; 8]; 16]) -> [[u32; 8]; 4] {
+    pub(super) unsafe fn compress8<const ALL: bool>(words: &[[u32; 8]; 16]) -> [[u32; 8]; 4] {
         let m: [V8; 16] = core::array::from_fn(|k| {
             // SAFETY: `words[k]` is 32 readable bytes; `loadu` has no alignment requirement.
             V8(unsafe { _mm256_loadu_si256(words[k].as_ptr().cast()) })
         });
         let init = INIT.map(V8::splat);
-        let s = compress(init, &m);
+        let s = if ALL {
+            compress(init, &m)
+        } else {
+            [compress_a(init, &m); 4]
+        };
         let mut out = [[0u32; 8]; 4];
-        for (o, v) in out.iter_mut().zip(s) {
+        for (o, v) in out.iter_mut().zip(s).take(if ALL { 4 } else { 1 }) {
             // SAFETY: `o` is 32 writable bytes; `storeu` has no alignment requirement.
             unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), v.0) };
         }
         out
     }
 
-    /// The 16-lane compression of one block per lane (lanes 0..8 in the first register).
+    /// The 16-lane compression of one block per lane (as [`compress4`]; lanes 0..8 in the
+    /// first register).
     ///
     /// # Safety
     /// The CPU supports AVX2.
     #[target_feature(enable = "avx2")]
-    unsafe fn compress16(words: &[[u32; 16]; 16]) -> [[u32; 16]; 4] {
+    pub(super) unsafe fn compress16<const ALL: bool>(words: &[[u32; 16]; 16]) -> [[u32; 16]; 4] {
         let m: [V16; 16] = core::array::from_fn(|k| {
             let p = words[k].as_ptr();
             // SAFETY: `words[k]` is 64 readable bytes, two loads of 32 from its start and
@@ -391,9 +456,13 @@ mod x86 {
             }
         });
         let init = INIT.map(V16::splat);
-        let s = compress(init, &m);
+        let s = if ALL {
+            compress(init, &m)
+        } else {
+            [compress_a(init, &m); 4]
+        };
         let mut out = [[0u32; 16]; 4];
-        for (o, v) in out.iter_mut().zip(s) {
+        for (o, v) in out.iter_mut().zip(s).take(if ALL { 4 } else { 1 }) {
             let p = o.as_mut_ptr();
             // SAFETY: `o` is 64 writable bytes, two stores of 32; no alignment requirement.
             unsafe {
@@ -402,31 +471,6 @@ mod x86 {
             }
         }
         out
-    }
-
-    /// Up to 4 messages through the SSE2 engine.
-    pub(super) fn chunk4(msgs: &[&[u8]], out: &mut [[u8; 16]]) {
-        finish(compress4(&blocks::<4>(msgs)), msgs, out);
-    }
-
-    /// Up to 8 messages through the AVX2 engine.
-    ///
-    /// # Safety
-    /// The CPU supports AVX2.
-    pub(super) unsafe fn chunk8(msgs: &[&[u8]], out: &mut [[u8; 16]]) {
-        // SAFETY: the caller's contract.
-        let state = unsafe { compress8(&blocks::<8>(msgs)) };
-        finish(state, msgs, out);
-    }
-
-    /// Up to 16 messages through the two-register AVX2 engine.
-    ///
-    /// # Safety
-    /// The CPU supports AVX2.
-    pub(super) unsafe fn chunk16(msgs: &[&[u8]], out: &mut [[u8; 16]]) {
-        // SAFETY: the caller's contract.
-        let state = unsafe { compress16(&blocks::<16>(msgs)) };
-        finish(state, msgs, out);
     }
 }
 

@@ -22,6 +22,18 @@ pub fn digest(data: &[u8]) -> [u8; 16] {
     }
 }
 
+/// The first four bytes of the MD5 digest of `data` as a little-endian u32 (`word_le(&digest(data), 0)`),
+/// what every 32-bit MD5 key hash reads; a short message skips the steps that only write the
+/// other three words.
+#[inline]
+pub fn first_word(data: &[u8]) -> u32 {
+    if data.len() <= SHORT {
+        block::first_word_short(data)
+    } else {
+        word_le(&digest(data), 0)
+    }
+}
+
 /// Word `g` (0..=3) of a digest as a little-endian u32: `md5le(s, g)` in docs/client-notes.md.
 #[inline]
 pub fn word_le(d: &[u8; 16], g: usize) -> u32 {
@@ -32,21 +44,33 @@ pub fn word_le(d: &[u8; 16], g: usize) -> u32 {
 /// ketama / `KETAMA_HASH` / `HASHKIT_HASH_MD5`: the first digest word, little-endian.
 #[inline]
 pub fn ketama(key: &[u8]) -> u32 {
-    word_le(&digest(key), 0)
+    first_word(key)
 }
 
 /// [`big_endian`] of a digest already computed.
 #[inline]
 pub fn big_endian_of(d: &[u8; 16]) -> u32 {
-    u32::from_be_bytes([d[0], d[1], d[2], d[3]])
+    big_endian_of_first(word_le(d, 0))
+}
+
+/// [`big_endian`] from the digest's first word ([`first_word`]).
+#[inline]
+pub fn big_endian_of_first(w: u32) -> u32 {
+    w.swap_bytes()
 }
 
 /// [`php_tohash`] of a digest already computed.
 #[inline]
 pub fn php_tohash_of(d: &[u8; 16]) -> u32 {
+    php_tohash_of_first(word_le(d, 0))
+}
+
+/// [`php_tohash`] from the digest's first word ([`first_word`]).
+#[inline]
+pub fn php_tohash_of_first(w: u32) -> u32 {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     // Hex characters 0, 2, 4, 6 are the high nibbles of bytes 0..4.
-    d[..4]
+    w.to_le_bytes()
         .iter()
         .fold(0u32, |h, &b| h * 31 + u32::from(HEX[usize::from(b >> 4)]))
         & 0x7FFF_FFFF
@@ -55,7 +79,7 @@ pub fn php_tohash_of(d: &[u8; 16]) -> u32 {
 /// flexihash `Md5Hasher` (>= 2.0.1): the first four digest bytes as a big-endian u32.
 #[inline]
 pub fn big_endian(key: &[u8]) -> u32 {
-    big_endian_of(&digest(key))
+    big_endian_of_first(first_word(key))
 }
 
 /// The `toHash` of the user's PHP FlexiHash class (profile `flexihash-seed`, hash name
@@ -63,7 +87,7 @@ pub fn big_endian(key: &[u8]) -> u32 {
 /// (the loop increments `$i` twice), folded with `* 31`; the final `& 0x7FFFFFFF` never changes it.
 #[inline]
 pub fn php_tohash(key: &[u8]) -> u32 {
-    php_tohash_of(&digest(key))
+    php_tohash_of_first(first_word(key))
 }
 
 /// uhashring's default ring position: the whole digest as a big-endian 128-bit integer
@@ -105,6 +129,18 @@ mod tests {
                 if len <= super::SHORT {
                     assert_eq!(super::block::digest_short(msg), reference(msg), "len {len}");
                 }
+                let d = reference(msg);
+                assert_eq!(super::first_word(msg), super::word_le(&d, 0), "len {len}");
+                assert_eq!(
+                    super::big_endian(msg),
+                    super::big_endian_of(&d),
+                    "len {len}"
+                );
+                assert_eq!(
+                    super::php_tohash(msg),
+                    super::php_tohash_of(&d),
+                    "len {len}"
+                );
             }
         }
     }
@@ -113,6 +149,7 @@ mod tests {
         #[test]
         fn random_inputs_match_the_crate(msg in proptest::collection::vec(any::<u8>(), 0..200)) {
             prop_assert_eq!(super::digest(&msg), reference(&msg));
+            prop_assert_eq!(super::first_word(&msg), super::word_le(&reference(&msg), 0));
         }
     }
 
