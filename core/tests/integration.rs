@@ -12,4 +12,3 @@ mod options;
 mod ring;
 mod shared;
 mod vectors;
-mod wide_ties;

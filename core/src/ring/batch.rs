@@ -32,8 +32,7 @@ enum Points {
     /// The first word of the MD5 digest of the prepared key ([`md5::first_word`]), turned
     /// into the 32-bit key hash by the function.
     Md5Word(fn(u32) -> u32),
-    /// The MD5 digest of the prepared key as a 128-bit position (uhashring): its first word
-    /// gives the top 32 bits, the whole digest is computed only on a tie of those.
+    /// The whole MD5 digest of the prepared key as a 128-bit position (uhashring).
     Md5Wide,
 }
 
@@ -101,16 +100,20 @@ impl Ring {
     ) {
         let ahead = self.fetched_ahead();
         match (self.batch_points(), ahead) {
-            (Points::Md5Word(of_word), _) => {
-                self.batch_md5(lanes, ahead, keys, found, of_word, |h, _| {
-                    self.locate_point_of(KeyPoint::Narrow(h))
-                })
-            }
-            (Points::Md5Wide, _) => {
-                self.batch_md5(lanes, ahead, keys, found, u32::swap_bytes, |h, m| {
-                    self.locate_wide(h, m)
-                })
-            }
+            (Points::Md5Word(of_word), _) => self.batch_md5(
+                ahead,
+                keys,
+                found,
+                |msgs, out: &mut [u32]| lanes::first_words_many(lanes, msgs, out),
+                |w| KeyPoint::Narrow(of_word(w)),
+            ),
+            (Points::Md5Wide, _) => self.batch_md5(
+                ahead,
+                keys,
+                found,
+                |msgs, out: &mut [[u8; 16]]| lanes::digest_many(lanes, msgs, out),
+                |d| KeyPoint::Wide(u128::from_be_bytes(d)),
+            ),
             (Points::Hashed, _) => self.batch_hashed(ahead, keys, found),
             (Points::PerKey, _) => {
                 for (i, k) in keys.into_iter().enumerate() {
@@ -121,18 +124,17 @@ impl Ring {
     }
 
     /// Batches whose key point comes from the MD5 digest of the prepared key: a chunk of
-    /// keys' first digest words hashed in lanes, turned into 32-bit hashes (`of_word`), their
-    /// lines fetched ahead on a large continuum, then each searched (`locate(hash, prepared
-    /// key)`). Only plain arrays cross from one pass to the next (hashes, refusals), so no
-    /// pass reads back a value the one before stored in pieces.
-    fn batch_md5<'k>(
+    /// keys hashed in lanes (`hash`: their first words or whole digests, `D`), their lines
+    /// fetched ahead on a large continuum, then searched (`point` makes each key point).
+    /// Only plain arrays cross from one pass to the next (hashes, refusals), so no pass
+    /// reads back a value the one before stored in pieces.
+    fn batch_md5<'k, D: Copy + Default>(
         &self,
-        lanes: Lanes,
         ahead: Option<(&Continuum, Bound)>,
         keys: impl IntoIterator<Item = &'k [u8]>,
         mut found: impl FnMut(usize, Result<usize, Error>),
-        of_word: fn(u32) -> u32,
-        locate: impl Fn(u32, &[u8]) -> Result<usize, Error>,
+        hash: impl Fn(&[&[u8]], &mut [D]),
+        point: impl Fn(D) -> KeyPoint,
     ) {
         let mut bufs: [KeyBuf; CHUNK] = core::array::from_fn(|_| KeyBuf::new());
         let mut keys = keys.into_iter();
@@ -159,18 +161,23 @@ impl Ring {
                     Err(e) => refused[j] = Some(e),
                 }
             }
-            let mut words = [0u32; CHUNK];
-            lanes::first_words_many(lanes, &msgs[..n], &mut words[..n]);
+            let mut hashed = [D::default(); CHUNK];
+            hash(&msgs[..n], &mut hashed[..n]);
             // a key that is not hashed keeps hash 0, as `point_of` says
-            let hash = |j: usize| if zero[j] { 0 } else { of_word(words[j]) };
+            let point = |j: usize| {
+                if zero[j] {
+                    KeyPoint::Narrow(0)
+                } else {
+                    point(hashed[j])
+                }
+            };
             if let Some((c, bound)) = ahead {
-                fetch_ahead(c, (0..n).map(|j| hash(j) ^ bound.flip()));
+                fetch_ahead(c, (0..n).map(|j| point(j).narrow() ^ bound.flip()));
             }
             for (j, refused) in refused[..n].iter().enumerate() {
                 let r = match refused {
                     Some(e) => Err(*e),
-                    None if zero[j] => self.locate_point_of(KeyPoint::Narrow(0)),
-                    None => locate(hash(j), msgs[j]),
+                    None => self.locate_point_of(point(j)),
                 };
                 found(base + j, r);
             }

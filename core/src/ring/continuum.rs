@@ -217,28 +217,19 @@ impl Continuum {
     }
 
     /// The position a 128-bit key point lands on (uhashring: the first point > w, wrapping);
-    /// `wide` holds the full positions, parallel to `values` (their top 32 bits). `top` is
-    /// the key point's top 32 bits and `full()` the whole point, asked for only when a point
-    /// shares those top bits (a tie of 32 random bits: rare), so a caller that hashes the
-    /// key can compute the full point only then. Points whose top 32 bits differ from the
-    /// key's are ordered by them alone, so the search is the 32-bit one for the first top
-    /// `>= top`, and the full positions are read only for points sharing it.
-    pub(super) fn position_wide(
-        &self,
-        wide: &[u128],
-        top: u32,
-        full: impl FnOnce() -> u128,
-    ) -> Result<usize, Error> {
+    /// `wide` holds the full positions, parallel to `values` (their top 32 bits). Points
+    /// whose top 32 bits differ from `w`'s are ordered by them alone, so the search is the
+    /// 32-bit one for the first top `>= w`'s top, and the full positions are read only for
+    /// points sharing the key's top 32 bits (rare: a tie of 32 random bits).
+    pub(super) fn position_wide(&self, wide: &[u128], w: u128) -> Result<usize, Error> {
         let len = self.values.len();
         if len == 0 {
             return Err(Error::NoServer);
         }
+        let top = (w >> 96) as u32;
         let mut p = self.lower_bound(top);
-        if p < len && self.values[p] == top {
-            let w = full();
-            while p < len && self.values[p] == top && wide.get(p).is_some_and(|&x| x <= w) {
-                p += 1;
-            }
+        while p < len && self.values[p] == top && wide.get(p).is_some_and(|&x| x <= w) {
+            p += 1;
         }
         Ok(if p == len { 0 } else { p })
     }

@@ -223,9 +223,7 @@ impl Layout {
     /// the key point are wide, else the layout's bound over the key's 32 bits.
     pub(super) fn position(&self, k: KeyPoint) -> Result<(&Continuum, usize), Error> {
         match (self, k) {
-            (Layout::Wide(c, wide), KeyPoint::Wide(w)) => {
-                Ok((c, c.position_wide(wide, (w >> 96) as u32, || w)?))
-            }
+            (Layout::Wide(c, wide), KeyPoint::Wide(w)) => Ok((c, c.position_wide(wide, w)?)),
             (Layout::Wide(c, _), k) => Ok((c, c.position(Bound::UpperBound, k.narrow())?)),
             (Layout::Sorted(c, bound) | Layout::TieRuns(c, bound, _), k) => {
                 Ok((c, c.position(*bound, k.narrow())?))

@@ -10,7 +10,7 @@ use super::key::{prepare, KeyBuf, KeyPoint, Prepared};
 use super::layout::Layout;
 use crate::alt::{jump, maglev, rendezvous};
 use crate::error::Error;
-use crate::hash::{furc, md5, xxh3_64};
+use crate::hash::{furc, xxh3_64};
 use crate::profile::Bound;
 use crate::server::Server;
 
@@ -126,23 +126,8 @@ impl Ring {
             Layout::Furc(_) | Layout::Scored(..) | Layout::JumpXxh3 => {
                 self.locate_by_key(key.bytes)
             }
-            Layout::Wide(..) if !key.zero => {
-                self.locate_wide(md5::first_word(key.bytes).swap_bytes(), key.bytes)
-            }
             _ => self.locate_point_of(self.point_of(key)),
         }
-    }
-
-    /// The server index on a 128-bit ring (uhashring) for a prepared key whose MD5 digest
-    /// starts with the big-endian word `top`: the whole digest is computed only when a
-    /// point shares those 32 bits ([`Continuum::position_wide`]).
-    #[inline(never)]
-    pub(super) fn locate_wide(&self, top: u32, key: &[u8]) -> Result<usize, Error> {
-        let Layout::Wide(c, wide) = &self.layout else {
-            return Err(Error::NeedsKey);
-        };
-        let p = c.position_wide(wide, top, || md5::wide(key))?;
-        c.owners.get(p).map(|&o| o as usize).ok_or(Error::NoServer)
     }
 
     /// The layouts that place a key from its bytes rather than from one hash of it.
