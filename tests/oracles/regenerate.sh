@@ -17,7 +17,7 @@ if [ ${#families[@]} -eq 0 ]; then
   families=(libmemcached java live python node go flexihash buckets jumpback-anchor
             dalli nginx whalin folsom memjs mcrouter xmemcached-gwhalin
             pyclients memcached-proxy evcache
-            predis phpredis redis-rb)
+            predis phpredis redis-rb redis-shard)
 fi
 for f in "${families[@]}"; do
   echo "== regenerating vectors: $f"
