@@ -105,9 +105,9 @@ def ipv6(port=6379):
             server("10.9.0.4", port)]
 
 
-def many(n=150, port=6379):
-    """n IPv4 servers 10.8.x.y, three ports in turn."""
-    return V.set_equal(n, base="10.8", port=port, port_cycle=3)
+def many(n=150, port=6379, base="10.8"):
+    """n IPv4 servers <base>.x.y, three ports in turn."""
+    return V.set_equal(n, base=base, port=port, port_cycle=3)
 
 
 def same_host(port=6379):
