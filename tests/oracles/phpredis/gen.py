@@ -17,7 +17,8 @@ SOURCE = ("phpredis %s RedisArray (Debian php8.2-redis %s, %s): new RedisArray([
           "...], %s) with the files' labels as the host strings ('[v6]:port' for IPv6), no "
           "function/distributor/algorithm/previous option, redis.arrays.* INI empty; expect = "
           "the host $ra->_target($key) returns (ra_find_node, the node of every single-key "
-          "command); nothing connects (lazy_connect)")
+          "command); key tags always on (only a 'function' extractor option replaces them; none "
+          "given); nothing connects (lazy_connect)")
 
 
 def sets():

@@ -19,7 +19,7 @@ SOURCE = ("Predis %s (Debian php-nrk-predis %s, %s): new Predis\\Client(['tcp://
           "weight is 1, so each is Predis's default 100); expect = the server of "
           "$client->getConnection()->getConnectionByKey($key) (PredisStrategy::getSlotByKey "
           "with its key tag rule, then the distributor), what every single-key command uses; "
-          "nothing connects")
+          "key tags always on (Predis has no option to turn them off); nothing connects")
 
 
 def stress(name, weights, base):

@@ -14,7 +14,8 @@ SOURCE = ("%s: Redis::Distributed.new(['redis://host:port', ...]) with default o
           "(tag /^\\{(.+?)\\}/, HashRing with 160 points a node; 'redis://[v6]:port' for IPv6; "
           "in the named-ids files each node is {url:, id: name}, the server's `name`); expect = "
           "the node of dist.node_for(key), the node of every single-key command, mapped back by "
-          "object identity; each node's Redis#id asserted; nothing connects")
+          "object identity; each node's Redis#id asserted; key tags always on (tag: nil or false "
+          "also gives the default regexp; only another regexp changes it); nothing connects")
 
 
 def sets():

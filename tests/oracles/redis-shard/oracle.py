@@ -25,7 +25,7 @@ SOURCE = ("redis-shard %s (PyPI, Zhihu) with redis==%s (PyPI), CPython %s: "
           "'crc32'; name = the server's name, or its label when it has none); expect = the "
           "server named by api.get_server_name(key) with the key as a str, what get_server() "
           "and every single-key command use; null = UnicodeEncodeError (the client encodes "
-          "the text it hashes as latin-1); nothing connects")
+          "the text it hashes as latin-1); key tags always on (no option); nothing connects")
 
 
 def named(names, base):
