@@ -6,8 +6,10 @@
 # of the real libketama (no registry packages it): see tests/vectors/README.md.
 # The later client families (dalli ... xmemcached-gwhalin) write to tests/vectors/pending/ until their
 # profiles exist; mcrouter needs git clones of facebook/mcrouter and facebook/folly
-# (MCROUTER_GIT, FOLLY_GIT; see tests/oracles/mcrouter/README.md); nginx needs root (unshare).
+# (MCROUTER_GIT, FOLLY_GIT; see tests/oracles/mcrouter/README.md); nginx and perl-memcached need
+# root (unshare).
 # memcached-proxy needs MEMCACHED_GIT (a git clone of memcached/memcached; see its generate.sh).
+# redis-rb needs REDIS_RB_GIT and REDIS_CLIENT_GIT (git clones) for 5.x: see redis-rb/README.md.
 # `buckets` needs GO_MAGLEV_GIT and GO_MPCHASH_GIT (git clones): see buckets/generate.sh.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -15,7 +17,8 @@ families=("$@")
 if [ ${#families[@]} -eq 0 ]; then
   families=(libmemcached java live python node go flexihash buckets jumpback-anchor
             dalli nginx whalin folsom memjs mcrouter xmemcached-gwhalin
-            pyclients memcached-proxy evcache)
+            pyclients memcached-proxy evcache
+            predis phpredis redis-rb redis-shard perl-memcached)
 fi
 for f in "${families[@]}"; do
   echo "== regenerating vectors: $f"
