@@ -15,7 +15,7 @@ families=("$@")
 if [ ${#families[@]} -eq 0 ]; then
   families=(libmemcached java live python node go flexihash buckets jumpback-anchor
             dalli nginx whalin folsom memjs mcrouter xmemcached-gwhalin
-            pyclients memcached-proxy evcache jedis go-redis)
+            pyclients memcached-proxy evcache jedis go-redis finagle)
 fi
 for f in "${families[@]}"; do
   echo "== regenerating vectors: $f"
