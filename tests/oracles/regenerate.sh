@@ -8,6 +8,7 @@
 # profiles exist; mcrouter needs git clones of facebook/mcrouter and facebook/folly
 # (MCROUTER_GIT, FOLLY_GIT; see tests/oracles/mcrouter/README.md); nginx needs root (unshare).
 # memcached-proxy needs MEMCACHED_GIT (a git clone of memcached/memcached; see its generate.sh).
+# enyim needs ENYIM_GIT (a git clone of enyim/EnyimMemcached; see enyim/README.md).
 # `buckets` needs GO_MAGLEV_GIT and GO_MPCHASH_GIT (git clones): see buckets/generate.sh.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -15,7 +16,7 @@ families=("$@")
 if [ ${#families[@]} -eq 0 ]; then
   families=(libmemcached java live python node go flexihash buckets jumpback-anchor
             dalli nginx whalin folsom memjs mcrouter xmemcached-gwhalin
-            pyclients memcached-proxy evcache jedis go-redis finagle)
+            pyclients memcached-proxy evcache jedis go-redis finagle enyim)
 fi
 for f in "${families[@]}"; do
   echo "== regenerating vectors: $f"
