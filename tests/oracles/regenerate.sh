@@ -10,6 +10,7 @@
 # root (unshare).
 # memcached-proxy needs MEMCACHED_GIT (a git clone of memcached/memcached; see its generate.sh).
 # redis-rb needs REDIS_RB_GIT and REDIS_CLIENT_GIT (git clones) for 5.x: see redis-rb/README.md.
+# enyim needs ENYIM_GIT (a git clone of enyim/EnyimMemcached; see enyim/README.md).
 # `buckets` needs GO_MAGLEV_GIT and GO_MPCHASH_GIT (git clones): see buckets/generate.sh.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -18,7 +19,8 @@ if [ ${#families[@]} -eq 0 ]; then
   families=(libmemcached java live python node go flexihash buckets jumpback-anchor
             dalli nginx whalin folsom memjs mcrouter xmemcached-gwhalin
             pyclients memcached-proxy evcache
-            predis phpredis redis-rb redis-shard perl-memcached)
+            predis phpredis redis-rb redis-shard perl-memcached
+            jedis go-redis finagle enyim)
 fi
 for f in "${families[@]}"; do
   echo "== regenerating vectors: $f"
