@@ -1,7 +1,7 @@
 //! Placements beyond any one client: jump, rendezvous and Maglev hashing over the servers in
 //! order.
 
-use super::keys::{KeyRewrite, ANY_KEY};
+use super::keys::{KeyRewrite, KeyTag, ANY_KEY};
 use super::knobs::{Failover, Order, Placement, PointHash, Removal, StringForm, Ties, ZeroWeight};
 use super::row::Profile;
 use crate::hash::Hash;
@@ -32,6 +32,7 @@ pub static JUMP: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: true,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
@@ -60,6 +61,7 @@ pub static RENDEZVOUS: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: true,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
@@ -88,6 +90,7 @@ pub static MAGLEV: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: true,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,

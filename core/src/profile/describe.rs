@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use super::keys::{KeyChars, KeyLimits, KeyRewrite};
+use super::keys::{KeyChars, KeyLimits, KeyRewrite, KeyTag, TagRule};
 use super::knobs::{
     Bound, Failover, Join, Order, Placement, PointHash, Removal, ScoreTies, StringForm, Ties,
     ZeroWeight,
@@ -17,6 +17,8 @@ impl fmt::Display for StringForm {
             StringForm::Concat => "Si",
             StringForm::Bare => "S",
             StringForm::Colon => "S:i",
+            StringForm::Star => "S*i",
+            StringForm::DashNode => "S-NODE-i",
         })
     }
 }
@@ -36,6 +38,11 @@ impl fmt::Display for PointHash {
             }
             PointHash::Sha1Word => f.write_str("sha1, first word big-endian, 1 point per string"),
             PointHash::Xxh3Word => f.write_str("xxh3, low 32 bits, 1 point per string"),
+            PointHash::Md5WordBe => f.write_str("md5, first word big-endian, 1 point per string"),
+            PointHash::KeyHash64 => f.write_str("the key hash's 64 bits, 1 point per string"),
+            PointHash::Fnv1aFirstZero => {
+                f.write_str("fnv1a_32, the first string from state 0, 1 point per string")
+            }
         }
     }
 }
@@ -49,6 +56,8 @@ impl fmt::Display for Bound {
             Bound::Floor => "largest point <= hash",
             Bound::FloorWrap => "largest point <= hash, else the largest point (backwards)",
             Bound::LowerBoundSigned => "first point >= hash in signed order",
+            Bound::UpperBoundClamp => "first point > hash, else the last point (no wrap)",
+            Bound::LowerBoundBelowLast => "first point >= hash (below the first point: the last)",
         })
     }
 }
@@ -90,6 +99,13 @@ impl fmt::Display for Placement {
             Placement::Rendezvous => f.write_str("rendezvous hashing"),
             Placement::Maglev => f.write_str("a Maglev table"),
             Placement::JumpXxh3 => f.write_str("jump consistent hash over 64-bit XXH3 of the key"),
+            Placement::Proportional => f.write_str("(hash * n) / (2^32 - 1): a range per server"),
+            Placement::MixRendezvous => f.write_str(
+                "rendezvous: highest mix(H64(key) ^ H64(S)), ties to the earlier server",
+            ),
+            Placement::ScaledPoints => {
+                f.write_str("one point per server at its weight share; hash % W scaled onto it")
+            }
             Placement::HashRendezvous { join, ties } => write!(
                 f,
                 "rendezvous: highest hash of {}, ties to the {}",
@@ -122,6 +138,7 @@ impl fmt::Display for ZeroWeight {
             ZeroWeight::AsOne => "weight 0 counts as 1",
             ZeroWeight::AsIs => "weight 0 goes to the count rule as it is",
             ZeroWeight::Reject => "weight 0 is refused",
+            ZeroWeight::AsHundred => "weight 0 counts as 100",
         })
     }
 }
@@ -138,6 +155,7 @@ impl fmt::Display for KeyRewrite {
             }
             KeyRewrite::PyBytesRepr => f.write_str("Python repr of the bytes: b'...'"),
             KeyRewrite::Prefix(p) => write!(f, "prefixed with '{p}'"),
+            KeyRewrite::Latin1 => f.write_str("characters as latin-1 bytes, none above U+00FF"),
         }
     }
 }
@@ -186,6 +204,13 @@ impl fmt::Display for Failover {
                  give up",
             ),
             Failover::Stay => f.write_str("keep the dead server (the key fails)"),
+            Failover::RehashDoubled => {
+                f.write_str("rehash 2 H(str(t) + key) from t = 0, once per server, then give up")
+            }
+            Failover::RehashSum { tries } => write!(
+                f,
+                "rehash hash + H(str(t) + key) from t = 1, {tries} lookups, then give up"
+            ),
         }
     }
 }
@@ -210,6 +235,7 @@ impl fmt::Display for KeyLimits {
         f.write_str(match self.chars {
             KeyChars::Any => "",
             KeyChars::Controls => ", no byte 0x00..=0x20",
+            KeyChars::SpaceNewlineNul => ", no space, \\n, \\r or NUL",
             KeyChars::ControlsDel => ", no byte 0x00..=0x20 or 0x7f",
             KeyChars::PyWhitespace => ", no NUL, no ASCII whitespace in a non-blank key",
             KeyChars::PyWhitespaceAscii => {
@@ -217,5 +243,27 @@ impl fmt::Display for KeyLimits {
             }
             KeyChars::PythonMemcached => ", no byte 0x00..=0x20 or 0x7f but one final newline",
         })
+    }
+}
+
+impl fmt::Display for TagRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TagRule::FirstNonEmpty => "first o, first c after it, at least one byte between",
+            TagRule::FirstUpToNul => "first o, first c after it, before any NUL, even empty",
+            TagRule::LineStart => "o at a line start, at least one byte, first c (Ruby ^o(.+?)c)",
+            TagRule::GreedyLast => "last o before the last c of the first line, even empty",
+            TagRule::LazyFind => "first o(.+?)c match, no line terminator inside (Java)",
+        })
+    }
+}
+
+impl fmt::Display for KeyTag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KeyTag::None => f.write_str("no hash tags"),
+            KeyTag::Configured(r) => write!(f, "tags with --hash-tag oc only: {r}"),
+            KeyTag::Braces(r) => write!(f, "{{tag}} always: {r}"),
+        }
     }
 }

@@ -1,6 +1,6 @@
-//! The Java clients' rows: spymemcached, xmemcached, EVCache and folsom.
+//! The Java clients' rows: spymemcached, xmemcached, EVCache, folsom and Finagle.
 
-use super::keys::{KeyRewrite, ANY_KEY, FOLSOM_KEY, NON_EMPTY_KEY};
+use super::keys::{KeyRewrite, KeyTag, ANY_KEY, FINAGLE_KEY, FOLSOM_KEY, NON_EMPTY_KEY};
 use super::knobs::{
     Bound, Failover, Order, Placement, PointHash, Removal, StringForm, Ties, ZeroWeight,
 };
@@ -65,6 +65,7 @@ pub static SPYMEMCACHED: Profile = Profile {
     ties: Ties::LaterWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: false,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
@@ -95,6 +96,7 @@ pub static SPYMEMCACHED_LIBMEMCACHED_FORMAT: Profile = Profile {
     ties: Ties::LaterWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: false,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
@@ -126,6 +128,7 @@ pub static SPYMEMCACHED_WEIGHTED: Profile = Profile {
     ties: Ties::LaterWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: false,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
@@ -157,6 +160,7 @@ pub static SPYMEMCACHED_WEIGHTED_LIBMEMCACHED_FORMAT: Profile = Profile {
     ties: Ties::LaterWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: false,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
@@ -188,6 +192,7 @@ pub static XMEMCACHED: Profile = Profile {
     ties: Ties::SortedList,
     zero_weight: ZeroWeight::Reject,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: false,
     empty_key_rejected: &[Hash::Md5, Hash::Crc, Hash::Election],
     key_limits: ANY_KEY,
@@ -219,6 +224,7 @@ pub static XMEMCACHED_NGINX: Profile = Profile {
     ties: Ties::SortedList,
     zero_weight: ZeroWeight::Reject,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: false,
     empty_key_rejected: &[Hash::Md5, Hash::Crc, Hash::Election],
     key_limits: ANY_KEY,
@@ -251,6 +257,7 @@ pub static XMEMCACHED_GWHALIN: Profile = Profile {
     ties: Ties::SortedList,
     zero_weight: ZeroWeight::Reject,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: false,
     empty_key_rejected: &[],
     key_limits: NON_EMPTY_KEY,
@@ -284,6 +291,7 @@ pub static EVCACHE: Profile = Profile {
     ties: Ties::LaterWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: false,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
@@ -313,11 +321,44 @@ pub static FOLSOM: Profile = Profile {
     ties: Ties::LaterWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: true,
     empty_key_rejected: &[],
     key_limits: FOLSOM_KEY,
     order: Order::Given,
     failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
+};
+
+/// The `finagle` row (what it reproduces: its `description`).
+pub static FINAGLE: Profile = Profile {
+    name: "finagle",
+    aliases: &[],
+    description: "Twitter Finagle memcached (util-hashing ConsistentHashingDistributor, the old \
+        KetamaDistributor): (int)(w / W n 40 + 1e-10) md5 digests x 4 of host[:port]-i, md5 \
+        keys, first point >= hash",
+    verified_by: "util-hashing 24.2.0 (Maven Central) on JDK 17: `ConsistentHashingDistributor` \
+        and `KeyHasher.KETAMA` as shipped, the node identifiers as finagle-memcached 24.2.0 \
+        builds them (settings: `NumReps` 160, `HashNodeKey(host, port, weight).identifier`)",
+    default_hash: Hash::Md5,
+    hashes: &[Hash::Md5],
+    crc32: None,
+    node: NodeForm::JavaHostName,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Relative(Formula::Finagle),
+    points: PointHash::Md5Words { per: 4 },
+    placement: Placement::Ring(Bound::LowerBound),
+    ties: Ties::LaterWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    key_tag: KeyTag::None,
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: FINAGLE_KEY,
+    order: Order::Given,
+    failover: Failover::Stay,
     removal: Removal::OwnPoints,
     options: NO_OPTIONS,
 };

@@ -1,6 +1,6 @@
 //! The JavaScript clients' rows: node-hashring and memjs.
 
-use super::keys::{KeyRewrite, ANY_KEY};
+use super::keys::{KeyRewrite, KeyTag, ANY_KEY};
 use super::knobs::{
     Bound, Failover, Order, Placement, PointHash, Removal, StringForm, Ties, ZeroWeight,
 };
@@ -29,6 +29,7 @@ pub static NODE_HASHRING: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsOne,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: false,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
@@ -60,6 +61,7 @@ pub static MEMJS: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: true,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,

@@ -24,6 +24,51 @@ pub enum KeyRewrite {
     /// A fixed prefix (Django's default key function with no `KEY_PREFIX` and `VERSION` 1:
     /// `:1:`).
     Prefix(&'static str),
+    /// The key's characters (read as UTF-8) as one latin-1 byte each; a key that is not
+    /// UTF-8 or has a character above U+00FF is refused ([`crate::Error::KeyRejected`]).
+    /// Applied after the hash tag is taken, to what is hashed. The client encodes its node
+    /// names the same way, and a name it cannot encode is refused
+    /// ([`crate::Error::Unsupported`]) (redis-shard's `b()`: `str.encode('iso-8859-1')`).
+    Latin1,
+}
+
+/// Where a client finds a key's hash tag: the part of the key it hashes instead of the
+/// whole key, between an opening and a closing delimiter (`{` and `}`, or a `--hash-tag`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyTag {
+    /// The client has no hash tags: the whole key is hashed.
+    None,
+    /// Tags found by this rule, only with delimiters configured by the user (the ring's
+    /// `hash_tag` option: twemproxy's `hash_tag`, a Jedis key-tag pattern).
+    Configured(TagRule),
+    /// Tags found by this rule between `{` and `}`, always (the Redis clients).
+    Braces(TagRule),
+}
+
+/// How a client finds the tag between the delimiters `o` and `c` (bytes) in a key; when it
+/// finds none, the whole key is hashed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TagRule {
+    /// The first `o`, then the first `c` after it; the bytes between them when there is at
+    /// least one (twemproxy `hash_tag`, Predis `extractKeyTag`, go-redis `hashtag.Key`).
+    FirstNonEmpty,
+    /// In the key up to its first NUL byte (C string functions): the first `o`, then the
+    /// first `c` after it; the bytes between them, even none (phpredis `ra_extract_key`:
+    /// `{}` hashes the empty string).
+    FirstUpToNul,
+    /// Ruby's `/^\{(.+?)\}/` (redis-rb `key_tag`): an `o` at the start of the key or right
+    /// after a `\n`, then at least one byte and up to the first `c`, with no `\n` in between
+    /// (Ruby's `.`); the first start that matches.
+    LineStart,
+    /// Python's `re.match('.*\{(.*)\}.*', key)` (redis-shard): within the key's first line
+    /// (up to its first `\n`), the bytes between the last `o` that has a `c` after it and the
+    /// last `c`, even none.
+    GreedyLast,
+    /// Java's `Pattern.compile("\\{(.+?)\\}").matcher(key).find()` (Jedis key-tag patterns
+    /// with the delimiters `o` and `c`): the first `o` followed by at least one character
+    /// and then a `c`, with no Java line terminator (`\n`, `\r`, U+0085, U+2028, U+2029)
+    /// before that `c`; the bytes between them.
+    LazyFind,
 }
 
 /// Keys the client refuses before hashing.
@@ -53,6 +98,8 @@ pub enum KeyChars {
     /// As [`KeyChars::PyWhitespace`], and no byte >= 0x80 (pymemcache's default refuses keys
     /// that are not ASCII).
     PyWhitespaceAscii,
+    /// No space, `\n`, `\r` or NUL byte (Finagle memcached's `KeyValidation`).
+    SpaceNewlineNul,
     /// python-memcached `[\x21-\x7e\x80-\xff]+$`: no byte 0x00..=0x20 or 0x7f, except one
     /// final `\n` (a regex `$` also matches before a final newline).
     PythonMemcached,
@@ -66,6 +113,7 @@ impl KeyChars {
         match self {
             KeyChars::Any => true,
             KeyChars::Controls => !key.iter().any(|&b| b <= 0x20),
+            KeyChars::SpaceNewlineNul => !key.iter().any(|b| matches!(b, b' ' | b'\n' | b'\r' | 0)),
             KeyChars::ControlsDel => !key.iter().any(ctl),
             KeyChars::PyWhitespace | KeyChars::PyWhitespaceAscii => {
                 let ascii = self == KeyChars::PyWhitespace || key.is_ascii();
@@ -132,4 +180,17 @@ pub const PYTHON_MEMCACHED_KEY: KeyLimits = KeyLimits {
     empty: true,
     max_len: Some(250),
     chars: KeyChars::PythonMemcached,
+};
+/// Enyim's `DefaultKeyTransformer`: no character 0x00..=0x20.
+pub const ENYIM_KEY: KeyLimits = KeyLimits {
+    empty: false,
+    max_len: None,
+    chars: KeyChars::Controls,
+};
+/// Finagle memcached's `KeyValidation`: at most 250 bytes (the empty key passes), no space,
+/// `\n`, `\r` or NUL.
+pub const FINAGLE_KEY: KeyLimits = KeyLimits {
+    empty: false,
+    max_len: Some(250),
+    chars: KeyChars::SpaceNewlineNul,
 };

@@ -13,6 +13,11 @@ pub enum StringForm {
     Bare,
     /// `S:i` (dalli: `"#{name}:#{i}"`).
     Colon,
+    /// `S*i` (Jedis named shards: `name + "*" + n`).
+    Star,
+    /// `S-NODE-i` (Jedis unnamed shards: `"SHARD-" + i + "-NODE-" + n`, the node string
+    /// being `SHARD-<place>`).
+    DashNode,
 }
 
 /// How point strings become ring positions.
@@ -42,6 +47,17 @@ pub enum PointHash {
     /// XXH3 64-bit of each string, its low 32 bits, one point per string (memcached proxy
     /// ring, default mode), whatever the key hash.
     Xxh3Word,
+    /// MD5 of each string, the big-endian first word of the digest, one point per string
+    /// (redis-rb 5: `Digest::MD5.digest(s).unpack1("L>")`), whatever the key hash.
+    Md5WordBe,
+    /// One point per string, the ring's 64-bit key hash ([`crate::Hash::hash64`]) of it: a
+    /// continuum of 64-bit positions, searched with the key's 64-bit hash (Jedis, in signed
+    /// order with [`Bound::LowerBoundSigned`]).
+    KeyHash64,
+    /// FNV-1a 32 over each string's bytes, one point per string, the first string hashed from
+    /// the state 0 and the others from the offset basis (Enyim's `DefaultNodeLocator` reuses
+    /// one hasher that initialises itself only after its first hash), whatever the key hash.
+    Fnv1aFirstZero,
 }
 
 /// Which comparison finds a key hash's point on a sorted continuum.
@@ -64,8 +80,17 @@ pub enum Bound {
     /// First point >= h in **signed** 32-bit order, else the first (most negative) point
     /// (folsom's `TreeMap<Integer, _>.ceilingEntry`). Positions are stored with the sign bit
     /// flipped (`p ^ 2^31`), so the continuum's unsigned order is the signed order; the key
-    /// hash is flipped the same way before the search.
+    /// hash is flipped the same way before the search. On a continuum of 64-bit positions
+    /// ([`PointHash::KeyHash64`]: Jedis's `TreeMap<Long, _>.tailMap(h).firstKey()`) the sign
+    /// bit is bit 63.
     LowerBoundSigned,
+    /// First point > h; past the last point, the last point (no wrap: redis-shard's
+    /// `min(bisect_right(sorted_keys, h), len - 1)`).
+    UpperBoundClamp,
+    /// First point >= h, past the last point the first; but a hash below the first point
+    /// goes to the **last** point (Enyim's `Array.BinarySearch`: the complement 0 is read as
+    /// "smaller than everything, use the highest key").
+    LowerBoundBelowLast,
 }
 
 impl Bound {
@@ -76,12 +101,18 @@ impl Bound {
     }
 
     /// What is XORed into a 32-bit position or key hash so that the continuum's unsigned
-    /// order is the order this search compares in (`2^31` for the signed search, else 0).
+    /// order is the order this search compares in (`2^31` for the signed search, else 0; on a
+    /// continuum of 64-bit positions the flip is `2^63`, [`Bound::flip64`]).
     pub fn flip(self) -> u32 {
         match self {
             Bound::LowerBoundSigned => 0x8000_0000,
             _ => 0,
         }
+    }
+
+    /// [`Bound::flip`] for 64-bit positions (`2^63` for the signed search, else 0).
+    pub fn flip64(self) -> u64 {
+        u64::from(self.flip()) << 32
     }
 }
 
@@ -134,6 +165,24 @@ pub enum Placement {
         /// Who wins equal scores.
         ties: ScoreTies,
     },
+    /// A range partition of the hash space over the servers in order: server
+    /// `(h * n) / (2^32 - 1)` in 64-bit integers (phpredis `RedisArray` without
+    /// `consistent`); a hash of `2^32 - 1` falls past the last server, which the client reads
+    /// out of bounds: no server here. Weights ignored.
+    Proportional,
+    /// Rendezvous over 64-bit hashes (go-redis v9 `Ring`, through dgryski/go-rendezvous):
+    /// each server scores `mix(H(key) ^ H(node string))` with the ring's 64-bit hash
+    /// ([`crate::Hash::hash64`]) and `mix(x)`: `x ^= x >> 12; x ^= x << 25; x ^= x >> 27;
+    /// x * 2685821657736338717` (wrapping); the greatest unsigned score wins, an equal score
+    /// goes to the earlier server. Weights ignored.
+    MixRendezvous,
+    /// Cache::Memcached::Fast with `ketama_points => 0` (its Cache::Memcached-compatible
+    /// mode): one point per server, added in order: the total `W += w`, every earlier point
+    /// `p` becomes `(u32)(p - (double)p * (w / W))`, the new server's point is `2^32 - 1`. A key
+    /// hash `h` (the profile's 15-bit `crc`) is reduced to `b = h % (u32)(W + 0.5)`, scaled to
+    /// `(u32)((double)b / W * 4294967295.0 + 0.5) + 1` (wrapping), and goes to the owner of the
+    /// first point >= that, wrapping to the first point.
+    ScaledPoints,
 }
 
 /// How a rendezvous client joins a node string `S` and a key `K` into the string it hashes.
@@ -189,6 +238,9 @@ pub enum ZeroWeight {
     AsIs,
     /// Rejected with [`crate::Error::BadWeight`] (twemproxy, libketama).
     Reject,
+    /// Counted as 100 in both `w` and the total (Predis: `(int) $weight ?: 100`, its default
+    /// weight).
+    AsHundred,
 }
 
 /// The order a client keeps its servers in (it decides ties and modulo slots).
@@ -247,6 +299,21 @@ pub enum Failover {
     /// at 0 after each failed server, which lands on the same untried server as counting on;
     /// a one-bucket list is tried alone).
     RehashKeyUntried,
+    /// Rehash by summing: lookup 1 places the key's hash `hv`, lookup `t + 1` places
+    /// `hv = (hv + H(str(t) + key)) mod 2^32` for t = 1, 2, ..., each placed as the key's hash
+    /// is (servers may repeat), up to `tries` lookups in all, then the client gives up
+    /// (Cache::Memcached `get_sock`: `$hv += _hashfunc($tries . $real_key)`, 20 lookups; one
+    /// server is used without hashing).
+    RehashSum {
+        /// Lookups in all, the first (the key's hash) included.
+        tries: u32,
+    },
+    /// Rehash the key with a counter in front, doubled: after the key's own server, lookup
+    /// t (t = 0, 1, ..., one per server) places `2 * H(str(t) + key) mod 2^32` as a key hash
+    /// is (servers may repeat), then the client gives up (Enyim's `KetamaNodeLocator`:
+    /// spymemcached's `hash += (uint)(hash ^ hash >> 32)` applied to a 32-bit hash); a
+    /// one-server pool has no other.
+    RehashDoubled,
     /// The client keeps sending to the server it picked while that server is down (emcache
     /// with its default `purge_unhealthy_nodes=False`): the key fails until it is back.
     Stay,

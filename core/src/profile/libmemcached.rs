@@ -1,7 +1,7 @@
 //! The C libraries' rows: libketama, libmemcached (php-memcached and pylibmc use it) with its
 //! ketama modes, and libmemcached's modulo distribution.
 
-use super::keys::{KeyRewrite, ANY_KEY, MEMCACHED_KEY};
+use super::keys::{KeyRewrite, KeyTag, ANY_KEY, MEMCACHED_KEY};
 use super::knobs::{
     Bound, Failover, Order, Placement, PointHash, Removal, StringForm, Ties, ZeroWeight,
 };
@@ -64,6 +64,7 @@ pub static LIBKETAMA: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::Reject,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: false,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
@@ -94,6 +95,7 @@ pub static LIBMEMCACHED: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsOne,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: true,
     empty_key_rejected: &[],
     key_limits: MEMCACHED_KEY,
@@ -124,6 +126,7 @@ pub static LIBMEMCACHED_WEIGHTED: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsOne,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: true,
     empty_key_rejected: &[],
     key_limits: MEMCACHED_KEY,
@@ -151,6 +154,7 @@ pub static LIBMEMCACHED_SPY: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsOne,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: true,
     empty_key_rejected: &[],
     key_limits: MEMCACHED_KEY,
@@ -179,6 +183,7 @@ pub static LIBMEMCACHED_SPY_WEIGHTED: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsOne,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: true,
     empty_key_rejected: &[],
     key_limits: MEMCACHED_KEY,
@@ -211,6 +216,7 @@ pub static MODULA: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: true,
     empty_key_rejected: &[],
     key_limits: MEMCACHED_KEY,

@@ -53,6 +53,25 @@
 //! | `memcached-proxy-ring-twemproxy` | `OmitDefaultPort`, `S-i` | 40 strings per server; md5, 4 points per digest | `xxh3` (+1 more) | first point >= hash; earlier server wins |
 //! | `memcached-proxy-ring-evcache` | `HostSlashHostPort`, `S-i` | 40 strings per server; md5, 4 points per digest | `xxh3` (+1 more) | first point >= hash; earlier server wins |
 //! | `evcache` | `JavaEvcache`, `S-i` | 160 strings per server; md5 x 4 with KETAMA_HASH, else the key hash | `md5` | first point >= hash; later server wins |
+//! | `predis` | `HostPort`, `S:i` | relative weight, Predis PHP round formula (round(w / W n 128)); the key hash, 1 point per string | `crc32a` | largest point <= hash, else the largest point (backwards); later server wins |
+//! | `predis-ketama` | `HostPort`, `S-i` | relative weight, Predis double formula (floor(w / W n 40)); md5, 4 points per digest | `md5` | first point >= hash; later server wins |
+//! | `phpredis-array` | - | - | `crc32a` | (hash * n) / (2^32 - 1): a range per server |
+//! | `phpredis-array-consistent` | `Label`, `S-i` | 40 strings per server; md5, 4 points per digest | `crc32_raw` | first point >= hash; earlier server wins |
+//! | `redis-rb` | `RedisUrlDb`, `S:i` | 160 strings per server; the key hash, 1 point per string | `crc32a` | largest point <= hash, else the largest point (backwards); later server wins |
+//! | `redis-rb-5` | `RedisUrl`, `S:i` | 160 strings per server; md5, first word big-endian, 1 point per string | `crc32a` | largest point <= hash, else the largest point (backwards); later server wins |
+//! | `jedis` | `ShardPlace`, `S-NODE-i` | 160 x weight strings (a Java int); the key hash's 64 bits, 1 point per string | `murmur64a` | first point >= hash in signed order; later server wins |
+//! | `jedis-named` | `Label`, `S*i` | 160 x weight strings (a Java int); the key hash's 64 bits, 1 point per string | `murmur64a` | first point >= hash in signed order; later server wins |
+//! | `jedis-2-named` | `NameStarWeight`, `Si` | 160 x weight strings (a Java int); the key hash's 64 bits, 1 point per string | `murmur64a` | first point >= hash in signed order; later server wins |
+//! | `jedis-4` | `ShardPlace`, `S-NODE-i` | 160 strings per server; the key hash's 64 bits, 1 point per string | `murmur64a` | first point >= hash in signed order; later server wins |
+//! | `go-redis` | - | - | `xxh64` | rendezvous: highest mix(H64(key) ^ H64(S)), ties to the earlier server |
+//! | `go-redis-v7` | `Label`, `iS` | 100 strings per server; the key hash, 1 point per string | `crc32a` | first point >= hash; later server wins |
+//! | `redis-shard` | `Label`, `S:i` | 128 strings per server; the key hash, 1 point per string | `crc32a` | first point > hash, else the last point (no wrap); later server wins |
+//! | `finagle` | `JavaHostName`, `S-i` | relative weight, Finagle double formula ((int)(w / W n 40 + 1e-10)); md5, 4 points per digest | `md5` | first point >= hash; later server wins |
+//! | `enyim` | `IpEndPoint`, `S-i` | 100 strings per server; fnv1a_32, the first string from state 0, 1 point per string | `fnv1a_32_zero` | first point >= hash (below the first point: the last); later server wins |
+//! | `enyim-ketama` | `IpEndPoint`, `S-i` | 40 strings per server; md5, 4 points per digest | `md5` | first point >= hash (below the first point: the last); later server wins |
+//! | `cache-memcached-fast` | `HostNulPort`, `S` | 150 x weight strings; crc32 chain, each point over S and the previous one | `crc32a` | first point >= hash; earlier server wins |
+//! | `cache-memcached-fast-compat` | - | - | `crc` | one point per server at its weight share; hash % W scaled onto it |
+//! | `cache-memcached` | - | - | `crc` | hash % total weight (weight slots) |
 //! | `modula` | - | - | `one_at_a_time` (+10 more) | hash % n |
 //! | `gomemcache` | - | - | `crc32a` | hash % n |
 //! | `jump` | - | - | `md5` | jump consistent hash |
@@ -73,10 +92,13 @@ mod row;
 
 // The rows, one file per client family.
 mod algorithms;
+mod dotnet;
 mod go;
 mod java;
+mod jedis;
 mod js;
 mod libmemcached;
+mod perl;
 mod php;
 mod proxies;
 mod python;
@@ -84,18 +106,22 @@ mod ruby;
 mod whalin;
 
 pub use self::algorithms::*;
+pub use self::dotnet::*;
 pub use self::go::*;
 pub use self::java::*;
+pub use self::jedis::*;
 pub use self::js::*;
 pub use self::keys::{
-    KeyChars, KeyLimits, KeyRewrite, ANY_KEY, DJANGO_KEY, EMCACHE_KEY, FOLSOM_KEY, MEMCACHED_KEY,
-    NON_EMPTY_KEY, PYMEMCACHE_KEY, PYMEMCACHE_UNICODE_KEY, PYTHON_MEMCACHED_KEY,
+    KeyChars, KeyLimits, KeyRewrite, KeyTag, TagRule, ANY_KEY, DJANGO_KEY, EMCACHE_KEY, ENYIM_KEY,
+    FINAGLE_KEY, FOLSOM_KEY, MEMCACHED_KEY, NON_EMPTY_KEY, PYMEMCACHE_KEY, PYMEMCACHE_UNICODE_KEY,
+    PYTHON_MEMCACHED_KEY,
 };
 pub use self::knobs::{
     Bound, Failover, Join, Order, Placement, PointHash, Removal, ScoreTies, StringForm, Ties,
     ZeroWeight,
 };
 pub use self::libmemcached::*;
+pub use self::perl::*;
 pub use self::php::*;
 pub use self::proxies::*;
 pub use self::python::*;
@@ -152,6 +178,25 @@ pub static PROFILES: &[&Profile] = &[
     &MEMCACHED_PROXY_RING_TWEMPROXY,
     &MEMCACHED_PROXY_RING_EVCACHE,
     &EVCACHE,
+    &PREDIS,
+    &PREDIS_KETAMA,
+    &PHPREDIS_ARRAY,
+    &PHPREDIS_ARRAY_CONSISTENT,
+    &REDIS_RB,
+    &REDIS_RB_5,
+    &JEDIS,
+    &JEDIS_NAMED,
+    &JEDIS_2_NAMED,
+    &JEDIS_4,
+    &GO_REDIS,
+    &GO_REDIS_V7,
+    &REDIS_SHARD,
+    &FINAGLE,
+    &ENYIM,
+    &ENYIM_KETAMA,
+    &CACHE_MEMCACHED_FAST,
+    &CACHE_MEMCACHED_FAST_COMPAT,
+    &CACHE_MEMCACHED,
     &MODULA,
     &GOMEMCACHE,
     &JUMP,

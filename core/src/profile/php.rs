@@ -1,6 +1,6 @@
-//! The PHP clients' rows: pecl memcache and flexihash.
+//! The PHP clients' rows: pecl memcache, flexihash, Predis and phpredis's `RedisArray`.
 
-use super::keys::{KeyRewrite, ANY_KEY, NON_EMPTY_KEY};
+use super::keys::{KeyRewrite, KeyTag, TagRule, ANY_KEY, NON_EMPTY_KEY};
 use super::knobs::{
     Bound, Failover, Order, Placement, PointHash, Removal, StringForm, Ties, ZeroWeight,
 };
@@ -8,7 +8,7 @@ use super::row::Profile;
 use crate::hash::Hash;
 use crate::options::rules::NO_OPTIONS;
 use crate::server::NodeForm;
-use crate::weight::Count;
+use crate::weight::{Count, Formula};
 
 /// pecl memcache's `memcache.hash_function` values, crc32 first.
 const PECL_HASHES: &[Hash] = &[Hash::Crc32a, Hash::Fnv1a32];
@@ -37,6 +37,7 @@ pub static PECL_MEMCACHE: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::Reject,
     key: KeyRewrite::PeclSanitize,
+    key_tag: KeyTag::None,
     single_shortcut: true,
     empty_key_rejected: &[],
     key_limits: NON_EMPTY_KEY,
@@ -68,6 +69,7 @@ pub static PECL_MEMCACHE_STANDARD: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::Reject,
     key: KeyRewrite::PeclSanitize,
+    key_tag: KeyTag::None,
     single_shortcut: true,
     empty_key_rejected: &[],
     key_limits: NON_EMPTY_KEY,
@@ -96,6 +98,7 @@ pub static FLEXIHASH: Profile = Profile {
     ties: Ties::LaterWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: true,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
@@ -125,11 +128,139 @@ pub static FLEXIHASH_SEED: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: false,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
     order: Order::Given,
     failover: Failover::Walk,
+    removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
+};
+
+/// How both Predis rows are checked.
+const PREDIS_VERIFIED: &str = "Predis 1.1.10 (Debian) on PHP 8.2, \
+    `$client->getConnection()->getConnectionByKey($key)` (settings: `tcp://host:port?weight=W`, \
+    cluster `predis` with `HashRing` / `KetamaRing`; key tags always on)";
+
+/// How both phpredis rows are checked.
+const PHPREDIS_VERIFIED: &str = "phpredis 5.3.7 (Debian) on PHP 8.2, `$ra->_target($key)` \
+    (settings: `new RedisArray(['host:port', ...], ['lazy_connect' => true])`, with and without \
+    `'consistent' => true`; key tags always on)";
+
+/// The `predis` row (what it reproduces: its `description`).
+pub static PREDIS: Profile = Profile {
+    name: "predis",
+    aliases: &[],
+    description: "Predis 1.1 client-side sharding, default HashRing: round(w / W n 128) crc32 \
+        points of host:port:i, crc32 keys, largest point <= hash (wrapping to the largest), \
+        {tag}",
+    verified_by: PREDIS_VERIFIED,
+    default_hash: Hash::Crc32a,
+    hashes: &[Hash::Crc32a],
+    crc32: Some(Hash::Crc32a),
+    node: NodeForm::HostPort,
+    names: false,
+    strings: StringForm::Colon,
+    count: Count::Relative(Formula::Predis),
+    points: PointHash::KeyHash,
+    placement: Placement::Ring(Bound::FloorWrap),
+    ties: Ties::LaterWins,
+    zero_weight: ZeroWeight::AsHundred,
+    key: KeyRewrite::None,
+    key_tag: KeyTag::Braces(TagRule::FirstNonEmpty),
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Stay,
+    removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
+};
+
+/// The `predis-ketama` row (what it reproduces: its `description`).
+pub static PREDIS_KETAMA: Profile = Profile {
+    name: "predis-ketama",
+    aliases: &[],
+    description: "Predis 1.1 client-side sharding with KetamaRing: floor(w / W n 40) md5 digests \
+        x 4 of host:port-i, md5 keys, first point >= hash, {tag}",
+    verified_by: PREDIS_VERIFIED,
+    default_hash: Hash::Md5,
+    hashes: &[Hash::Md5],
+    crc32: None,
+    node: NodeForm::HostPort,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Relative(Formula::PredisKetama),
+    points: PointHash::Md5Words { per: 4 },
+    placement: Placement::Ring(Bound::LowerBound),
+    ties: Ties::LaterWins,
+    zero_weight: ZeroWeight::AsHundred,
+    key: KeyRewrite::None,
+    key_tag: KeyTag::Braces(TagRule::FirstNonEmpty),
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Stay,
+    removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
+};
+
+/// The `phpredis-array` row (what it reproduces: its `description`).
+pub static PHPREDIS_ARRAY: Profile = Profile {
+    name: "phpredis-array",
+    aliases: &[],
+    description: "phpredis 5.3 RedisArray: server (crc32 n) / (2^32 - 1) in the given order, \
+        {tag} even empty; weights ignored",
+    verified_by: PHPREDIS_VERIFIED,
+    default_hash: Hash::Crc32a,
+    hashes: &[Hash::Crc32a],
+    crc32: Some(Hash::Crc32a),
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(0),
+    points: PointHash::Md5Words { per: 4 },
+    placement: Placement::Proportional,
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    key_tag: KeyTag::Braces(TagRule::FirstUpToNul),
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Stay,
+    removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
+};
+
+/// The `phpredis-array-consistent` row (what it reproduces: its `description`).
+pub static PHPREDIS_ARRAY_CONSISTENT: Profile = Profile {
+    name: "phpredis-array-consistent",
+    aliases: &[],
+    description: "phpredis 5.3 RedisArray consistent => true: 40 md5 digests x 4 of host:port-j, \
+        keys ~crc32, first point >= hash, {tag} even empty; weights ignored",
+    verified_by: PHPREDIS_VERIFIED,
+    default_hash: Hash::Crc32Raw,
+    hashes: &[Hash::Crc32Raw],
+    crc32: None,
+    node: NodeForm::Label,
+    names: false,
+    strings: StringForm::Dash,
+    count: Count::Fixed(40),
+    points: PointHash::Md5Words { per: 4 },
+    placement: Placement::Ring(Bound::LowerBound),
+    ties: Ties::EarlierWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::None,
+    key_tag: KeyTag::Braces(TagRule::FirstUpToNul),
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Stay,
     removal: Removal::OwnPoints,
     options: NO_OPTIONS,
 };

@@ -1,6 +1,6 @@
 //! The proxies' rows: twemproxy, nginx's upstream hash, mcrouter and memcached's own proxy.
 
-use super::keys::{KeyRewrite, ANY_KEY, MEMCACHED_KEY};
+use super::keys::{KeyRewrite, KeyTag, TagRule, ANY_KEY, MEMCACHED_KEY};
 use super::knobs::{
     Bound, Failover, Order, Placement, PointHash, Removal, StringForm, Ties, ZeroWeight,
 };
@@ -51,6 +51,7 @@ pub static TWEMPROXY: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::Reject,
     key: KeyRewrite::None,
+    key_tag: KeyTag::Configured(TagRule::FirstNonEmpty),
     single_shortcut: true,
     empty_key_rejected: &[],
     key_limits: MEMCACHED_KEY,
@@ -82,6 +83,7 @@ pub static TWEMPROXY_MODULA: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::Reject,
     key: KeyRewrite::None,
+    key_tag: KeyTag::Configured(TagRule::FirstNonEmpty),
     single_shortcut: true,
     empty_key_rejected: &[],
     key_limits: MEMCACHED_KEY,
@@ -111,6 +113,7 @@ pub static NGINX: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::Reject,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: true,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
@@ -140,6 +143,7 @@ pub static MCROUTER_CH3: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: true,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
@@ -168,6 +172,7 @@ pub static MCROUTER_WCH3: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: true,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
@@ -198,6 +203,7 @@ pub static MEMCACHED_PROXY: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: false,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
@@ -227,6 +233,7 @@ pub static MEMCACHED_PROXY_RING: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: false,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
@@ -257,6 +264,7 @@ pub static MEMCACHED_PROXY_RING_KETAMA: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: false,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
@@ -287,6 +295,7 @@ pub static MEMCACHED_PROXY_RING_TWEMPROXY: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: false,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
@@ -317,6 +326,7 @@ pub static MEMCACHED_PROXY_RING_EVCACHE: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: false,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,

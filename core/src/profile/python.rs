@@ -1,9 +1,9 @@
-//! The Python clients' rows: uhashring, hash_ring, pymemcache (and Django over it), emcache and
-//! python-memcached.
+//! The Python clients' rows: uhashring, hash_ring, pymemcache (and Django over it), emcache,
+//! python-memcached and redis-shard.
 
 use super::keys::{
-    KeyRewrite, ANY_KEY, DJANGO_KEY, EMCACHE_KEY, PYMEMCACHE_KEY, PYMEMCACHE_UNICODE_KEY,
-    PYTHON_MEMCACHED_KEY,
+    KeyRewrite, KeyTag, TagRule, ANY_KEY, DJANGO_KEY, EMCACHE_KEY, PYMEMCACHE_KEY,
+    PYMEMCACHE_UNICODE_KEY, PYTHON_MEMCACHED_KEY,
 };
 use super::knobs::{
     Bound, Failover, Join, Order, Placement, PointHash, Removal, ScoreTies, StringForm, Ties,
@@ -38,6 +38,7 @@ pub static UHASHRING: Profile = Profile {
     ties: Ties::LaterWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: false,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
@@ -66,6 +67,7 @@ pub static UHASHRING_KETAMA: Profile = Profile {
     ties: Ties::LaterWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: false,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
@@ -95,6 +97,7 @@ pub static HASH_RING: Profile = Profile {
     ties: Ties::LaterWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: false,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
@@ -129,6 +132,7 @@ pub static PYMEMCACHE: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: true,
     empty_key_rejected: &[],
     key_limits: PYMEMCACHE_KEY,
@@ -162,6 +166,7 @@ pub static PYMEMCACHE_UNICODE: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: true,
     empty_key_rejected: &[],
     key_limits: PYMEMCACHE_UNICODE_KEY,
@@ -195,6 +200,7 @@ pub static PYMEMCACHE_BYTES: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::PyBytesRepr,
+    key_tag: KeyTag::None,
     single_shortcut: true,
     empty_key_rejected: &[],
     key_limits: PYMEMCACHE_UNICODE_KEY,
@@ -228,6 +234,7 @@ pub static DJANGO_PYMEMCACHE: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::Prefix(":1:"),
+    key_tag: KeyTag::None,
     single_shortcut: true,
     empty_key_rejected: &[],
     key_limits: DJANGO_KEY,
@@ -260,6 +267,7 @@ pub static EMCACHE: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: true,
     empty_key_rejected: &[],
     key_limits: EMCACHE_KEY,
@@ -292,11 +300,44 @@ pub static PYTHON_MEMCACHED: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: false,
     empty_key_rejected: &[],
     key_limits: PYTHON_MEMCACHED_KEY,
     order: Order::Given,
     failover: Failover::RehashHash { tries: 10 },
+    removal: Removal::OwnPoints,
+    options: NO_OPTIONS,
+};
+
+/// The `redis-shard` row (what it reproduces: its `description`).
+pub static REDIS_SHARD: Profile = Profile {
+    name: "redis-shard",
+    aliases: &[],
+    description: "Zhihu redis-shard 0.3 RedisShardAPI: 128 crc32 points of name:i, crc32 keys \
+        (latin-1), first point > hash and no wrap past the last, greedy last {tag}; weights \
+        ignored",
+    verified_by: "`RedisShardAPI.get_server_name(key)` of redis-shard 0.3.7 (PyPI) with redis-py \
+        8.1 on CPython 3.11 (settings: `RedisShardAPI([{'name': name, 'host': host, 'port': \
+        port}, ...])`, name = the server's name or label, str keys; key tags always on)",
+    default_hash: Hash::Crc32a,
+    hashes: &[Hash::Crc32a],
+    crc32: Some(Hash::Crc32a),
+    node: NodeForm::Label,
+    names: true,
+    strings: StringForm::Colon,
+    count: Count::Fixed(128),
+    points: PointHash::KeyHash,
+    placement: Placement::Ring(Bound::UpperBoundClamp),
+    ties: Ties::LaterWins,
+    zero_weight: ZeroWeight::AsIs,
+    key: KeyRewrite::Latin1,
+    key_tag: KeyTag::Braces(TagRule::GreedyLast),
+    single_shortcut: false,
+    empty_key_rejected: &[],
+    key_limits: ANY_KEY,
+    order: Order::Given,
+    failover: Failover::Stay,
     removal: Removal::OwnPoints,
     options: NO_OPTIONS,
 };

@@ -6,7 +6,7 @@ use crate::options::rules::OptionRules;
 use crate::server::NodeForm;
 use crate::weight::Count;
 
-use super::keys::{KeyLimits, KeyRewrite};
+use super::keys::{KeyLimits, KeyRewrite, KeyTag};
 use super::knobs::{Failover, Order, Placement, PointHash, Removal, StringForm, Ties, ZeroWeight};
 
 /// One client family, as data. See the [`crate::profile`] docs for the table.
@@ -47,6 +47,8 @@ pub struct Profile {
     pub zero_weight: ZeroWeight,
     /// How the key is rewritten before hashing.
     pub key: KeyRewrite,
+    /// Where the client finds a key's hash tag (the part it hashes instead of the key).
+    pub key_tag: KeyTag,
     /// One server is returned without hashing the key.
     pub single_shortcut: bool,
     /// Hashes for which the client refuses the empty key.
@@ -87,9 +89,12 @@ impl Profile {
             }
             Placement::Rendezvous => true,
             Placement::Furc { weighted } => weighted,
+            Placement::ScaledPoints => true,
             Placement::Jump
             | Placement::JumpXxh3
             | Placement::Maglev
+            | Placement::Proportional
+            | Placement::MixRendezvous
             | Placement::HashRendezvous { .. } => false,
             Placement::Ring(_) | Placement::PeclBuckets => !matches!(self.count, Count::Fixed(_)),
         }

@@ -1,6 +1,6 @@
 //! The whalin Memcached-Java-Client rows: its consistent ring and its three bucket hashes.
 
-use super::keys::{KeyRewrite, ANY_KEY};
+use super::keys::{KeyRewrite, KeyTag, ANY_KEY};
 use super::knobs::{
     Bound, Failover, Order, Placement, PointHash, Removal, StringForm, Ties, ZeroWeight,
 };
@@ -38,6 +38,7 @@ pub static WHALIN_CONSISTENT: Profile = Profile {
     ties: Ties::LaterWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: false,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
@@ -66,6 +67,7 @@ pub static WHALIN_CONSISTENT_SANITIZED: Profile = Profile {
     ties: Ties::LaterWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::UrlEncode,
+    key_tag: KeyTag::None,
     single_shortcut: false,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
@@ -97,6 +99,7 @@ pub static WHALIN_NATIVE: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: false,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
@@ -128,6 +131,7 @@ pub static WHALIN_OLD_COMPAT: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: false,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
@@ -159,6 +163,7 @@ pub static WHALIN_NEW_COMPAT: Profile = Profile {
     ties: Ties::EarlierWins,
     zero_weight: ZeroWeight::AsIs,
     key: KeyRewrite::None,
+    key_tag: KeyTag::None,
     single_shortcut: false,
     empty_key_rejected: &[],
     key_limits: ANY_KEY,
