@@ -360,7 +360,25 @@ fn search(found: &mut Found, a: &Ring, b: &Ring) {
     let only_zero = both.contains(&Placement::Ring(Bound::LowerBound))
         && both.contains(&Placement::Ring(Bound::LowerBoundZeroLast));
     let backwards = both.contains(&Placement::Ring(Bound::FloorWrap));
-    let (note, effective) = if only_zero {
+    let only_below = both.contains(&Placement::Ring(Bound::LowerBound))
+        && both.contains(&Placement::Ring(Bound::LowerBoundBelowLast));
+    let only_past = both.contains(&Placement::Ring(Bound::UpperBound))
+        && both.contains(&Placement::Ring(Bound::UpperBoundClamp));
+    let (note, effective) = if only_below {
+        (
+            "only keys hashing below the first point are placed differently (the last \
+             point's server rather than the first's)"
+                .to_string(),
+            true,
+        )
+    } else if only_past {
+        (
+            "only keys hashing past the last point are placed differently (the last point's \
+             server rather than the first's)"
+                .to_string(),
+            true,
+        )
+    } else if only_zero {
         (
             "only a key hash of exactly 0 is placed differently".to_string(),
             false,
