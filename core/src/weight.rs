@@ -250,6 +250,24 @@ mod tests {
         assert!((1..=200).all(|n| equal_40(Formula::IntegerDiv, n) == 40));
     }
 
+    /// PHP 8.2's `round()` first rounds to 15 significant digits: 61 / 1792 * 7 * 128 is
+    /// 30.499999999999996 in double, which PHP rounds to 31 (checked with `php -r`; plain
+    /// half-up rounding gives 30).
+    #[test]
+    fn predis_rounds_as_php_does() {
+        assert_eq!(Formula::Predis.digests(61, 1792, 7), 31);
+        assert_eq!(Formula::Predis.digests(115, 1792, 7), 58);
+        assert_eq!(Formula::Predis.digests(1, 2, 2), 128);
+        assert_eq!(php_round(2.5), 3.0);
+        // floor(x + 0.5), as PHP: 0.49999999999999994 + 0.5 is 1.0 in double.
+        assert_eq!(php_round(0.49999999999999994), 1.0);
+        assert_eq!(Formula::PredisKetama.digests(1, 3, 3), 40);
+        // Java ints: 160 * 13421773 overflows to a negative count, 160 * 26843546 wraps to 64.
+        assert_eq!(Count::PerWeightInt(160).strings(13_421_773, 0, 1), 0);
+        assert_eq!(Count::PerWeightInt(160).strings(26_843_546, 0, 1), 64);
+        assert_eq!(Count::PerWeightInt(160).strings(3, 0, 1), 480);
+    }
+
     #[test]
     fn skewed_weights() {
         let w = [1680u32, 308, 1212];

@@ -248,6 +248,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn redis_client_hashes() {
+        // The CRC-32 check value of "123456789" is 0xCBF43926; phpredis compares its inverse.
+        assert_eq!(Hash::Crc32a.hash(b"123456789"), 0xCBF4_3926);
+        assert_eq!(Hash::Crc32Raw.hash(b"123456789"), !0xCBF4_3926);
+        // The 64-bit hashes give their high half as a 32-bit hash.
+        for h in [Hash::Murmur64A, Hash::Xxh64] {
+            assert!(h.is_64_bit());
+            assert_eq!(u64::from(h.hash(b"key")), h.hash64(b"key") >> 32);
+        }
+        assert_eq!(Hash::Md5.hash64(b"key"), u64::from(Hash::Md5.hash(b"key")));
+        // XXH64 seed 0 of "a" (the reference implementation's sanity value).
+        assert_eq!(Hash::Xxh64.hash64(b"a"), 0xD24E_C4F1_A98C_6E5B);
+    }
+
+    #[test]
     fn java_known_answers() {
         let cases: [(&str, [u32; 7]); 3] = [
             (

@@ -372,3 +372,24 @@ impl KeyPoint {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn latin1_keys_and_names() {
+        let mut buf = KeyBuf::new();
+        assert_eq!(
+            latin1("é-ÿ".as_bytes(), &mut buf),
+            Some(&[0xE9, b'-', 0xFF][..])
+        );
+        assert_eq!(latin1("ключ".as_bytes(), &mut buf), None);
+        assert_eq!(latin1(b"\xff", &mut buf), None);
+        assert_eq!(
+            latin1_owned("último"),
+            Some(alloc::vec![0xFA, b'l', b't', b'i', b'm', b'o'])
+        );
+        assert_eq!(latin1_owned("€"), None);
+    }
+}

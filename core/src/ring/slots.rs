@@ -103,3 +103,32 @@ impl Slots {
             .ok_or(Error::NoServer)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::Profile;
+    use crate::server::Server;
+
+    /// phpredis: `(h * n) / (2^32 - 1)` picks a range of the hash space per server; the top
+    /// hash falls past the last server.
+    #[test]
+    fn proportional_ranges() {
+        let profile = Profile::by_name("phpredis-array").unwrap();
+        let entries: Vec<Entry> = (0..3)
+            .map(|i| {
+                let s = Server::parse(&alloc::format!("10.0.0.{}:6379", i + 1), 1).unwrap();
+                let mut e = Entry::new(profile, s, i).unwrap();
+                e.rank = i as u32;
+                e
+            })
+            .collect();
+        let s = Slots::new(&entries, false, Reduce::Proportional);
+        let at = |h: u32| s.locate(KeyPoint::Narrow(h));
+        assert_eq!(at(0), Ok(0));
+        assert_eq!(at(0x5555_5554), Ok(0));
+        assert_eq!(at(0x5555_5555), Ok(1));
+        assert_eq!(at(0xFFFF_FFFE), Ok(2));
+        assert_eq!(at(u32::MAX), Err(Error::NoServer));
+    }
+}
