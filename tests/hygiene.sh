@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 fail=0
 sources() {
-    git ls-files -- '*.rs' '*.py' '*.php' '*.go' '*.java' '*.js' '*.mjs' '*.ts' '*.c' '*.h' '*.sh' \
+    git ls-files -- '*.rs' '*.py' '*.php' '*.go' '*.java' '*.js' '*.mjs' '*.ts' '*.rb' '*.c' '*.h' '*.sh' \
         | grep -v -E '^(tests/vectors|include)/|\.d\.ts$'
 }
 

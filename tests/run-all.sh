@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Every test of the project, as CI runs it: lints, the Rust suites (core, CLI, C ABI), the
-# no_std proofs, the C/valgrind/install/PHP suite, the Python suite, the mixed-language fleet
-# on live memcached (tests/e2e), packaging and a short fuzz run. Installs what is missing
-# (Debian packages, a Python venv, PHP) first, so it works on a fresh machine.
+# no_std proofs, the C/valgrind/install/PHP suite, the Python suite, the Java, JavaScript and
+# Go ports, the Ruby gem, the mixed-language fleet on live memcached (tests/e2e), packaging
+# and a short fuzz run. Installs what is missing (Debian packages, a Python venv, PHP) first,
+# so it works on a fresh machine.
 #
 # Each stage runs under a time limit (minutes, the third argument of `stage`): a stage that
 # hangs fails with its name instead of silently eating CI's budget. Each stage prints its wall
@@ -36,7 +37,7 @@ while (($#)); do
     shift
 done
 # Stage names, in order (checked against --only / --from before anything runs).
-names=(setup fmt clippy rust no_std c python java js go e2e migrate packaging fuzz)
+names=(setup fmt hygiene clippy rust no_std c python java js go ruby e2e migrate packaging fuzz)
 for n in "${only[@]}" $from; do
     if [[ " ${names[*]} " != *" $n "* ]]; then
         echo "unknown stage: $n (stages: ${names[*]})" >&2
@@ -129,6 +130,9 @@ stage js "JavaScript package: every vector file, directly and through ketama con
 
 stage go "Go port: vet, unit tests, every vector file through ketama conformance, gomemcache adapter" 10 \
     bash go/test.sh
+
+stage ruby "Ruby gem: every vector file, bad input, errors, redis-rb and Dalli adapters on live servers, gem build + install" 5 \
+    bash ruby/test.sh
 
 stage e2e "Mixed-language fleet on live memcached: PHP and Java write; Python, C, PHP, Go, Java and Node read; ketama audit" 15 \
     bash tests/e2e/test.sh
