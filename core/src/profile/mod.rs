@@ -245,6 +245,20 @@ mod tests {
     }
 
     #[test]
+    fn the_hash_tag_option_is_offered_exactly_where_tags_are_configured() {
+        // `--hash-tag` sets the delimiters of a configured rule; a client with braces of its
+        // own, or without tags, has no such option.
+        for p in PROFILES {
+            assert_eq!(
+                p.options.hash_tag,
+                matches!(p.key_tag, KeyTag::Configured(_)),
+                "{}",
+                p.name
+            );
+        }
+    }
+
+    #[test]
     fn wide_points_are_searched_upper_bound() {
         // The 128-bit layout has one search (first point > the key's digest): a row asking
         // for 128-bit points with another bound would be searched by a rule it did not ask for.
@@ -253,6 +267,18 @@ mod tests {
                 assert_eq!(
                     p.placement,
                     Placement::Ring(Bound::UpperBound),
+                    "{}",
+                    p.name
+                );
+            }
+            // 64-bit points are searched first point >= the key's hash, in the order the
+            // bound's flip gives (signed for Jedis).
+            if p.points == PointHash::KeyHash64 {
+                assert!(
+                    matches!(
+                        p.placement,
+                        Placement::Ring(Bound::LowerBound | Bound::LowerBoundSigned)
+                    ),
                     "{}",
                     p.name
                 );
