@@ -70,7 +70,7 @@ func (r *Ring) buildContinuum(ranks []uint32) error {
 	for i := range r.servers {
 		pts = r.generate(pts, uint32(i), targets[i])
 	}
-	later := p.ties == tiesLater
+	later := p.ties == tiesLaterWins
 	sort.Slice(pts, func(a, b int) bool {
 		x, y := &pts[a], &pts[b]
 		if x.value != y.value {
@@ -86,7 +86,7 @@ func (r *Ring) buildContinuum(ranks []uint32) error {
 	})
 	r.values = make([]uint32, len(pts))
 	r.owners = make([]uint32, len(pts))
-	wideRing := p.points == pointsMd5Wide && p.place == placeRing
+	wideRing := p.layout == layoutWide
 	if wideRing {
 		r.wide = make([]wide128, len(pts))
 	}
@@ -97,14 +97,16 @@ func (r *Ring) buildContinuum(ranks []uint32) error {
 		}
 	}
 	r.buildIndex()
-	if p.place == placePeclBuckets {
+	switch p.layout {
+	case layoutBuckets:
 		if len(r.values) > 0 {
 			r.pecl = make([]uint32, peclBuckets)
 			for b := uint32(0); b < peclBuckets; b++ {
-				r.pecl[b] = r.owners[lowerBound(r.values, b*peclStep)%len(r.values)]
+				at, _ := r.position(b * peclStep)
+				r.pecl[b] = r.owners[at]
 			}
 		}
-	} else if p.ties == tiesSortedList && !wideRing {
+	case layoutTieRuns:
 		r.tieRuns()
 	}
 	return nil
@@ -178,7 +180,7 @@ func (r *Ring) generate(pts []point, owner uint32, n uint32) []point {
 		return pts
 	case pointsMurmur3Chain:
 		var flip uint32
-		if p.place == placeRing && p.bound == boundLowerSigned {
+		if p.bound == boundLowerBoundSigned {
 			flip = 0x80000000
 		}
 		v := murmur3x86([]byte(node), 0)

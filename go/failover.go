@@ -41,12 +41,12 @@ func (r *Ring) FailoverLimit() int {
 		return 1
 	case p.fail == failRehashKeyUntried:
 		return len(r.servers)
-	case p.fail != failDefault:
-		return p.tries
-	case p.rehash && p.bounded:
+	case p.fail == failRehash && p.bounded:
 		return len(r.servers) + 1
-	case p.rehash:
+	case p.fail == failRehash:
 		return spySequence
+	case p.fail != failWalk:
+		return p.tries
 	}
 	return len(r.servers)
 }
@@ -94,14 +94,14 @@ func (r *Ring) eachFailover(key []byte, n int, v visit) error {
 		return nil
 	case p.fail == failRehashKeyUntried:
 		return r.rehashUntried(key, first, atMost(n, len(r.servers)), v)
-	case p.fail != failDefault:
-		return r.rehashTries(key, atMost(n, p.tries), v)
-	case p.rehash && (p.place == placeRing || p.place == placePeclBuckets):
+	case p.fail == failRehash && p.isRing:
 		if p.bounded {
 			n = atMost(n, len(r.servers)+1)
 		}
 		r.rehashWalk(key, n-1, v)
 		return nil
+	case p.fail != failWalk && p.fail != failRehash:
+		return r.rehashTries(key, atMost(n, p.tries), v)
 	}
 	rest, err := r.locateN(key, n)
 	if err != nil {

@@ -79,33 +79,31 @@ func (r *Ring) rehashUntried(key []byte, first, n int, v visit) error {
 // 32-bit hash.
 func (r *Ring) placeHash(h uint32) (int, error) {
 	p := r.prof
-	switch p.place {
-	case placeRing:
-		if r.wide != nil {
-			return 0, ErrNeedsKey
-		}
+	switch p.layout {
+	case layoutSorted, layoutTieRuns:
 		at, err := r.position(h)
 		if err != nil {
 			return 0, err
 		}
 		return r.ownerAt(at), nil
-	case placePeclBuckets:
+	case layoutBuckets:
 		if r.pecl == nil {
 			return 0, ErrNoServer
 		}
 		return int(r.pecl[h%peclBuckets]), nil
-	case placeModula:
-		return r.slotOf(uint64(h))
-	case placeJavaAbsModulo:
+	case layoutSlots:
+		if p.place == placeModula {
+			return r.slotOf(uint64(h))
+		}
 		if p.oldCompat {
 			return 0, ErrNeedsKey
 		}
 		return r.slotOf(uabs(int64(int32(h))))
-	case placeJump:
+	case layoutJump:
 		return int(jump(uint64(h), uint32(len(r.servers)))), nil
-	case placeRendezvous:
+	case layoutRendezvous:
 		return r.rendezvousBest(h, nil)
-	case placeMaglev:
+	case layoutMaglev:
 		return int(r.maglev[h%maglevSize]), nil
 	}
 	return 0, ErrNeedsKey

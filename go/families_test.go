@@ -102,7 +102,7 @@ func TestKeyChars(t *testing.T) {
 		{charsControlsDel, "a\x7f", false}, {charsControlsDel, "é", true},
 		{charsPyWhitespace, "a b", false}, {charsPyWhitespace, "  \t", true}, {charsPyWhitespace, "", true},
 		{charsPyWhitespace, "a\x00", false}, {charsPyWhitespace, "é", true}, {charsPyWhitespace, "a\x0bb", false},
-		{charsPyWhitespaceASCII, "é", false}, {charsPyWhitespaceASCII, "\n\n", true}, {charsPyWhitespaceASCII, "ab", true},
+		{charsPyWhitespaceAscii, "é", false}, {charsPyWhitespaceAscii, "\n\n", true}, {charsPyWhitespaceAscii, "ab", true},
 		{charsPythonMemcached, "abc\n", true}, {charsPythonMemcached, "abc\n\n", false}, {charsPythonMemcached, "\n", false},
 		{charsPythonMemcached, "", false}, {charsPythonMemcached, "a\x7f", false}, {charsPythonMemcached, "é", true},
 	} {

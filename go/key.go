@@ -63,7 +63,7 @@ func (r *Ring) prepare(key []byte) ([]byte, *[]byte, error) {
 			return key, nil, nil
 		}
 		out = dalliDigest(key, (*bp)[:0])
-	case keyURLEncode:
+	case keyUrlEncode:
 		out = urlEncode(key, (*bp)[:0])
 	case keyPyBytesRepr:
 		out = pyBytesRepr(key, (*bp)[:0])

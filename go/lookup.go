@@ -90,11 +90,11 @@ func (r *Ring) position(h uint32) (int, error) {
 		return p
 	}
 	switch r.prof.bound {
-	case boundLowerSigned:
+	case boundLowerBoundSigned:
 		return wrap(r.lower(h ^ 0x80000000)), nil
-	case boundUpper:
+	case boundUpperBound:
 		return wrap(r.upper(h)), nil
-	case boundLowerZeroLast:
+	case boundLowerBoundZeroLast:
 		if h == 0 {
 			return r.firstOfRun(n - 1), nil
 		}
@@ -171,9 +171,9 @@ func (r *Ring) startOf(k []byte) int {
 		p, _ := r.widePosition(md5Wide(k))
 		return p
 	}
-	if r.prof.place == placePeclBuckets {
-		b := r.keyHash(k) % peclBuckets
-		return lowerBound(r.values, b*peclStep) % len(r.values)
+	if r.prof.layout == layoutBuckets {
+		p, _ := r.position((r.keyHash(k) % peclBuckets) * peclStep)
+		return p
 	}
 	p, _ := r.position(r.keyHash(k))
 	return p
@@ -182,25 +182,25 @@ func (r *Ring) startOf(k []byte) int {
 // place is the server index of a prepared key (after refusals and the single-server rule).
 func (r *Ring) place(k []byte) (int, error) {
 	p := r.prof
-	switch p.place {
-	case placeRing:
-		var at int
-		var err error
-		if r.wide != nil {
-			at, err = r.widePosition(md5Wide(k))
-		} else {
-			at, err = r.position(r.keyHash(k))
-		}
+	switch p.layout {
+	case layoutWide:
+		at, err := r.widePosition(md5Wide(k))
 		if err != nil {
 			return 0, err
 		}
 		return r.ownerAt(at), nil
-	case placePeclBuckets:
+	case layoutSorted, layoutTieRuns:
+		at, err := r.position(r.keyHash(k))
+		if err != nil {
+			return 0, err
+		}
+		return r.ownerAt(at), nil
+	case layoutBuckets:
 		if r.pecl == nil {
 			return 0, ErrNoServer
 		}
 		return int(r.pecl[r.keyHash(k)%peclBuckets]), nil
-	case placeModula, placeJavaAbsModulo:
+	case layoutSlots:
 		var v uint64
 		switch {
 		case p.place == placeJavaAbsModulo && p.oldCompat:
@@ -211,7 +211,7 @@ func (r *Ring) place(k []byte) (int, error) {
 			v = uint64(r.keyHash(k))
 		}
 		return r.slotOf(v)
-	case placeFurc:
+	case layoutFurc:
 		n := len(r.servers)
 		if n > furcMaxPool {
 			return 0, ErrTooManyServers
@@ -224,15 +224,15 @@ func (r *Ring) place(k []byte) (int, error) {
 			return 0, ErrNoServer
 		}
 		return i, nil
-	case placeJump:
+	case layoutJump:
 		return int(jump(uint64(r.keyHash(k)), uint32(len(r.servers)))), nil
-	case placeRendezvous:
+	case layoutRendezvous:
 		return r.rendezvousBest(r.keyHash(k), nil)
-	case placeMaglev:
+	case layoutMaglev:
 		return int(r.maglev[r.keyHash(k)%maglevSize]), nil
-	case placeHashRendezvous:
+	case layoutScored:
 		return r.scoredBest(k, nil)
-	case placeJumpXxh3:
+	case layoutJumpXxh3:
 		return int(jump(xxh3(k), uint32(len(r.servers)))), nil
 	}
 	return 0, ErrUnsupported

@@ -32,10 +32,10 @@ func (r *Ring) locateN(key []byte, n int) ([]int, error) {
 		out = append(out, i)
 	}
 	switch {
-	case (r.prof.place == placeRing || r.prof.place == placePeclBuckets) && len(r.values) > 0:
+	case r.prof.isRing && len(r.values) > 0:
 		start := r.startOf(k)
 		m := len(r.values)
-		back := r.prof.place == placeRing && (r.prof.bound == boundFloor || r.prof.bound == boundFloorWrap)
+		back := r.prof.bound == boundFloor || r.prof.bound == boundFloorWrap
 		for step := 0; step < m && len(out) < want; step++ {
 			p := (start + step) % m
 			if back {

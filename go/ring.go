@@ -116,12 +116,12 @@ func New(profile, hash string, servers []Server) (*Ring, error) {
 		r.seeds[i] = uint64(binary.LittleEndian.Uint32(d[0:4]))<<32 | uint64(binary.LittleEndian.Uint32(d[4:8]))
 	}
 	ranks := r.ranks()
-	switch p.place {
-	case placeRing, placePeclBuckets:
+	switch p.layout {
+	case layoutSorted, layoutWide, layoutTieRuns, layoutBuckets:
 		if err := r.buildContinuum(ranks); err != nil {
 			return nil, err
 		}
-	case placeModula, placeJavaAbsModulo:
+	case layoutSlots:
 		r.ordered = make([]uint32, len(r.servers))
 		for i := range r.ordered {
 			r.ordered[i] = uint32(i)
@@ -134,7 +134,7 @@ func New(profile, hash string, servers []Server) (*Ring, error) {
 				r.cumulative = append(r.cumulative, sum)
 			}
 		}
-	case placeFurc:
+	case layoutFurc:
 		if p.weighted {
 			var max uint32
 			for _, s := range r.servers {
@@ -149,7 +149,7 @@ func New(profile, hash string, servers []Server) (*Ring, error) {
 				}
 			}
 		}
-	case placeMaglev:
+	case layoutMaglev:
 		r.maglev = maglevTable(r.seeds)
 	}
 	return r, nil

@@ -100,6 +100,29 @@ func TestBuildErrors(t *testing.T) {
 	}
 }
 
+// Text that is not UTF-8 is ErrInvalidUtf8 (the C library's answer for the same bytes):
+// labels, names, profile and hash names; keys are bytes and are hashed as they are.
+func TestInvalidUtf8(t *testing.T) {
+	var se *ServerError
+	_, err := New("libketama", "", []Server{{Label: "a:1", Weight: 1}, {Label: "10.0.0.\xff:1", Weight: 1}})
+	if !errors.Is(err, ErrInvalidUtf8) || !errors.As(err, &se) || se.Index != 1 || se.Label != "10.0.0.\xff:1" {
+		t.Errorf("label: %v", err)
+	}
+	if _, err := New("twemproxy", "", []Server{{Label: "a:1", Weight: 1, Name: "n\xfe"}}); !errors.Is(err, ErrInvalidUtf8) {
+		t.Errorf("name: %v", err)
+	}
+	if _, err := New("lib\xff", "", nil); !errors.Is(err, ErrInvalidUtf8) {
+		t.Errorf("profile name: %v", err)
+	}
+	if _, err := HashKey("md\xff", nil); !errors.Is(err, ErrInvalidUtf8) {
+		t.Errorf("hash name: %v", err)
+	}
+	r, _ := New("libketama", "", servers(3))
+	if _, err := r.Get("\xff\x00\xfe"); err != nil {
+		t.Errorf("a key that is not UTF-8: %v", err)
+	}
+}
+
 func TestLookupErrors(t *testing.T) {
 	r, _ := New("libketama", "", nil)
 	if _, err := r.Get("k"); !errors.Is(err, ErrEmptyRing) {

@@ -67,10 +67,14 @@ func parsePort(p string) (uint16, bool) {
 	return uint16(v), true
 }
 
-// parseServer splits a label: host, host:port, [v6], [v6]:port or a bare IPv6 literal.
+// parseServer splits a label: host, host:port, [v6], [v6]:port or a bare IPv6 literal. A
+// label or name that is not UTF-8 is ErrInvalidUtf8, as the C library says for the same bytes.
 func parseServer(s Server) (parsed, error) {
 	l := s.Label
-	ok := l != "" && utf8.ValidString(l) && strings.IndexFunc(l, func(r rune) bool {
+	if !utf8.ValidString(l) || !utf8.ValidString(s.Name) {
+		return parsed{}, ErrInvalidUtf8
+	}
+	ok := l != "" && strings.IndexFunc(l, func(r rune) bool {
 		return unicode.IsSpace(r) || unicode.IsControl(r) || r == '\uFEFF'
 	}) < 0
 	if !ok {

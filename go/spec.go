@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // specJSON is spec/profiles.json (this copy is kept equal to it by TestSpecCopyIsCurrent).
@@ -88,123 +89,12 @@ type specProfile struct {
 		HashTag   bool `json:"hash_tag"`
 		PrefixKey bool `json:"prefix_key"`
 	} `json:"options"`
+	Layout struct {
+		Kind  string  `json:"kind"`
+		Bound *string `json:"bound"`
+	} `json:"layout"`
 	IsRing bool `json:"is_ring"`
 }
-
-// The knob values a profile is compiled into.
-type (
-	nodeForm   int
-	stringForm int
-	countKind  int
-	formula    int
-	pointKind  int
-	placeKind  int
-	boundKind  int
-	tieRule    int
-	zeroRule   int
-	keyRule    int
-	orderRule  int
-)
-
-const (
-	nodeLabel nodeForm = iota
-	nodeOmitDefaultPort
-	nodeSlashLabel
-	nodeJavaSpy
-	nodeJavaXmc
-	nodeJavaNginx
-	nodeBare
-	nodeJavaHostName
-	nodeHostPort
-	nodeJavaHostNamePort
-	nodeNginxHostNulPort
-	nodeHostThenPort
-	nodeHostSlashHostPort
-	nodeJavaEvcache
-)
-
-const (
-	strDash stringForm = iota
-	strPrefix
-	strConcat
-	strBare
-	strColon
-)
-
-const (
-	countFixed countKind = iota
-	countPerWeight
-	countRelative
-)
-
-const (
-	formulaLibketama formula = iota
-	formulaLibmemcached
-	formulaNodeHashring
-	formulaIntegerDiv
-	formulaDalli
-	formulaWhalin
-)
-
-const (
-	pointsMd5Words pointKind = iota
-	pointsKeyHash
-	pointsJavaKetama
-	pointsMd5Wide
-	pointsCrc32Chain
-	pointsMurmur3Chain
-	pointsSha1Word
-	pointsXxh3Word
-)
-
-const (
-	placeRing placeKind = iota
-	placePeclBuckets
-	placeModula
-	placeJavaAbsModulo
-	placeFurc
-	placeJump
-	placeRendezvous
-	placeMaglev
-	placeHashRendezvous
-	placeJumpXxh3
-)
-
-const (
-	boundLower boundKind = iota
-	boundUpper
-	boundLowerZeroLast
-	boundFloor
-	boundFloorWrap
-	boundLowerSigned
-)
-
-const (
-	tiesEarlier tieRule = iota
-	tiesLater
-	tiesSortedList
-)
-
-const (
-	zeroAsOne zeroRule = iota
-	zeroAsIs
-	zeroReject
-)
-
-const (
-	keyNone keyRule = iota
-	keyPeclSanitize
-	keyTruncate
-	keyDalliDigest
-	keyURLEncode
-	keyPyBytesRepr
-	keyPrefix
-)
-
-const (
-	orderGiven orderRule = iota
-	orderNodeLengthThenBytes
-)
 
 // profile is one spec row compiled for lookups.
 type profile struct {
@@ -222,7 +112,8 @@ type profile struct {
 	points            pointKind
 	per               int
 	place             placeKind
-	bound             boundKind
+	layout            layoutKind // core's resolved shape: what building and lookups dispatch on
+	bound             boundKind  // the continuum's search bound (0 without a continuum)
 	weighted          bool
 	high15            bool
 	oldCompat         bool
@@ -235,7 +126,6 @@ type profile struct {
 	limitEmpty        bool
 	maxLen            int // -1 = none
 	order             orderRule
-	rehash            bool
 	firstTag          uint32
 	bounded           bool
 	isRing            bool
@@ -274,13 +164,18 @@ func init() {
 	}
 }
 
-// pick maps a knob value to its constant, or records the unknown value.
-func pick[T any](bad *error, knob, v string, table map[string]T) T {
-	t, ok := table[v]
-	if !ok && *bad == nil {
+// pick maps a knob value to its constant (names holds the constants' names by value, as
+// knobs_gen.go writes them), or records the unknown value.
+func pick[T ~int](bad *error, knob, v string, names []string) T {
+	for i, n := range names {
+		if i > 0 && n == v {
+			return T(i)
+		}
+	}
+	if *bad == nil {
 		*bad = fmt.Errorf("embedded spec: unknown %s %q", knob, v)
 	}
-	return t
+	return 0
 }
 
 func compile(s *specProfile) (*profile, error) {
@@ -298,79 +193,32 @@ func compile(s *specProfile) (*profile, error) {
 	if s.KeyLimits.MaxLen != nil {
 		p.maxLen = *s.KeyLimits.MaxLen
 	}
-	p.node = pick(&bad, "node", s.Node, map[string]nodeForm{
-		"label": nodeLabel, "omit_default_port": nodeOmitDefaultPort, "slash_label": nodeSlashLabel,
-		"java_spy": nodeJavaSpy, "java_xmc": nodeJavaXmc, "java_nginx": nodeJavaNginx,
-		"bare": nodeBare, "java_host_name": nodeJavaHostName, "host_port": nodeHostPort,
-		"java_host_name_port": nodeJavaHostNamePort, "nginx_host_nul_port": nodeNginxHostNulPort,
-		"host_then_port": nodeHostThenPort, "host_slash_host_port": nodeHostSlashHostPort,
-		"java_evcache": nodeJavaEvcache,
-	})
-	p.strings = pick(&bad, "strings", s.Strings, map[string]stringForm{
-		"dash": strDash, "prefix": strPrefix, "concat": strConcat, "bare": strBare, "colon": strColon,
-	})
-	p.count = pick(&bad, "count", s.Count.Kind, map[string]countKind{
-		"fixed": countFixed, "per_weight": countPerWeight, "relative": countRelative,
-	})
+	p.node = pick[nodeForm](&bad, "node", s.Node, nodeFormNames)
+	p.strings = pick[stringForm](&bad, "strings", s.Strings, stringFormNames)
+	p.count = pick[countKind](&bad, "count", s.Count.Kind, countKindNames)
 	p.countStrings = s.Count.Strings
 	if p.count == countRelative {
-		p.formula = pick(&bad, "formula", s.Count.Formula, map[string]formula{
-			"libketama": formulaLibketama, "libmemcached": formulaLibmemcached,
-			"node_hashring": formulaNodeHashring, "integer_div": formulaIntegerDiv,
-			"dalli": formulaDalli, "whalin": formulaWhalin,
-		})
+		p.formula = pick[formula](&bad, "formula", s.Count.Formula, formulaNames)
 	}
-	p.points = pick(&bad, "points", s.Points.Kind, map[string]pointKind{
-		"md5_words": pointsMd5Words, "key_hash": pointsKeyHash, "java_ketama": pointsJavaKetama,
-		"md5_wide": pointsMd5Wide, "crc32_chain": pointsCrc32Chain,
-		"murmur3_chain": pointsMurmur3Chain, "sha1_word": pointsSha1Word,
-		"xxh3_word": pointsXxh3Word,
-	})
+	p.points = pick[pointKind](&bad, "points", s.Points.Kind, pointKindNames)
 	p.per = s.Points.Per
-	p.place = pick(&bad, "placement", s.Placement.Kind, map[string]placeKind{
-		"ring": placeRing, "pecl_buckets": placePeclBuckets, "modula": placeModula,
-		"java_abs_modulo": placeJavaAbsModulo, "furc": placeFurc, "jump": placeJump,
-		"rendezvous": placeRendezvous, "maglev": placeMaglev,
-		"hash_rendezvous": placeHashRendezvous, "jump_xxh3": placeJumpXxh3,
-	})
-	if p.place == placeRing {
-		p.bound = pick(&bad, "bound", s.Placement.Bound, map[string]boundKind{
-			"lower_bound": boundLower, "upper_bound": boundUpper,
-			"lower_bound_zero_last": boundLowerZeroLast, "floor": boundFloor,
-			"floor_wrap": boundFloorWrap, "lower_bound_signed": boundLowerSigned,
-		})
+	p.place = pick[placeKind](&bad, "placement", s.Placement.Kind, placeKindNames)
+	p.layout = pick[layoutKind](&bad, "layout", s.Layout.Kind, layoutKindNames)
+	if s.Layout.Bound != nil {
+		p.bound = pick[boundKind](&bad, "bound", *s.Layout.Bound, boundKindNames)
 	}
 	p.weighted, p.high15, p.oldCompat = s.Placement.Weighted, s.Placement.High15, s.Placement.OldCompat
-	p.ties = pick(&bad, "ties", s.Ties, map[string]tieRule{
-		"earlier_wins": tiesEarlier, "later_wins": tiesLater, "sorted_list": tiesSortedList,
-	})
-	p.zero = pick(&bad, "zero_weight", s.ZeroWeight, map[string]zeroRule{
-		"as_one": zeroAsOne, "as_is": zeroAsIs, "reject": zeroReject,
-	})
-	p.key = pick(&bad, "key", s.Key.Kind, map[string]keyRule{
-		"none": keyNone, "pecl_sanitize": keyPeclSanitize, "truncate": keyTruncate,
-		"dalli_digest": keyDalliDigest, "url_encode": keyURLEncode,
-		"py_bytes_repr": keyPyBytesRepr, "prefix": keyPrefix,
-	})
+	p.ties = pick[tieRule](&bad, "ties", s.Ties, tieRuleNames)
+	p.zero = pick[zeroRule](&bad, "zero_weight", s.ZeroWeight, zeroRuleNames)
+	p.key = pick[keyRule](&bad, "key", s.Key.Kind, keyRuleNames)
 	p.truncate = s.Key.Bytes
-	p.order = pick(&bad, "order", s.Order, map[string]orderRule{
-		"given": orderGiven, "node_length_then_bytes": orderNodeLengthThenBytes,
-	})
-	switch s.Failover.Kind {
-	case "walk":
-	case "rehash":
-		p.rehash, p.firstTag, p.bounded = true, s.Failover.FirstTag, s.Failover.BoundedByServers
-	case "rehash_key", "rehash_key_dash", "rehash_hash", "rehash_key_untried", "stay":
-	default:
-		if bad == nil {
-			bad = fmt.Errorf("embedded spec: unknown failover %q", s.Failover.Kind)
-		}
-	}
+	p.order = pick[orderRule](&bad, "order", s.Order, orderRuleNames)
 	p.families = compileFamilies(s, &bad)
-	// Removal only matters for rings that change; this package builds rings whole.
-	if s.Removal != "own_points" && s.Removal != "clears_its_positions" && bad == nil {
-		bad = fmt.Errorf("embedded spec: unknown removal %q", s.Removal)
+	if p.fail == failRehash {
+		p.firstTag, p.bounded = s.Failover.FirstTag, s.Failover.BoundedByServers
 	}
+	// Removal only matters for rings that change; this package builds rings whole.
+	pick[removalRule](&bad, "removal", s.Removal, removalRuleNames)
 	for _, h := range append(append([]string{s.DefaultHash}, s.Hashes...), s.EmptyKeyRejected...) {
 		if _, ok := hashFuncs[h]; !ok && bad == nil {
 			bad = fmt.Errorf("embedded spec: profile %s names unknown hash %q", s.Name, h)
@@ -386,6 +234,9 @@ func compile(s *specProfile) (*profile, error) {
 func profileByName(name string) (*profile, error) {
 	if specProblem != nil {
 		return nil, specProblem
+	}
+	if !utf8.ValidString(name) {
+		return nil, ErrInvalidUtf8
 	}
 	for _, p := range profiles {
 		if p.name == name {
@@ -403,6 +254,9 @@ func profileByName(name string) (*profile, error) {
 // hashFromName resolves a hash name: exact name or client alias, else a case-insensitive
 // canonical name; bare "crc32" is ambiguous unless the profile defines it.
 func hashFromName(name string, p *profile) (string, error) {
+	if !utf8.ValidString(name) {
+		return "", ErrInvalidUtf8
+	}
 	if name == "crc32" {
 		if p != nil && p.crc32 != "" {
 			return p.crc32, nil

@@ -1,4 +1,5 @@
-// Types of the ketama package (hand-written; checked by `tsc --noEmit` on test/types.ts).
+// Types of the ketama package (hand-written but for the error classes, lib/errors.d.ts; checked
+// by `tsc --noEmit` on test/types.ts).
 
 /** A key: a string (hashed as its UTF-8 bytes) or raw bytes. */
 export type Key = string | Uint8Array;
@@ -84,42 +85,11 @@ export function hashes(): { name: string; aliases: string[]; description: string
 /** The most points one continuum may hold (2^23). */
 export const MAX_POINTS: number;
 
-/** The base class of every error this package throws on bad input. */
-export class KetamaError extends Error {}
-/** An error named after the core's error vocabulary. */
-declare class VariantError extends KetamaError {
-  /** The core's name (`EmptyRing`, `NoServer`, ...). */
-  readonly variant: string;
-  constructor(detail?: string);
-}
-export class EmptyRingError extends VariantError {}
-export class NoServerError extends VariantError {}
-export class UnknownProfileError extends VariantError {}
-export class UnknownHashError extends VariantError {}
-export class AmbiguousHashError extends VariantError {}
-export class BadWeightError extends VariantError {}
-export class DuplicateServerError extends VariantError {}
-export class MissingServerError extends VariantError {}
-export class BadLabelError extends VariantError {}
-export class KeyRejectedError extends VariantError {}
-export class UnsupportedError extends VariantError {}
-export class TooManyPointsError extends VariantError {}
-export class BadFactorError extends VariantError {}
-export class FixedPointsError extends VariantError {}
-export class NotAContinuumError extends VariantError {}
-export class NeedsKeyError extends VariantError {}
-export class BadLoadsError extends VariantError {}
-export class TooManyServersError extends VariantError {}
-export class BadOptionError extends VariantError {}
+// KetamaError and one class per core error (generated from spec/errors.json).
+export * from './lib/errors';
 
 /** The bucket functions `bucket` accepts. */
 export const BUCKET_ALGORITHMS: string[];
-
-/** Why a bucket function gave no bucket. */
-export class BucketError extends KetamaError {
-  /** `UnknownAlgorithm`, `ZeroBuckets`, `TooManyBuckets` or `NoBucket`. */
-  readonly variant: 'UnknownAlgorithm' | 'ZeroBuckets' | 'TooManyBuckets' | 'NoBucket';
-}
 
 /** A bucket function fixed to one bucket count, its table built once. */
 export class Bucketer {

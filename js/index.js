@@ -5,8 +5,8 @@
 const { Ring, MAX_POINTS } = require('./lib/ring');
 const { PROFILES, HASHES, hashByName } = require('./lib/profiles');
 const { encodeShared, scratchBytes } = require('./lib/bytes');
-const { byVariant, ...errors } = require('./lib/errors');
-const { bucket, Bucketer, BucketError, siphash24, BUCKET_ALGORITHMS } = require('./lib/bucket');
+const errors = require('./lib/errors');
+const { bucket, Bucketer, siphash24, BUCKET_ALGORITHMS } = require('./lib/bucket');
 
 /**
  * The unsigned 32-bit hash of `key` by the named hash function (our snake_case name or a
@@ -53,4 +53,4 @@ function hashes() {
   return HASHES.map((h) => ({ name: h.name, aliases: h.aliases.slice(), description: h.description }));
 }
 
-module.exports = { Ring, hash, profiles, hashes, MAX_POINTS, bucket, Bucketer, BucketError, siphash24, BUCKET_ALGORITHMS, ...errors };
+module.exports = { Ring, hash, profiles, hashes, MAX_POINTS, bucket, Bucketer, siphash24, BUCKET_ALGORITHMS, ...errors };

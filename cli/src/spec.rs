@@ -11,6 +11,7 @@ use ketama_core::profile::{
     Bound, Failover, Join, KeyChars, KeyLimits, KeyRewrite, KeyTag, Order, Placement, PointHash,
     Removal, ScoreTies, StringForm, TagRule, Ties, ZeroWeight,
 };
+use ketama_core::ring::Shape;
 use ketama_core::server::NodeForm;
 use ketama_core::weight::{Count, Formula};
 use ketama_core::{Error, Hash, Profile};
@@ -21,14 +22,61 @@ pub const SCHEMA: u32 = 1;
 
 /// The whole spec document: schema version, error names, hashes and profiles.
 pub fn document() -> Value {
+    let hashes: Vec<Value> = Hash::all().map(hash).collect();
+    let profiles: Vec<Value> = Profile::all().iter().map(|p| profile(p)).collect();
     json!({
         "schema": SCHEMA,
         "generator": "ketama profiles --format spec",
         "errors": Error::ALL.iter().map(|e| json!({"name": e.name(), "message": e.as_str()})).collect::<Vec<_>>(),
-        "hashes": Hash::all().map(hash).collect::<Vec<_>>(),
+        "knobs": knobs(&hashes, &profiles),
+        "hashes": hashes,
         "options": option_limits(),
-        "profiles": Profile::all().iter().map(|p| profile(p)).collect::<Vec<_>>(),
+        "profiles": profiles,
     })
+}
+
+/// Where each knob's value sits in an exported profile (or hash) object.
+const KNOBS: &[(&str, &[&str])] = &[
+    ("node", &["node"]),
+    ("strings", &["strings"]),
+    ("count", &["count", "kind"]),
+    ("formula", &["count", "formula"]),
+    ("points", &["points", "kind"]),
+    ("placement", &["placement", "kind"]),
+    ("bound", &["placement", "bound"]),
+    ("join", &["placement", "join"]),
+    ("score_ties", &["placement", "ties"]),
+    ("layout", &["layout", "kind"]),
+    ("ties", &["ties"]),
+    ("zero_weight", &["zero_weight"]),
+    ("key", &["key", "kind"]),
+    ("key_tag", &["key_tag", "kind"]),
+    ("tag_rule", &["key_tag", "rule"]),
+    ("chars", &["key_limits", "chars"]),
+    ("order", &["order"]),
+    ("failover", &["failover", "kind"]),
+    ("removal", &["removal"]),
+];
+
+/// The knob vocabulary (`spec/README.md`, "knobs"): every value each knob takes in the
+/// exported rows, sorted; hash `input` from the hash rows. What a port implements, no more.
+fn knobs(hashes: &[Value], profiles: &[Value]) -> Value {
+    let values = |rows: &[Value], path: &[&str]| -> Vec<String> {
+        let mut out: Vec<String> = rows
+            .iter()
+            .filter_map(|r| path.iter().try_fold(r, |v, k| v.get(k)))
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    };
+    let mut map = serde_json::Map::new();
+    for (knob, path) in KNOBS {
+        map.insert((*knob).to_owned(), json!(values(profiles, path)));
+    }
+    map.insert("input".to_owned(), json!(values(hashes, &["input"])));
+    Value::Object(map)
 }
 
 /// The limits of the placement options (`spec/README.md`, "options").
@@ -104,6 +152,7 @@ pub fn profile(p: &Profile) -> Value {
         "failover": failover(p.failover),
         "removal": removal(p.removal),
         "options": options(p.options),
+        "layout": layout(p),
         "is_ring": p.is_ring(),
         "uses_weights": p.uses_weights(),
     })
@@ -192,6 +241,28 @@ fn points(p: PointHash) -> Value {
         PointHash::KeyHash64 => json!({"kind": "key_hash64"}),
         PointHash::Fnv1aFirstZero => json!({"kind": "fnv1a_first_zero"}),
     }
+}
+
+/// Core's resolved layout of the profile's rings ([`Shape`]) and the bound its continuum is
+/// searched by (`null` without a continuum).
+fn layout(p: &Profile) -> Value {
+    let kind = match Shape::of(p) {
+        Shape::Sorted => "sorted",
+        Shape::Wide => "wide",
+        Shape::Wide64 => "wide64",
+        Shape::TieRuns => "tie_runs",
+        Shape::Buckets => "buckets",
+        Shape::Slots => "slots",
+        Shape::Jump => "jump",
+        Shape::JumpXxh3 => "jump_xxh3",
+        Shape::Furc => "furc",
+        Shape::Rendezvous => "rendezvous",
+        Shape::Maglev => "maglev",
+        Shape::Scored => "scored",
+        Shape::Mixed => "mixed",
+        Shape::Scaled => "scaled",
+    };
+    json!({"kind": kind, "bound": Shape::bound(p).map(bound)})
 }
 
 fn bound(b: Bound) -> &'static str {

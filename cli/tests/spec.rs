@@ -56,6 +56,7 @@ fn spec_lists_every_profile_with_its_knobs() {
         "failover",
         "removal",
         "options",
+        "layout",
         "is_ring",
         "uses_weights",
     ];
@@ -90,6 +91,16 @@ fn spec_lists_every_profile_with_its_knobs() {
     assert_eq!(v["options"]["hash_tag_bytes"], 2);
     assert_eq!(v["options"]["prefix_key_max_bytes"], 127);
     assert_eq!(v["schema"], 1);
+    // The resolved layouts: uhashring's 128-bit ring, pecl's table searched lower-bound.
+    let layout = |name: &str| &profiles.iter().find(|p| p["name"] == name).unwrap()["layout"];
+    assert_eq!(layout("uhashring")["kind"], "wide");
+    assert_eq!(layout("pecl-memcache")["kind"], "buckets");
+    assert_eq!(layout("pecl-memcache")["bound"], "lower_bound");
+    assert_eq!(layout("xmemcached")["kind"], "tie_runs");
+    assert!(layout("jump")["bound"].is_null());
+    let knobs = v["knobs"].as_object().unwrap();
+    assert!(knobs["layout"].as_array().unwrap().contains(&"wide".into()));
+    assert_eq!(knobs["input"].as_array().unwrap().len(), 4);
 }
 
 #[test]

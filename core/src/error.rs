@@ -50,7 +50,8 @@ pub enum Error {
     NeedsKey,
     /// The current loads given to bounded loads do not have one entry per server.
     BadLoads,
-    /// More servers than the profile's client takes (mcrouter: 2^23 = 8,388,608).
+    /// More servers than the profile's client or the algorithm takes (mcrouter: 2^23 =
+    /// 8,388,608; anchor: its capacity in buckets; memento: 2^31 - 1).
     TooManyServers,
     /// No bucket function has this name.
     UnknownAlgorithm,
@@ -66,6 +67,11 @@ pub enum Error {
     /// (twemproxy's `hash_tag` is exactly 2 bytes; libmemcached's key prefix 1..=127 bytes
     /// without NUL).
     BadOption,
+    /// Text that must be Unicode is not: bytes that are not UTF-8 (a label, a name, a profile
+    /// or hash name given as bytes), or a string holding an unpaired surrogate (Java, JavaScript
+    /// and Python strings can). Core's API takes `&str` for text and bytes for keys; the
+    /// bindings refuse such text with this error instead of replacing what they cannot encode.
+    InvalidUtf8,
 }
 
 impl Error {
@@ -95,6 +101,7 @@ impl Error {
         Error::TooManyBuckets,
         Error::NoBucket,
         Error::BadOption,
+        Error::InvalidUtf8,
     ];
 
     /// The variant's name (`"EmptyRing"`, ...), stable: bindings derive their names from it.
@@ -123,6 +130,7 @@ impl Error {
             Error::TooManyBuckets => "TooManyBuckets",
             Error::NoBucket => "NoBucket",
             Error::BadOption => "BadOption",
+            Error::InvalidUtf8 => "InvalidUtf8",
         }
     }
 
@@ -158,7 +166,7 @@ impl Error {
             }
             Error::BadLoads => c"the loads must have one entry per server",
             Error::TooManyServers => {
-                c"too many servers for this client (mcrouter takes at most 8388608 = 2^23)"
+                c"too many servers (mcrouter takes at most 8388608 = 2^23; anchor at most its capacity; memento at most 2147483647)"
             }
             Error::UnknownAlgorithm => {
                 c"unknown bucket algorithm (expected jump, guava, jumpback, fliphash, maglev-go or mpchash-go)"
@@ -170,6 +178,9 @@ impl Error {
             Error::NoBucket => c"the reference implementation returns no bucket for this input",
             Error::BadOption => {
                 c"option not accepted: hash_tag (twemproxy profiles) is exactly 2 bytes, prefix_key (libmemcached profiles) 1..127 bytes without NUL"
+            }
+            Error::InvalidUtf8 => {
+                c"text is not valid Unicode (bytes that are not UTF-8, or a string with an unpaired surrogate)"
             }
         }
     }

@@ -214,15 +214,19 @@ fn re_adding_restores_the_previous_answers() {
 
 #[test]
 fn errors() {
-    assert_eq!(Anchor::new(0, labels(0)).err(), Some(Error::TooManyPoints));
-    assert_eq!(Anchor::new(3, labels(4)).err(), Some(Error::TooManyPoints));
+    assert_eq!(Anchor::new(0, labels(0)).err(), Some(Error::ZeroBuckets));
+    assert_eq!(
+        Anchor::new(1 << 31, labels(1)).err(),
+        Some(Error::TooManyBuckets)
+    );
+    assert_eq!(Anchor::new(3, labels(4)).err(), Some(Error::TooManyServers));
     assert_eq!(
         Anchor::new(3, ["a", "a"]).err(),
         Some(Error::DuplicateServer)
     );
     assert_eq!(Memento::new(["a", "a"]).err(), Some(Error::DuplicateServer));
     let mut a = Anchor::new(2, ["a", "b"]).unwrap();
-    assert_eq!(a.add("c"), Err(Error::TooManyPoints));
+    assert_eq!(a.add("c"), Err(Error::TooManyServers));
     assert_eq!(a.remove("z"), Err(Error::MissingServer));
     a.remove("a").unwrap();
     a.remove("b").unwrap();

@@ -138,9 +138,9 @@ impl ketama_status {
             ketama_status::TooManyBuckets => Error::TooManyBuckets,
             ketama_status::NoBucket => Error::NoBucket,
             ketama_status::BadOption => Error::BadOption,
+            ketama_status::InvalidUtf8 => Error::InvalidUtf8,
             ketama_status::Ok
             | ketama_status::NullArgument
-            | ketama_status::InvalidUtf8
             | ketama_status::IndexOutOfRange
             | ketama_status::Panic
             | ketama_status::Internal => return None,
@@ -156,7 +156,6 @@ impl ketama_status {
         match self {
             ketama_status::Ok => c"ok",
             ketama_status::NullArgument => c"a required pointer argument is NULL",
-            ketama_status::InvalidUtf8 => c"text argument is not valid UTF-8",
             ketama_status::IndexOutOfRange => c"index out of range",
             ketama_status::Panic => c"internal panic caught at the C boundary (a bug in ketama)",
             _ => c"internal error",

@@ -3,26 +3,13 @@
 // computes it (jump, Guava's consistentHash, hash4j's JumpBackHash, DataDog's FlipHash,
 // go-maglev and go-mpchash with their node names). 64-bit arithmetic in BigInt.
 
-const { KetamaError } = require('./errors');
+const E = require('./errors');
 const { jump, maglevTable } = require('./placements');
 
 const M64 = (1n << 64n) - 1n;
 const I32_MAX = 2147483647;
 const MAGLEV_SIZE = 65537;
 const MPCHASH_MAX = 1 << 16;
-
-/** Why a bucket function gave no bucket (the core's BucketError variants). */
-class BucketError extends KetamaError {
-  /**
-   * @param {'UnknownAlgorithm'|'ZeroBuckets'|'TooManyBuckets'|'NoBucket'} variant
-   * @param {string} message
-   */
-  constructor(variant, message) {
-    super(message);
-    /** The core's name for this error. */
-    this.variant = variant;
-  }
-}
 
 const NAMES = ['jump', 'guava', 'jumpback', 'fliphash', 'maglev-go', 'mpchash-go'];
 
@@ -238,7 +225,7 @@ function mpcLookup(circle, input) {
     }
   }
   const hit = circle.find((p) => p[0] === best);
-  if (!hit) throw new BucketError('NoBucket', 'the reference implementation returns no bucket for this input');
+  if (!hit) throw new E.NoBucketError(`mpchash-go, input ${input}`);
   return hit[1];
 }
 
@@ -249,13 +236,9 @@ class Bucketer {
    * @param {number} buckets 1 ..= the function's limit
    */
   constructor(algorithm, buckets) {
-    if (!NAMES.includes(algorithm)) {
-      throw new BucketError('UnknownAlgorithm', `unknown bucket algorithm '${algorithm}' (expected ${NAMES.join(', ')})`);
-    }
-    if (!Number.isInteger(buckets) || buckets < 1) throw new BucketError('ZeroBuckets', 'the bucket count must be at least 1');
-    if (buckets > maxBuckets(algorithm)) {
-      throw new BucketError('TooManyBuckets', `too many buckets for ${algorithm} (at most ${maxBuckets(algorithm)})`);
-    }
+    if (!NAMES.includes(algorithm)) throw new E.UnknownAlgorithmError(`'${String(algorithm)}'`);
+    if (!Number.isInteger(buckets) || buckets < 1) throw new E.ZeroBucketsError(`${String(buckets)} buckets`);
+    if (buckets > maxBuckets(algorithm)) throw new E.TooManyBucketsError(`${buckets} buckets for ${algorithm}`);
     this.algorithm = algorithm;
     this.buckets = buckets;
     if (algorithm === 'maglev-go') this.table = maglevGoTable(buckets);
@@ -294,4 +277,4 @@ function bucket(algorithm, input, buckets) {
   return new Bucketer(algorithm, buckets).get(input);
 }
 
-module.exports = { bucket, Bucketer, BucketError, siphash24, BUCKET_ALGORITHMS: NAMES };
+module.exports = { bucket, Bucketer, siphash24, BUCKET_ALGORITHMS: NAMES };

@@ -2,6 +2,8 @@
 // Keys as bytes: strings are encoded as UTF-8 into a reused buffer (no allocation for keys
 // that fit), Buffers and Uint8Arrays are read as they are.
 
+const { InvalidUtf8Error } = require('./errors');
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 let scratch = new Uint8Array(1024);
@@ -12,7 +14,7 @@ let scratch = new Uint8Array(1024);
  * @param {string} s
  * @returns {number}
  */
-function encodeShared(s) {
+function encodeShared(s, what = 'key') {
   const n = s.length;
   if (n * 3 > scratch.length) scratch = new Uint8Array(n * 3 + 16);
   let i = 0;
@@ -23,8 +25,41 @@ function encodeShared(s) {
     scratch[i] = c;
   }
   if (i === n) return n;
+  requireUnicode(s, what, i);
   const r = encoder.encodeInto(s.substring(i), scratch.subarray(i));
   return i + r.written;
+}
+
+/**
+ * Refuses a string that is not Unicode: one holding an unpaired surrogate has no UTF-8
+ * (TextEncoder would write U+FFFD for it), so every ketama binding refuses it with
+ * InvalidUtf8Error instead of hashing a replacement; `what` names the argument.
+ * @param {string} s
+ * @param {string} what
+ * @param {number} [from] the first index to look at
+ */
+function requireUnicode(s, what, from = 0) {
+  for (let i = from; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    const d = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
+    if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+      i++;
+      continue;
+    }
+    throw new InvalidUtf8Error(`${what} holds an unpaired surrogate at index ${i}`);
+  }
+}
+
+/**
+ * The UTF-8 bytes of a string that is Unicode (see {@link requireUnicode}).
+ * @param {string} s
+ * @param {string} what
+ * @returns {Uint8Array}
+ */
+function utf8(s, what) {
+  requireUnicode(s, what);
+  return encoder.encode(s);
 }
 
 /** The shared buffer {@link encodeShared} writes into. */
@@ -104,4 +139,4 @@ function codePointLowBytes(b, n, out) {
   return o;
 }
 
-module.exports = { encodeShared, scratchBytes, utf16, fromHex, encoder, charLen, codePointLowBytes };
+module.exports = { encodeShared, scratchBytes, utf16, fromHex, encoder, requireUnicode, utf8, charLen, codePointLowBytes };

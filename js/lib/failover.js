@@ -30,7 +30,7 @@ function each(ring, key, n, visit) {
   // runs) only for the rules that rehash it.
   const key0 = p.failover === 'walk' || p.failover === 'stay' ? null : K.b.slice(0, K.n);
   if (visit(first)) return;
-  const continuum = p.placement === 'ring' || p.placement === 'pecl_buckets';
+  const continuum = p.isRing;
   if (p.failover === 'rehash_key' || p.failover === 'rehash_key_dash' || p.failover === 'rehash_hash') {
     rehashTries(ring, key0, Math.min(n, p.tries), visit);
   } else if (p.failover === 'rehash_key_untried') {

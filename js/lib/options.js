@@ -3,14 +3,14 @@
 // the servers' points (twemproxy's `hash_tag`; php-memcached's `OPT_PREFIX_KEY`, hashed only
 // with `OPT_HASH_WITH_PREFIX_KEY`). Their rules and limits are the spec's `options`.
 
-const { encoder } = require('./bytes');
+const { utf8 } = require('./bytes');
 const E = require('./errors');
 
 const LIMITS = require('../spec/profiles.json').options;
 
 /** The bytes of an option value (a string as UTF-8, or raw bytes); BadOptionError else. */
 function bytesOf(name, v) {
-  if (typeof v === 'string') return encoder.encode(v);
+  if (typeof v === 'string') return utf8(v, name);
   if (v instanceof Uint8Array) return Uint8Array.from(v);
   throw new E.BadOptionError(`${name} must be a string or bytes`);
 }

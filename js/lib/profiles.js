@@ -1,33 +1,16 @@
 'use strict';
 // The profile table and the hash table, read from the embedded copy of the exported spec
-// (spec/profiles.json). A profile is a row of knobs; this module only checks that every knob
-// value is one this port implements, so a row made of known knobs works without code.
+// (spec/profiles.json). A profile is a row of knobs; this module checks that every knob value
+// is in the knob vocabulary generated with the port (lib/knobs.js), so a row made of known
+// knobs works without code.
 
 const SPEC = require('../spec/profiles.json');
 const { IMPL, INPUT } = require('./hashes');
+const { requireUnicode } = require('./bytes');
 const { UnknownProfileError, UnknownHashError, AmbiguousHashError } = require('./errors');
 
-const KNOWN = {
-  node: [
-    'label', 'omit_default_port', 'slash_label', 'java_spy', 'java_xmc', 'java_nginx', 'bare',
-    'java_host_name', 'host_port', 'java_host_name_port', 'nginx_host_nul_port', 'host_then_port',
-    'host_slash_host_port', 'java_evcache',
-  ],
-  strings: ['dash', 'prefix', 'concat', 'bare', 'colon'],
-  count: ['fixed', 'per_weight', 'relative'],
-  formula: ['libketama', 'libmemcached', 'node_hashring', 'integer_div', 'dalli', 'whalin'],
-  points: ['md5_words', 'key_hash', 'java_ketama', 'md5_wide', 'crc32_chain', 'murmur3_chain', 'sha1_word', 'xxh3_word'],
-  placement: ['ring', 'pecl_buckets', 'modula', 'java_abs_modulo', 'furc', 'jump', 'rendezvous', 'maglev', 'jump_xxh3', 'hash_rendezvous'],
-  join: ['node_dash_key', 'key_node'],
-  score_ties: ['greater_node', 'greater_node_hash'],
-  chars: ['any', 'controls', 'controls_del', 'py_whitespace', 'py_whitespace_ascii', 'python_memcached'],
-  bound: ['lower_bound', 'upper_bound', 'lower_bound_zero_last', 'floor', 'floor_wrap', 'lower_bound_signed'],
-  ties: ['earlier_wins', 'later_wins', 'sorted_list'],
-  zero_weight: ['as_one', 'as_is', 'reject'],
-  key: ['none', 'pecl_sanitize', 'truncate', 'dalli_digest', 'url_encode', 'py_bytes_repr', 'prefix'],
-  order: ['given', 'node_length_then_bytes'],
-  failover: ['walk', 'rehash', 'rehash_key', 'rehash_key_dash', 'rehash_hash', 'rehash_key_untried', 'stay'],
-};
+/** Every value of each knob (generated from the spec's `knobs`). */
+const KNOWN = require('./knobs');
 
 function check(profile, knob, value) {
   if (!KNOWN[knob].includes(value)) {
@@ -52,19 +35,20 @@ function normalize(p) {
   if (p.count.kind === 'relative') check(p.name, 'formula', p.count.formula);
   check(p.name, 'points', p.points.kind);
   check(p.name, 'placement', p.placement.kind);
-  if (p.placement.kind === 'ring') check(p.name, 'bound', p.placement.bound);
+  check(p.name, 'layout', p.layout.kind);
+  if (p.layout.bound !== null) check(p.name, 'bound', p.layout.bound);
   if (p.placement.kind === 'hash_rendezvous') {
     check(p.name, 'join', p.placement.join);
     check(p.name, 'score_ties', p.placement.ties);
   }
-  // `chars` names the refused bytes; an older spec had the boolean `blanks` (= `controls`)
-  const chars = p.key_limits.chars !== undefined ? p.key_limits.chars : p.key_limits.blanks ? 'controls' : 'any';
+  const chars = p.key_limits.chars;
   check(p.name, 'chars', chars);
   check(p.name, 'ties', p.ties);
   check(p.name, 'zero_weight', p.zero_weight);
   check(p.name, 'key', p.key.kind);
   check(p.name, 'order', p.order);
   check(p.name, 'failover', p.failover.kind);
+  check(p.name, 'removal', p.removal);
   const pl = p.placement;
   return Object.freeze({
     name: p.name,
@@ -79,7 +63,11 @@ function normalize(p) {
     points: p.points.kind,
     per: p.points.per || 1,
     placement: pl.kind,
-    bound: pl.kind === 'ring' ? pl.bound : pl.kind === 'pecl_buckets' ? 'lower_bound' : null,
+    /** core's resolved shape (`sorted`, `wide`, `tie_runs`, `buckets`, ...): what building and lookups dispatch on. */
+    layout: p.layout.kind,
+    /** The continuum's search bound, null without a continuum. */
+    bound: p.layout.bound,
+    isRing: p.is_ring,
     weighted: !!pl.weighted,
     high15: !!pl.high15,
     oldCompat: !!pl.old_compat,
@@ -113,6 +101,7 @@ const PROFILES = SPEC.profiles.map(normalize);
  * @param {string} name
  */
 function profileByName(name) {
+  if (typeof name === 'string') requireUnicode(name, 'profile name');
   const p = PROFILES.find((x) => x.name === name || x.aliases.includes(name));
   if (!p) throw new UnknownProfileError(String(name));
   return p;
@@ -124,6 +113,7 @@ function profileByName(name) {
  * @param {string} name
  */
 function hashByName(name) {
+  if (typeof name === 'string') requireUnicode(name, 'hash name');
   if (name === 'crc32') throw new AmbiguousHashError();
   const row =
     HASHES.find((r) => r.name === name || r.aliases.includes(name)) ||

@@ -25,9 +25,8 @@ const methods = {
     const entries = this.entries;
     this.values = new Uint32Array(0);
     this.owners = new Uint32Array(0);
-    switch (p.placement) {
-      case 'modula':
-      case 'java_abs_modulo': {
+    switch (p.layout) {
+      case 'slots': {
         const ordered = entries.map((_, i) => i).sort((a, b) => entries[a].rank - entries[b].rank);
         this.ordered = Uint32Array.from(ordered);
         if (p.weighted) {
@@ -40,7 +39,7 @@ const methods = {
       case 'jump_xxh3':
       case 'rendezvous':
         return;
-      case 'hash_rendezvous':
+      case 'scored':
         // emcache settles equal scores by the hash of each node string alone
         this.nodeHashes = entries.map((e) => this.hashFn(e.nodeBytes, e.nodeBytes.length));
         this.joined = new Uint8Array(256);
@@ -66,7 +65,7 @@ const methods = {
       points += e.strings * perString;
     }
     if (points > MAX_POINTS) throw new E.TooManyPointsError();
-    const wide = p.points === 'md5_wide';
+    const wide = p.layout === 'wide';
     const java4 = p.points === 'java_ketama' && this.hashName === 'md5';
     let count = 0;
     for (const e of entries) count += java4 ? Math.ceil(e.strings / 4) * 4 : e.strings * perString;
@@ -118,12 +117,13 @@ const methods = {
     this.values = vals;
     this.owners = owns;
     this.buildIndex();
-    if (p.ties === 'sorted_list') this.buildTieRuns();
-    if (p.placement === 'pecl_buckets') {
+    if (p.layout === 'tie_runs') this.buildTieRuns();
+    if (p.layout === 'buckets') {
+      // bucket b: the owner of the position b * PECL_STEP lands on by the layout's bound
       this.buckets = new Uint32Array(PECL_BUCKETS);
       const len = this.values.length;
       for (let b = 0; b < PECL_BUCKETS && len > 0; b++) {
-        this.buckets[b] = this.owners[this.lowerBound(b * PECL_STEP) % len];
+        this.buckets[b] = this.owners[this.position(b * PECL_STEP)];
       }
     }
   },

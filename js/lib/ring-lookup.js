@@ -124,14 +124,15 @@ const methods = {
   indexOfPrepared() {
     const p = this.profile;
     if (p.singleShortcut && this.n === 1) return 0;
-    switch (p.placement) {
-      case 'ring':
+    switch (p.layout) {
+      case 'sorted':
+      case 'wide':
+      case 'tie_runs':
         return this.ownerAt(this.position());
-      case 'pecl_buckets':
+      case 'buckets':
         if (this.values.length === 0) throw new E.NoServerError();
         return this.buckets[this.hashFn(K.b, K.n) % PECL_BUCKETS];
-      case 'modula':
-      case 'java_abs_modulo': {
+      case 'slots': {
         let at;
         if (p.oldCompat) {
           let h = oldCompat(K.b, K.n);
@@ -162,26 +163,26 @@ const methods = {
         return jump(xxh3_64(K.b, K.n), this.n);
       case 'rendezvous':
         return this.rendezvousBest(this.hashFn(K.b, K.n), null);
-      case 'hash_rendezvous':
+      case 'scored':
         return this.scoredBest(null);
       case 'maglev':
         return this.maglev[this.hashFn(K.b, K.n) % MAGLEV_SIZE];
       default:
-        throw new E.UnsupportedError(`placement ${p.placement}`);
+        throw new E.UnsupportedError(`layout ${p.layout}`);
     }
   },
 
   /** The server a key hash `h` is placed on, as the key's own hash is (rehash failover). */
   indexOfHash(h) {
     const p = this.profile;
-    switch (p.placement) {
-      case 'ring':
+    switch (p.layout) {
+      case 'sorted':
+      case 'tie_runs':
         return this.ownerAt(this.position(h));
-      case 'pecl_buckets':
+      case 'buckets':
         if (this.values.length === 0) throw new E.NoServerError();
         return this.buckets[h % PECL_BUCKETS];
-      case 'modula':
-      case 'java_abs_modulo': {
+      case 'slots': {
         if (p.oldCompat) break;
         if (p.placement === 'java_abs_modulo') h = Math.abs(h | 0);
         if (p.high15) {

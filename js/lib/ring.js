@@ -5,7 +5,7 @@
 // ring-lookup.js, the key's refusals and rewrites in key.js.
 
 const { md5 } = require('./md5');
-const { encoder } = require('./bytes');
+const { encoder, requireUnicode } = require('./bytes');
 const { Server } = require('./server');
 const { profileByName, hashForProfile } = require('./profiles');
 const { K, loadKey, prepare } = require('./key');
@@ -25,6 +25,31 @@ const U32_MAX = 4294967295;
  * @typedef {{ label: string, weight?: number, name?: string | null }} ServerSpec
  * @typedef {{ hashTag?: string | Uint8Array | null, prefixKey?: string | Uint8Array | null, hashWithPrefix?: boolean }} PlacementOptions
  */
+
+/** A weight as a message shows it (a BigInt, which JSON cannot show, with its `n`). */
+function shown(w) {
+  return typeof w === 'bigint' ? `${w}n` : String(JSON.stringify(w));
+}
+
+/** One server of the list given: its checks (`seen`: the endpoints before it) and what building reads. */
+function entry(p, s, seen) {
+  requireUnicode(s.label, 'label');
+  if (typeof s.name === 'string') requireUnicode(s.name, 'name');
+  const weight = s.weight === undefined ? 1 : s.weight;
+  const server = new Server(s.label, weight, s.name);
+  if (!Number.isInteger(weight) || weight < 0 || weight > U32_MAX) {
+    throw new E.BadWeightError(`${server.label}: ${shown(weight)}`);
+  }
+  if (weight === 0 && p.zeroWeight === 'reject') throw new E.BadWeightError(`${server.label}: 0`);
+  const ep = server.endpoint();
+  if (seen.has(ep)) throw new E.DuplicateServerError(server.label);
+  seen.add(ep);
+  const node = server.nodeString(p.node, p.names);
+  const nodeBytes = encoder.encode(node);
+  const d = md5(nodeBytes);
+  const seed = (BigInt(d[0] >>> 0) << 32n) | BigInt(d[1] >>> 0);
+  return { server, node, nodeBytes, seed, rank: 0, strings: 0 };
+}
 
 class Ring {
   /**
@@ -46,23 +71,16 @@ class Ring {
     if (!Array.isArray(list)) throw new TypeError('servers must be an array');
     const seen = new Set();
     const entries = [];
-    for (const s of list) {
+    for (const [i, s] of list.entries()) {
       if (s === null || typeof s !== 'object') throw new TypeError('each server must be an object');
-      const weight = s.weight === undefined ? 1 : s.weight;
       if (typeof s.label !== 'string') throw new TypeError('a server label must be a string');
-      const server = new Server(s.label, weight, s.name);
-      if (!Number.isInteger(weight) || weight < 0 || weight > U32_MAX) {
-        throw new E.BadWeightError(`${server.label}: ${JSON.stringify(weight)}`);
+      try {
+        entries.push(entry(p, s, seen));
+      } catch (err) {
+        // A refusal of this server names it: its place in the list and its label.
+        if (err instanceof E.KetamaError) err.blame(i, s.label);
+        throw err;
       }
-      if (weight === 0 && p.zeroWeight === 'reject') throw new E.BadWeightError(`${server.label}: 0`);
-      const ep = server.endpoint();
-      if (seen.has(ep)) throw new E.DuplicateServerError(server.label);
-      seen.add(ep);
-      const node = server.nodeString(p.node, p.names);
-      const nodeBytes = encoder.encode(node);
-      const d = md5(nodeBytes);
-      const seed = (BigInt(d[0] >>> 0) << 32n) | BigInt(d[1] >>> 0);
-      entries.push({ server, node, nodeBytes, seed, rank: 0, strings: 0 });
     }
     // the client's server order
     if (p.order === 'node_length_then_bytes') {
@@ -87,8 +105,8 @@ class Ring {
     this.build();
     // The common shape, looked up by `index` without the general dispatch: a sorted
     // continuum searched lower-bound, the winner stored first, keys hashed as given.
-    this.plainShape = p.placement === 'ring' && p.bound === 'lower_bound' && p.key === 'none' &&
-      p.keyLimits.chars === 'any' && !this.runs && !this.wide;
+    this.plainShape = p.layout === 'sorted' && p.bound === 'lower_bound' && p.key === 'none' &&
+      p.keyLimits.chars === 'any';
     this.emptyRefused = p.keyLimits.empty || p.emptyKeyRejected.includes(this.hashName);
     this.maxLen = p.keyLimits.maxLen;
     this.shortcut = p.singleShortcut && this.n === 1;
@@ -175,10 +193,10 @@ class Ring {
     out.push(first);
     const p = this.profile;
     const len = this.values.length;
-    if ((p.placement === 'ring' || p.placement === 'pecl_buckets') && len > 0) {
+    if (p.isRing && len > 0) {
       let start;
-      if (p.placement === 'pecl_buckets') {
-        start = this.lowerBound((this.hashFn(K.b, K.n) % PECL_BUCKETS) * PECL_STEP) % len;
+      if (p.layout === 'buckets') {
+        start = this.position((this.hashFn(K.b, K.n) % PECL_BUCKETS) * PECL_STEP);
       } else {
         try {
           start = this.position();
@@ -192,9 +210,9 @@ class Ring {
         const o = this.owners[at];
         if (!out.includes(o)) out.push(o);
       }
-    } else if (p.placement === 'hash_rendezvous') {
+    } else if (p.layout === 'scored') {
       while (out.length < want) out.push(this.scoredBest(out));
-    } else if (p.placement === 'rendezvous') {
+    } else if (p.layout === 'rendezvous') {
       const h = this.hashFn(K.b, K.n);
       while (out.length < want) {
         try {

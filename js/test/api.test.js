@@ -148,6 +148,52 @@ test('uhashring: 128-bit positions sorted in full, equal top words included, and
   }
 });
 
+test('a refusal of one server names it: its place in the list and its label', () => {
+  const blamed = (fn, cls, index, label) =>
+    assert.throws(fn, (err) => {
+      assert.ok(err instanceof cls, `${err.name}: ${err.message}`);
+      assert.strictEqual(err.serverIndex, index);
+      assert.strictEqual(err.serverLabel, label);
+      return true;
+    });
+  const three = (label, weight) => [{ label: '10.0.0.1:1' }, { label, weight }, { label: '10.0.0.3:1' }];
+  blamed(() => new Ring({ profile: 'libketama', servers: three('bad label', 1) }), ketama.BadLabelError, 1, 'bad label');
+  blamed(() => new Ring({ profile: 'libketama', servers: three('b:1', 0) }), ketama.BadWeightError, 1, 'b:1');
+  blamed(() => new Ring({ profile: 'libketama', servers: three('10.0.0.1:1', 1) }), ketama.DuplicateServerError, 1, '10.0.0.1:1');
+  blamed(() => new Ring({ profile: 'xmemcached-nginx', servers: three('cache1:1', 1) }), ketama.UnsupportedError, 1, 'cache1:1');
+  blamed(() => new Ring({ profile: 'libketama', servers: [] }).get('k'), ketama.EmptyRingError, null, null);
+});
+
+test('a BigInt weight is a BadWeightError naming it, not a TypeError from the message', () => {
+  assert.throws(
+    () => new Ring({ profile: 'libketama', servers: [{ label: 'a:1', weight: 10n }] }),
+    (err) => err instanceof ketama.BadWeightError && err.message.endsWith('a:1: 10n') && err.serverIndex === 0,
+  );
+});
+
+test('a string holding an unpaired surrogate is refused, not hashed as U+FFFD', () => {
+  const ring = new Ring({ profile: 'libketama', servers: [{ label: 'a:1' }, { label: 'b:1' }, { label: 'c:1' }] });
+  const calls = [
+    () => ring.get('k\ud800'),
+    () => ring.index('\udc00k'),
+    () => ring.getN('k\udbff', 2),
+    () => ring.keyHash('\ud800'),
+    () => hash('md5', 'é\ud800'),
+    () => new Ring({ profile: 'libketama', servers: [{ label: 'a:1\ud800' }] }),
+    () => new Ring({ profile: 'twemproxy', servers: [{ label: 'a:1', name: 'n\udfff' }] }),
+    () => new Ring({ profile: 'lib\ud800', servers: [] }),
+    () => new Ring({ profile: 'libketama', hash: 'md\ud800', servers: [] }),
+    () => new Ring({ profile: 'twemproxy', servers: [], options: { hashTag: '{\ud800' } }),
+  ];
+  for (const call of calls) {
+    assert.throws(call, (err) => err instanceof ketama.InvalidUtf8Error && /unpaired surrogate/.test(err.message));
+  }
+  // a pair is one character outside the BMP (Unicode), hashed as its UTF-8
+  assert.strictEqual(ring.get('k\ud83d\ude00'), ring.get(Buffer.from('k\ud83d\ude00')));
+  // bytes are hashed as they are
+  ring.get(Buffer.from([0xff, 0, 0xfe]));
+});
+
 test('the README examples', () => {
   const ring = new Ring({
     profile: 'php-memcached',

@@ -19,7 +19,15 @@ function raw(v) {
 }
 
 function text(v) {
+  if (v !== null && typeof v === 'object' && v.surrogate !== undefined) return `${v.surrogate}\ud800`;
   return raw(v).toString('utf8');
+}
+
+/** A key: a number as it is (a wrong type), a string holding a surrogate as a string, else bytes. */
+function key(v) {
+  if (typeof v === 'number') return v;
+  if (v !== null && typeof v === 'object' && v.surrogate !== undefined) return text(v);
+  return raw(v);
 }
 
 function servers(v) {
@@ -42,7 +50,7 @@ function run(c) {
       return new ketama.Ring({ profile, hash, servers: c.servers_arg !== undefined ? c.servers_arg : initial });
     case 'lookup': {
       const ring = new ketama.Ring({ profile, hash, servers: initial });
-      return ring.get(typeof c.key === 'number' ? c.key : raw(c.key));
+      return ring.get(key(c.key));
     }
     case 'add':
       return new ketama.Ring({ profile, hash, servers: [...initial, { label: text(c.label), weight: c.weight }] });

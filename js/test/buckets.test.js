@@ -7,7 +7,9 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { bucket, Bucketer, BucketError, siphash24 } = require('..');
+const ketama = require('..');
+
+const { bucket, Bucketer, siphash24 } = ketama;
 
 const DIR = path.join(__dirname, '..', '..', 'tests', 'vectors', 'buckets');
 
@@ -40,8 +42,14 @@ test('SipHash-2-4: the paper vector', () => {
   assert.strictEqual(siphash24(k0, k1, Buffer.from(Array.from({ length: 15 }, (_, i) => i))), 0xa129ca6149be45e5n);
 });
 
-test('bucket errors', () => {
-  const variant = (fn, name) => assert.throws(fn, (e) => e instanceof BucketError && e.variant === name);
+test('bucket errors: the core error\'s own class, with its text', () => {
+  const variant = (fn, name) =>
+    assert.throws(fn, (e) => {
+      assert.ok(e instanceof ketama[`${name}Error`] && e instanceof ketama.KetamaError, `${e.name}: ${e.message}`);
+      assert.strictEqual(e.variant, name);
+      assert.ok(e.message.startsWith(new ketama[`${name}Error`]().message), e.message);
+      return true;
+    });
   variant(() => bucket('nope', 1, 2), 'UnknownAlgorithm');
   variant(() => bucket('jump', 1, 0), 'ZeroBuckets');
   variant(() => bucket('maglev-go', 1, 65538), 'TooManyBuckets');

@@ -1,5 +1,5 @@
 // Compiled with `tsc --noEmit` (js/test.sh): the declarations describe the API as used.
-import { Ring, hash, profiles, hashes, KetamaError, KeyRejectedError, BadOptionError, PlacementOptions, MAX_POINTS, bucket, Bucketer } from '..';
+import { Ring, hash, profiles, hashes, KetamaError, KeyRejectedError, BadOptionError, InvalidUtf8Error, TooManyBucketsError, PlacementOptions, MAX_POINTS, bucket, Bucketer } from '..';
 
 const ring: Ring = new Ring({
   profile: 'libmemcached-weighted',
@@ -39,5 +39,19 @@ try {
 }
 
 const b: number = bucket('jump', 42n, 10) + new Bucketer('maglev-go', 7).get('18446744073709551615');
+try {
+  bucket('jump', 1, 1 << 31);
+} catch (err) {
+  if (err instanceof TooManyBucketsError) {
+    const v: 'TooManyBuckets' = err.variant;
+    void v;
+  }
+  if (err instanceof KetamaError) {
+    const at: number | null = err.serverIndex;
+    const who: string | null = err.serverLabel;
+    void [at, who];
+  }
+  if (err instanceof InvalidUtf8Error) void err.message;
+}
 
 void [label, fromBytes, index, many, seq, alive, pts, h, names, limit, b, prefixed, tag];

@@ -34,33 +34,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Iterable, Optional, Tuple, Type, Union
 
-from ketama._errors import (
-    AmbiguousHashError,
-    BadLabelError,
-    BadWeightError,
-    BadLoadsError,
-    BucketCountError,
-    DuplicateServerError,
-    EmptyRingError,
-    FixedPointsError,
-    KetamaError,
-    KeyRejectedError,
-    MissingServerError,
-    NeedsKeyError,
-    NoBucketError,
-    NoServerError,
-    NotAContinuumError,
-    TooManyBucketsError,
-    TooManyPointsError,
-    TooManyServersError,
-    BadFactorError,
-    BadOptionError,
-    UnknownAlgorithmError,
-    UnknownHashError,
-    UnknownProfileError,
-    UnsupportedError,
-    ZeroBucketsError,
-)
+from ketama import _errors
+from ketama._errors import *  # noqa: F401,F403 (every error class, listed in _errors.__all__)
 from ketama._libketama import Continuum, hashi
 from ketama._ketama import (
     CORE_VERSION,
@@ -88,32 +63,8 @@ __all__ = [
     "hashi",
     "bucket",
     "bucket_algorithms",
-    "KetamaError",
-    "UnknownProfileError",
-    "UnknownHashError",
-    "AmbiguousHashError",
-    "BadWeightError",
-    "BadLabelError",
-    "DuplicateServerError",
-    "MissingServerError",
-    "EmptyRingError",
-    "NoServerError",
-    "KeyRejectedError",
-    "UnsupportedError",
-    "TooManyPointsError",
-    "BadFactorError",
-    "FixedPointsError",
-    "NotAContinuumError",
-    "NeedsKeyError",
-    "BadLoadsError",
-    "TooManyServersError",
-    "BadOptionError",
-    "UnknownAlgorithmError",
-    "BucketCountError",
-    "ZeroBucketsError",
-    "TooManyBucketsError",
-    "NoBucketError",
 ]
+__all__ += _errors.__all__
 
 ServerSpec = Union[str, Tuple[str, int], Tuple[str, int, Optional[str]]]
 

@@ -5,12 +5,50 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
 use pyo3::PyTypeInfo;
+use std::borrow::Cow;
 
-use crate::errors::to_py;
+use crate::errors::{blame, to_py};
 
 /// A string in quotes, close to Python's `repr()`, for messages.
 pub(crate) fn quoted(s: &str) -> String {
     format!("'{}'", s.escape_debug())
+}
+
+/// The refusal of a `str` that holds an unpaired surrogate: it is not Unicode and has no
+/// UTF-8, so every ketama binding refuses it (`InvalidUtf8Error`) rather than replace the
+/// surrogate; `what` names the argument.
+pub(crate) fn not_unicode(what: &str) -> PyErr {
+    to_py(
+        Error::InvalidUtf8,
+        &format!("{what} holds an unpaired surrogate"),
+    )
+}
+
+/// The text of a `str` argument (see [`not_unicode`]).
+pub(crate) fn text<'a>(s: &'a Bound<'_, PyString>, what: &str) -> PyResult<Cow<'a, str>> {
+    s.to_cow().map_err(|_| not_unicode(what))
+}
+
+/// The text of a server label (see [`not_unicode`]); a label that is not Unicode is blamed
+/// as the `str` it is (`server_label`).
+pub(crate) fn label_text<'a>(s: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, str>> {
+    s.to_cow().map_err(|_| {
+        let err = not_unicode("a server label");
+        // Setting an attribute on an exception instance does not fail for this name.
+        let _ = err.value(s.py()).setattr("server_label", s);
+        err
+    })
+}
+
+/// The text of `v` when it is a `str`, else a `TypeError` saying `what` must be one.
+pub(crate) fn str_arg(v: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+    let s = v.cast::<PyString>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{what} must be a str, not {}",
+            v.get_type().name().map_or("?".into(), |n| n.to_string())
+        ))
+    })?;
+    Ok(text(s, what)?.into_owned())
 }
 
 /// The key's bytes: `bytes` as they are, `str` as UTF-8, `bytearray` and `memoryview`
@@ -78,15 +116,16 @@ pub(crate) fn key_bytes<'a, 'py>(key: &'a Bound<'py, PyAny>) -> PyResult<KeyByte
     if PyString::is_exact_type_of(key) {
         // SAFETY: just checked that `key` is a `str`.
         let s = unsafe { key.cast_unchecked::<PyString>() };
-        if let Some(b) = utf8::borrow(s)? {
+        if let Some(b) = utf8::borrow(s).map_err(|_| not_unicode("key"))? {
             return Ok(KeyBytes::Str(b));
         }
     }
     if let Ok(s) = key.cast::<PyString>() {
-        if let Some(b) = utf8::borrow(s)? {
+        if let Some(b) = utf8::borrow(s).map_err(|_| not_unicode("key"))? {
             return Ok(KeyBytes::Str(b));
         }
-        return Ok(KeyBytes::Borrowed(s.encode_utf8()?));
+        let b = s.encode_utf8().map_err(|_| not_unicode("key"))?;
+        return Ok(KeyBytes::Borrowed(b));
     }
     if let Ok(b) = key.cast::<PyBytes>() {
         return Ok(KeyBytes::Borrowed(b.clone()));
@@ -117,10 +156,11 @@ pub(crate) fn weight_of(w: &Bound<'_, PyAny>, label: &str) -> PyResult<u32> {
     }
     let v: i128 = w.extract()?;
     u32::try_from(v).map_err(|_| {
-        to_py(
+        let e = to_py(
             Error::BadWeight,
             &format!("{} has weight {v} (allowed: 0..=4294967295)", quoted(label)),
-        )
+        );
+        blame(w.py(), e, None, Some(label))
     })
 }
 
@@ -131,7 +171,7 @@ pub(crate) fn server_of(
 ) -> PyResult<Server> {
     let (label, weight, name): (String, u32, Option<String>) =
         if let Ok(s) = item.cast::<PyString>() {
-            let label = s.to_cow()?.into_owned();
+            let label = label_text(s)?.into_owned();
             let w = match weight {
                 Some(w) => weight_of(w, &label)?,
                 None => 1,
@@ -143,24 +183,31 @@ pub(crate) fn server_of(
                     "a server is a label, a (label, weight) or a (label, weight, name) tuple",
                 ));
             }
-            let label: String = t
-                .get_item(0)?
-                .extract()
-                .map_err(|_| PyTypeError::new_err("a server label must be a str"))?;
+            let label = t.get_item(0)?;
+            let label = label_text(
+                label
+                    .cast::<PyString>()
+                    .map_err(|_| PyTypeError::new_err("a server label must be a str"))?,
+            )?
+            .into_owned();
             let w = weight_of(&t.get_item(1)?, &label)?;
-            let name =
-                if t.len() == 3 {
-                    let n = t.get_item(2)?;
-                    if n.is_none() {
-                        None
-                    } else {
-                        Some(n.extract::<String>().map_err(|_| {
-                            PyTypeError::new_err("a server name must be a str or None")
-                        })?)
-                    }
-                } else {
+            let name = if t.len() == 3 {
+                let n = t.get_item(2)?;
+                if n.is_none() {
                     None
-                };
+                } else {
+                    let s = n
+                        .cast::<PyString>()
+                        .map_err(|_| PyTypeError::new_err("a server name must be a str or None"))?;
+                    Some(
+                        text(s, "a server name")
+                            .map_err(|e| blame(item.py(), e, None, Some(&label)))?
+                            .into_owned(),
+                    )
+                }
+            } else {
+                None
+            };
             (label, w, name)
         } else {
             return Err(PyTypeError::new_err(format!(
@@ -171,7 +218,8 @@ pub(crate) fn server_of(
                     .unwrap_or_else(|_| "?".into())
             )));
         };
-    let server = Server::parse(&label, weight).map_err(|e| to_py(e, &quoted(&label)))?;
+    let server = Server::parse(&label, weight)
+        .map_err(|e| blame(item.py(), to_py(e, &quoted(&label)), None, Some(&label)))?;
     Ok(server.with_name(name.as_deref()))
 }
 
@@ -182,14 +230,16 @@ pub(crate) fn servers_of(servers: &Bound<'_, PyAny>) -> PyResult<Vec<Server>> {
             "servers must be an iterable of labels, not a single string",
         ));
     }
+    let py = servers.py();
+    let at = |i: usize| move |e: PyErr| blame(py, e, Some(i), None);
     let mut out = Vec::new();
     if let Ok(d) = servers.cast::<PyDict>() {
-        for (k, v) in d.iter() {
-            out.push(server_of(&k, Some(&v))?);
+        for (i, (k, v)) in d.iter().enumerate() {
+            out.push(server_of(&k, Some(&v)).map_err(at(i))?);
         }
     } else {
-        for item in servers.try_iter()? {
-            out.push(server_of(&item?, None)?);
+        for (i, item) in servers.try_iter()?.enumerate() {
+            out.push(server_of(&item?, None).map_err(at(i))?);
         }
     }
     Ok(out)

@@ -1,67 +1,13 @@
 //! Core errors as Python exceptions. The classes are defined in `ketama/_errors.py` (they
 //! inherit from both `KetamaError` and the built-in a Python user expects, which a Rust-side
-//! definition cannot express) and imported here by name at compile time: one typed mapping,
-//! no look-up by string, checked for every `Error::ALL` variant by the test suite.
+//! definition cannot express); `error_classes.rs` (generated with them from
+//! `spec/errors.json`) maps each core error to its class, checked for every `Error::ALL`
+//! variant by the test suite.
 
 use ketama_core::Error;
 use pyo3::prelude::*;
 
-pyo3::import_exception!(ketama._errors, KetamaError);
-pyo3::import_exception!(ketama._errors, EmptyRingError);
-pyo3::import_exception!(ketama._errors, NoServerError);
-pyo3::import_exception!(ketama._errors, UnknownProfileError);
-pyo3::import_exception!(ketama._errors, UnknownHashError);
-pyo3::import_exception!(ketama._errors, AmbiguousHashError);
-pyo3::import_exception!(ketama._errors, BadWeightError);
-pyo3::import_exception!(ketama._errors, DuplicateServerError);
-pyo3::import_exception!(ketama._errors, MissingServerError);
-pyo3::import_exception!(ketama._errors, BadLabelError);
-pyo3::import_exception!(ketama._errors, KeyRejectedError);
-pyo3::import_exception!(ketama._errors, UnsupportedError);
-pyo3::import_exception!(ketama._errors, TooManyPointsError);
-pyo3::import_exception!(ketama._errors, BadFactorError);
-pyo3::import_exception!(ketama._errors, FixedPointsError);
-pyo3::import_exception!(ketama._errors, NotAContinuumError);
-pyo3::import_exception!(ketama._errors, NeedsKeyError);
-pyo3::import_exception!(ketama._errors, BadLoadsError);
-pyo3::import_exception!(ketama._errors, TooManyServersError);
-pyo3::import_exception!(ketama._errors, UnknownAlgorithmError);
-pyo3::import_exception!(ketama._errors, ZeroBucketsError);
-pyo3::import_exception!(ketama._errors, TooManyBucketsError);
-pyo3::import_exception!(ketama._errors, NoBucketError);
-pyo3::import_exception!(ketama._errors, BadOptionError);
-
-/// The Python exception for a core error, with `detail` (e.g. the offending name) after the
-/// core's message. `None` would mean an error this binding does not know: it becomes a plain
-/// `KetamaError`, which `_error_classes()` lets the tests forbid.
-fn specific(e: Error, message: String) -> Option<PyErr> {
-    Some(match e {
-        Error::EmptyRing => EmptyRingError::new_err(message),
-        Error::NoServer => NoServerError::new_err(message),
-        Error::UnknownProfile => UnknownProfileError::new_err(message),
-        Error::UnknownHash => UnknownHashError::new_err(message),
-        Error::AmbiguousHash => AmbiguousHashError::new_err(message),
-        Error::BadWeight => BadWeightError::new_err(message),
-        Error::DuplicateServer => DuplicateServerError::new_err(message),
-        Error::MissingServer => MissingServerError::new_err(message),
-        Error::BadLabel => BadLabelError::new_err(message),
-        Error::KeyRejected => KeyRejectedError::new_err(message),
-        Error::Unsupported => UnsupportedError::new_err(message),
-        Error::TooManyPoints => TooManyPointsError::new_err(message),
-        Error::BadFactor => BadFactorError::new_err(message),
-        Error::FixedPoints => FixedPointsError::new_err(message),
-        Error::NotAContinuum => NotAContinuumError::new_err(message),
-        Error::NeedsKey => NeedsKeyError::new_err(message),
-        Error::BadLoads => BadLoadsError::new_err(message),
-        Error::TooManyServers => TooManyServersError::new_err(message),
-        Error::UnknownAlgorithm => UnknownAlgorithmError::new_err(message),
-        Error::ZeroBuckets => ZeroBucketsError::new_err(message),
-        Error::TooManyBuckets => TooManyBucketsError::new_err(message),
-        Error::NoBucket => NoBucketError::new_err(message),
-        Error::BadOption => BadOptionError::new_err(message),
-        _ => return None,
-    })
-}
+use crate::error_classes::{specific, KetamaError};
 
 /// Builds the Python exception for a core error, with `detail` after the core's message.
 pub(crate) fn to_py(e: Error, detail: &str) -> PyErr {
@@ -71,6 +17,43 @@ pub(crate) fn to_py(e: Error, detail: &str) -> PyErr {
         format!("{}: {detail}", e.as_str())
     };
     specific(e, message.clone()).unwrap_or_else(|| KetamaError::new_err(message))
+}
+
+/// Whether an error of a call that took servers is that of one server (its label, weight
+/// or endpoint), which the exception then names.
+pub(crate) fn blames_server(e: Error) -> bool {
+    matches!(
+        e,
+        Error::BadWeight
+            | Error::DuplicateServer
+            | Error::MissingServer
+            | Error::BadLabel
+            | Error::Unsupported
+            | Error::InvalidUtf8
+    )
+}
+
+/// Names the server input to blame on a `KetamaError`: `server_index` (its place in the list
+/// given, when a list was given) and `server_label`, each when given. Other exceptions pass
+/// unchanged.
+pub(crate) fn blame(
+    py: Python<'_>,
+    err: PyErr,
+    index: Option<usize>,
+    label: Option<&str>,
+) -> PyErr {
+    let value = err.value(py);
+    if value.is_instance_of::<KetamaError>() {
+        // Setting an attribute on an exception instance does not fail for these names; if
+        // it did, the exception would still say what went wrong.
+        if let Some(i) = index {
+            let _ = value.setattr("server_index", i);
+        }
+        if let Some(l) = label {
+            let _ = value.setattr("server_label", l);
+        }
+    }
+    err
 }
 
 /// `[(core variant name, exception class name)]` for every core error; a variant this

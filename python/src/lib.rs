@@ -7,6 +7,7 @@
 
 mod bucket;
 mod convert;
+mod error_classes;
 mod errors;
 mod fastcall;
 mod labels;

@@ -26,7 +26,18 @@ def raw(v: Any) -> bytes:
 
 
 def text(v: Any) -> str:
+    if isinstance(v, dict) and "surrogate" in v:
+        return str(v["surrogate"]) + "\ud800"
     return raw(v).decode()
+
+
+def key(v: Any) -> Any:
+    """A key: an int as it is (a wrong type), a string holding a surrogate as str, else bytes."""
+    if isinstance(v, int):
+        return v
+    if isinstance(v, dict) and "surrogate" in v:
+        return text(v)
+    return raw(v)
 
 
 def servers(v: Any) -> list[Any]:
@@ -60,8 +71,7 @@ def run(case: dict[str, Any]) -> None:
     before = snapshot(ring)
     try:
         if op == "lookup":
-            key = case["key"]
-            ring.get(key if isinstance(key, int) else raw(key))  # type: ignore[arg-type]
+            ring.get(key(case["key"]))
         elif op == "add":
             ring.add(text(case["label"]), case["weight"])
         elif op == "remove":

@@ -129,7 +129,7 @@ pub fn answer(c: &Case) -> String {
             let name = sv
                 .name
                 .as_deref()
-                .map(|n| std::str::from_utf8(n).map_err(|_| Error::BadLabel))
+                .map(|n| std::str::from_utf8(n).map_err(|_| Error::InvalidUtf8))
                 .transpose()?;
             Server::parse(&sv.label, weight).map(|x| x.with_name(name))
         })

@@ -48,20 +48,24 @@ fn seeded(key: u64, bucket: u32) -> u64 {
 impl Anchor {
     /// An anchor of `capacity` buckets (at least 1, at most 2^31 - 1) holding `servers`, which
     /// take buckets `0, 1, ...` in order; the remaining buckets start removed, as in the paper's
-    /// `INITANCHOR(a, w)`. `Error::TooManyPoints` when there are more servers than buckets or
-    /// the capacity is out of range, `Error::DuplicateServer` for a repeated label.
+    /// `INITANCHOR(a, w)`. `Error::ZeroBuckets` for a capacity of 0, `Error::TooManyBuckets`
+    /// above 2^31 - 1, `Error::TooManyServers` when there are more servers than buckets,
+    /// `Error::DuplicateServer` for a repeated label.
     pub fn new<I, S>(capacity: u32, servers: I) -> Result<Self, Error>
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        if capacity == 0 || capacity > i32::MAX as u32 {
-            return Err(Error::TooManyPoints);
+        if capacity == 0 {
+            return Err(Error::ZeroBuckets);
+        }
+        if capacity > i32::MAX as u32 {
+            return Err(Error::TooManyBuckets);
         }
         let labels: Vec<String> = servers.into_iter().map(Into::into).collect();
-        let working = u32::try_from(labels.len()).map_err(|_| Error::TooManyPoints)?;
+        let working = u32::try_from(labels.len()).map_err(|_| Error::TooManyServers)?;
         if working > capacity {
-            return Err(Error::TooManyPoints);
+            return Err(Error::TooManyServers);
         }
         let mut by_label = BTreeMap::new();
         for (i, label) in labels.iter().enumerate() {
@@ -119,13 +123,13 @@ impl Anchor {
     }
 
     /// Adds a server on the most recently removed bucket; returns that bucket.
-    /// `Error::DuplicateServer`, or `Error::TooManyPoints` when every bucket is in use.
+    /// `Error::DuplicateServer`, or `Error::TooManyServers` when every bucket is in use.
     pub fn add(&mut self, label: impl Into<String>) -> Result<u32, Error> {
         let label = label.into();
         if self.by_label.contains_key(&endpoint_key(&label)) {
             return Err(Error::DuplicateServer);
         }
-        let b = self.removed.pop().ok_or(Error::TooManyPoints)?;
+        let b = self.removed.pop().ok_or(Error::TooManyServers)?;
         let (bu, nu) = (b as usize, self.n as usize);
         // Undo b's removal: the bucket that filled b's position goes back to position n.
         self.a[bu] = 0;

@@ -59,7 +59,7 @@ impl JumpBackAnchor {
     /// A set of buckets `0..n`.
     pub fn with_buckets(n: u32) -> Result<Self, Error> {
         if n > i32::MAX as u32 {
-            return Err(Error::TooManyPoints);
+            return Err(Error::TooManyBuckets);
         }
         Ok(JumpBackAnchor {
             a: n,
@@ -94,14 +94,14 @@ impl JumpBackAnchor {
     }
 
     /// Adds a bucket: the most recently removed one, else `a` (the range grows); returns it.
-    /// `Error::TooManyPoints` past 2^31 - 1 buckets.
+    /// `Error::TooManyBuckets` past 2^31 - 1 buckets.
     pub fn add_bucket(&mut self) -> Result<u32, Error> {
         if let Some(b) = self.removed.pop() {
             self.slots[b as usize] = Slot::default();
             return Ok(b);
         }
         if self.a >= i32::MAX as u32 {
-            return Err(Error::TooManyPoints);
+            return Err(Error::TooManyBuckets);
         }
         self.a += 1;
         Ok(self.a - 1)

@@ -53,7 +53,7 @@ fn seeded(key: u64, bucket: u32) -> u64 {
 
 impl Memento {
     /// A memento over `servers`, which take buckets `0, 1, ...` in order.
-    /// `Error::DuplicateServer` for a repeated label, `Error::TooManyPoints` past 2^31 - 1.
+    /// `Error::DuplicateServer` for a repeated label, `Error::TooManyServers` past 2^31 - 1.
     pub fn new<I, S>(servers: I) -> Result<Self, Error>
     where
         I: IntoIterator<Item = S>,
@@ -110,7 +110,7 @@ impl Memento {
         }
         let b = if self.removed_count == 0 {
             if self.size >= i32::MAX as u32 {
-                return Err(Error::TooManyPoints);
+                return Err(Error::TooManyServers);
             }
             let b = self.size;
             self.size += 1;

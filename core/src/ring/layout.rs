@@ -16,6 +16,76 @@ use crate::alt::maglev;
 use crate::hash::{md5, whalin, Hash};
 use crate::profile::{Bound, Join, Placement, PointHash, Profile, ScoreTies, Ties};
 
+/// The shape of the data a profile's rings are laid out in (one per [`Layout`] variant),
+/// resolved from the profile's placement, point hash and tie rule: the one place that
+/// decision is made. Exported in the spec as each profile's `layout`, which the ports
+/// dispatch on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// Sorted 32-bit points searched by the bound, the tie winner stored first.
+    Sorted,
+    /// 128-bit positions (uhashring: whole md5 digests), searched by the bound with the key's
+    /// 128-bit md5.
+    Wide,
+    /// 64-bit positions (Jedis: the ring hash's 64 bits of each point string), searched first
+    /// point >= the key's 64-bit hash in the bound's order (signed for Jedis).
+    Wide64,
+    /// Sorted 32-bit points searched by the bound, a run of equal positions owned by the
+    /// server the `sorted_list` tie rule picks (xmemcached).
+    TieRuns,
+    /// pecl memcache: a continuum searched by the bound, read through 1,024 buckets.
+    Buckets,
+    /// The servers in order, picked from the key hash: `hash % slots` (modulo placements)
+    /// or phpredis's proportional ranges.
+    Slots,
+    /// Jump consistent hash over the 32-bit key hash.
+    Jump,
+    /// Jump over the key's 64-bit XXH3.
+    JumpXxh3,
+    /// mcrouter's `furc_hash` of the key itself.
+    Furc,
+    /// Rendezvous over each node's seed.
+    Rendezvous,
+    /// Maglev's lookup table.
+    Maglev,
+    /// Rendezvous over a hash of each node string joined with the key.
+    Scored,
+    /// Rendezvous over mixed 64-bit hashes of the key and each node string (go-redis).
+    Mixed,
+    /// One scaled point per server (Cache::Memcached::Fast's compatible continuum).
+    Scaled,
+}
+
+impl Shape {
+    /// The shape of `profile`'s rings.
+    pub fn of(profile: &Profile) -> Shape {
+        match profile.placement {
+            Placement::Ring(_) if profile.points == PointHash::Md5Wide => Shape::Wide,
+            Placement::Ring(_) if profile.points == PointHash::KeyHash64 => Shape::Wide64,
+            Placement::Ring(_) if profile.ties == Ties::SortedList => Shape::TieRuns,
+            Placement::Ring(_) => Shape::Sorted,
+            Placement::PeclBuckets => Shape::Buckets,
+            Placement::Modula { .. }
+            | Placement::JavaAbsModulo { .. }
+            | Placement::Proportional => Shape::Slots,
+            Placement::Jump => Shape::Jump,
+            Placement::JumpXxh3 => Shape::JumpXxh3,
+            Placement::Furc { .. } => Shape::Furc,
+            Placement::Rendezvous => Shape::Rendezvous,
+            Placement::HashRendezvous { .. } => Shape::Scored,
+            Placement::Maglev => Shape::Maglev,
+            Placement::MixRendezvous => Shape::Mixed,
+            Placement::ScaledPoints => Shape::Scaled,
+        }
+    }
+
+    /// The comparison a continuum of this profile is searched by (pecl's table is filled by
+    /// a lower-bound search); `None` for shapes without a continuum.
+    pub fn bound(profile: &Profile) -> Option<Bound> {
+        profile.placement.bound()
+    }
+}
+
 /// What a ring's lookups read, by profile shape.
 #[derive(Clone, Debug)]
 pub(super) enum Layout {
@@ -70,9 +140,9 @@ impl Layout {
 
     /// Whether `profile`'s layout keeps 128-bit positions (and which).
     pub(super) fn wide_key(profile: &Profile) -> Option<WideKey> {
-        match (profile.points, profile.placement) {
-            (PointHash::Md5Wide, Placement::Ring(_)) => Some(WideKey::Md5),
-            (PointHash::KeyHash64, Placement::Ring(b)) => Some(WideKey::Hash64(b)),
+        match (Shape::of(profile), profile.placement) {
+            (Shape::Wide, _) => Some(WideKey::Md5),
+            (Shape::Wide64, Placement::Ring(b)) => Some(WideKey::Hash64(b)),
             _ => None,
         }
     }
@@ -94,13 +164,13 @@ impl Layout {
         match profile.placement {
             Placement::Ring(bound) => {
                 let (c, wide) = Continuum::from_columns(cols);
-                if let Some(key) = Layout::wide_key(profile) {
-                    Layout::Wide(c, wide, key)
-                } else if profile.ties == Ties::SortedList {
-                    let runs = TieRuns::new(&c, entries);
-                    Layout::TieRuns(c, bound, runs)
-                } else {
-                    Layout::Sorted(c, bound)
+                match (Shape::of(profile), Layout::wide_key(profile)) {
+                    (_, Some(key)) => Layout::Wide(c, wide, key),
+                    (Shape::TieRuns, _) => {
+                        let runs = TieRuns::new(&c, entries);
+                        Layout::TieRuns(c, bound, runs)
+                    }
+                    _ => Layout::Sorted(c, bound),
                 }
             }
             Placement::PeclBuckets => {
@@ -129,29 +199,34 @@ impl Layout {
             )),
             Placement::Jump => Layout::Jump,
             Placement::JumpXxh3 => Layout::JumpXxh3,
-            Placement::Furc { weighted } => {
-                let max = entries.iter().map(|e| e.server.weight).max().unwrap_or(0);
-                Layout::Furc(if weighted {
-                    entries
-                        .iter()
-                        .map(|e| {
-                            if max == 0 {
-                                0.0
-                            } else {
-                                f64::from(e.server.weight) / f64::from(max)
-                            }
-                        })
-                        .collect()
-                } else {
-                    Vec::new()
-                })
-            }
+            Placement::Furc { weighted } => Layout::Furc(furc_weights(weighted, entries)),
             Placement::Rendezvous => Layout::Rendezvous,
             Placement::HashRendezvous { join, ties } => Layout::Scored(join, ties),
             Placement::Maglev => {
                 let nodes: Vec<u64> = entries.iter().map(|e| e.node_hash).collect();
                 Layout::Maglev(maglev::table(&nodes))
             }
+        }
+    }
+
+    /// The shape of this layout (equal to [`Shape::of`] its profile).
+    #[cfg(test)]
+    fn shape(&self) -> Shape {
+        match self {
+            Layout::Sorted(..) => Shape::Sorted,
+            Layout::Wide(_, _, WideKey::Md5) => Shape::Wide,
+            Layout::Wide(_, _, WideKey::Hash64(_)) => Shape::Wide64,
+            Layout::TieRuns(..) => Shape::TieRuns,
+            Layout::Buckets(_) => Shape::Buckets,
+            Layout::Slots(_) => Shape::Slots,
+            Layout::Jump => Shape::Jump,
+            Layout::JumpXxh3 => Shape::JumpXxh3,
+            Layout::Furc(_) => Shape::Furc,
+            Layout::Rendezvous => Shape::Rendezvous,
+            Layout::Maglev(_) => Shape::Maglev,
+            Layout::Scored(..) => Shape::Scored,
+            Layout::Mixed(_) => Shape::Mixed,
+            Layout::Scaled(_) => Shape::Scaled,
         }
     }
 
@@ -223,6 +298,38 @@ impl Layout {
             }
             Layout::Buckets(t) => t.continuum.into_scratch(),
             _ => Scratch::default(),
+        }
+    }
+}
+
+/// WeightedCh3's weights: each server's weight divided by the largest (empty for CH3).
+fn furc_weights(weighted: bool, entries: &[Entry]) -> Vec<f64> {
+    if !weighted {
+        return Vec::new();
+    }
+    let max = entries.iter().map(|e| e.server.weight).max().unwrap_or(0);
+    entries
+        .iter()
+        .map(|e| {
+            if max == 0 {
+                0.0
+            } else {
+                f64::from(e.server.weight) / f64::from(max)
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_profile_is_laid_out_in_its_shape() {
+        for p in Profile::all() {
+            let hash = p.default_hash;
+            assert_eq!(Layout::empty(p, hash).shape(), Shape::of(p), "{}", p.name);
+            assert_eq!(Shape::bound(p).is_some(), p.is_ring(), "{}", p.name);
         }
     }
 }

@@ -80,6 +80,7 @@ mod shared;
 pub use bounded::BoundedLoads;
 pub use build::BuildError;
 pub use compiled::Ring;
+pub use layout::Shape;
 pub use points::MAX_POINTS;
 pub use raw::RawContinuum;
 pub use scratch::Scratch;

@@ -111,7 +111,7 @@ final class Library
     public static function check(int $status): void
     {
         if ($status !== 0) {
-            throw new KetamaException(self::message($status), $status);
+            throw KetamaException::of(self::message($status), $status);
         }
     }
 

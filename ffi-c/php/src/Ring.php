@@ -88,14 +88,14 @@ final class Ring implements \Countable
         // A C string ends at the first NUL: "libketama\0x" must not pass as "libketama".
         foreach ([[$profile, KetamaException::UNKNOWN_PROFILE], [$hash ?? '', KetamaException::UNKNOWN_HASH]] as [$text, $code]) {
             if (str_contains($text, "\0")) {
-                throw new KetamaException(Library::message($code) . ": '" . self::show($text) . "'", $code);
+                throw KetamaException::of(Library::message($code) . ": '" . self::show($text) . "'", $code);
             }
         }
         $out = $this->ffi->new('ketama_ring*');
         $status = $this->ffi->ketama_ring_create($profile, $hash, FFI::addr($out));
         if ($status !== 0) {
             $what = $status === KetamaException::UNKNOWN_PROFILE ? $profile : (string) $hash;
-            throw new KetamaException(Library::message($status) . ": '" . self::show($what) . "'", $status);
+            throw KetamaException::of(Library::message($status) . ": '" . self::show($what) . "'", $status);
         }
         $this->ring = $out;
         $this->fast = self::FAST ? $out : null;
@@ -152,7 +152,7 @@ final class Ring implements \Countable
             $label = (string) $label;
             if (!isset($index[$label])) {
                 if ($fixed) {
-                    throw new KetamaException(Library::message(KetamaException::INDEX_OUT_OF_RANGE) . ": '$label' is not in \$servers", KetamaException::INDEX_OUT_OF_RANGE);
+                    throw KetamaException::of(Library::message(KetamaException::INDEX_OUT_OF_RANGE) . ": '$label' is not in \$servers", KetamaException::INDEX_OUT_OF_RANGE);
                 }
                 $index[$label] = count($index);
             }

@@ -4,6 +4,8 @@ declare(strict_types=1);
 
 namespace Ketama\Tests;
 
+use Ketama\Exception\ByStatus;
+use Ketama\Exception\EmptyRingException;
 use Ketama\KetamaException;
 use Ketama\Library;
 use Ketama\Ring;
@@ -18,11 +20,59 @@ final class ErrorsTest extends TestCase
             $f();
         } catch (KetamaException $e) {
             $this->assertSame($code, $e->getCode(), $e->getMessage());
+            $this->assertSame(ByStatus::CLASSES[$code], get_class($e), $e->getMessage());
             $this->assertStringStartsWith(Library::message($code), $e->getMessage());
             $this->assertNotSame('', $e->getMessage());
             return;
         }
         $this->fail("expected KetamaException with code $code");
+    }
+
+    /**
+     * One exception class per failure status of spec/errors.json and no other, each with its
+     * Status constant: a status added or renamed fails here until the classes are regenerated
+     * (bash tests/gen-tables.sh).
+     */
+    public function testOneClassPerStatus(): void
+    {
+        $table = json_decode((string) file_get_contents(dirname(__DIR__, 3) . '/spec/errors.json'), true);
+        $want = [];
+        foreach ($table['errors'] as $e) {
+            $want[$e['status']] = 'Ketama\\Exception\\' . $e['name'] . 'Exception';
+            $constant = substr($e['c_name'], strlen('KETAMA_STATUS_'));
+            $this->assertSame($e['status'], constant(KetamaException::class . '::' . $constant), $constant);
+            $this->assertSame($e['message'], Library::message($e['status']), $e['name']);
+            $this->assertTrue(is_subclass_of($want[$e['status']], KetamaException::class), $e['name']);
+        }
+        $this->assertSame($want, ByStatus::CLASSES);
+        $files = glob(dirname(__DIR__) . '/src/Exception/*Exception.php') ?: [];
+        $this->assertCount(count($want), $files, 'a class for a status that is gone');
+    }
+
+    /** A refusal of one server input names it: its place in the list given and its label. */
+    public function testErrorsNameTheServerToBlame(): void
+    {
+        $cases = [
+            [fn () => new Ring(['10.0.0.1:11211', 'bad label', '10.0.0.3:11211']), 1, 'bad label'],
+            [fn () => new Ring(['10.0.0.1:11211' => 1, '10.0.0.2:11211' => 0], 'twemproxy'), 1, '10.0.0.2:11211'],
+            [fn () => new Ring(['10.0.0.1:11211' => 1, '10.0.0.2:11211' => -1]), 1, '10.0.0.2:11211'],
+            [fn () => new Ring(['10.0.0.1:11211' => 1, "10.0.0.\xff:1" => 1]), 1, "10.0.0.\xff:1"],
+            [fn () => (new Ring(['10.0.0.1:11211']))->remove('10.0.0.9:1'), null, '10.0.0.9:1'],
+        ];
+        foreach ($cases as $i => [$call, $index, $label]) {
+            try {
+                $call();
+                $this->fail("case $i did not throw");
+            } catch (KetamaException $e) {
+                $this->assertSame([$index, $label], [$e->serverIndex(), $e->serverLabel()], "case $i: " . $e->getMessage());
+            }
+        }
+        try {
+            (new Ring([]))->get('k');
+            $this->fail('an empty ring answered');
+        } catch (EmptyRingException $e) {
+            $this->assertSame([null, null], [$e->serverIndex(), $e->serverLabel()]);
+        }
     }
 
     public function testUnknownProfile(): void

@@ -2,7 +2,8 @@
  * returns its status (NULL arguments and SIZE_MAX lengths included), never crashes, and a
  * failed call leaves the ring as it was (servers and points compared before and after).
  * The same table is read by the Rust, Python and PHP tests.
- *   test_bad_input tests/bad-input.json */
+ * The error names are spec/errors.json's (whose statuses and texts must be the library's).
+ *   test_bad_input [tests/bad-input.json [spec/errors.json]] */
 #include <ketama.h>
 
 #include <stdint.h>
@@ -128,32 +129,37 @@ static char *snapshot(const struct ketama_ring *r, size_t *len) {
     return buf;
 }
 
-static const struct {
-    const char *name;
-    int status;
-} NAMES[] = {
-    {"NullArgument", KETAMA_STATUS_NULL_ARGUMENT},   {"EmptyRing", KETAMA_STATUS_EMPTY_RING},
-    {"NoServer", KETAMA_STATUS_NO_SERVER},           {"UnknownProfile", KETAMA_STATUS_UNKNOWN_PROFILE},
-    {"UnknownHash", KETAMA_STATUS_UNKNOWN_HASH},     {"AmbiguousHash", KETAMA_STATUS_AMBIGUOUS_HASH},
-    {"BadWeight", KETAMA_STATUS_BAD_WEIGHT},         {"DuplicateServer", KETAMA_STATUS_DUPLICATE_SERVER},
-    {"MissingServer", KETAMA_STATUS_MISSING_SERVER}, {"BadLabel", KETAMA_STATUS_BAD_LABEL},
-    {"InvalidUtf8", KETAMA_STATUS_INVALID_UTF8},     {"KeyRejected", KETAMA_STATUS_KEY_REJECTED},
-    {"Unsupported", KETAMA_STATUS_UNSUPPORTED},      {"TooManyPoints", KETAMA_STATUS_TOO_MANY_POINTS},
-    {"IndexOutOfRange", KETAMA_STATUS_INDEX_OUT_OF_RANGE}, {"BadFactor", KETAMA_STATUS_BAD_FACTOR},
-    {"FixedPoints", KETAMA_STATUS_FIXED_POINTS},     {"NotAContinuum", KETAMA_STATUS_NOT_A_CONTINUUM},
-    {"NeedsKey", KETAMA_STATUS_NEEDS_KEY},           {"BadLoads", KETAMA_STATUS_BAD_LOADS},
-    {"TooManyServers", KETAMA_STATUS_TOO_MANY_SERVERS},
-    {"UnknownAlgorithm", KETAMA_STATUS_UNKNOWN_ALGORITHM}, {"ZeroBuckets", KETAMA_STATUS_ZERO_BUCKETS},
-    {"TooManyBuckets", KETAMA_STATUS_TOO_MANY_BUCKETS}, {"NoBucket", KETAMA_STATUS_NO_BUCKET},
-    {"BadOption", KETAMA_STATUS_BAD_OPTION},
-};
+/* Every failure status by name: spec/errors.json (generated from ffi-c/src/status.rs and
+ * core/src/error.rs), read by main. */
+static const json *ERRORS;
 
 static int status_of(const json *name) {
     if (!name || name->type == JSON_NULL) return KETAMA_STATUS_OK;
-    for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
-        if (strcmp(NAMES[i].name, name->str) == 0) return NAMES[i].status;
+    for (size_t i = 0; i < ERRORS->count; i++)
+        if (strcmp(json_get(&ERRORS->items[i], "name")->str, name->str) == 0)
+            return (int)json_get(&ERRORS->items[i], "status")->number;
     fprintf(stderr, "unknown error name %s\n", name->str);
     return -1;
+}
+
+/* The library's own table is spec/errors.json's: each status's text is its message, and a
+ * value past the list is unknown. */
+static void statuses_are_the_lists(void) {
+    for (size_t i = 0; i < ERRORS->count; i++) {
+        const json *e = &ERRORS->items[i];
+        int st = (int)json_get(e, "status")->number;
+        checks++;
+        if (strcmp(ketama_status_str(st), json_get(e, "message")->str) != 0) {
+            failures++;
+            fprintf(stderr, "status %d (%s): the library says \"%s\"\n", st, json_get(e, "name")->str,
+                    ketama_status_str(st));
+        }
+    }
+    checks++;
+    if (strcmp(ketama_status_str((int)ERRORS->count + 1), "unknown status") != 0) {
+        failures++;
+        fprintf(stderr, "status %d is past spec/errors.json but known to the library\n", (int)ERRORS->count + 1);
+    }
 }
 
 static int runs_in_c(const json *c) {
@@ -227,13 +233,20 @@ static int run(const json *c, const json *base) {
 
 int main(int argc, char **argv) {
     const char *path = argc > 1 ? argv[1] : "tests/bad-input.json";
-    size_t len;
-    char *text = json_read_file(path, &len);
-    json t;
+    const char *errors_path = argc > 2 ? argv[2] : "spec/errors.json";
+    size_t len, errors_len;
+    char *text = json_read_file(path, &len), *errors_text = json_read_file(errors_path, &errors_len);
+    json t, errors;
     if (!text || json_parse(text, len, &t) != 0) {
         fprintf(stderr, "cannot read %s\n", path);
         return 2;
     }
+    if (!errors_text || json_parse(errors_text, errors_len, &errors) != 0) {
+        fprintf(stderr, "cannot read %s\n", errors_path);
+        return 2;
+    }
+    ERRORS = json_get(&errors, "errors");
+    statuses_are_the_lists();
     const json *cases = json_get(&t, "cases"), *base = json_get(&t, "base");
     int ran = 0;
     for (size_t i = 0; i < cases->count; i++) {
@@ -252,6 +265,8 @@ int main(int argc, char **argv) {
     }
     json_free(&t);
     free(text);
+    json_free(&errors);
+    free(errors_text);
     printf("bad-input matrix: %d cases, %d checks, %d failed\n", ran, checks, failures);
     return failures == 0 && ran >= 30 ? 0 : 1;
 }

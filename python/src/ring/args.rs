@@ -7,8 +7,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString, PyTuple, PyType};
 
 use super::Ring;
-use crate::convert::{hash_of, profile_of, quoted, servers_of};
-use crate::errors::to_py;
+use crate::convert::{hash_of, profile_of, quoted, servers_of, str_arg, text};
+use crate::errors::{blame, to_py};
 use crate::labels::{Label, Labels};
 
 /// A ring and its labels from `(servers, profile, hash)` and the placement options, the
@@ -30,11 +30,12 @@ pub(super) fn build(
     // Core names the server to blame by its place in the list.
     let blamed: Vec<String> = servers.iter().map(|s| s.label.clone()).collect();
     let ring = ketama_core::Ring::build(p, h, servers).map_err(|e| {
-        let detail = e
-            .server
-            .and_then(|i| blamed.get(i))
-            .map_or(String::new(), |l| quoted(l));
-        to_py(e.error, &detail)
+        let label = e.server.and_then(|i| blamed.get(i));
+        let err = to_py(e.error, &label.map_or(String::new(), |l| quoted(l)));
+        match label {
+            Some(l) => blame(py, err, e.server, Some(l)),
+            None => err,
+        }
     })?;
     let ring = ring
         .with_options(options)
@@ -48,7 +49,7 @@ fn option_bytes(name: &str, v: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
         return Ok(b.as_bytes().to_vec());
     }
     match v.cast::<PyString>() {
-        Ok(s) => Ok(s.to_cow()?.as_bytes().to_vec()),
+        Ok(s) => Ok(text(s, name)?.as_bytes().to_vec()),
         Err(_) => Err(PyTypeError::new_err(format!(
             "{name} must be a str or bytes, not {}",
             v.get_type().name().map_or("?".into(), |n| n.to_string())
@@ -143,20 +144,19 @@ pub(super) fn constructor_args<'py>(
         hash_with_prefix.as_ref(),
     )?;
     let profile = match profile {
-        Some(p) if !p.is_none() => p.extract::<String>().map_err(|_| {
-            PyTypeError::new_err(format!(
-                "profile must be a str, not {}",
-                p.get_type().name().map_or("?".into(), |n| n.to_string())
-            ))
-        })?,
+        Some(p) if !p.is_none() => str_arg(&p, "profile")?,
         _ => "libketama".to_string(),
     };
     let hash = match hash {
-        Some(h) if !h.is_none() => Some(h.extract::<String>().map_err(|_| {
-            PyTypeError::new_err(format!(
-                "hash must be a str or None, not {}",
-                h.get_type().name().map_or("?".into(), |n| n.to_string())
-            ))
+        Some(h) if !h.is_none() => Some(str_arg(&h, "hash").map_err(|e| {
+            if e.is_instance_of::<PyTypeError>(h.py()) {
+                PyTypeError::new_err(format!(
+                    "hash must be a str or None, not {}",
+                    h.get_type().name().map_or("?".into(), |n| n.to_string())
+                ))
+            } else {
+                e
+            }
         })?),
         _ => None,
     };
@@ -193,7 +193,7 @@ impl Ring {
             None => (None, None),
             Some(x) if x.is_none() => (None, None),
             Some(x) => match x.cast::<PyString>() {
-                Ok(name) => (Some(hash_of(Some(p), &name.to_cow()?)?), None),
+                Ok(name) => (Some(hash_of(Some(p), &text(name, "hash")?)?), None),
                 Err(_) if x.is_callable() => (None, Some(x.clone().unbind())),
                 Err(_) => {
                     return Err(PyTypeError::new_err(
@@ -211,12 +211,18 @@ impl Ring {
                         "servers must be an iterable of labels, not a single string",
                     ));
                 }
-                for label in s.try_iter()? {
-                    let label: String = label?
-                        .extract()
-                        .map_err(|_| PyTypeError::new_err("a server label must be a str"))?;
+                for (i, label) in s.try_iter()?.enumerate() {
+                    let label = label?;
+                    let label = text(
+                        label
+                            .cast::<PyString>()
+                            .map_err(|_| PyTypeError::new_err("a server label must be a str"))?,
+                        "a server label",
+                    )?
+                    .into_owned();
                     if index.insert(label.clone(), order.len()).is_some() {
-                        return Err(to_py(Error::DuplicateServer, &quoted(&label)));
+                        let err = to_py(Error::DuplicateServer, &quoted(&label));
+                        return Err(blame(py, err, Some(i), Some(&label)));
                     }
                     order.push(label);
                 }
@@ -235,14 +241,17 @@ impl Ring {
                     "a point's position must be an int in 0..=4294967295",
                 )
             })?;
-            let label = label
-                .cast::<PyString>()
-                .map_err(|_| PyTypeError::new_err("a point's label must be a str"))?
-                .to_cow()?;
+            let label = text(
+                label
+                    .cast::<PyString>()
+                    .map_err(|_| PyTypeError::new_err("a point's label must be a str"))?,
+                "a point's label",
+            )?;
             let owner = match index.get(label.as_ref()) {
                 Some(&i) => i,
                 None if fixed => {
-                    return Err(to_py(Error::MissingServer, &quoted(&label)));
+                    let err = to_py(Error::MissingServer, &quoted(&label));
+                    return Err(blame(py, err, None, Some(&label)));
                 }
                 None => {
                     index.insert(label.to_string(), order.len());
@@ -253,16 +262,19 @@ impl Ring {
             pairs.push((pos, owner));
         }
         let mut list = Vec::with_capacity(order.len());
-        for label in &order {
-            list.push(Server::parse(label, 1).map_err(|e| to_py(e, &quoted(label)))?);
+        for (i, label) in order.iter().enumerate() {
+            let server = Server::parse(label, 1)
+                .map_err(|e| blame(py, to_py(e, &quoted(label)), Some(i), Some(label)))?;
+            list.push(server);
         }
         let labels: Labels = order.iter().map(|l| Label::new(py, l)).collect();
         let ring = ketama_core::Ring::from_points(p, h, list, &pairs).map_err(|e| {
-            let detail = e
-                .server
-                .and_then(|i| order.get(i))
-                .map_or(String::new(), |l| quoted(l));
-            to_py(e.error, &detail)
+            let label = e.server.and_then(|i| order.get(i));
+            let err = to_py(e.error, &label.map_or(String::new(), |l| quoted(l)));
+            match label {
+                Some(l) => blame(py, err, e.server, Some(l)),
+                None => err,
+            }
         })?;
         let (shared, pin) = Ring::new_shared(ring, labels);
         Ok(Ring {

@@ -69,7 +69,9 @@ impl Batch {
             if PyString::is_exact_type_of(&key) {
                 // SAFETY: just checked it is a `str`.
                 let s = unsafe { key.cast_unchecked::<PyString>() };
-                if let Some(b) = crate::convert::borrow_utf8(&s)? {
+                let b = crate::convert::borrow_utf8(&s)
+                    .map_err(|_| crate::convert::not_unicode("key"))?;
+                if let Some(b) = b {
                     self.buf.extend_from_slice(b);
                     self.ends.push(self.buf.len());
                     i += 1;

@@ -20,8 +20,8 @@ pub(crate) use batch::DETACH_THRESHOLD;
 
 use self::args::{build, constructor_args, overrides_init};
 use self::locate::{call_hash, key_error};
-use crate::convert::{key_bytes, quoted, weight_of};
-use crate::errors::to_py;
+use crate::convert::{key_bytes, label_text, quoted, text, weight_of};
+use crate::errors::{blame, to_py};
 use crate::labels::{Label, Labels};
 use crate::pin::Pinned;
 
@@ -235,16 +235,22 @@ impl Ring {
     fn add(
         &self,
         py: Python<'_>,
-        label: &str,
+        label: &Bound<'_, PyString>,
         weight: Option<&Bound<'_, PyAny>>,
-        name: Option<&str>,
+        name: Option<&Bound<'_, PyString>>,
     ) -> PyResult<()> {
+        let label = &*label_text(label)?;
+        let name = match name {
+            Some(n) => Some(text(n, "name").map_err(|e| blame(py, e, None, Some(label)))?),
+            None => None,
+        };
+        let name = name.as_deref();
         let w = match weight {
             Some(w) if !w.is_none() => weight_of(w, label)?,
             _ => 1,
         };
         let server = Server::parse(label, w)
-            .map_err(|e| to_py(e, &quoted(label)))?
+            .map_err(|e| blame(py, to_py(e, &quoted(label)), None, Some(label)))?
             .with_name(name);
         let fresh = Label::new(py, label);
         self.change(py, label, Some(fresh), |ring, scratch| {
@@ -253,14 +259,21 @@ impl Ring {
     }
 
     /// Removes the server with this label (`MissingServerError`, a `KeyError`, when absent).
-    fn remove(&self, py: Python<'_>, label: &str) -> PyResult<()> {
+    fn remove(&self, py: Python<'_>, label: &Bound<'_, PyString>) -> PyResult<()> {
+        let label = &*text(label, "label")?;
         self.change(py, label, None, |ring, scratch| {
             ring.with_removed_in(label, scratch).map(|(next, _)| next)
         })
     }
 
     /// Changes a server's weight in place (its place in the server order is kept).
-    fn set_weight(&self, py: Python<'_>, label: &str, weight: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn set_weight(
+        &self,
+        py: Python<'_>,
+        label: &Bound<'_, PyString>,
+        weight: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let label = &*text(label, "label")?;
         let w = weight_of(weight, label)?;
         self.change(py, label, None, |ring, scratch| {
             ring.with_weight_in(label, w, scratch)
@@ -272,7 +285,7 @@ impl Ring {
     fn add_node(
         &self,
         py: Python<'_>,
-        node: &str,
+        node: &Bound<'_, PyString>,
         conf: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let weight = match conf {
@@ -287,7 +300,7 @@ impl Ring {
     }
 
     /// uhashring's `remove_node(name)`.
-    fn remove_node(&self, py: Python<'_>, node: &str) -> PyResult<()> {
+    fn remove_node(&self, py: Python<'_>, node: &Bound<'_, PyString>) -> PyResult<()> {
         self.remove(py, node)
     }
 

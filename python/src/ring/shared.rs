@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 
 use super::Ring;
 use crate::convert::quoted;
-use crate::errors::to_py;
+use crate::errors::{blame, blames_server, to_py};
 use crate::labels::{Label, Labels};
 use crate::pin::Pinned;
 
@@ -72,6 +72,13 @@ impl Ring {
             })
         });
         self.publish(py);
-        r.map_err(|e| to_py(e, &quoted(label)))
+        r.map_err(|e| {
+            let err = to_py(e, &quoted(label));
+            if blames_server(e) {
+                blame(py, err, None, Some(label))
+            } else {
+                err
+            }
+        })
     }
 }

@@ -31,7 +31,12 @@ trait Changes
         }
         $entries = [];
         foreach ($servers as $key => $value) {
-            $entries[] = self::entry($key, $value);
+            try {
+                $entries[] = self::entry($key, $value);
+            } catch (KetamaException $e) {
+                // The entry refused is named by its place in $servers too.
+                throw KetamaException::of($e->getMessage(), $e->getCode(), count($entries), $e->serverLabel());
+            }
         }
         $labels = $this->ffi->new("const char*[$n]");
         $labelLens = $this->ffi->new("size_t[$n]");
@@ -55,7 +60,8 @@ trait Changes
         $status = $this->ffi->ketama_ring_add_many($this->ring, $labels, $labelLens, $weights, $names, $nameLens, $n, $failed);
         if ($status !== 0) {
             $at = $failed[0] < $n ? (int) $failed[0] : null;
-            throw new KetamaException(Library::message($status) . $this->blame($status, $entries, $at), $status);
+            $label = $at === null ? null : $entries[$at][0];
+            throw KetamaException::of(Library::message($status) . $this->blame($status, $entries, $at), $status, $at, $label);
         }
     }
 

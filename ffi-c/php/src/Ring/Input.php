@@ -20,7 +20,7 @@ trait Input
     private static function checkFor(int $status, string $label): void
     {
         if ($status !== 0) {
-            throw new KetamaException(Library::message($status) . ": server '" . self::show($label) . "'", $status);
+            throw KetamaException::of(Library::message($status) . ": server '" . self::show($label) . "'", $status, null, $label);
         }
     }
 
@@ -69,12 +69,12 @@ trait Input
             }
             $name = $value['name'] ?? null;
             if ($name !== null && !is_string($name)) {
-                throw new KetamaException(sprintf(
+                throw KetamaException::of(sprintf(
                     "%s: server '%s' name must be a string, got %s",
                     Library::message(KetamaException::BAD_LABEL),
                     self::show($label),
                     get_debug_type($name)
-                ), KetamaException::BAD_LABEL);
+                ), KetamaException::BAD_LABEL, null, $label);
             }
             return [$label, self::weight($value['weight'] ?? 1, $label), $name];
         }
@@ -91,7 +91,7 @@ trait Input
     /** @param int|string $key */
     private static function badLabel($key, string $why): KetamaException
     {
-        return new KetamaException(
+        return KetamaException::of(
             sprintf('%s: servers entry [%s]: %s', Library::message(KetamaException::BAD_LABEL), var_export($key, true), $why),
             KetamaException::BAD_LABEL
         );
@@ -106,12 +106,12 @@ trait Input
     {
         if (!is_int($w) || $w < 0 || $w > 0xFFFFFFFF) {
             $shown = is_string($w) ? "'" . self::show($w) . "'" : var_export($w, true);
-            throw new KetamaException(sprintf(
+            throw KetamaException::of(sprintf(
                 "%s: server '%s' weight %s (expected an int from 0 to 4294967295)",
                 Library::message(KetamaException::BAD_WEIGHT),
                 self::show($label),
                 is_scalar($w) || $w === null ? $shown : get_debug_type($w)
-            ), KetamaException::BAD_WEIGHT);
+            ), KetamaException::BAD_WEIGHT, null, $label);
         }
         return $w;
     }

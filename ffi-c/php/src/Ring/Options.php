@@ -55,7 +55,7 @@ trait Options
             empty($options['hash_with_prefix']) ? 0 : 1
         );
         if ($status !== 0) {
-            throw new KetamaException(Library::message($status) . " (profile {$this->profile})", $status);
+            throw KetamaException::of(Library::message($status) . " (profile {$this->profile})", $status);
         }
     }
 }

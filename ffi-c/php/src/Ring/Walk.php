@@ -45,7 +45,7 @@ trait Walk
         // spymemcached's walk may repeat servers, so $n is not bounded by the server count;
         // it is bounded so that no caller can make PHP allocate without limit.
         if ($n > self::MAX_FAILOVER) {
-            throw new KetamaException(sprintf(
+            throw KetamaException::of(sprintf(
                 '%s: failover n = %d (at most %d)',
                 Library::message(KetamaException::INDEX_OUT_OF_RANGE),
                 $n,
@@ -67,7 +67,7 @@ trait Walk
     public function locateAlive(string $key, array $dead): ?string
     {
         if ($this->hashFn !== null) {
-            throw new KetamaException(
+            throw KetamaException::of(
                 Library::message(KetamaException::NEEDS_KEY) . ': locateAlive on a ring whose keys a callable hashes',
                 KetamaException::NEEDS_KEY
             );
@@ -77,7 +77,7 @@ trait Walk
         $idx = $this->ffi->new('uint32_t[' . max(1, $n) . ']');
         foreach (array_values($dead) as $i => $label) {
             if (!isset($index[$label])) {
-                throw new KetamaException(
+                throw KetamaException::of(
                     Library::message(KetamaException::MISSING_SERVER) . ": dead server '$label'",
                     KetamaException::MISSING_SERVER
                 );

@@ -95,7 +95,7 @@ final class Address {
     }
 
     private static KetamaException bad(String label) {
-        return KetamaException.of("BadLabel", label);
+        return new BadLabelException(label);
     }
 
     /** Unicode White_Space (what Rust's {@code char::is_whitespace} tests). */
@@ -304,7 +304,7 @@ final class Address {
             case JAVA_EVCACHE: {
                 // EVCache writes the port as 11211 whatever it is; a host name needs its address.
                 if (kind == Kind.NAME) {
-                    throw KetamaException.of("Unsupported", label);
+                    throw new UnsupportedException(label);
                 }
                 String ip = ipText();
                 return ip + "/" + ip + ":" + DEFAULT_PORT;
@@ -338,7 +338,7 @@ final class Address {
                 } else if (form == Profile.Node.JAVA_HOST_NAME) {
                     ip = host;
                 } else {
-                    throw KetamaException.of("Unsupported", label);
+                    throw new UnsupportedException(label);
                 }
                 return port == DEFAULT_PORT ? ip : ip + ":" + port;
             }

@@ -24,7 +24,7 @@ final class Counts {
     static long[] targets(Profile p, long[] weights) {
         int n = weights.length;
         long[] out = new long[n];
-        if (!p.isRing()) {
+        if (!p.isRing) {
             return out;
         }
         long total = 0;
@@ -49,7 +49,7 @@ final class Counts {
             out[i] = t;
             points += t * perString(p);
             if (points > MAX_POINTS) {
-                throw KetamaException.of("TooManyPoints");
+                throw new TooManyPointsException();
             }
         }
         return out;

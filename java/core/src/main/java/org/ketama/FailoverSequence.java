@@ -49,7 +49,7 @@ final class FailoverSequence {
         }
         out.add(first);
         byte[] k = ring.prepare(key);
-        if (profile.isRing() && layout.biased.length > 0) {
+        if (profile.isRing && layout.biased.length > 0) {
             int start = lookup.walkStart(k);
             int len = layout.biased.length;
             boolean backwards = profile.bound == Profile.Bound.FLOOR || profile.bound == Profile.Bound.FLOOR_WRAP;
@@ -73,7 +73,7 @@ final class FailoverSequence {
                     break;
                 }
             }
-        } else if (!profile.isRing()) {
+        } else if (!profile.isRing) {
             for (int step = 1; step < entries.length && out.size() < want; step++) {
                 int i = (first + step) % entries.length;
                 if (!out.contains(i)) {
@@ -150,7 +150,7 @@ final class FailoverSequence {
             case STAY:
                 return;
             case REHASH:
-                if (profile.isRing()) {
+                if (profile.isRing) {
                     rehashWalk(key, (profile.boundedByServers ? Math.min(n, entries.length + 1) : n) - 1, stop);
                     return;
                 }

@@ -1,6 +1,5 @@
 package org.ketama;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /** Every key hash of the embedded spec, by name. */
@@ -20,9 +19,13 @@ public final class Hashes {
         return Spec.get().hash(name).apply(key, 0, key.length) & 0xFFFFFFFFL;
     }
 
-    /** {@link #hash(String, byte[])} of the key's UTF-8 bytes. */
+    /**
+     * {@link #hash(String, byte[])} of the key's UTF-8 bytes.
+     *
+     * @throws InvalidUtf8Exception the key holds an unpaired surrogate (it has no UTF-8)
+     */
     public static long hash(String name, String key) {
-        return hash(name, key.getBytes(StandardCharsets.UTF_8));
+        return hash(name, Utf16.utf8(key, "key"));
     }
 
     /** The canonical name of the hash {@code name} selects. */

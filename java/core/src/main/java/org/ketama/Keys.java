@@ -92,7 +92,7 @@ final class Keys {
      */
     static byte[] prepare(Profile p, HashFn hash, Options options, byte[] key) {
         if (refused(p, hash, key)) {
-            throw KetamaException.of("KeyRejected");
+            throw new KeyRejectedException();
         }
         if (options.rewrites()) {
             return options.apply(key);

@@ -94,9 +94,8 @@ final class Layout {
     static Layout build(Profile p, HashFn hash, Entry[] entries) {
         Layout l = new Layout();
         int n = entries.length;
-        switch (p.placement) {
-            case MODULA:
-            case JAVA_ABS_MODULO: {
+        switch (p.shape) {
+            case SLOTS: {
                 Integer[] idx = new Integer[n];
                 for (int i = 0; i < n; i++) {
                     idx[i] = i;
@@ -131,7 +130,7 @@ final class Layout {
             case JUMP_XXH3:
             case RENDEZVOUS:
                 return l;
-            case HASH_RENDEZVOUS: {
+            case SCORED: {
                 // emcache settles equal scores by the hash of each node string alone
                 l.nodeHashes = new int[n];
                 for (int i = 0; i < n; i++) {
@@ -163,7 +162,7 @@ final class Layout {
         for (int i = 0; i < n; i++) {
             rank[i] = entries[i].rank;
         }
-        boolean wide = p.points == Profile.Points.MD5_WIDE && p.placement != Profile.Placement.PECL_BUCKETS;
+        boolean wide = p.shape == Profile.Shape.WIDE;
         Sink sink = new Sink(wide, p.ties, rank, total + 8);
         for (int i = 0; i < n; i++) {
             generate(p, hash, entries[i], i, counts[i], sink);
@@ -209,9 +208,9 @@ final class Layout {
                 l.owners[i] = byRank[r];
             }
         }
-        if (p.placement == Profile.Placement.PECL_BUCKETS) {
-            l.buckets = peclTable(l);
-        } else if (p.ties == Profile.Ties.SORTED_LIST && !wide) {
+        if (p.shape == Profile.Shape.BUCKETS) {
+            l.buckets = peclTable(l, p.bound);
+        } else if (p.shape == Profile.Shape.TIE_RUNS) {
             tieRuns(l, entries);
         }
         return l;
@@ -245,16 +244,30 @@ final class Layout {
         return lo;
     }
 
-    private static int[] peclTable(Layout l) {
+    /** pecl's table: bucket b is the owner of the position {@code b * PECL_STEP} lands on by {@code bound}. */
+    private static int[] peclTable(Layout l, Profile.Bound bound) {
         int len = l.biased.length;
         if (len == 0) {
             return new int[0];
         }
         int[] t = new int[PECL_BUCKETS];
         for (int b = 0; b < PECL_BUCKETS; b++) {
-            t[b] = l.owners[lowerBound(l.biased, (b * PECL_STEP) ^ MIN) % len];
+            t[b] = l.owners[bucketStart(l.biased, bound, b)];
         }
         return t;
+    }
+
+    /** The continuum index bucket {@code b}'s position lands on by {@code bound} (wrapping). */
+    static int bucketStart(int[] biased, Profile.Bound bound, int b) {
+        int kb = (b * PECL_STEP) ^ MIN;
+        switch (bound) {
+            case LOWER_BOUND:
+                return lowerBound(biased, kb) % biased.length;
+            case UPPER_BOUND:
+                return upperBound(biased, kb) % biased.length;
+            default:
+                throw new IllegalStateException("a bucket table is filled by a lower or upper bound, not " + bound);
+        }
     }
 
     /** xmemcached: a run's owner is {@code list[position % len]} of its servers sorted by node string. */

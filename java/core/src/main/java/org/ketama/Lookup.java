@@ -26,23 +26,23 @@ final class Lookup {
 
     /** The server index of a key already prepared by the profile's key rules. */
     int locatePrepared(byte[] k) {
-        switch (profile.placement) {
+        switch (profile.shape) {
             case FURC:
                 return furc(k);
-            case RING:
-                if (layout.wideHi != null) {
-                    int[] w = new int[4];
-                    Md5.words(k, 0, k.length, w);
-                    return layout.ownerAt(wideUpper(w));
-                }
+            case WIDE: {
+                int[] w = new int[4];
+                Md5.words(k, 0, k.length, w);
+                return layout.ownerAt(wideUpper(w));
+            }
+            case SORTED:
+            case TIE_RUNS:
                 return layout.ownerAt(position(Keys.hash(hash, k)));
-            case PECL_BUCKETS:
+            case BUCKETS:
                 if (layout.buckets.length == 0) {
-                    throw KetamaException.of("NoServer");
+                    throw new NoServerException();
                 }
                 return layout.buckets[Keys.hash(hash, k) & (Layout.PECL_BUCKETS - 1)];
-            case MODULA:
-            case JAVA_ABS_MODULO:
+            case SLOTS:
                 return slot(k);
             case JUMP:
                 return Alt.jump(Keys.hash(hash, k) & 0xFFFFFFFFL, entries.length);
@@ -52,28 +52,25 @@ final class Lookup {
                 return layout.maglev[(int) ((Keys.hash(hash, k) & 0xFFFFFFFFL) % Alt.MAGLEV_SIZE)];
             case JUMP_XXH3:
                 return Alt.jump(Xxh3.hash64(k, 0, k.length), entries.length);
-            case HASH_RENDEZVOUS:
+            case SCORED:
                 return scoredBest(k, Collections.emptyList());
             default:
-                throw new IllegalStateException(profile.placement.toString());
+                throw new IllegalStateException("layout " + profile.shape);
         }
     }
 
     /** The server a key hash {@code h} is placed on, as the key's own hash is (rehash failover). */
     int locateHash(int h) {
-        switch (profile.placement) {
-            case RING:
-                if (layout.wideHi == null) {
-                    return layout.ownerAt(position(h));
-                }
-                break;
-            case PECL_BUCKETS:
+        switch (profile.shape) {
+            case SORTED:
+            case TIE_RUNS:
+                return layout.ownerAt(position(h));
+            case BUCKETS:
                 if (layout.buckets.length == 0) {
-                    throw KetamaException.of("NoServer");
+                    throw new NoServerException();
                 }
                 return layout.buckets[h & (Layout.PECL_BUCKETS - 1)];
-            case MODULA:
-            case JAVA_ABS_MODULO:
+            case SLOTS:
                 if (!profile.oldCompat) {
                     return slotOfHash(h);
                 }
@@ -87,7 +84,7 @@ final class Lookup {
             default:
                 break;
         }
-        throw KetamaException.of("NeedsKey", String.valueOf(profile.placement));
+        throw new NeedsKeyException(String.valueOf(profile.placement));
     }
 
     /**
@@ -127,7 +124,7 @@ final class Lookup {
             }
         }
         if (best < 0) {
-            throw KetamaException.of("NoServer");
+            throw new NoServerException();
         }
         return best;
     }
@@ -135,14 +132,14 @@ final class Lookup {
     private int furc(byte[] k) {
         int n = entries.length;
         if (n > Furc.MAX_POOL) {
-            throw KetamaException.of("TooManyServers", n + " servers");
+            throw new TooManyServersException(n + " servers");
         }
         if (layout.furcWeights == null) {
             return Furc.furcHash(k, 0, k.length, n);
         }
         int i = Furc.weightedCh3(k, 0, k.length, layout.furcWeights);
         if (i < 0) {
-            throw KetamaException.of("NoServer");
+            throw new NoServerException();
         }
         return i;
     }
@@ -179,7 +176,7 @@ final class Lookup {
             long[] cum = layout.cumulative;
             long total = cum.length == 0 ? 0 : cum[cum.length - 1];
             if (total == 0) {
-                throw KetamaException.of("NoServer");
+                throw new NoServerException();
             }
             long s = Long.remainderUnsigned(v, total);
             int lo = 0, hi = cum.length;
@@ -196,7 +193,7 @@ final class Lookup {
             at = (int) Long.remainderUnsigned(v, layout.ordered.length);
         }
         if (at >= layout.ordered.length) {
-            throw KetamaException.of("NoServer");
+            throw new NoServerException();
         }
         return layout.ordered[at];
     }
@@ -206,7 +203,7 @@ final class Lookup {
         int[] v = layout.biased;
         int len = v.length;
         if (len == 0) {
-            throw KetamaException.of("NoServer");
+            throw new NoServerException();
         }
         switch (profile.bound) {
             case LOWER_BOUND_SIGNED:
@@ -226,7 +223,7 @@ final class Lookup {
                 if (q < len && v[q] == (probe ^ MIN)) {
                     return q;
                 }
-                throw KetamaException.of("NoServer");
+                throw new NoServerException();
             }
             case FLOOR_WRAP: {
                 int p = Layout.upperBound(v, h ^ MIN);
@@ -279,7 +276,7 @@ final class Lookup {
             }
         }
         if (H.length == 0) {
-            throw KetamaException.of("NoServer");
+            throw new NoServerException();
         }
         return wrap(a, H.length);
     }
@@ -299,16 +296,15 @@ final class Lookup {
             }
         }
         if (at < 0) {
-            throw KetamaException.of("NoServer");
+            throw new NoServerException();
         }
         return at;
     }
 
     /** The start of a walk for the key (already prepared) on a continuum. */
     int walkStart(byte[] k) {
-        if (profile.placement == Profile.Placement.PECL_BUCKETS) {
-            int b = Keys.hash(hash, k) & (Layout.PECL_BUCKETS - 1);
-            return Layout.lowerBound(layout.biased, (b * Layout.PECL_STEP) ^ MIN) % layout.biased.length;
+        if (profile.shape == Profile.Shape.BUCKETS) {
+            return Layout.bucketStart(layout.biased, profile.bound, Keys.hash(hash, k) & (Layout.PECL_BUCKETS - 1));
         }
         if (layout.wideHi != null) {
             int[] w = new int[4];

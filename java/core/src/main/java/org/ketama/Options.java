@@ -36,7 +36,7 @@ public final class Options {
 
     /** {@link #withHashTag(byte[])} of the tag's UTF-8 bytes ({@code null}: none). */
     public Options withHashTag(String tag) {
-        return withHashTag(tag == null ? null : tag.getBytes(StandardCharsets.UTF_8));
+        return withHashTag(tag == null ? null : Utf16.utf8(tag, "hash_tag"));
     }
 
     /**
@@ -56,7 +56,7 @@ public final class Options {
 
     /** {@link #withPrefixKey(byte[])} of the prefix's UTF-8 bytes. */
     public Options withPrefixKey(String prefix) {
-        return withPrefixKey(prefix == null ? null : prefix.getBytes(StandardCharsets.UTF_8));
+        return withPrefixKey(prefix == null ? null : Utf16.utf8(prefix, "prefix_key"));
     }
 
     /**

@@ -70,7 +70,7 @@ public final class Ring {
     public static Ring create(String profile, String hash, List<Server> servers) {
         Spec spec = Spec.get();
         Profile p = spec.profile(profile);
-        HashFn h = hash == null ? p.defaultHash : p.hashFromName(spec, hash);
+        HashFn h = hash == null ? p.defaultHash : spec.hash(p, hash);
         Entry[] entries = new Entry[servers.size()];
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < entries.length; i++) {
@@ -78,15 +78,21 @@ public final class Ring {
             if (s == null) {
                 throw new NullPointerException("server " + i);
             }
-            Address a = Address.parse(s.label());
-            long w = s.weight();
-            if (w < 0 || w > 0xFFFFFFFFL || (w == 0 && p.zeroWeight == Profile.ZeroWeight.REJECT)) {
-                throw KetamaException.of("BadWeight", s.label() + " weight " + w);
+            try {
+                Utf16.requireUnicode(s.label(), "label");
+                Utf16.requireUnicode(s.name(), "name");
+                Address a = Address.parse(s.label());
+                long w = s.weight();
+                if (w < 0 || w > 0xFFFFFFFFL || (w == 0 && p.zeroWeight == Profile.ZeroWeight.REJECT)) {
+                    throw new BadWeightException(s.label() + " weight " + w);
+                }
+                if (!seen.add(a.endpointKey())) {
+                    throw new DuplicateServerException(s.label());
+                }
+                entries[i] = new Entry(p, s, a);
+            } catch (KetamaException e) {
+                throw e.blame(i, s.label());
             }
-            if (!seen.add(a.endpointKey())) {
-                throw KetamaException.of("DuplicateServer", s.label());
-            }
-            entries[i] = new Entry(p, s, a);
         }
         rank(p, entries);
         return new Ring(p, h, entries, Layout.build(p, h, entries), Options.none());
@@ -168,7 +174,7 @@ public final class Ring {
      */
     public String failoverKind() {
         if (profile.failover == Profile.Failover.REHASH) {
-            return profile.isRing() ? "rehash" : "walk";
+            return profile.isRing ? "rehash" : "walk";
         }
         return profile.failover.name().toLowerCase(java.util.Locale.ROOT);
     }
@@ -214,7 +220,7 @@ public final class Ring {
      */
     public int index(byte[] key) {
         if (entries.length == 0) {
-            throw KetamaException.of("EmptyRing");
+            throw new EmptyRingException();
         }
         byte[] k = prepare(key);
         if (profile.singleShortcut && entries.length == 1) {
@@ -234,7 +240,7 @@ public final class Ring {
     }
 
     private static byte[] utf8(String key) {
-        return key.getBytes(StandardCharsets.UTF_8);
+        return Utf16.utf8(key, "key");
     }
 
     /**

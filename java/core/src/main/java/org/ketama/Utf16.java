@@ -7,6 +7,32 @@ final class Utf16 {
     private Utf16() {}
 
     /**
+     * Refuses a string that is not Unicode: one holding an unpaired surrogate has no UTF-8
+     * ({@code String.getBytes} would write {@code ?} for it), so every ketama binding refuses
+     * it with {@link InvalidUtf8Exception} instead of hashing a replacement; {@code what}
+     * names the argument. Null passes (the caller's own null check says what is missing).
+     */
+    static void requireUnicode(String s, String what) {
+        if (s == null) {
+            return;
+        }
+        for (int i = 0, n = s.length(); i < n; i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw new InvalidUtf8Exception(what + " holds an unpaired surrogate at index " + i);
+            }
+        }
+    }
+
+    /** The UTF-8 of a string that is Unicode (see {@link #requireUnicode}). */
+    static byte[] utf8(String s, String what) {
+        requireUnicode(s, what);
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
      * The key's bytes decoded as UTF-8 into UTF-16 code units by the spec's rule: each maximal
      * invalid subsequence (the longest prefix of a well-formed sequence that cannot be
      * completed, or one stray byte) becomes one U+FFFD. Characters outside the BMP become a

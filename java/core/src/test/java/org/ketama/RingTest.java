@@ -24,6 +24,56 @@ class RingTest {
         return l;
     }
 
+    /** A refusal of one server input names it: its place in the list and its label. */
+    @Test
+    void errorsNameTheServerToBlame() {
+        List<Server> list = new ArrayList<>(servers(3));
+        list.set(1, new Server("bad label", 1));
+        KetamaException e = assertThrows(BadLabelException.class, () -> Ring.create("libketama", null, list));
+        assertEquals(1, e.serverIndex());
+        assertEquals("bad label", e.serverLabel());
+        List<Server> dup = List.of(new Server("[::1]:1", 1), new Server("a:1", 1), new Server("[0:0::1]:1", 1));
+        e = assertThrows(DuplicateServerException.class, () -> Ring.create("libketama", null, dup));
+        assertEquals(2, e.serverIndex());
+        assertEquals("[0:0::1]:1", e.serverLabel());
+        e = assertThrows(UnsupportedException.class,
+            () -> Ring.create("xmemcached-nginx", null, List.of(new Server("10.0.0.1:1", 1), new Server("cache.lan:1", 1))));
+        assertEquals(1, e.serverIndex());
+        e = assertThrows(EmptyRingException.class, () -> Ring.create("libketama", null, List.of()).get("k"));
+        assertEquals(-1, e.serverIndex());
+        assertEquals(null, e.serverLabel());
+    }
+
+    /**
+     * A string holding an unpaired surrogate is not Unicode and has no UTF-8: keys, labels,
+     * names, options, profile and hash names are refused (InvalidUtf8Exception) instead of
+     * being encoded with '?' for the surrogate; key bytes are hashed as they are.
+     */
+    @Test
+    void stringsThatAreNotUnicodeAreRefused() {
+        Ring r = Ring.create("libketama", null, servers(3));
+        List<Runnable> calls = List.of(
+            () -> r.get("k\ud800"),
+            () -> r.index("\udc00k"),
+            () -> Hashes.hash("md5", "\ud800"),
+            () -> Ring.create("libketama", null, List.of(new Server("10.0.0.1:1\ud800", 1))),
+            () -> Ring.create("twemproxy", null, List.of(new Server("10.0.0.1:1", 1, "n\udfff"))),
+            () -> Ring.create("lib\ud800", null, List.of()),
+            () -> Ring.create("libketama", "md\ud800", List.of()),
+            () -> Options.none().withHashTag("{\ud800"),
+            () -> Options.none().withPrefixKey("p\ud800"));
+        for (Runnable c : calls) {
+            KetamaException e = assertThrows(InvalidUtf8Exception.class, c::run);
+            assertTrue(e.getMessage().contains("unpaired surrogate"), e.getMessage());
+        }
+        KetamaException e = assertThrows(InvalidUtf8Exception.class,
+            () -> Ring.create("libketama", null, List.of(new Server("a:1", 1), new Server("b:1\ud800", 1))));
+        assertEquals(1, e.serverIndex());
+        // A pair is one character outside the BMP: Unicode, hashed as its UTF-8.
+        assertEquals(r.get("k\ud83d\ude00".getBytes(StandardCharsets.UTF_8)), r.get("k\ud83d\ude00"));
+        r.get(new byte[] {(byte) 0xff, 0, (byte) 0xfe});
+    }
+
     @Test
     void badInputGetsTypedErrors() {
         assertThrows(BadWeightException.class, () -> Ring.create("libketama", null, List.of(new Server("a:1", 0))));

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A small, strict JSON reader (RFC 8259) for the embedded spec: objects become
+ * A small, strict JSON reader (RFC 8259) for the tests (vector files, the spec): objects become
  * {@code Map<String, Object>} (insertion order), arrays {@code List<Object>}, numbers
  * {@code Long} (integers) or {@code Double}, plus {@code String}, {@code Boolean} and
  * {@code null}. Duplicate keys, trailing commas, leading zeros, control characters in strings,
