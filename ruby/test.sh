@@ -2,10 +2,10 @@
 # The Ruby gem's suite: installs what it needs (Ruby, ruby-ffi, ruby-redis, ruby-dalli,
 # redis-server, memcached, pkg-config; Debian packages through tests/lib/need.sh), builds the
 # C library (target/debug/libketama.so, with the test-panic hook, as ffi-c/test.sh builds it)
-# unless KETAMA_LIB names one, checks ruby/lib/ketama/status.rb fresh against
-# include/ketama.h, runs every minitest file of ruby/test/ (every vector file, the bad-input
-# matrix, errors, the API, the redis-rb and Dalli adapters on live servers started and
-# stopped by the tests), then ruby/test-gem.sh (gem build + install into an empty GEM_HOME).
+# unless KETAMA_LIB names one, runs every minitest file of ruby/test/ (every vector file, the
+# bad-input matrix, the error classes against spec/errors.json, the API, the redis-rb and
+# Dalli adapters on live servers started and stopped by the tests), then ruby/test-gem.sh
+# (gem build + install into an empty GEM_HOME).
 #   ruby/test.sh                  (env KETAMA_LIB: the library to test; TESTOPTS: minitest's)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -26,9 +26,6 @@ if [[ -z ${KETAMA_LIB:-} ]] && command -v cargo >/dev/null; then
     export KETAMA_REQUIRE_PANIC_HOOK=1
 fi
 echo "ruby/test.sh: $(ruby --version), ffi $(ruby -rffi -e 'print FFI::VERSION'), library ${KETAMA_LIB:-(searched)}"
-
-echo "== status table fresh (ruby/gen-status.rb --check)"
-ruby "$here/gen-status.rb" --check
 
 echo "== minitest (ruby/test/test_*.rb)"
 # KETAMA_REQUIRE_SERVERS: a missing redis-server or memcached fails the adapter tests.

@@ -17,7 +17,6 @@ end
 
 require_relative 'ketama/version'
 require_relative 'ketama/library'
-require_relative 'ketama/status'
 require_relative 'ketama/errors'
 require_relative 'ketama/input'
 require_relative 'ketama/ring'
@@ -30,8 +29,9 @@ module Ketama
   # involved: our snake_case names (`md5`, `one_at_a_time`, `crc`, `crc32a`, `fnv1a_32`, ...,
   # the C/libhashkit flavour) or a client's own enum name (`KETAMA_HASH`, `FNV1A_32_HASH`: the
   # Java flavour). Returns the unsigned 32-bit value. Bare `crc32` is ambiguous
-  # (AmbiguousHashError); an unknown name raises UnknownHashError. Without arguments this is
-  # Object#hash, so the module still works as a Hash key.
+  # (AmbiguousHashError); an unknown name raises UnknownHashError, a name that is not valid
+  # UTF-8 InvalidUtf8Error. Without arguments this is Object#hash, so the module still works as
+  # a Hash key.
   def self.hash(*args)
     return super() if args.empty?
     raise ArgumentError, "wrong number of arguments (given #{args.size}, expected 2)" unless args.size == 2
@@ -49,10 +49,11 @@ module Ketama
 
   # The bucket (0 ... buckets) of the unsigned 64-bit `input` under a bucket function:
   # `jump`, `guava`, `jumpback`, `fliphash`, `maglev-go` or `mpchash-go`. Raises
-  # UnknownAlgorithmError, ZeroBucketsError (buckets < 1), TooManyBucketsError (above the
-  # function's limit), RangeError for an input outside 0..2^64-1.
+  # UnknownAlgorithmError (InvalidUtf8Error for a name that is not valid UTF-8),
+  # ZeroBucketsError (buckets < 1), TooManyBucketsError (above the function's limit),
+  # RangeError for an input outside 0..2^64-1.
   def self.bucket(algorithm, input, buckets)
-    name = Input.utf8(algorithm, 'algorithm') || ''
+    name = Input.text(algorithm, 'algorithm')
     raise TypeError, "input must be an Integer, got #{input.class}" unless input.is_a?(Integer)
     raise RangeError, "input #{input} is outside 0..#{U64_MAX}" unless input.between?(0, U64_MAX)
     raise TypeError, "buckets must be an Integer, got #{buckets.class}" unless buckets.is_a?(Integer)

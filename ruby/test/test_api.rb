@@ -80,13 +80,45 @@ class ApiTest < Minitest::Test
     assert_equal [SERVERS[0]], utf16.servers
     assert_equal Encoding::UTF_8, utf16.get('k').encoding
     assert utf16.get('k').frozen?
-    e = assert_raises(Ketama::BadLabelError) { ring('libketama', ["10.0.0.\xFF:1".b]) }
-    assert_includes e.message, '\\xff'
-    assert_raises(Ketama::BadLabelError) { ring('twemproxy', [{ label: SERVERS[0], name: "\xFF".b }]) }
     assert_raises(Ketama::UnknownProfileError) { ring("libketama\0") }
     assert_raises(Ketama::UnknownHashError) { ring('libketama', hash: "md5\0") }
-    assert_raises(Ketama::UnknownHashError) { Ketama.hash("md\xFF".b, 'k') }
     assert_equal 'libketama', ring('libketama'.encode(Encoding::UTF_16LE)).profile
+    assert_equal 'md5', ring('libmemcached', hash: 'md5'.encode(Encoding::UTF_16LE)).hash_name
+  end
+
+  # Text that is not valid Unicode is InvalidUtf8Error wherever text is taken, never a
+  # replacement; keys and option values stay bytes.
+  def test_text_that_is_not_unicode_is_invalid_utf8
+    bad = "10.0.0.\xFF:1".b
+    e = assert_raises(Ketama::InvalidUtf8Error) { ring('libketama', [bad]) }
+    assert_includes e.message, "a label '10.0.0.\\xff:1'"
+    assert_equal Ketama::InvalidUtf8Error.status_number, e.status
+    r = ring
+    before = [r.servers, r.points]
+    {
+      'add' => -> { r.add(bad) },
+      'add a server name' => -> { r.add('10.0.0.9:1', name: "n\xFE".b) },
+      'add_many' => -> { r.add_many(['10.0.0.8:1', { label: bad }]) },
+      'remove' => -> { r.remove(bad) },
+      'set_weight' => -> { r.set_weight(bad, 2) },
+      'a dead server' => -> { r.locate_alive('k', [bad]) },
+      'a UTF-8 String' => -> { r.add(bad.dup.force_encoding(Encoding::UTF_8)) },
+      'bytes Shift_JIS lacks' => -> { r.add("\x81".dup.force_encoding(Encoding::Shift_JIS)) },
+      'a profile' => -> { ring("lib\xFF".b) },
+      'a hash' => -> { ring('libmemcached', hash: "md\xFF".b) },
+      'a points profile' => -> { Ketama::Ring.from_points([[1, 'a:1']], profile: "lib\xFF".b) },
+      'a points hash' => -> { Ketama::Ring.from_points([[1, 'a:1']], hash: "md\xFF".b) },
+      'a points label' => -> { Ketama::Ring.from_points([[1, bad]]) },
+      'Ketama.hash' => -> { Ketama.hash("md\xFF".b, 'k') },
+      'Ketama.bucket' => -> { Ketama.bucket("jump\xFF".b, 1, 2) }
+    }.each do |what, call|
+      assert_raises(Ketama::InvalidUtf8Error, what, &call)
+    end
+    assert_equal before, [r.servers, r.points], 'the refusals changed nothing'
+    assert_equal Ketama.hash('md5', "\xFF\xFE".b), r.key_hash("\xFF\xFE".b), 'keys stay bytes'
+    plain = ring('php-memcached')
+    prefixed = ring('php-memcached', prefix_key: "p\xFF".b, hash_with_prefix: true)
+    assert_equal KEYS.map { |k| plain.get("p\xFF#{k}".b) }, prefixed.get_many(KEYS), 'options stay bytes'
   end
 
   def test_type_errors

@@ -52,5 +52,5 @@ def quoted(s: str) -> str:
 
 
 def single_quoted(s: str) -> str:
-    """A single-quoted JS or PHP string literal."""
+    """A single-quoted JS, PHP or Ruby string literal."""
     return "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'"

@@ -1,8 +1,11 @@
 """Each binding's error classes from spec/errors.json: Python (`ketama/_errors.py` and the
 Rust side's typed mapping), Go (`errors_gen.go`), Java (one `<Name>Exception.java` each),
-JavaScript (`lib/errors.js`, `lib/errors.d.ts`) and PHP (`src/Exception/`)."""
+JavaScript (`lib/errors.js`, `lib/errors.d.ts`), PHP (`src/Exception/`) and Ruby
+(`lib/ketama/error_classes.rb`)."""
 
 from __future__ import annotations
+
+import textwrap
 
 from common import header, quoted, single_quoted
 
@@ -21,6 +24,7 @@ def files(errs: list[dict]) -> dict[str, str]:
         "js/lib/errors.js": js(core),
         "js/lib/errors.d.ts": js_types(core),
         "ffi-c/php/src/Exception/ByStatus.php": php_table(errs),
+        "ruby/lib/ketama/error_classes.rb": ruby(errs),
     }
     for e in core:
         out[f"java/core/src/main/java/org/ketama/{e['name']}Exception.java"] = java(e)
@@ -287,3 +291,46 @@ def php_table(errs: list[dict]) -> str:
     ]
     return "\n".join(lines) + "\n"
 
+
+
+def ruby(errs: list[dict]) -> str:
+    core = [e for e in errs if e["core"]]
+    c_layer = " ".join(e["name"] for e in errs if not e["core"])
+    lines = [
+        "# frozen_string_literal: true",
+        header("#", SOURCE).rstrip(),
+        "",
+        "module Ketama",
+        "  # Every failure status of the C library (`KETAMA_STATUS_*`) by number, named as core names",
+        "  # it (`KETAMA_STATUS_EMPTY_RING` = 2 is `:EmptyRing`). 0 is success.",
+        "  STATUSES = {",
+        *[f"    {e['status']} => :{e['name']}," for e in errs],
+        "  }.freeze",
+        "",
+        "  # The statuses the C layer reports on its own, which are no core errors: they raise",
+        "  # Ketama::Error itself.",
+        f"  C_LAYER_STATUSES = %i[{c_layer}].freeze",
+    ]
+    for e in core:
+        lines += [
+            "",
+            *textwrap.wrap(
+                f"{e['message'][:1].upper()}{e['message'][1:]} (core's `{e['name']}`, `{e['c_name']}` = {e['status']}).",
+                width=98,
+                initial_indent="  # ",
+                subsequent_indent="  # ",
+                break_on_hyphens=False,
+            ),
+            f"  class {e['name']}Error < Error",
+            f"    core_error {single_quoted(e['name'])}, {e['status']}",
+            "  end",
+        ]
+    lines += [
+        "",
+        "  # One class per core error: name => class, in status order.",
+        "  ERRORS = {",
+        *[f"    {single_quoted(e['name'])} => {e['name']}Error," for e in core],
+        "  }.freeze",
+        "end",
+    ]
+    return "\n".join(lines) + "\n"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes every binding's and port's generated files from the two spec files:
 
-- the error classes, from spec/errors.json (errors.py: Python, Go, Java, JavaScript, PHP);
+- the error classes, from spec/errors.json (errors.py: Python, Go, Java, JavaScript, PHP, Ruby);
 - the knob vocabulary, from spec/profiles.json "knobs" (knobs.py: Go, Java, JavaScript);
 - Java's profile and hash tables, from spec/profiles.json (java_table.py).
 

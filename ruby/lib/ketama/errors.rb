@@ -4,7 +4,8 @@ module Ketama
   # The base class of every error this gem raises for a failed call into the library. Each
   # error of the core has its own subclass, named after the core's variant with `Error`
   # appended (`EmptyRingError`, `BadLabelError`, ...), whose message is the core's text,
-  # followed by `": "` and what was refused when there is something to name.
+  # followed by `": "` and what was refused when there is something to name. The subclasses
+  # are generated from spec/errors.json (error_classes.rb).
   #
   # A status of the C layer that is no core error (a panic caught at the C boundary, an
   # internal error) raises this class itself. Wrong argument types raise Ruby's TypeError.
@@ -12,15 +13,30 @@ module Ketama
     # The library's status number (`KETAMA_STATUS_*`), or nil for an error made in Ruby.
     attr_reader :status
 
+    # `message` defaults to the library's text of the class's status.
     def initialize(message = nil, status: nil)
-      @status = status
-      super(message)
+      own = self.class.status_number
+      @status = status || own
+      super(message || (own && Error.text(own, nil)))
     end
 
     # The core's variant name (`"EmptyRing"`), nil for this base class.
     def self.variant
       nil
     end
+
+    # The status number of the class's core error, nil for this base class.
+    def self.status_number
+      nil
+    end
+
+    # Makes this class the one of core error `name`, C status `status` (each generated class
+    # calls it once).
+    def self.core_error(name, status)
+      define_singleton_method(:variant) { name }
+      define_singleton_method(:status_number) { status }
+    end
+    private_class_method :core_error
 
     # The library's text of `status`, then `": detail"` when there is a detail.
     def self.text(status, detail)
@@ -34,27 +50,11 @@ module Ketama
       cls.new(text(status, detail), status: status)
     end
   end
+end
 
-  # Statuses the C layer reports on its own, which are no core errors: they raise
-  # Ketama::Error (this gem never passes a NULL pointer, text it has not checked, or an index
-  # it has not bounded, so only a bug in ketama gives one).
-  C_LAYER_STATUSES = %i[Ok NullArgument InvalidUtf8 IndexOutOfRange Panic Internal].freeze
+require_relative 'error_classes'
 
-  # One class per core error: name => class, in status order.
-  ERRORS = STATUSES.each_with_object({}) do |(status, name), out|
-    next if C_LAYER_STATUSES.include?(name)
-
-    cls = Class.new(Error) do
-      define_singleton_method(:variant) { name.to_s }
-      define_method(:initialize) do |message = nil, status: nil|
-        super(message || Error.text(self.class.status_number, nil), status: status || self.class.status_number)
-      end
-      define_singleton_method(:status_number) { status }
-    end
-    const_set(:"#{name}Error", cls)
-    out[name.to_s] = cls
-  end.freeze
-
+module Ketama
   BY_STATUS = ERRORS.values.to_h { |cls| [cls.status_number, cls] }.freeze
   private_constant :BY_STATUS
 

@@ -9,10 +9,11 @@ module Ketama
   #   never transcoded. `"café"` in UTF-8 and in ISO-8859-1 are two different keys. A key
   #   that is not valid UTF-8 is hashed as it is; the profiles whose client hashes characters
   #   (the Java ones) read it the way that client decodes bytes.
-  # - **Text** (a label, a server name, a profile or hash name) is UTF-8: a string in another
-  #   encoding is transcoded to UTF-8 first; a binary or UTF-8 string must hold valid UTF-8.
-  #   Text that is not is refused as a bad label (labels, names), an unknown profile or an
-  #   unknown hash, as no such label or name can exist.
+  # - **Text** (a label, a server name, a profile, hash or bucket algorithm name) is UTF-8: a
+  #   string in another encoding is transcoded to UTF-8 first; a binary or UTF-8 string must
+  #   hold valid UTF-8. Text that is not valid Unicode (bytes that are not UTF-8, or
+  #   characters of its encoding that Unicode lacks) is refused with InvalidUtf8Error, never
+  #   replaced, as every ketama binding refuses it.
   # - A **weight** is an Integer from 0 to 2^32 - 1 (0 only where the client accepts it):
   #   another type is a TypeError, an Integer out of range a BadWeightError, nothing is
   #   converted.
@@ -32,30 +33,34 @@ module Ketama
         raise TypeError, "a key must be a String, got #{value.class}"
     end
 
-    # Text as UTF-8 bytes, or nil when it is not valid UTF-8 (the caller names the error).
-    def utf8(value, what)
+    # Text as UTF-8, or InvalidUtf8Error naming `what` when it is not valid Unicode.
+    def text(value, what)
       s = String.try_convert(value) or raise TypeError, "#{what} must be a String, got #{value.class}"
-      if AS_IS.include?(s.encoding)
-        s = s.dup.force_encoding(UTF8) unless s.encoding == UTF8
-        return s.valid_encoding? ? s : nil
+      utf8 = begin
+        if AS_IS.include?(s.encoding)
+          u = s.encoding == UTF8 ? s : s.dup.force_encoding(UTF8)
+          u.valid_encoding? ? u : nil
+        else
+          s.encode(UTF8)
+        end
+      rescue EncodingError
+        nil
       end
-      s.encode(UTF8)
-    rescue EncodingError
-      nil
+      utf8 or raise InvalidUtf8Error.new(Error.text(InvalidUtf8Error.status_number, "#{what} '#{show(s)}'"))
     end
 
-    # A label or server name, or BadLabelError.
+    # A label or server name (text).
     def label(value, what = 'a label')
-      utf8(value, what) or
-        raise BadLabelError.new(Error.text(BadLabelError.status_number, "#{what} #{show(value)} is not valid UTF-8"))
+      text(value, what)
     end
 
-    # A profile or hash name for a NUL-terminated C parameter, or the error `cls`.
+    # A profile or hash name for a NUL-terminated C parameter: text, and the error `cls` for a
+    # name holding a NUL (no such name exists).
     def name(value, cls, what)
       return nil if value.nil? && cls == UnknownHashError
 
-      text = utf8(value, what)
-      return text if text && !text.include?("\0")
+      t = text(value, what)
+      return t unless t.include?("\0")
 
       raise cls.new(Error.text(cls.status_number, "'#{show(value)}'"))
     end
