@@ -136,7 +136,8 @@ def write(profile, setname, servers, keys, expect, source, tag=False):
         import json
         with open(path, encoding="utf-8") as f:
             text = f.read()
-        head = '{\n"options": ' + json.dumps({"key_tag_pattern": TAG}) + ",\n"
+        # Our name for the option: hash_tag "{}" selects the Jedis pattern TAG.
+        head = '{\n"options": ' + json.dumps({"hash_tag": "{}"}) + ",\n"
         with open(path, "w", encoding="utf-8", newline="\n") as f:
             f.write(head + text[2:])
         json.loads(head + text[2:])
@@ -144,7 +145,7 @@ def write(profile, setname, servers, keys, expect, source, tag=False):
 
 TAG_NOTE = (" Recorded WITH the client's key-tag option: the ShardedJedis(shards, "
             "ShardedJedis.DEFAULT_KEY_TAG_PATTERN) constructor, Pattern \\{(.+?)\\} (the file's "
-            "options.key_tag_pattern): when Matcher.find() succeeds, only group(1) is hashed.")
+            "our option hash_tag {}, the file's options): when Matcher.find() succeeds, only group(1) is hashed.")
 NO_TAG = " No key-tag pattern (the default constructor): the whole key is hashed."
 
 

@@ -46,7 +46,7 @@ def sets():
         ("ipv6", S.ipv6(), small),
         ("same-host", S.same_host(), small),
         ("named", named(["node1", "node2", "node3", "cache-a", "shard:3", "é-shard",
-                         "node 7", "", "10.0.0.1:6379", "NODE1"], 20), full),
+                         "node 7", "-", "10.0.0.1:6379", "NODE1"], 20), full),
         ("named-two", named(["master", "slave"], 21), small),
         ("named-many", named(["redis-%03d" % i for i in range(120)], 22), full),
     ]
