@@ -110,9 +110,10 @@ stage fmt "format" 2 cargo fmt --all --check
 stage hygiene "the tree itself: comments state rules, files under 600 lines, packages through one helper" 1 bash tests/hygiene.sh
 stage clippy "lints (clippy)" 15 cargo clippy --workspace --all-targets --locked -- -D warnings
 
-# KETAMA_REQUIRE_MEMCACHED: the live tests (simulate --live, audit) fail instead of skipping
-stage rust "Rust tests: core (vectors from the real clients), CLI, C ABI" 25 \
-    env KETAMA_REQUIRE_MEMCACHED=1 cargo test --workspace --exclude ketama-py --locked
+# KETAMA_REQUIRE_MEMCACHED, KETAMA_REQUIRE_REDIS: the live tests (simulate --live, audit,
+# migrate on memcached and on redis-server) fail instead of skipping
+stage rust "Rust tests: core (vectors from the real clients), CLI, C ABI, live memcached and Redis" 25 \
+    env KETAMA_REQUIRE_MEMCACHED=1 KETAMA_REQUIRE_REDIS=1 cargo test --workspace --exclude ketama-py --locked
 
 stage no_std "no_std builds" 10 bash tests/no_std/check.sh
 

@@ -14,6 +14,7 @@ use std::io::IsTerminal;
 use clap::{Parser, Subcommand, ValueEnum};
 
 mod args;
+mod backend_args;
 mod commands;
 mod keys;
 mod listing_notes;

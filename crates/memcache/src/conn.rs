@@ -408,6 +408,20 @@ impl Conn {
         Ok(v)
     }
 
+    /// Copies received bytes into `out`: those already buffered, else what the next read
+    /// brings (waiting within the deadline, watching the stop flag); `Ok(0)` at the end of
+    /// the stream. For another protocol's parser over this connection (the Redis client
+    /// reads RESP through it).
+    pub fn read_some(&mut self, out: &mut [u8]) -> Result<usize, Error> {
+        if self.start == self.buf.len() && !self.fill()? {
+            return Ok(0);
+        }
+        let n = out.len().min(self.buf.len() - self.start);
+        out[..n].copy_from_slice(&self.buf[self.start..self.start + n]);
+        self.start += n;
+        Ok(n)
+    }
+
     /// An error for an unexpected reply line: the server's own error, or garbage.
     pub(crate) fn unexpected(&self, l: &[u8]) -> Error {
         if l.starts_with(b"SERVER_ERROR")

@@ -11,7 +11,8 @@
 //! - [`verify()`]: every key on NEW where the NEW placement looks.
 //! - [`state`]: the state file of runs (every copy made, for the next run's sync).
 //! - [`backend`]: what the engine asks of a server, behind the [`Backend`] and
-//!   [`Connection`] traits, and the memcached implementation ([`Memcached`]).
+//!   [`Connection`] traits, with two implementations: memcached ([`Memcached`]) and Redis
+//!   or Valkey ([`Redis`]), and [`AnyBackend`], either of them chosen at run time.
 #![deny(missing_docs)]
 
 pub mod backend;
@@ -22,7 +23,7 @@ pub mod run;
 pub mod state;
 mod verify;
 
-pub use backend::{Backend, Connection, Memcached};
+pub use backend::{AnyBackend, Backend, Connection, Memcached, Redis};
 pub use placement::{address, Fate, Fleet, Placement};
 pub use plan::{plan, Plan, Tally};
 pub use run::{run, Outcome, Progress, RunError, RunOptions};

@@ -79,7 +79,7 @@ pub fn plan<B: Backend>(pl: &Placement, backend: &B) -> Plan {
         };
         let r = backend
             .open(ep, Purpose::List)
-            .and_then(|mut c| c.list(&mut each));
+            .and_then(|mut c| c.list(false, &mut each));
         match r {
             Ok(listing) => {
                 for (a, b) in [

@@ -84,7 +84,7 @@ pub fn verify<B: Backend>(pl: &Placement, backend: &B) -> Vec<ServerCheck> {
         };
         let r = backend
             .open(ep, Purpose::List)
-            .and_then(|mut c| c.list(&mut each));
+            .and_then(|mut c| c.list(false, &mut each));
         let r = r.and_then(|l| check(pl, backend, &mut pending, &mut sc).map(|()| l));
         sc.listing = Some(r);
         out.push(sc);

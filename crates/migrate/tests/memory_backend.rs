@@ -97,7 +97,7 @@ impl MemoryConn {
             Request::Read(k) => Reply::Item(m.get(k).map(|(d, v)| Item {
                 data: d.clone(),
                 flags: 0,
-                ttl: None,
+                expires: None,
                 version: *v,
             })),
             Request::Version(k) => Reply::Version(m.get(k).map(|(_, v)| *v)),
@@ -132,6 +132,7 @@ impl MemoryConn {
 impl Connection for MemoryConn {
     fn list(
         &mut self,
+        _versions: bool,
         each: &mut dyn FnMut(Listed) -> Result<(), ServerError>,
     ) -> Result<ListSummary, ServerError> {
         let items: Vec<(Vec<u8>, Stored)> = {

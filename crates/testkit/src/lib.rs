@@ -3,6 +3,8 @@
 //! - [`fake`]: fake memcached servers that misbehave (slow, stalled, endless, garbage,
 //!   killed mid-reply);
 //! - [`memcached`]: real memcached processes on free ports of 127.0.0.1, killed on drop;
+//! - [`redis`]: real redis-server processes (TLS, ACL, cluster mode as asked), killed on
+//!   drop and with the test process;
 //! - [`tls`]: certificates made with `openssl` and `memcached -Z` processes;
 //! - [`meta`]: a tiny meta-protocol client of its own, to write and read keys around the
 //!   client under test;
@@ -16,5 +18,6 @@ pub mod fake;
 pub mod memcached;
 pub mod meta;
 mod packages;
+pub mod redis;
 pub mod signal;
 pub mod tls;

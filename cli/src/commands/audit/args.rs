@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use clap::Args;
 
+use crate::backend_args::BackendArgs;
 use crate::tls_args::TlsArgs;
 
 /// Exit status of an audit that could not reach every server.
@@ -43,4 +44,6 @@ pub(crate) struct AuditArgs {
     pub(crate) timeout: Duration,
     #[command(flatten)]
     pub(crate) tls: TlsArgs,
+    #[command(flatten)]
+    pub(crate) servers_kind: BackendArgs,
 }

@@ -20,6 +20,15 @@ pub(crate) const MAX_PARALLEL: usize = 16;
 /// What asking one server gave.
 pub(crate) type Answer = Result<(Holding, Vec<Tally>), Unreachable>;
 
+/// How the servers are asked: memcached or Redis, with their connection options.
+#[derive(Clone, Debug)]
+pub(crate) enum Lister {
+    /// memcached.
+    Memcached(Options),
+    /// Redis or Valkey.
+    Redis(ketama_redis::Options),
+}
+
 /// Lists the keys of every server (read-only, up to [`MAX_PARALLEL`] at a time, each within
 /// `opts.timeout`) and scores them against `rings` as they come; `stream` receives each key
 /// the first ring looks for elsewhere. Returns the answers in the fleet's order.
@@ -27,7 +36,7 @@ pub(crate) fn collect(
     fleet: &Fleet,
     rings: &[Ring],
     keep: usize,
-    opts: &Options,
+    opts: &Lister,
     stream: Option<SyncSender<Misplaced>>,
     bar: &ProgressBar,
 ) -> Vec<Answer> {
@@ -69,13 +78,30 @@ fn ask(
     s: &ketama_core::Server,
     rings: &[Ring],
     keep: usize,
-    opts: &Options,
+    opts: &Lister,
     stream: Option<&SyncSender<Misplaced>>,
     listed: &AtomicU64,
     bar: &ProgressBar,
 ) -> Answer {
     let mut scorer = Scorer::new(rings, &s.label, keep);
     let mut n = 0u64;
+    let mut score = |key: &[u8]| {
+        if let (Some(m), Some(tx)) = (scorer.key(key), stream) {
+            let _ = tx.send(m);
+        }
+        n += 1;
+        if n % 4096 == 0 {
+            let total = listed.fetch_add(4096, Ordering::Relaxed) + 4096;
+            bar.set_message(total.to_string());
+        }
+    };
+    let opts = match opts {
+        Lister::Memcached(o) => o,
+        Lister::Redis(o) => {
+            let h = list_redis(s, o, &mut score);
+            return h.map(|h| (h, scorer.tallies));
+        }
+    };
     let r = Conn::connect(&address(s), opts.clone()).and_then(|mut c| {
         // Up to MAX_PARALLEL listings at once: each with the smaller key-set sizes.
         let how = ListOptions {
@@ -83,14 +109,7 @@ fn ask(
             sizes: Sizes::MANY_LISTINGS,
         };
         c.list_keys(how, |k| {
-            if let (Some(m), Some(tx)) = (scorer.key(&k.key), stream) {
-                let _ = tx.send(m);
-            }
-            n += 1;
-            if n % 4096 == 0 {
-                let total = listed.fetch_add(4096, Ordering::Relaxed) + 4096;
-                bar.set_message(total.to_string());
-            }
+            score(&k.key);
             Ok::<(), Error>(())
         })
     });
@@ -106,13 +125,62 @@ fn ask(
             Ok((
                 Holding {
                     label: s.label.clone(),
-                    listing: l.method,
+                    listing: l.method.command(),
+                    partial: l.method == ketama_memcache::Method::Cachedump,
                     keys: l.keys as usize,
                     items: l.items,
                     bad_lines: l.bad_count,
                 },
                 scorer.tallies,
             ))
+        }
+        Err(e) => Err(Unreachable {
+            label: s.label.clone(),
+            error: e.message,
+        }),
+    }
+}
+
+/// Lists one Redis (read-only: `SCAN`, `PTTL`, `MEMORY USAGE`), each key to `score`, the
+/// whole listing within the timeout.
+fn list_redis(
+    s: &ketama_core::Server,
+    opts: &ketama_redis::Options,
+    score: &mut dyn FnMut(&[u8]),
+) -> Result<Holding, Unreachable> {
+    let r = ketama_redis::Conn::connect(&s.label, &address(s), opts).and_then(|mut c| {
+        let how = ListOptions {
+            pace: Pace::Whole,
+            sizes: Sizes::MANY_LISTINGS,
+        };
+        c.list_keys(how, false, |k| {
+            score(&k.key);
+            Ok::<(), ketama_redis::Error>(())
+        })
+    });
+    match r {
+        Ok(l) => {
+            let skipped: Vec<(u64, String)> = l
+                .skipped
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (i as u64 + 1, format!("a key of {n} bytes")))
+                .collect();
+            crate::listing_notes::bad_lines(
+                "audit",
+                &s.label,
+                "SCAN",
+                skipped.iter().map(|(i, w)| (*i, w.as_str())),
+                l.skipped_count,
+            );
+            Ok(Holding {
+                label: s.label.clone(),
+                listing: "SCAN",
+                partial: false,
+                keys: l.keys as usize,
+                items: l.dbsize,
+                bad_lines: l.skipped_count,
+            })
         }
         Err(e) => Err(Unreachable {
             label: s.label.clone(),

@@ -30,7 +30,7 @@ pub(crate) mod report;
 pub(crate) mod score;
 
 use args::{AuditArgs, EXIT_PARTIAL};
-use collect::{collect, progress};
+use collect::{collect, progress, Lister};
 use report::{detect_json, detect_table, misplaced_json, profile_json, profile_table};
 use score::{candidates, rank, scores, Holding, Misplaced, Score, Tally, Unreachable};
 
@@ -87,8 +87,14 @@ pub(crate) fn run(a: &AuditArgs, f: Format, w: &mut dyn Write) -> Result<bool, F
     let detecting = a.profile.is_none();
     let keep = if detecting { 0 } else { a.show };
     let streaming = f == Format::Json && !detecting;
+    a.servers_kind.check()?;
     let tls = a.tls.load().map_err(Fail::new)?;
-    let opts = Options::new(a.timeout, stop).with_tls(tls);
+    let net = Options::new(a.timeout, stop).with_tls(tls);
+    let opts = if a.servers_kind.is_redis() {
+        Lister::Redis(a.servers_kind.redis(net)?)
+    } else {
+        Lister::Memcached(net)
+    };
     let mut out = Out {
         w,
         closed: false,
@@ -152,7 +158,7 @@ fn gather(
     fleet: &servers::Fleet,
     rings: &[ketama_core::Ring],
     keep: usize,
-    opts: &Options,
+    opts: &Lister,
     stream: Option<&mut Out<'_>>,
 ) -> (Vec<collect::Answer>, usize) {
     let bar = progress(fleet.servers().len());

@@ -4,7 +4,6 @@ use serde_json::{json, Value};
 
 use super::score::{share, Holding, Misplaced, Score, Unreachable};
 use crate::output::{key_fields, key_text, pct, Table};
-use ketama_memcache::Method;
 
 /// One misplaced key as JSON.
 pub(crate) fn misplaced_json(m: &Misplaced) -> Value {
@@ -24,7 +23,7 @@ fn servers_json(held: &[Holding], down: &[Unreachable], s: Option<&Score>) -> Va
                 "server": h.label,
                 "keys": h.keys,
                 "curr_items": h.items,
-                "listing": h.listing.command(),
+                "listing": h.listing,
                 "bad_lines": h.bad_lines,
             });
             if let Some(s) = s {
@@ -79,7 +78,7 @@ pub(crate) fn detect_json(
 const CACHEDUMP_NOTE: &str = "note: `stats cachedump` (servers without `lru_crawler metadump`) lists at most about 2 MB per slab class, and with a segmented LRU only the HOT part: keys may be missing there\n";
 
 fn cachedump_note(held: &[Holding]) -> &'static str {
-    if held.iter().any(|h| h.listing == Method::Cachedump) {
+    if held.iter().any(|h| h.partial) {
         CACHEDUMP_NOTE
     } else {
         ""
@@ -135,7 +134,7 @@ pub(crate) fn profile_table(
             h.items.to_string(),
             agree.to_string(),
             (h.keys - agree).to_string(),
-            h.listing.command().into(),
+            h.listing.into(),
         ]);
     }
     for d in down {
@@ -196,7 +195,7 @@ pub(crate) fn detect_table(
             h.label.clone(),
             h.keys.to_string(),
             h.items.to_string(),
-            h.listing.command().into(),
+            h.listing.into(),
         ]);
     }
     out.push('\n');

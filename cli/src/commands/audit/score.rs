@@ -4,20 +4,21 @@
 use ketama_core::{Hash, Profile, Ring};
 
 use crate::servers::{self, Fleet};
-use ketama_memcache::Method;
 
 /// What one server holds.
 #[derive(Clone, Debug)]
 pub(crate) struct Holding {
     /// The server's label in the servers file.
     pub(crate) label: String,
-    /// How the keys were listed.
-    pub(crate) listing: Method,
+    /// The command that listed the keys (`lru_crawler metadump all`, `SCAN`).
+    pub(crate) listing: &'static str,
+    /// Whether that command may miss keys (memcached's `stats cachedump`).
+    pub(crate) partial: bool,
     /// How many distinct keys were listed.
     pub(crate) keys: usize,
-    /// Its `curr_items` (`stats`).
+    /// What the server counts (memcached's `curr_items`, Redis's `DBSIZE`).
     pub(crate) items: u64,
-    /// Listing lines skipped (memcached never sends them).
+    /// Listing lines (memcached) or keys (Redis) skipped.
     pub(crate) bad_lines: u64,
 }
 

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand};
 
+use crate::backend_args::BackendArgs;
 use crate::shared::Fail;
 use crate::tls_args::TlsArgs;
 
@@ -59,6 +60,8 @@ pub(crate) struct PlaceArgs {
     pub(crate) timeout: Duration,
     #[command(flatten)]
     pub(crate) tls: TlsArgs,
+    #[command(flatten)]
+    pub(crate) servers_kind: BackendArgs,
 }
 
 /// `ketama migrate plan`.

@@ -26,6 +26,7 @@ pub(crate) fn run(a: &PlanArgs, f: Format) -> Result<(String, i32), Fail> {
     if crate::stop::requested() {
         return Err(Fail::new("interrupted"));
     }
+    setup::unsupported(plan.servers.iter().filter_map(|r| r.as_ref().err()))?;
     let mut code = 0;
     for (label, r) in pl.old.labels().zip(&plan.servers) {
         match r {

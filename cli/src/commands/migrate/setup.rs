@@ -2,7 +2,7 @@
 //! memcached backend with the run's stop flag, and the notes every verb prints alike.
 
 use ketama_memcache::Options;
-use ketama_migrate::{Fleet, Memcached, Placement};
+use ketama_migrate::{AnyBackend, Fleet, Memcached, Placement, Redis};
 
 use super::args::PlaceArgs;
 use crate::servers;
@@ -48,13 +48,28 @@ pub(crate) fn placement(a: &PlaceArgs) -> Result<Placement, Fail> {
     ))
 }
 
-/// The memcached servers as the options say (timeout per round trip, TLS), stopped by
-/// Ctrl-C.
-pub(crate) fn backend(a: &PlaceArgs) -> Result<Memcached, Fail> {
+/// The servers (memcached or Redis, `--backend`) as the options say (timeout per round trip,
+/// TLS, the Redis login and database), stopped by Ctrl-C.
+pub(crate) fn backend(a: &PlaceArgs) -> Result<AnyBackend, Fail> {
+    a.servers_kind.check()?;
     let tls = a.tls.load().map_err(Fail::new)?;
-    Ok(Memcached::new(
-        Options::new(a.timeout, crate::stop::flag()).with_tls(tls),
-    ))
+    let net = Options::new(a.timeout, crate::stop::flag()).with_tls(tls);
+    Ok(if a.servers_kind.is_redis() {
+        AnyBackend::Redis(Redis::new(a.servers_kind.redis(net)?))
+    } else {
+        AnyBackend::Memcached(Memcached::new(net))
+    })
+}
+
+/// A server that cannot serve the command at all (a Redis Cluster node, a server too old):
+/// the whole command fails with its message (exit 2), as a run refuses to start.
+pub(crate) fn unsupported<'a>(
+    mut errors: impl Iterator<Item = &'a ketama_migrate::backend::ServerError>,
+) -> Result<(), Fail> {
+    match errors.find(|e| e.kind == ketama_migrate::backend::ServerErrorKind::Unsupported) {
+        Some(e) => Err(Fail::new(e.message.clone())),
+        None => Ok(()),
+    }
 }
 
 /// Prints on stderr the lines a listing of `server` skipped (`verb`: the command).

@@ -30,6 +30,10 @@ pub(crate) fn run(a: &PlaceArgs, f: Format) -> Result<(String, i32), Fail> {
     if crate::stop::requested() {
         return Err(Fail::new("interrupted"));
     }
+    setup::unsupported(checks.iter().filter_map(|c| match &c.listing {
+        Some(Err(e)) => Some(e),
+        _ => None,
+    }))?;
     let down: Vec<(&str, &str)> = pl
         .new
         .labels()

@@ -5,7 +5,7 @@
 //! with each reply line given the whole timeout (a listing of millions of keys takes
 //! minutes).
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ketama_memcache::{
     exp_token, sendable, Conn, DeleteReply, Error, ErrorKind, Got, ListOptions, Mode, Options,
@@ -53,6 +53,8 @@ pub struct MemcachedConn {
     conn: Conn,
     /// The server's clock minus ours, seconds (for absolute expiry times).
     clock: i64,
+    /// When the last round was sent (a read's TTL counts from then).
+    sent: Instant,
 }
 
 impl From<Error> for ServerError {
@@ -83,7 +85,11 @@ impl Backend for Memcached {
             conn.renew_deadline();
             clock = conn.server_time()? - now();
         }
-        Ok(MemcachedConn { conn, clock })
+        Ok(MemcachedConn {
+            conn,
+            clock,
+            sent: Instant::now(),
+        })
     }
 
     fn names(&self, key: &[u8]) -> bool {
@@ -98,30 +104,36 @@ impl Backend for Memcached {
     }
 }
 
-/// An item read with `mg`.
-fn item(g: Got) -> Item {
+/// An item read with `mg` by a round sent at `sent`.
+fn item(g: Got, sent: Instant) -> Item {
     Item {
         data: g.value,
         flags: g.flags,
-        ttl: match g.ttl {
+        expires: match g.ttl {
             -1 => None,
-            t => Some(Duration::from_secs(t.max(0) as u64)),
+            t => Some(sent + Duration::from_secs(t.max(0) as u64)),
         },
         version: Version(g.cas),
     }
 }
 
 impl MemcachedConn {
-    /// The `T` token of an item written now (an expired one gets -1: it is never seen).
+    /// The `T` token of an item written now: what remains of its TTL, in seconds rounded up
+    /// (memcached's own unit; -1 for none, 0 once expired); an expired one gets -1: it is
+    /// never seen.
     fn exp(&self, item: &Item) -> i64 {
-        let ttl = item.ttl.map_or(-1, |d| d.as_secs() as i64);
+        let ttl = item
+            .remaining()
+            .map_or(-1, |d| d.as_millis().div_ceil(1000) as i64);
         exp_token(ttl, now() + self.clock).unwrap_or(-1)
     }
 }
 
 impl Connection for MemcachedConn {
+    /// The metadump shows each item's CAS: versions come with every listing.
     fn list(
         &mut self,
+        _versions: bool,
         each: &mut dyn FnMut(Listed) -> Result<(), ServerError>,
     ) -> Result<ListSummary, ServerError> {
         self.conn.renew_deadline();
@@ -157,6 +169,7 @@ impl Connection for MemcachedConn {
     }
 
     fn send(&mut self, requests: &[Request<'_>]) -> Result<(), ServerError> {
+        self.sent = Instant::now();
         for r in requests {
             match *r {
                 Request::Read(k) => self.conn.queue_get(k),
@@ -189,7 +202,10 @@ impl Connection for MemcachedConn {
         let mut out = Vec::with_capacity(requests.len());
         for r in requests {
             out.push(match r {
-                Request::Read(_) => Reply::Item(self.conn.read_get()?.map(item)),
+                Request::Read(_) => {
+                    let sent = self.sent;
+                    Reply::Item(self.conn.read_get()?.map(|g| item(g, sent)))
+                }
                 Request::Version(_) => Reply::Version(self.conn.read_cas()?.map(Version)),
                 Request::Add(..) | Request::Update { .. } => {
                     Reply::Written(match self.conn.read_set()? {

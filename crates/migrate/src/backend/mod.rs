@@ -1,5 +1,6 @@
 //! The server side of a migration: what the engine asks of a server, behind two traits
-//! ([`Backend`] opens [`Connection`]s), and the memcached implementation ([`Memcached`]).
+//! ([`Backend`] opens [`Connection`]s), the memcached implementation ([`Memcached`]), the
+//! Redis one ([`Redis`]), and either, chosen at run time ([`AnyBackend`]).
 //!
 //! The engine needs five things of a server, whatever it is:
 //! - **list** its keys with their metadata ([`Connection::list`]: key, expiry, size, and the
@@ -23,12 +24,16 @@
 //! the engine sends to every server of the round, then [`Connection::receive`] reads each
 //! server's replies, one per request, in order.
 
+mod any;
 mod error;
 mod memcached;
+mod redis;
 mod server;
 mod types;
 
+pub use any::{AnyBackend, AnyConn};
 pub use error::{ServerError, ServerErrorKind};
-pub use memcached::Memcached;
+pub use memcached::{Memcached, MemcachedConn};
+pub use redis::{Redis, RedisConn};
 pub use server::{Backend, Connection, Endpoint, Purpose, Side};
 pub use types::{Deleted, Identity, Item, ListSummary, Listed, Reply, Request, Version, Written};

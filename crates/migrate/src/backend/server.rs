@@ -59,9 +59,14 @@ pub trait Backend: Sync {
 /// One connection to one server, as the engine uses it.
 pub trait Connection: Send {
     /// Lists every key the server holds, each once, to `each` (an error of `each` ends the
-    /// listing with it). The summary says how complete the listing is.
+    /// listing with it). With `versions`, each key comes with its [`Version`] (a backend
+    /// whose listing shows versions for free gives them always; one that must compute them,
+    /// Redis, only when asked). The summary says how complete the listing is.
+    ///
+    /// [`Version`]: super::Version
     fn list(
         &mut self,
+        versions: bool,
         each: &mut dyn FnMut(Listed) -> Result<(), ServerError>,
     ) -> Result<ListSummary, ServerError>;
 

@@ -2,7 +2,7 @@
 //! versions, identities.
 
 use std::net::SocketAddr;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// An opaque token of one copy of a key, chosen by the backend: equal tokens mean the same
 /// bytes written by the same write. `Version(0)` is unknown (a listing that cannot tell).
@@ -64,8 +64,11 @@ pub struct Item {
     pub data: Vec<u8>,
     /// memcached's client flags (0 elsewhere).
     pub flags: u32,
-    /// Remaining time to live: `None` never expires; zero has expired (never written).
-    pub ttl: Option<Duration>,
+    /// When the item expires, on this machine's monotonic clock (`None`: never): the time
+    /// the read was sent plus the remaining TTL the server gave, so never later than the
+    /// source's own expiry. A copy is written with what remains of it then (memcached: in
+    /// seconds, rounded up; Redis: in ms, as an absolute time on the NEW server's clock).
+    pub expires: Option<Instant>,
     /// The version of the item read.
     pub version: Version,
 }
@@ -73,7 +76,13 @@ pub struct Item {
 impl Item {
     /// Whether the item has expired (it is not copied).
     pub fn expired(&self) -> bool {
-        self.ttl.is_some_and(|t| t.is_zero())
+        self.expires.is_some_and(|t| t <= Instant::now())
+    }
+
+    /// What remains of its time to live now (`None`: no expiry; zero: expired).
+    pub fn remaining(&self) -> Option<Duration> {
+        self.expires
+            .map(|t| t.saturating_duration_since(Instant::now()))
     }
 }
 
@@ -131,6 +140,8 @@ pub enum Written {
     /// The server refused this item (e.g. larger than its item size limit); the connection
     /// stays usable.
     Refused,
+    /// Written with an expiry that had passed when the server applied it: nothing stays.
+    Expired,
 }
 
 /// What a delete did.

@@ -146,6 +146,7 @@ fn written<B: Backend>(
             records.push((w.job.key, None));
         }
         Written::Refused => inc(&c.refused, 1),
+        Written::Expired => inc(&c.expired, 1),
         Written::Gone => retry.push(Write1 {
             expect: None,
             job: Job {

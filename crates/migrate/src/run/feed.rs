@@ -95,12 +95,21 @@ pub fn feed<B: Backend>(
     })
 }
 
+/// Whether a run needs the version of each listed key: `delete_moved` compares each delete
+/// with it, and a sync probes only the copy of a key whose source version is unchanged.
+fn versions_needed<B: Backend>(ctx: &Ctx<B>) -> bool {
+    ctx.delete_moved
+        || ctx
+            .state
+            .is_some_and(|s| s.lock().map_or(true, |s| !s.is_empty()))
+}
+
 /// Lists one OLD server into a spool file.
 fn list_one<B: Backend>(ctx: &Ctx<B>, src: usize) -> Result<(ListSummary, Spool), ServerError> {
     let ep = &ctx.pl.old.endpoints[src];
     let mut conn = ctx.backend.open(ep, Purpose::Sync)?;
     let mut spool = Spool::new();
-    let l = conn.list(&mut |it| {
+    let l = conn.list(versions_needed(ctx), &mut |it| {
         inc(&ctx.counts.listed, 1);
         if ctx.stopping() {
             return Err(ServerError::new(

@@ -1,0 +1,201 @@
+//! The Redis (and Valkey) backend: [`Redis`] over one `ketama-redis` connection per server.
+//! The listing is `SCAN` with `PTTL` and `MEMORY USAGE` per key (and the digest when the
+//! run needs versions); a read is `PTTL` and `DUMP` in one script; a write is `RESTORE`
+//! (without `REPLACE` when only if absent: `BUSYKEY` is newer data) with the expiry as an
+//! absolute time on the NEW server's clock (`ABSTTL`), never later than the source's;
+//! compared writes and deletes run in one script with the comparison. A [`Version`] is the
+//! first 64 bits of the SHA-1 of the `DUMP` payload.
+
+use std::time::Instant;
+
+use ketama_redis::{
+    Conn, Dumped, Error, ErrorKind, ListOptions, Options, Pace, Removed, Restored, Sizes,
+};
+
+use super::error::{ServerError, ServerErrorKind};
+use super::server::{Backend, Connection, Endpoint, Purpose};
+use super::types::{
+    Deleted, Identity, Item, ListSummary, Listed, Reply, Request, Version, Written,
+};
+use crate::clock::now;
+
+/// Redis servers, reached with these options (timeout, stop flag, TLS, login, database).
+#[derive(Clone, Debug)]
+pub struct Redis {
+    opts: Options,
+}
+
+impl Redis {
+    /// The backend connecting with `opts`.
+    pub fn new(opts: Options) -> Redis {
+        Redis { opts }
+    }
+}
+
+/// One connection to one Redis.
+#[derive(Debug)]
+pub struct RedisConn {
+    conn: Conn,
+    /// When the last round was sent (a read's TTL counts from then).
+    sent: Instant,
+}
+
+impl From<Error> for ServerError {
+    fn from(e: Error) -> ServerError {
+        let kind = match e.kind {
+            ErrorKind::Unsupported => ServerErrorKind::Unsupported,
+            ErrorKind::Interrupted => ServerErrorKind::Interrupted,
+            ErrorKind::Scratch => ServerErrorKind::Local,
+            _ => ServerErrorKind::Failed,
+        };
+        ServerError {
+            server: e.server,
+            kind,
+            message: e.message,
+        }
+    }
+}
+
+impl Backend for Redis {
+    type Conn = RedisConn;
+
+    /// Every connection logs in and is checked alike (no cluster node, Redis 5.0 or later),
+    /// whatever its purpose.
+    fn open(&self, server: &Endpoint, _purpose: Purpose) -> Result<RedisConn, ServerError> {
+        Ok(RedisConn {
+            conn: Conn::connect(&server.label, &server.addr, &self.opts)?,
+            sent: Instant::now(),
+        })
+    }
+}
+
+/// An item read by a round sent at `sent`.
+fn item(d: Dumped, sent: Instant) -> Item {
+    Item {
+        expires: (d.pttl >= 0).then(|| sent + std::time::Duration::from_millis(d.pttl as u64)),
+        data: d.payload,
+        flags: 0,
+        version: Version(d.version),
+    }
+}
+
+impl RedisConn {
+    /// The absolute expiry, ms on this server's clock, of an item written now (`None`:
+    /// never): what remains of it on this machine's clock, from now on the server's clock
+    /// as read at connect (rounded down, so never later than the source's).
+    fn expires_ms(&self, item: &Item) -> Option<i64> {
+        item.remaining()
+            .map(|d| ketama_redis::unix_ms() + self.conn.info().clock_ms + d.as_millis() as i64)
+    }
+
+    fn written(r: Restored) -> Written {
+        match r {
+            Restored::Stored(v) => Written::Stored(Version(v)),
+            Restored::Exists => Written::Exists,
+            Restored::Changed => Written::Changed,
+            Restored::Gone => Written::Gone,
+            Restored::Expired => Written::Expired,
+            Restored::Refused(_) => Written::Refused,
+        }
+    }
+}
+
+impl Connection for RedisConn {
+    fn list(
+        &mut self,
+        versions: bool,
+        each: &mut dyn FnMut(Listed) -> Result<(), ServerError>,
+    ) -> Result<ListSummary, ServerError> {
+        let t = now();
+        let how = ListOptions {
+            pace: Pace::EachLine,
+            sizes: Sizes::ONE_LISTING,
+        };
+        let l = self.conn.list_keys(how, versions, |k| {
+            each(Listed {
+                exp: if k.pttl < 0 {
+                    -1
+                } else {
+                    t + (k.pttl as u64).div_ceil(1000) as i64
+                },
+                key: k.key,
+                version: Version(k.version),
+                size: k.size,
+            })
+        })?;
+        Ok(ListSummary {
+            command: "SCAN",
+            partial: false,
+            bad: l
+                .skipped
+                .iter()
+                .enumerate()
+                .map(|(i, n)| {
+                    (
+                        i as u64 + 1,
+                        format!("a key of {n} bytes (longer than {})", ketama_redis::MAX_KEY),
+                    )
+                })
+                .collect(),
+            bad_count: l.skipped_count,
+            keys: l.keys,
+        })
+    }
+
+    fn identity(&mut self) -> Result<Identity, ServerError> {
+        let i = self.conn.info();
+        Ok(Identity {
+            peer: self.conn.peer(),
+            process: format!("run_id {}", i.run_id),
+            started: i.started,
+        })
+    }
+
+    fn send(&mut self, requests: &[Request<'_>]) -> Result<(), ServerError> {
+        self.sent = Instant::now();
+        for r in requests {
+            match *r {
+                Request::Read(k) => self.conn.queue_dump(k),
+                Request::Version(k) => self.conn.queue_digest(k),
+                Request::Add(k, it) => {
+                    let exp = self.expires_ms(it);
+                    self.conn.queue_restore(k, &it.data, exp, None);
+                }
+                Request::Update { key, item, expect } => {
+                    let exp = self.expires_ms(item);
+                    self.conn
+                        .queue_restore(key, &item.data, exp, Some(expect.0));
+                }
+                Request::Delete { key, expect } => {
+                    self.conn.queue_delete(key, expect.map(|v| v.0));
+                }
+            }
+        }
+        Ok(self.conn.flush()?)
+    }
+
+    fn receive(&mut self, requests: &[Request<'_>]) -> Result<Vec<Reply>, ServerError> {
+        let mut out = Vec::with_capacity(requests.len());
+        for r in requests {
+            out.push(match r {
+                Request::Read(_) => {
+                    let sent = self.sent;
+                    Reply::Item(self.conn.read_dump()?.map(|d| item(d, sent)))
+                }
+                Request::Version(_) => Reply::Version(self.conn.read_digest()?.map(Version)),
+                Request::Add(..) => Reply::Written(Self::written(self.conn.read_restore(false)?)),
+                Request::Update { .. } => {
+                    Reply::Written(Self::written(self.conn.read_restore(true)?))
+                }
+                Request::Delete { expect, .. } => {
+                    Reply::Deleted(match self.conn.read_delete(expect.is_some())? {
+                        Removed::Deleted => Deleted::Deleted,
+                        Removed::Gone => Deleted::Gone,
+                        Removed::Changed => Deleted::Changed,
+                    })
+                }
+            });
+        }
+        Ok(out)
+    }
+}
