@@ -4,7 +4,8 @@
 # hook module (its live test starts redis-server processes on 127.0.0.1). Uses the machine's Go
 # (1.19 or newer; the go-redis module needs 1.26, as go-redis v9.23 does), else Debian's
 # golang-go. The conformance test needs the `ketama` binary: $KETAMA_BIN, else
-# target/debug/ketama (built when cargo is there); KETAMA_REQUIRE_CLI=1 (set here) makes its absence a failure rather than a skip.
+# target/debug/ketama (built when cargo is there); KETAMA_REQUIRE_CLI=1 (set here) makes its
+# absence a failure rather than a skip.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root/go"
