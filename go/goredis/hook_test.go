@@ -66,16 +66,16 @@ func TestGetIsTheRingsAnswer(t *testing.T) {
 
 func TestShardNamesAreServerNames(t *testing.T) {
 	servers := []Server{
-		{Label: "10.0.0.1:6379", Weight: 1, Name: "alpha"},
-		{Label: "10.0.0.2:6379", Weight: 1, Name: "beta"},
-		{Label: "10.0.0.3:6379", Weight: 1},
+		{Label: "127.0.2.1:6379", Weight: 1, Name: "alpha"},
+		{Label: "127.0.2.2:6379", Weight: 1, Name: "beta"},
+		{Label: "127.0.2.3:6379", Weight: 1},
 	}
 	h, r := mustHook(t, "twemproxy", servers)
-	want := map[string]string{"alpha": "10.0.0.1:6379", "beta": "10.0.0.2:6379", "10.0.0.3:6379": "10.0.0.3:6379"}
+	want := map[string]string{"alpha": "127.0.2.1:6379", "beta": "127.0.2.2:6379", "127.0.2.3:6379": "127.0.2.3:6379"}
 	if got := h.Addrs(); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("Addrs %v, want %v", got, want)
 	}
-	ch := h.NewConsistentHash([]string{"10.0.0.3:6379", "beta", "alpha"})
+	ch := h.NewConsistentHash([]string{"127.0.2.3:6379", "beta", "alpha"})
 	for i := 0; i < 500; i++ {
 		k := fmt.Sprintf("k%d", i)
 		idx, _ := r.Index(k)
@@ -200,7 +200,7 @@ func TestBadRings(t *testing.T) {
 		t.Errorf("nil ring: %v", err)
 	}
 	twin, err := core.New("twemproxy", "", []Server{
-		{Label: "10.0.0.1:6379", Weight: 1, Name: "a"}, {Label: "10.0.0.2:6379", Weight: 1, Name: "a"},
+		{Label: "127.0.2.1:6379", Weight: 1, Name: "a"}, {Label: "127.0.2.2:6379", Weight: 1, Name: "a"},
 	})
 	if err != nil {
 		t.Fatal(err)

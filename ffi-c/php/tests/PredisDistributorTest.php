@@ -72,8 +72,8 @@ final class PredisDistributorTest extends TestCase
     /** @dataProvider profiles */
     public function testPredisRoutesWhereTheRingSays(string $profile): void
     {
-        $uris = ['tcp://10.0.1.1:6379', 'tcp://10.0.1.2:6379?weight=3', 'tcp://10.0.1.3:6380?weight=2', 'tcp://cache4.example:6379'];
-        $ring = new Ring(['10.0.1.1:6379' => 1, '10.0.1.2:6379' => 3, '10.0.1.3:6380' => 2, 'cache4.example:6379' => 1], $profile);
+        $uris = ['tcp://127.0.1.1:6379', 'tcp://127.0.1.2:6379?weight=3', 'tcp://127.0.1.3:6380?weight=2', 'tcp://localhost:6379'];
+        $ring = new Ring(['127.0.1.1:6379' => 1, '127.0.1.2:6379' => 3, '127.0.1.3:6380' => 2, 'localhost:6379' => 1], $profile);
         $c = self::client($uris, $profile);
         $seen = [];
         foreach (self::keys(2000) as $key) {
@@ -87,8 +87,8 @@ final class PredisDistributorTest extends TestCase
 
     public function testSocketsAndIpv6AreLabelledAsPredisNamesThem(): void
     {
-        $c = self::client(['unix:///run/redis/a.sock', 'tcp://[::1]:6379', 'tcp://10.0.1.1:6379'], 'libketama');
-        $ring = new Ring(['/run/redis/a.sock', '::1:6379', '10.0.1.1:6379'], 'libketama');
+        $c = self::client(['unix:///run/redis/a.sock', 'tcp://[::1]:6379', 'tcp://127.0.1.1:6379'], 'libketama');
+        $ring = new Ring(['/run/redis/a.sock', '::1:6379', '127.0.1.1:6379'], 'libketama');
         foreach (self::keys(300) as $key) {
             $this->assertSame($ring->get($key), self::serverOf($c, $key), $key);
         }
@@ -96,12 +96,12 @@ final class PredisDistributorTest extends TestCase
 
     public function testAliasIsTheShardName(): void
     {
-        $c = self::client(['tcp://10.0.1.1:6379?alias=alpha', 'tcp://10.0.1.2:6379?alias=beta'], 'twemproxy');
+        $c = self::client(['tcp://127.0.1.1:6379?alias=alpha', 'tcp://127.0.1.2:6379?alias=beta'], 'twemproxy');
         $ring = new Ring([
-            ['label' => '10.0.1.1:6379', 'weight' => 1, 'name' => 'alpha'],
-            ['label' => '10.0.1.2:6379', 'weight' => 1, 'name' => 'beta'],
+            ['label' => '127.0.1.1:6379', 'weight' => 1, 'name' => 'alpha'],
+            ['label' => '127.0.1.2:6379', 'weight' => 1, 'name' => 'beta'],
         ], 'twemproxy');
-        $unnamed = new Ring(['10.0.1.1:6379', '10.0.1.2:6379'], 'twemproxy');
+        $unnamed = new Ring(['127.0.1.1:6379', '127.0.1.2:6379'], 'twemproxy');
         $differ = 0;
         foreach (self::keys(1000) as $key) {
             $this->assertSame($ring->get($key), self::serverOf($c, $key), $key);
@@ -112,8 +112,8 @@ final class PredisDistributorTest extends TestCase
 
     public function testHashTags(): void
     {
-        $ring = new Ring(['10.0.1.1:6379', '10.0.1.2:6379', '10.0.1.3:6379'], 'libketama');
-        $uris = ['tcp://10.0.1.1:6379', 'tcp://10.0.1.2:6379', 'tcp://10.0.1.3:6379'];
+        $ring = new Ring(['127.0.1.1:6379', '127.0.1.2:6379', '127.0.1.3:6379'], 'libketama');
+        $uris = ['tcp://127.0.1.1:6379', 'tcp://127.0.1.2:6379', 'tcp://127.0.1.3:6379'];
         $whole = self::client($uris, 'libketama');
         $tagged = self::client($uris, 'libketama', false);
         $moved = 0;
@@ -135,8 +135,8 @@ final class PredisDistributorTest extends TestCase
 
     public function testMultiKeyCommandsNeedOneServer(): void
     {
-        $c = self::client(['tcp://10.0.1.1:6379', 'tcp://10.0.1.2:6379', 'tcp://10.0.1.3:6379'], 'libketama');
-        $ring = new Ring(['10.0.1.1:6379', '10.0.1.2:6379', '10.0.1.3:6379'], 'libketama');
+        $c = self::client(['tcp://127.0.1.1:6379', 'tcp://127.0.1.2:6379', 'tcp://127.0.1.3:6379'], 'libketama');
+        $ring = new Ring(['127.0.1.1:6379', '127.0.1.2:6379', '127.0.1.3:6379'], 'libketama');
         $byServer = [];
         foreach (self::keys(60) as $key) {
             $byServer[$ring->get($key)][] = $key;
@@ -158,9 +158,9 @@ final class PredisDistributorTest extends TestCase
     public function testRefusals(): void
     {
         foreach ([
-            [['tcp://10.0.1.1:6379', 'tcp://10.0.1.1:6379'], KetamaException::DUPLICATE_SERVER],
-            [['tcp://10.0.1.1:6379?weight=abc'], KetamaException::BAD_WEIGHT],
-            [['tcp://10.0.1.1:6379?weight=-2'], KetamaException::BAD_WEIGHT],
+            [['tcp://127.0.1.1:6379', 'tcp://127.0.1.1:6379'], KetamaException::DUPLICATE_SERVER],
+            [['tcp://127.0.1.1:6379?weight=abc'], KetamaException::BAD_WEIGHT],
+            [['tcp://127.0.1.1:6379?weight=-2'], KetamaException::BAD_WEIGHT],
         ] as [$uris, $code]) {
             try {
                 self::client($uris, 'libketama');
@@ -169,7 +169,7 @@ final class PredisDistributorTest extends TestCase
                 $this->assertSame($code, $e->getCode(), $e->getMessage());
             }
         }
-        $c = self::client(['tcp://10.0.1.1:6379'], 'php-memcached');
+        $c = self::client(['tcp://127.0.1.1:6379'], 'php-memcached');
         try {
             self::serverOf($c, str_repeat('x', 300));
             $this->fail('php-memcached takes a 300-byte key');
@@ -186,17 +186,17 @@ final class PredisDistributorTest extends TestCase
 
     public function testRemove(): void
     {
-        $uris = ['tcp://10.0.1.1:6379', 'tcp://10.0.1.2:6379', 'tcp://10.0.1.3:6379'];
+        $uris = ['tcp://127.0.1.1:6379', 'tcp://127.0.1.2:6379', 'tcp://127.0.1.3:6379'];
         $c = self::client($uris, 'libketama');
         $cluster = $c->getConnection();
         $this->assertTrue($cluster->remove($cluster->getConnectionById(1)));
-        $ring = new Ring(['10.0.1.1:6379', '10.0.1.3:6379'], 'libketama');
+        $ring = new Ring(['127.0.1.1:6379', '127.0.1.3:6379'], 'libketama');
         foreach (self::keys(500) as $key) {
             $this->assertSame($ring->get($key), self::serverOf($c, $key), $key);
         }
         $d = $cluster->getClusterStrategy()->getDistributor();
         $d->remove('not a node'); // unknown: nothing changes
-        $this->assertSame(['10.0.1.1:6379', '10.0.1.3:6379'], $d->getRing()->labels());
+        $this->assertSame(['127.0.1.1:6379', '127.0.1.3:6379'], $d->getRing()->labels());
     }
 
     /**
@@ -211,7 +211,7 @@ final class PredisDistributorTest extends TestCase
             $this->assertSame(KetamaException::UNKNOWN_PROFILE, $e->getCode());
             $this->markTestSkipped('this library has no predis profiles');
         }
-        $uris = ['tcp://10.0.1.1:6379?weight=300', 'tcp://10.0.1.2:6379', 'tcp://10.0.1.3:6380?weight=50', 'tcp://10.0.1.4:7000?weight=100'];
+        $uris = ['tcp://127.0.1.1:6379?weight=300', 'tcp://127.0.1.2:6379', 'tcp://127.0.1.3:6380?weight=50', 'tcp://127.0.1.4:7000?weight=100'];
         $keys = array_merge(self::keys(3000), ['{user:1}:name', 'cart:{user:1}', '{}{42}', 'a{}b', 'x{y}z{w}']);
         foreach (['predis' => new HashRing(), 'predis-ketama' => new KetamaRing()] as $profile => $theirs) {
             $predis = new Client($uris, ['cluster' => new PredisCluster(new PredisStrategy($theirs))]);
