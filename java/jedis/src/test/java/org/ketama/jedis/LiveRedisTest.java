@@ -94,7 +94,8 @@ class LiveRedisTest {
                 String[] hp = ProfileJedisRouter.hostPort(s.label());
                 try (Jedis one = new Jedis(hp[0], Integer.parseInt(hp[1]))) {
                     assertTrue(count.getOrDefault(s.label(), 0L) > 0);
-                    assertEquals(count.get(s.label()), one.dbSize(), s.label());
+                    // keys(), not dbSize(): its signature is the same in Jedis 3 and 4
+                    assertEquals(count.get(s.label()).intValue(), one.keys("*").size(), s.label());
                     for (int i = 0; i < 1500; i += 3) {
                         String key = "user:" + i;
                         if (ring.get(key).equals(s.label())) {
