@@ -8,8 +8,8 @@
 
 use ketama_core::options::{OptionRules, HASH_TAG_LEN, MAX_PREFIX, MAX_PREFIXED_KEY};
 use ketama_core::profile::{
-    Bound, Failover, Join, KeyChars, KeyLimits, KeyRewrite, Order, Placement, PointHash, Removal,
-    ScoreTies, StringForm, Ties, ZeroWeight,
+    Bound, Failover, Join, KeyChars, KeyLimits, KeyRewrite, KeyTag, Order, Placement, PointHash,
+    Removal, ScoreTies, StringForm, TagRule, Ties, ZeroWeight,
 };
 use ketama_core::server::NodeForm;
 use ketama_core::weight::{Count, Formula};
@@ -72,7 +72,8 @@ fn input(h: Hash) -> &'static str {
         | Hash::Fnv1a64Unsigned
         | Hash::Fnv1_32Unsigned
         | Hash::Fnv1a32Unsigned
-        | Hash::HsiehUnsigned => "unsigned_bytes",
+        | Hash::HsiehUnsigned
+        | Hash::Fnv1a32Zero => "unsigned_bytes",
         _ => "bytes",
     }
 }
@@ -95,6 +96,7 @@ pub fn profile(p: &Profile) -> Value {
         "ties": ties(p.ties),
         "zero_weight": zero_weight(p.zero_weight),
         "key": key(p.key),
+        "key_tag": key_tag(p.key_tag),
         "single_shortcut": p.single_shortcut,
         "empty_key_rejected": p.empty_key_rejected.iter().map(|h| h.name()).collect::<Vec<_>>(),
         "key_limits": key_limits(p.key_limits),
@@ -132,6 +134,12 @@ fn node(n: NodeForm) -> &'static str {
         NodeForm::HostThenPort => "host_then_port",
         NodeForm::HostSlashHostPort => "host_slash_host_port",
         NodeForm::JavaEvcache => "java_evcache",
+        NodeForm::RedisUrlDb => "redis_url_db",
+        NodeForm::RedisUrl => "redis_url",
+        NodeForm::ShardPlace => "shard_place",
+        NodeForm::NameStarWeight => "name_star_weight",
+        NodeForm::HostNulPort => "host_nul_port",
+        NodeForm::IpEndPoint => "ip_end_point",
     }
 }
 
@@ -142,6 +150,8 @@ fn strings(s: StringForm) -> &'static str {
         StringForm::Concat => "concat",
         StringForm::Bare => "bare",
         StringForm::Colon => "colon",
+        StringForm::Star => "star",
+        StringForm::DashNode => "dash_node",
     }
 }
 
@@ -153,6 +163,9 @@ fn formula(f: Formula) -> &'static str {
         Formula::IntegerDiv => "integer_div",
         Formula::Dalli => "dalli",
         Formula::Whalin => "whalin",
+        Formula::Predis => "predis",
+        Formula::PredisKetama => "predis_ketama",
+        Formula::Finagle => "finagle",
     }
 }
 
@@ -161,6 +174,7 @@ fn count(c: Count) -> Value {
         Count::Fixed(k) => json!({"kind": "fixed", "strings": k}),
         Count::PerWeight(k) => json!({"kind": "per_weight", "strings": k}),
         Count::Relative(f) => json!({"kind": "relative", "formula": formula(f)}),
+        Count::PerWeightInt(k) => json!({"kind": "per_weight_int", "strings": k}),
     }
 }
 
@@ -174,6 +188,9 @@ fn points(p: PointHash) -> Value {
         PointHash::Murmur3Chain => json!({"kind": "murmur3_chain"}),
         PointHash::Sha1Word => json!({"kind": "sha1_word"}),
         PointHash::Xxh3Word => json!({"kind": "xxh3_word"}),
+        PointHash::Md5WordBe => json!({"kind": "md5_word_be"}),
+        PointHash::KeyHash64 => json!({"kind": "key_hash64"}),
+        PointHash::Fnv1aFirstZero => json!({"kind": "fnv1a_first_zero"}),
     }
 }
 
@@ -185,6 +202,8 @@ fn bound(b: Bound) -> &'static str {
         Bound::Floor => "floor",
         Bound::FloorWrap => "floor_wrap",
         Bound::LowerBoundSigned => "lower_bound_signed",
+        Bound::UpperBoundClamp => "upper_bound_clamp",
+        Bound::LowerBoundBelowLast => "lower_bound_below_last",
     }
 }
 
@@ -207,6 +226,9 @@ fn placement(p: Placement) -> Value {
         Placement::HashRendezvous { join, ties } => {
             json!({"kind": "hash_rendezvous", "join": join_name(join), "ties": score_ties(ties)})
         }
+        Placement::Proportional => json!({"kind": "proportional"}),
+        Placement::MixRendezvous => json!({"kind": "mix_rendezvous"}),
+        Placement::ScaledPoints => json!({"kind": "scaled_points"}),
     }
 }
 
@@ -237,6 +259,7 @@ fn zero_weight(z: ZeroWeight) -> &'static str {
         ZeroWeight::AsOne => "as_one",
         ZeroWeight::AsIs => "as_is",
         ZeroWeight::Reject => "reject",
+        ZeroWeight::AsHundred => "as_hundred",
     }
 }
 
@@ -249,6 +272,25 @@ fn key(k: KeyRewrite) -> Value {
         KeyRewrite::UrlEncode => json!({"kind": "url_encode"}),
         KeyRewrite::PyBytesRepr => json!({"kind": "py_bytes_repr"}),
         KeyRewrite::Prefix(p) => json!({"kind": "prefix", "prefix": p}),
+        KeyRewrite::Latin1 => json!({"kind": "latin1"}),
+    }
+}
+
+fn key_tag(t: KeyTag) -> Value {
+    match t {
+        KeyTag::None => json!({"kind": "none"}),
+        KeyTag::Configured(r) => json!({"kind": "configured", "rule": tag_rule(r)}),
+        KeyTag::Braces(r) => json!({"kind": "braces", "rule": tag_rule(r)}),
+    }
+}
+
+fn tag_rule(r: TagRule) -> &'static str {
+    match r {
+        TagRule::FirstNonEmpty => "first_non_empty",
+        TagRule::FirstUpToNul => "first_up_to_nul",
+        TagRule::LineStart => "line_start",
+        TagRule::GreedyLast => "greedy_last",
+        TagRule::LazyFind => "lazy_find",
     }
 }
 
@@ -264,6 +306,7 @@ fn key_chars(c: KeyChars) -> &'static str {
         KeyChars::PyWhitespace => "py_whitespace",
         KeyChars::PyWhitespaceAscii => "py_whitespace_ascii",
         KeyChars::PythonMemcached => "python_memcached",
+        KeyChars::SpaceNewlineNul => "space_newline_nul",
     }
 }
 
@@ -288,6 +331,8 @@ fn failover(f: Failover) -> Value {
         Failover::RehashHash { tries } => json!({"kind": "rehash_hash", "tries": tries}),
         Failover::RehashKeyUntried => json!({"kind": "rehash_key_untried"}),
         Failover::Stay => json!({"kind": "stay"}),
+        Failover::RehashSum { tries } => json!({"kind": "rehash_sum", "tries": tries}),
+        Failover::RehashDoubled => json!({"kind": "rehash_doubled"}),
     }
 }
 

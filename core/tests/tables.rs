@@ -1,6 +1,6 @@
 //! The profile and hash tables: tests of the tables themselves, and the documentation tables
 //! generated from the rows (the README's profile table, the crate docs' table in
-//! `core/src/profile.rs`, `docs/compat.md`'s profile list).
+//! `core/src/profile/mod.rs`, `docs/compat.md`'s profile list).
 //!
 //! `generated_tables_are_fresh` fails when a committed table differs from what the rows
 //! give; to rewrite them:
@@ -140,7 +140,7 @@ fn generated_tables_are_fresh() {
     let write = std::env::var_os("KETAMA_WRITE_TABLES").is_some();
     let targets = [
         ("README.md", "", readme_table()),
-        ("core/src/profile.rs", "//! ", crate_doc_table()),
+        ("core/src/profile/mod.rs", "//! ", crate_doc_table()),
         ("docs/compat.md", "", compat_table()),
     ];
     let mut stale = Vec::new();
@@ -176,13 +176,35 @@ fn names_and_aliases_are_unique_and_resolve_to_their_own_row() {
     }
 }
 
-/// The names of the items declared as `pub static NAME: Profile` in the profile table.
-fn declared_rows() -> Vec<String> {
-    include_str!("../src/profile.rs")
-        .lines()
-        .filter_map(|l| l.strip_prefix("pub static "))
-        .filter_map(|l| l.strip_suffix(": Profile = Profile {"))
-        .map(str::to_string)
+/// The source of every file of the profile table (`core/src/profile/`), by file name.
+fn table_sources() -> Vec<(String, String)> {
+    let dir = repo("core/src/profile");
+    let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// The names of the items declared as `pub static NAME: Profile` in the profile table's files,
+/// each with the source of the file that declares it.
+fn declared_rows() -> Vec<(String, String)> {
+    table_sources()
+        .into_iter()
+        .flat_map(|(_, source)| {
+            source
+                .lines()
+                .filter_map(|l| l.strip_prefix("pub static "))
+                .filter_map(|l| l.strip_suffix(": Profile = Profile {"))
+                .map(|item| (item.to_string(), source.clone()))
+                .collect::<Vec<_>>()
+        })
         .collect()
 }
 
@@ -214,8 +236,8 @@ fn every_row_is_listed_once_and_documented() {
     }
     // Each declared row is the one PROFILES lists under its name (a row left out of the
     // list would be unreachable by name, and missing from every generated table).
-    let source = include_str!("../src/profile.rs");
-    for item in &declared {
+    let list = std::fs::read_to_string(repo("core/src/profile/mod.rs")).unwrap();
+    for (item, source) in &declared {
         let at = source
             .find(&format!("pub static {item}: Profile = Profile {{"))
             .unwrap();
@@ -225,7 +247,7 @@ fn every_row_is_listed_once_and_documented() {
             .and_then(|r| r.split('"').next())
             .unwrap();
         assert!(
-            source.contains(&format!("    &{item},\n")),
+            list.contains(&format!("    &{item},\n")),
             "{item} is not listed in PROFILES"
         );
         assert!(Profile::by_name(name).is_ok(), "{item} ({name})");

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 
 use super::compiled::Ring;
 use super::key::{KeyBuf, KeyPoint};
-use super::layout::Layout;
+use super::layout::{Layout, WideKey};
 use crate::error::Error;
 use crate::hash::md5::{self, lanes, lanes::Lanes};
 use crate::hash::Hash;
@@ -24,7 +24,10 @@ impl Ring {
         }
         match &self.layout {
             Layout::Furc(_) | Layout::Scored(..) | Layout::JumpXxh3 => return None,
-            Layout::Wide(..) => return Some(|d| KeyPoint::Wide(u128::from_be_bytes(*d))),
+            Layout::Wide(_, _, WideKey::Md5) => {
+                return Some(|d| KeyPoint::Wide(u128::from_be_bytes(*d)))
+            }
+            Layout::Wide(_, _, WideKey::Hash64(_)) => return None,
             Layout::Slots(s) if s.old_compat() => return None,
             _ => {}
         }

@@ -42,7 +42,7 @@ impl Ring {
             hash,
             options: Options::new(),
             entries: Vec::new(),
-            layout: Layout::empty(profile),
+            layout: Layout::empty(profile, hash),
             explicit: false,
         }
     }

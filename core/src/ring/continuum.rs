@@ -139,18 +139,31 @@ impl Continuum {
                 0 => self.first_of_run(len - 1),
                 p => self.first_of_run(p - 1),
             },
+            Bound::UpperBoundClamp => match self.upper_bound(h) {
+                p if p == len => self.first_of_run(len - 1),
+                p => p,
+            },
+            Bound::LowerBoundBelowLast => match self.lower_bound(h) {
+                0 if self.values[0] != h => self.first_of_run(len - 1),
+                p => wrap(p),
+            },
         })
     }
 
-    /// The position a 128-bit key point lands on (uhashring: the first point > w, wrapping);
-    /// `wide` holds the full positions, parallel to `values` (their top 32 bits).
-    pub(super) fn position_wide(&self, wide: &[u128], w: u128) -> Result<usize, Error> {
+    /// The position a 128-bit key point lands on, wrapping: the first point > w (`UPPER`:
+    /// uhashring) or >= w (a 64-bit ring's positions, in the top half); `wide` holds the full
+    /// positions, parallel to `values` (their top 32 bits).
+    pub(super) fn position_wide<const UPPER: bool>(
+        &self,
+        wide: &[u128],
+        w: u128,
+    ) -> Result<usize, Error> {
         let len = self.values.len();
         if len == 0 {
             return Err(Error::NoServer);
         }
         let (lo, hi) = self.index.range((w >> 96) as u32);
-        let p = lo + wide[lo..hi].partition_point(|&x| x <= w);
+        let p = lo + wide[lo..hi].partition_point(|&x| if UPPER { x <= w } else { x < w });
         Ok(if p == len { 0 } else { p })
     }
 }

@@ -6,8 +6,9 @@ use alloc::vec::Vec;
 
 use super::continuum::{Columns, Continuum};
 use super::entry::Entry;
-use super::key::KeyPoint;
+use super::key::{wide64, KeyPoint};
 use super::pecl::PeclTable;
+use super::scaled::ScaledPoints;
 use super::scratch::Scratch;
 use super::slots::{Reduce, Slots};
 use super::tie_runs::TieRuns;
@@ -21,9 +22,9 @@ pub(super) enum Layout {
     /// Sorted 32-bit points searched by the bound; the tie winner is stored first (most
     /// ketama clients).
     Sorted(Continuum, Bound),
-    /// uhashring: 128-bit positions (`wide`, parallel to the continuum's top 32 bits),
-    /// searched for the first point > the key's 128-bit digest.
-    Wide(Continuum, Vec<u128>),
+    /// 128-bit positions (`wide`, parallel to the continuum's top 32 bits), searched by the
+    /// key's point as [`WideKey`] says.
+    Wide(Continuum, Vec<u128>, WideKey),
     /// xmemcached: sorted points searched by the bound, where a run of equal positions is
     /// owned by the server its [`TieRuns`] rule picks.
     TieRuns(Continuum, Bound, TieRuns),
@@ -45,27 +46,56 @@ pub(super) enum Layout {
     /// Rendezvous over a hash of each node string joined with the key (pymemcache,
     /// emcache), by the profile's join of node and key and its rule for equal scores.
     Scored(Join, ScoreTies),
+    /// Rendezvous over mixed 64-bit hashes (go-redis): each entry's 64-bit node hash.
+    Mixed(Vec<u64>),
+    /// Cache::Memcached::Fast's compatible continuum: one scaled point per server.
+    Scaled(ScaledPoints),
+}
+
+/// What a 128-bit continuum holds and how a key is searched on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum WideKey {
+    /// Whole MD5 digests (uhashring): the key's digest, first point > it.
+    Md5,
+    /// The ring hash's 64 bits in the top half (Jedis), flipped into the bound's order: the
+    /// key's 64-bit hash, first point >= it.
+    Hash64(Bound),
 }
 
 impl Layout {
     /// The layout of an empty ring of `profile`.
-    pub(super) fn empty(profile: &Profile) -> Layout {
-        Layout::derive(profile, &[], Columns::default())
+    pub(super) fn empty(profile: &Profile, hash: Hash) -> Layout {
+        Layout::derive(profile, hash, &[], Columns::default())
+    }
+
+    /// Whether `profile`'s layout keeps 128-bit positions (and which).
+    pub(super) fn wide_key(profile: &Profile) -> Option<WideKey> {
+        match (profile.points, profile.placement) {
+            (PointHash::Md5Wide, Placement::Ring(_)) => Some(WideKey::Md5),
+            (PointHash::KeyHash64, Placement::Ring(b)) => Some(WideKey::Hash64(b)),
+            _ => None,
+        }
     }
 
     /// Whether `profile`'s layout keeps 128-bit positions.
     pub(super) fn is_wide(profile: &Profile) -> bool {
-        profile.points == PointHash::Md5Wide && matches!(profile.placement, Placement::Ring(_))
+        Layout::wide_key(profile).is_some()
     }
 
     /// Builds the layout from the entries and the sorted points (in canonical order): the
-    /// one place a profile's placement, point hash and tie rule pick the shape.
-    pub(super) fn derive(profile: &Profile, entries: &[Entry], cols: Columns) -> Layout {
+    /// one place a profile's placement, point hash and tie rule pick the shape (`hash`: the
+    /// ring's key hash, for layouts that hash node strings).
+    pub(super) fn derive(
+        profile: &Profile,
+        hash: Hash,
+        entries: &[Entry],
+        cols: Columns,
+    ) -> Layout {
         match profile.placement {
             Placement::Ring(bound) => {
                 let (c, wide) = Continuum::from_columns(cols);
-                if Layout::is_wide(profile) {
-                    Layout::Wide(c, wide)
+                if let Some(key) = Layout::wide_key(profile) {
+                    Layout::Wide(c, wide, key)
                 } else if profile.ties == Ties::SortedList {
                     let runs = TieRuns::new(&c, entries);
                     Layout::TieRuns(c, bound, runs)
@@ -76,6 +106,16 @@ impl Layout {
             Placement::PeclBuckets => {
                 Layout::Buckets(PeclTable::new(Continuum::from_columns(cols).0))
             }
+            Placement::Proportional => {
+                Layout::Slots(Slots::new(entries, false, Reduce::Proportional))
+            }
+            Placement::MixRendezvous => Layout::Mixed(
+                entries
+                    .iter()
+                    .map(|e| hash.hash64(e.node.as_bytes()))
+                    .collect(),
+            ),
+            Placement::ScaledPoints => Layout::Scaled(ScaledPoints::new(entries)),
             Placement::Modula { weighted, high15 } => {
                 Layout::Slots(Slots::new(entries, weighted, Reduce::Unsigned { high15 }))
             }
@@ -119,7 +159,7 @@ impl Layout {
     #[inline]
     pub(super) fn continuum(&self) -> Option<&Continuum> {
         match self {
-            Layout::Sorted(c, _) | Layout::Wide(c, _) | Layout::TieRuns(c, _, _) => Some(c),
+            Layout::Sorted(c, _) | Layout::Wide(c, ..) | Layout::TieRuns(c, _, _) => Some(c),
             Layout::Buckets(t) => Some(&t.continuum),
             Layout::Slots(_)
             | Layout::Jump
@@ -127,6 +167,8 @@ impl Layout {
             | Layout::Rendezvous
             | Layout::Scored(..)
             | Layout::JumpXxh3
+            | Layout::Mixed(_)
+            | Layout::Scaled(_)
             | Layout::Maglev(_) => None,
         }
     }
@@ -135,7 +177,8 @@ impl Layout {
     pub(super) fn bound(&self) -> Option<Bound> {
         match self {
             Layout::Sorted(_, b) | Layout::TieRuns(_, b, _) => Some(*b),
-            Layout::Wide(..) => Some(Bound::UpperBound),
+            Layout::Wide(_, _, WideKey::Md5) => Some(Bound::UpperBound),
+            Layout::Wide(_, _, WideKey::Hash64(b)) => Some(*b),
             Layout::Buckets(_) => Some(Bound::LowerBound),
             _ => None,
         }
@@ -144,7 +187,7 @@ impl Layout {
     /// The 128-bit positions (empty unless [`Layout::Wide`]).
     pub(super) fn wide(&self) -> &[u128] {
         match self {
-            Layout::Wide(_, w) => w,
+            Layout::Wide(_, w, _) => w,
             _ => &[],
         }
     }
@@ -162,7 +205,10 @@ impl Layout {
     #[inline]
     pub(super) fn key_point(&self, hash: Hash, key: &[u8]) -> KeyPoint {
         match self {
-            Layout::Wide(..) => KeyPoint::Wide(md5::wide(key)),
+            Layout::Wide(_, _, WideKey::Md5) => KeyPoint::Wide(md5::wide(key)),
+            Layout::Wide(_, _, WideKey::Hash64(b)) => {
+                KeyPoint::Wide(wide64(hash.hash64(key), b.flip64()))
+            }
             Layout::Slots(s) if s.old_compat() => KeyPoint::Long(whalin::old_compat(key)),
             _ => KeyPoint::Narrow(hash.hash(key)),
         }
@@ -172,7 +218,7 @@ impl Layout {
     /// continuum).
     pub(super) fn into_scratch(self) -> Scratch {
         match self {
-            Layout::Sorted(c, _) | Layout::Wide(c, _) | Layout::TieRuns(c, _, _) => {
+            Layout::Sorted(c, _) | Layout::Wide(c, ..) | Layout::TieRuns(c, _, _) => {
                 c.into_scratch()
             }
             Layout::Buckets(t) => t.continuum.into_scratch(),

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use super::compiled::Ring;
 use super::continuum::Continuum;
 use super::key::{prepare, KeyBuf, KeyPoint, Prepared};
-use super::layout::Layout;
+use super::layout::{Layout, WideKey};
 use crate::alt::{jump, maglev, rendezvous};
 use crate::error::Error;
 use crate::hash::{furc, xxh3_64};
@@ -45,8 +45,17 @@ impl Ring {
     /// (sorted, 128-bit and tie-run continua).
     pub(super) fn ring_position(&self, k: KeyPoint) -> Result<(&Continuum, usize), Error> {
         match (&self.layout, k) {
-            (Layout::Wide(c, wide), KeyPoint::Wide(w)) => Ok((c, c.position_wide(wide, w)?)),
-            (Layout::Wide(c, _), k) => Ok((c, c.position(Bound::UpperBound, k.narrow())?)),
+            (Layout::Wide(c, wide, WideKey::Md5), KeyPoint::Wide(w)) => {
+                Ok((c, c.position_wide::<true>(wide, w)?))
+            }
+            (Layout::Wide(c, wide, WideKey::Hash64(_)), KeyPoint::Wide(w)) => {
+                Ok((c, c.position_wide::<false>(wide, w)?))
+            }
+            (Layout::Wide(c, _, WideKey::Md5), k) => {
+                Ok((c, c.position(Bound::UpperBound, k.narrow())?))
+            }
+            // A 32-bit hash alone cannot place a key among 64-bit positions.
+            (Layout::Wide(_, _, WideKey::Hash64(_)), _) => Err(Error::NeedsKey),
             (Layout::Sorted(c, bound) | Layout::TieRuns(c, bound, _), k) => {
                 Ok((c, c.position(*bound, k.narrow())?))
             }
@@ -73,8 +82,11 @@ impl Ring {
             }
             Layout::Buckets(t) => t.owner(k.narrow()).ok_or(Error::NoServer),
             Layout::Slots(s) => s.locate(k),
+            Layout::Scaled(s) => s.locate(k.narrow()),
             // Placed from the key itself in `locate_index`; a hash alone cannot place it.
-            Layout::Furc(_) | Layout::Scored(..) | Layout::JumpXxh3 => Err(Error::NeedsKey),
+            Layout::Furc(_) | Layout::Scored(..) | Layout::JumpXxh3 | Layout::Mixed(_) => {
+                Err(Error::NeedsKey)
+            }
             Layout::Jump => {
                 Ok(jump::jump(u64::from(k.narrow()), self.entries.len() as u32) as usize)
             }
@@ -133,6 +145,7 @@ impl Ring {
             Layout::JumpXxh3 => {
                 Ok(jump::jump(xxh3_64(key.bytes), self.entries.len() as u32) as usize)
             }
+            Layout::Mixed(nodes) => self.mixed_best(nodes, self.hash.hash64(key.bytes), &[]),
             _ => self.locate_point_of(self.point_of(key)),
         }
     }
@@ -163,7 +176,9 @@ impl Ring {
                 let start = t.start(prepared.hash(self.hash));
                 self.walk_continuum(&t.continuum, start, want, out);
             }
-            Layout::Sorted(c, _) | Layout::Wide(c, _) | Layout::TieRuns(c, _, _) if c.len() > 0 => {
+            Layout::Sorted(c, _) | Layout::Wide(c, ..) | Layout::TieRuns(c, _, _)
+                if c.len() > 0 =>
+            {
                 let start = self
                     .ring_position(self.point_of(prepared))
                     .map_or(0, |(_, p)| p);
@@ -181,6 +196,15 @@ impl Ring {
             Layout::Scored(join, ties) => {
                 while out.len() < want {
                     match self.scored_best(*join, *ties, key, out) {
+                        Ok(i) => out.push(i),
+                        Err(_) => break,
+                    }
+                }
+            }
+            Layout::Mixed(nodes) => {
+                let h = self.hash.hash64(key);
+                while out.len() < want {
+                    match self.mixed_best(nodes, h, out) {
                         Ok(i) => out.push(i),
                         Err(_) => break,
                     }

@@ -126,6 +126,7 @@ pub fn differences(a: &Ring, b: &Ring, an: &str, bn: &str) -> Vec<Difference> {
         ties: _,               // `continuum`
         zero_weight: _,        // `fleet`
         key: _,                // `key_rewrite`
+        key_tag: _,            // `key_rewrite`
         single_shortcut: _,    // `fleet`
         empty_key_rejected: _, // `key_limits`
         key_limits: _,         // `key_limits`
@@ -326,6 +327,15 @@ fn key_rewrite(found: &mut Found, a: &Ring, b: &Ring) {
             pa.key.to_string(),
             pb.key.to_string(),
             "some keys are hashed differently".into(),
+            true,
+        );
+    }
+    if pa.key_tag != pb.key_tag {
+        found.add(
+            "hash tags",
+            pa.key_tag.to_string(),
+            pb.key_tag.to_string(),
+            "keys holding a tag are hashed differently (keys without one are not)".into(),
             true,
         );
     }
