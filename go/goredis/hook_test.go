@@ -280,3 +280,40 @@ func TestGetAllocatesNothing(t *testing.T) {
 		t.Fatalf("Get allocates %v times", n)
 	}
 }
+
+// Where the port has go-redis's own profile, the hook with it routes as go-redis's default
+// hash does (rendezvous over the shard names), hash tags included.
+func TestGoRedisProfileEqualsGoRedisOwnHash(t *testing.T) {
+	servers := servers4()
+	servers[3].Name = "named-shard"
+	r, err := core.New("go-redis", "", servers)
+	if errors.Is(err, core.ErrUnknownProfile) {
+		t.Skip("this port has no go-redis profile")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := NewHook(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs := redis.NewRing(&redis.RingOptions{Addrs: h.Addrs()})
+	defer theirs.Close()
+	ours := redis.NewRing(&redis.RingOptions{Addrs: h.Addrs(), NewConsistentHash: h.NewConsistentHash})
+	defer ours.Close()
+	for i := 0; i < 3000; i++ {
+		for _, key := range []string{fmt.Sprintf("user:%d", i), fmt.Sprintf("{user:%d}:name", i), fmt.Sprintf("a{}{%d}", i)} {
+			a, err := theirs.GetShardClientForKey(key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := ours.GetShardClientForKey(key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Options().Addr != b.Options().Addr {
+				t.Fatalf("%s: go-redis %s, hook %s", key, a.Options().Addr, b.Options().Addr)
+			}
+		}
+	}
+}

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,12 +14,15 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.ketama.KeyRejectedException;
 import org.ketama.Ring;
 import org.ketama.Server;
 import org.ketama.UnknownProfileException;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.util.Hashing;
 
 /** The router hands out the pool of the server the ring names (no server is contacted). */
 class ProfileJedisRouterTest {
@@ -105,5 +109,46 @@ class ProfileJedisRouterTest {
             assertTrue(p.isClosed());
         }
         assertThrows(IllegalArgumentException.class, () -> new ProfileJedisRouter(Ring.create("libketama", null, servers()), s -> null));
+    }
+
+    /**
+     * Where the port has the jedis-4 profile and Jedis is 4.x, the router sends each key to
+     * the server JedisSharding's own ring names (ShardedConnectionProvider.getNode of the
+     * key's MurmurHash, what JedisSharding's commands use; reflection, as 3.x lacks the class).
+     */
+    @Test
+    void jedis4ProfileEqualsJedisShardingsOwnRing() throws Exception {
+        Class<?> provider;
+        try {
+            provider = Class.forName("redis.clients.jedis.providers.ShardedConnectionProvider");
+        } catch (ClassNotFoundException e) {
+            Assumptions.abort("Jedis 3.x has no JedisSharding");
+            return;
+        }
+        List<Server> servers = List.of(new Server("127.0.0.1:6379", 1), new Server("127.0.0.2:6380", 1),
+            new Server("127.0.0.3:6381", 1), new Server("127.0.0.4:6382", 1));
+        Ring ring;
+        try {
+            ring = Ring.create("jedis-4", null, servers);
+        } catch (UnknownProfileException e) {
+            Assumptions.abort("this port has no jedis-4 profile");
+            return;
+        }
+        List<HostAndPort> nodes = new ArrayList<>();
+        for (Server s : servers) {
+            String[] hp = ProfileJedisRouter.hostPort(s.label());
+            nodes.add(new HostAndPort(hp[0], Integer.parseInt(hp[1])));
+        }
+        Object theirs = provider.getConstructor(List.class).newInstance(nodes);
+        Method getNode = provider.getMethod("getNode", Long.class);
+        try (ProfileJedisRouter ours = new ProfileJedisRouter(ring, ProfileJedisRouter::defaultPool)) {
+            for (int i = 0; i < 3000; i++) {
+                String key = "user:" + i + (i % 5 == 0 ? "é" : "");
+                HostAndPort want = (HostAndPort) getNode.invoke(theirs, Hashing.MURMUR_HASH.hash(key));
+                assertEquals(want.getHost() + ":" + want.getPort(), ours.server(key).label(), key);
+            }
+        } finally {
+            ((AutoCloseable) theirs).close();
+        }
     }
 }
