@@ -107,11 +107,13 @@ for i in range(n):
 PY
 
 failed=()
+# Each writer and reader gets at most this long (its own requests time out after 5 s or less).
+step_limit=120
 # expect_all NAME COMMAND...: the reader must find every key.
 expect_all() {
     local name=$1 out t=$SECONDS
     shift
-    out=$("$@" 2>&1) || true
+    out=$(timeout "$step_limit" "$@" 2>&1) || true
     if [[ $(head -n1 <<<"$out") == "hits=$n total=$n" ]]; then
         echo "$name: every key found ($n), $((SECONDS - t)) s"
     else
@@ -124,7 +126,7 @@ expect_all() {
 expect_few() {
     local name=$1 out hits
     shift
-    out=$("$@" 2>&1) || true
+    out=$(timeout "$step_limit" "$@" 2>&1) || true
     hits=$(sed -n 's/^hits=\([0-9]*\) total=.*/\1/p' <<<"$out" | head -n1)
     if [[ -n $hits && $hits -lt $n ]]; then
         echo "$name (control): $hits of $n keys found, as expected of another ring"
@@ -135,7 +137,7 @@ expect_few() {
 }
 
 step "A. Predis writes $n keys (its own HashRing, weights ${weights[*]})"
-php "$here/predis_writer.php" "$work/redis.servers" "$work/keys"
+timeout "$step_limit" php "$here/predis_writer.php" "$work/redis.servers" "$work/keys"
 step "A. readers, profile predis"
 ruby_=(ruby -I "$root/ruby/lib")
 expect_all "redis-rb + Ketama::RedisRing" "${ruby_[@]}" "$here/redis_reader.rb" predis "$work/redis.servers" "$work/keys"
@@ -144,7 +146,7 @@ expect_all "Jedis + ProfileJedisRouter" java -cp "$jedis_cp:$work/classes" Jedis
 expect_few "redis-rb's own ring" "${ruby_[@]}" "$here/redis_reader.rb" own "$work/redis.servers" "$work/keys"
 
 step "B. Dalli writes $n keys to memcached (its own ring, weights 1 2 1)"
-"${ruby_[@]}" "$here/dalli_fleet.rb" write "$work/memcached.servers" "$work/keys"
+timeout "$step_limit" "${ruby_[@]}" "$here/dalli_fleet.rb" write "$work/memcached.servers" "$work/keys"
 expect_all "Ketama::DalliClient, profile dalli" "${ruby_[@]}" "$here/dalli_fleet.rb" read dalli "$work/memcached.servers" "$work/keys"
 expect_few "Ketama::DalliClient, profile libketama" "${ruby_[@]}" "$here/dalli_fleet.rb" read libketama "$work/memcached.servers" "$work/keys"
 
