@@ -26,7 +26,7 @@ cd "$here"
 # KETAMA_REQUIRE_CLI: the conformance-kit test fails instead of skipping without the CLI.
 KETAMA_REQUIRE_CLI=1 KETAMA_REQUIRE_REDIS=1 mvn -q -B test
 # The Jedis router once more on Jedis 3.x (it uses only JedisPool, which 3.x and 4.x share).
-KETAMA_REQUIRE_REDIS=1 mvn -q -B -pl jedis -am test -Djedis.version=3.10.0 -Dtest='org.ketama.jedis.*' \
+KETAMA_REQUIRE_REDIS=1 mvn -q -B -pl jedis -am test -Djedis.version=3.10.0 -Dtest='org/ketama/jedis/*' \
     -Dsurefire.failIfNoSpecifiedTests=false -Dsurefire.reportsDirectory="$here/jedis/target/surefire-reports-jedis3"
 # Maven is quiet: one summary line from Surefire's reports.
 python3 - "$here" <<'PY'
