@@ -5,6 +5,9 @@
 #   PHP    Ketama\Ring (FFI)          vs  php-memcached 3.2 getServerByKey             bench/php/compare.php
 #   build and one-server changes of 1,000 and 10,000 servers (our C API), and the Rust
 #   core's own lookup under the C one (ffi-c/examples/core_floor.rs)
+#   C      large rings (100 to 50,000 servers; md5, one_at_a_time, 128-bit and tie-run
+#          families): ketama_ring_lookup_index and _lookup_packed  vs  a reference search
+#          (the ring's key hash, then Eytzinger with prefetch over ketama_ring_points)  bench/c/large.c
 #   C      our libketama drop-in ketama_get_server  vs  the original last.fm libketama
 #          (only with its source at hand: no registry packages it)                bench/c/libketama.c
 # Same keys (user:N:profile), equal servers (10, 100, 1,000, 10,000; the table is the
@@ -16,6 +19,7 @@
 #   bash bench/compare.sh --docs     the same, also written to docs/performance-results.tsv and
 #                                    docs/performance.svg (what docs/performance.md shows)
 # Env: KETAMA_VENV (default python/.venv), BENCH_SIZES (default "10 100 1000 10000"),
+# BENCH_LARGE_SIZES (default "100 1000 10000 50000"; empty: no large-ring table),
 # LIBKETAMA_SRC (https://github.com/RJ/ketama: a git checkout, whose pinned commit is used, or
 # a directory holding its libketama/; default: a local mirror, $KETAMA_MIRROR/RJ+ketama/repo):
 # built here for the drop-in row, which reads "not measured" without it.
@@ -27,6 +31,7 @@ out="$here/out"
 docs=0
 [[ "${1:-}" == "--docs" ]] && docs=1
 sizes=(${BENCH_SIZES:-10 100 1000 10000})
+large_sizes=(${BENCH_LARGE_SIZES-100 1000 10000 50000})
 mkdir -p "$out"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
@@ -47,6 +52,9 @@ export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig"
 # shellcheck disable=SC2046
 cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -o "$tmp/compare" "$here/c/compare.c" \
     $(pkg-config --cflags --libs ketama) -lmemcached -Wl,-rpath,"$(pkg-config --variable=libdir ketama)"
+# shellcheck disable=SC2046
+cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -o "$tmp/large" "$here/c/large.c" \
+    $(pkg-config --cflags --libs ketama) -Wl,-rpath,"$(pkg-config --variable=libdir ketama)"
 say "the Rust core floor (ffi-c/examples/core_floor.rs)"
 (cd "$root" && cargo build -q --release -p ketama-ffi --example core_floor >&2)
 venv="${KETAMA_VENV:-$root/python/.venv}"
@@ -74,6 +82,12 @@ rows="$out/results.tsv"
 for n in "${sizes[@]}"; do
     say "C: $n servers"
     "$tmp/compare" lookup "$n" 20000 >>"$rows"
+done
+for family in md5 oaat wide ties; do
+    for n in "${large_sizes[@]}"; do
+        say "C: large rings, $family, $n servers"
+        "$tmp/large" "$family" "$n" 200000 >>"$rows"
+    done
 done
 say "Rust core floor: ${sizes[*]} servers"
 "$root/target/release/examples/core_floor" "${sizes[@]}" >>"$rows"

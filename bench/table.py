@@ -49,6 +49,20 @@ ABSOLUTE: List[Tuple[str, int, str, float]] = [
 ]
 
 
+# Per key, in ns: (path, servers, what, goal in ns)
+ABSOLUTE_NS: List[Tuple[str, int, str, float]] = [
+    ("c_lookup_many_md5", 100, "C `ketama_ring_lookup_many`, weighted md5, 100 servers (per key)", 25.0),
+]
+
+# Large rings, per family: (tag, what), at these sizes; against the reference search.
+LARGE_FAMILIES: List[Tuple[str, str]] = [
+    ("md5", "md5 ring (libketama)"),
+    ("oaat", "one-hash ring (libmemcached, one_at_a_time)"),
+    ("wide", "128-bit positions (uhashring)"),
+    ("ties", "tie runs (xmemcached)"),
+]
+LARGE_SIZES: List[int] = [100, 1000, 10000, 50000]
+
 # What the C boundary adds: (tag, what)
 FLOOR: List[Tuple[str, str]] = [("oaat", "unweighted one_at_a_time"), ("md5", "weighted md5")]
 
@@ -78,8 +92,35 @@ def ns(v: float) -> str:
     return f"{v:,.0f} ns"
 
 
+def large_table(rows: Dict[Tuple[str, int], Tuple[Optional[float], float]]) -> None:
+    """Large rings: the reference search (the ring's key hash, then an Eytzinger search with
+    prefetch over the same points) against ours, one key per call (goal: as fast, >= 1.0x)
+    and batched (goal: twice as fast per key, >= 2x)."""
+    if not any((f"large_{tag}", n) in rows for tag, _ in LARGE_FAMILIES for n in LARGE_SIZES):
+        return
+    print()
+    print("| large ring | servers | reference | ours, one key | ratio (>= 1.0x) | ours, batched (packed) "
+          "| ratio (>= 2x) |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for tag, what in LARGE_FAMILIES:
+        for n in LARGE_SIZES:
+            one, packed = rows.get((f"large_{tag}", n)), rows.get((f"large_packed_{tag}", n))
+            if one is None or packed is None or one[0] is None:
+                continue
+            ref = one[0]
+            r1, r2 = ref / one[1], ref / packed[1]
+            mark1 = "" if r1 >= 1.0 else " (no)"
+            mark2 = "" if r2 >= 2.0 else " (no)"
+            print(f"| {what} | {n:,} | {ns(ref)} | {ns(one[1])} | {r1:.2f}x{mark1} | {ns(packed[1])} "
+                  f"| {r2:.2f}x{mark2} |")
+
+
 def main() -> int:
     facts, rows = load(sys.argv[1])
+
+    def large() -> None:
+        large_table(rows)
+
     for k in ("date", "machine", "load average before", "load average after", "versions"):
         if k in facts:
             print(f"- {k}: {facts[k]}")
@@ -106,6 +147,13 @@ def main() -> int:
             continue
         o_ms = r[1] / 1e6
         print(f"| {what} | {o_ms:,.2f} ms | <= {goal_ms:g} ms | {'yes' if o_ms <= goal_ms else 'no'} |")
+    for name, servers, what, goal_ns in ABSOLUTE_NS:
+        r = rows.get((name, servers))
+        if r is None:
+            print(f"| {what} | - | <= {goal_ns:g} ns | not measured |")
+            continue
+        print(f"| {what} | {r[1]:,.1f} ns | <= {goal_ns:g} ns | {'yes' if r[1] <= goal_ns else 'no'} |")
+    large()
     print()
     print("| C boundary, 100 servers | Rust core `locate_index` | + snapshot load | C `ketama_ring_lookup` "
           "| C `ketama_ring_lookup_index` |")

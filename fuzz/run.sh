@@ -10,7 +10,7 @@ cd "$here"
 secs=${1:-5}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(servers_file names ring_ops c_abi)
+((${#targets[@]})) || targets=(servers_file names ring_ops c_abi batch)
 
 if ! cargo +nightly --version >/dev/null 2>&1; then
     echo "fuzz: installing the nightly toolchain" >&2

@@ -40,7 +40,8 @@
 //! No input makes the core panic: bad names, labels, weights and keys come back as [`Error`].
 #![no_std]
 #![deny(missing_docs)]
-// `unsafe` only in the measured SIMD hot path (`hash::md5::lanes`), each block with its SAFETY note.
+// `unsafe` only in the measured hot paths (the SIMD lanes of `hash::md5::lanes`, the prefetch of
+// `index`), each block with its SAFETY note.
 #![deny(unsafe_code)]
 
 #[cfg(feature = "alloc")]

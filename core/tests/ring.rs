@@ -141,6 +141,46 @@ fn naive(ring: &Ring, key: &[u8]) -> Result<usize, Error> {
     })
 }
 
+/// Large continua (over 65,536 points: the coarse index, its wide windows and the
+/// batches' fetching ahead) answer as the naive scan does, one key at a time and in batches
+/// on every MD5 engine, for every continuum profile and both of its test hashes.
+#[test]
+fn large_rings_search_equals_naive_scan() {
+    use ketama_core::hash::md5::lanes::Lanes;
+    let keys: Vec<String> = (0..24).map(|i| format!("large:{i}")).collect();
+    let refs: Vec<&[u8]> = keys.iter().map(|k| k.as_bytes()).collect();
+    let many: Vec<String> = (0..2_000).map(|i| format!("k{i}")).collect();
+    let many: Vec<&[u8]> = many.iter().map(|k| k.as_bytes()).collect();
+    let mut checked = 0;
+    for p in Profile::all().iter().filter(|p| p.is_ring()) {
+        for h in HASHES {
+            let weights: Vec<u32> = (0..700).map(|i| 1 + i % 2).collect();
+            let Ok(ring) = Ring::with_servers(p, h, fleet(&weights)) else {
+                continue;
+            };
+            if ring.point_count() <= 1 << 16 {
+                continue;
+            }
+            checked += 1;
+            for k in &refs {
+                assert_eq!(
+                    ring.locate_index(k),
+                    naive(&ring, k),
+                    "{} {h:?} key {k:?}",
+                    p.name
+                );
+            }
+            let single: Vec<_> = many.iter().map(|k| ring.locate_index(k)).collect();
+            for lanes in Lanes::ALL {
+                let mut got = vec![Err(Error::NoServer); many.len()];
+                ring.locate_batch_with(lanes, many.iter().copied(), |i, r| got[i] = r);
+                assert_eq!(got, single, "{} {h:?} {lanes:?}", p.name);
+            }
+        }
+    }
+    assert!(checked >= 40, "only {checked} large rings");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(16))]
 

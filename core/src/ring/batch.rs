@@ -1,42 +1,73 @@
-//! Batch lookups: many keys against one snapshot. On profiles whose key point is an MD5
-//! digest of the (rewritten) key, the keys are hashed several at a time in SIMD lanes
-//! ([`Lanes`]); every other profile looks each key up on its own. Either way each key gets
-//! exactly the answer [`Ring::locate_index`] gives it.
+//! Batch lookups: many keys against one snapshot, a chunk of keys at a time. Each chunk is
+//! hashed together (MD5 keys in SIMD lanes, [`Lanes`]; other hashes one key after the
+//! other), then, on a large continuum (a coarse index), the lines every search of the chunk
+//! will read are fetched at once in two waves (the index entries, then the values and
+//! owners of each bucket), so their cache misses overlap instead of following each other;
+//! then each key is searched. Either way each key gets exactly the answer
+//! [`Ring::locate_index`] gives it.
 
 use alloc::vec::Vec;
 
 use super::compiled::Ring;
+use super::continuum::Continuum;
 use super::key::{KeyBuf, KeyPoint};
 use super::layout::{Layout, WideKey};
 use crate::error::Error;
 use crate::hash::md5::{self, lanes, lanes::Lanes};
 use crate::hash::Hash;
+use crate::profile::Bound;
 
-/// Keys prepared and hashed together (the widest engine's lane count).
-const CHUNK: usize = 8;
+/// Keys hashed and searched together: one compression of the widest MD5 engine (two of
+/// the 8-lane one), and about as many searches in flight as a core has cache misses
+/// outstanding.
+const CHUNK: usize = 16;
+
+/// How a batch gets each key's point.
+#[derive(Clone, Copy)]
+enum Points {
+    /// Placed from the key itself, or by a shortcut: [`Ring::locate_index`] per key.
+    PerKey,
+    /// The ring's 32-bit key hash, one key after the other.
+    Hashed,
+    /// The MD5 digest of the prepared key, turned into the key point by the function.
+    Digest(fn(&[u8; 16]) -> KeyPoint),
+}
 
 impl Ring {
-    /// How a key's digest becomes its key point, when this ring's lookup is "MD5 the
-    /// prepared key, then search" (and no shortcut applies); `None` otherwise.
-    fn digest_point(&self) -> Option<fn(&[u8; 16]) -> KeyPoint> {
+    /// How this ring's batch lookups compute key points.
+    fn batch_points(&self) -> Points {
         if self.entries.is_empty() || (self.profile.single_shortcut && self.entries.len() == 1) {
-            return None;
+            return Points::PerKey;
         }
         match &self.layout {
-            Layout::Furc(_) | Layout::Scored(..) | Layout::JumpXxh3 => return None,
-            Layout::Wide(_, _, WideKey::Md5) => {
-                return Some(|d| KeyPoint::Wide(u128::from_be_bytes(*d)))
+            Layout::Furc(_) | Layout::Scored(..) | Layout::JumpXxh3 | Layout::Mixed(_) => {
+                return Points::PerKey
             }
-            Layout::Wide(_, _, WideKey::Hash64(_)) => return None,
-            Layout::Slots(s) if s.old_compat() => return None,
+            Layout::Wide(_, _, WideKey::Md5) => {
+                return Points::Digest(|d| KeyPoint::Wide(u128::from_be_bytes(*d)))
+            }
+            // a 64-bit key point: the batch passes 32-bit hashes
+            Layout::Wide(_, _, WideKey::Hash64(_)) => return Points::PerKey,
+            Layout::Slots(s) if s.old_compat() => return Points::PerKey,
             _ => {}
         }
         match self.hash {
-            Hash::Md5 | Hash::Election => Some(|d| KeyPoint::Narrow(md5::word_le(d, 0))),
-            Hash::Md5Be => Some(|d| KeyPoint::Narrow(md5::big_endian_of(d))),
-            Hash::PhpToHash => Some(|d| KeyPoint::Narrow(md5::php_tohash_of(d))),
-            _ => None,
+            Hash::Md5 | Hash::Election => Points::Digest(|d| KeyPoint::Narrow(md5::word_le(d, 0))),
+            Hash::Md5Be => Points::Digest(|d| KeyPoint::Narrow(md5::big_endian_of(d))),
+            Hash::PhpToHash => Points::Digest(|d| KeyPoint::Narrow(md5::php_tohash_of(d))),
+            _ => Points::Hashed,
         }
+    }
+
+    /// The continuum whose lines a batch fetches ahead (a large one: coarse index) and the
+    /// comparison it is searched by (128-bit positions are searched by their top 32 bits).
+    fn fetched_ahead(&self) -> Option<(&Continuum, Bound)> {
+        let (c, bound) = match &self.layout {
+            Layout::Sorted(c, b) | Layout::TieRuns(c, b, _) => (c, *b),
+            Layout::Wide(c, _, WideKey::Md5) => (c, Bound::UpperBound),
+            _ => return None,
+        };
+        c.index.is_coarse().then_some((c, bound))
     }
 
     /// Looks up every key of `keys` in order, calling `found(i, result)` for key `i` with what
@@ -69,23 +100,42 @@ impl Ring {
         keys: impl IntoIterator<Item = &'k [u8]>,
         mut found: impl FnMut(usize, Result<usize, Error>),
     ) {
-        let Some(point_of) = self.digest_point() else {
-            for (i, k) in keys.into_iter().enumerate() {
-                found(i, self.locate_index(k));
+        let ahead = self.fetched_ahead();
+        match (self.batch_points(), ahead) {
+            (Points::Digest(point_of), _) => {
+                self.batch_digests(lanes.or_supported(), point_of, ahead, keys, found);
             }
-            return;
-        };
-        let lanes = lanes.or_supported();
+            (Points::Hashed, _) => self.batch_hashed(ahead, keys, found),
+            (Points::PerKey, _) => {
+                for (i, k) in keys.into_iter().enumerate() {
+                    found(i, self.locate_index(k));
+                }
+            }
+        }
+    }
+
+    /// Batches whose key point comes from the MD5 digest of the prepared key: a chunk of
+    /// keys hashed in lanes, their lines fetched ahead on a large continuum, then searched.
+    /// Only plain arrays cross from one pass to the next (digests, refusals), so no pass
+    /// reads back a value the one before stored in pieces.
+    fn batch_digests<'k>(
+        &self,
+        lanes: Lanes,
+        point_of: fn(&[u8; 16]) -> KeyPoint,
+        ahead: Option<(&Continuum, Bound)>,
+        keys: impl IntoIterator<Item = &'k [u8]>,
+        mut found: impl FnMut(usize, Result<usize, Error>),
+    ) {
         let mut bufs: [KeyBuf; CHUNK] = core::array::from_fn(|_| KeyBuf::new());
         let mut keys = keys.into_iter();
         let mut base = 0usize;
         loop {
             let mut raw: [&[u8]; CHUNK] = [&[]; CHUNK];
-            let mut n = 0;
-            for (slot, k) in raw.iter_mut().zip(keys.by_ref()) {
-                *slot = k;
-                n += 1;
-            }
+            let n = raw
+                .iter_mut()
+                .zip(keys.by_ref())
+                .map(|(s, k)| *s = k)
+                .count();
             if n == 0 {
                 return;
             }
@@ -103,12 +153,61 @@ impl Ring {
             }
             let mut digests = [[0u8; 16]; CHUNK];
             lanes::digest_many(lanes, &msgs[..n], &mut digests[..n]);
-            for j in 0..n {
-                let r = match refused[j] {
-                    Some(e) => Err(e),
-                    // the key is not hashed: hash 0, as `point_of` says
-                    None if zero[j] => self.locate_point_of(KeyPoint::Narrow(0)),
-                    None => self.locate_point_of(point_of(&digests[j])),
+            // a key that is not hashed keeps hash 0, as `point_of` says
+            let point = |j: usize| {
+                if zero[j] {
+                    KeyPoint::Narrow(0)
+                } else {
+                    point_of(&digests[j])
+                }
+            };
+            if let Some((c, bound)) = ahead {
+                fetch_ahead(c, (0..n).map(|j| point(j).narrow() ^ bound.flip()));
+            }
+            for (j, refused) in refused[..n].iter().enumerate() {
+                let r = match refused {
+                    Some(e) => Err(*e),
+                    None => self.locate_point_of(point(j)),
+                };
+                found(base + j, r);
+            }
+            base += n;
+        }
+    }
+
+    /// Batches keyed by a 32-bit hash other than MD5: a chunk of keys hashed one after the
+    /// other (their dependency chains overlap when nothing else runs between them), their
+    /// lines fetched ahead on a large continuum, then searched.
+    fn batch_hashed<'k>(
+        &self,
+        ahead: Option<(&Continuum, Bound)>,
+        keys: impl IntoIterator<Item = &'k [u8]>,
+        mut found: impl FnMut(usize, Result<usize, Error>),
+    ) {
+        let mut buf = KeyBuf::new();
+        let mut keys = keys.into_iter();
+        let mut base = 0usize;
+        loop {
+            let mut hashes = [0u32; CHUNK];
+            let mut refused: [Option<Error>; CHUNK] = [None; CHUNK];
+            let mut n = 0;
+            for k in keys.by_ref().take(CHUNK) {
+                match self.prepare(k, &mut buf) {
+                    Ok(p) => hashes[n] = self.point_of(p).narrow(),
+                    Err(e) => refused[n] = Some(e),
+                }
+                n += 1;
+            }
+            if n == 0 {
+                return;
+            }
+            if let Some((c, bound)) = ahead {
+                fetch_ahead(c, hashes[..n].iter().map(|&h| h ^ bound.flip()));
+            }
+            for (j, refused) in refused[..n].iter().enumerate() {
+                let r = match refused {
+                    Some(e) => Err(*e),
+                    None => self.locate_point_of(KeyPoint::Narrow(hashes[j])),
                 };
                 found(base + j, r);
             }
@@ -124,5 +223,18 @@ impl Ring {
         let mut out = Vec::new();
         self.locate_batch(keys, |_, r| out.push(r));
         out
+    }
+}
+
+/// Starts fetching, for each searched value of a chunk, the continuum's index entry, then
+/// the values and owners of its bucket: two waves, so that every miss of a wave is in
+/// flight at once.
+#[inline(always)]
+fn fetch_ahead(c: &Continuum, searched: impl Iterator<Item = u32> + Clone) {
+    for h in searched.clone() {
+        c.index.prefetch(h);
+    }
+    for h in searched {
+        c.prefetch_bucket(h);
     }
 }

@@ -6,6 +6,7 @@ use super::points::Point;
 use super::scratch::Scratch;
 use crate::error::Error;
 use crate::index::{self, SearchIndex};
+
 use crate::profile::Bound;
 
 /// Sorted 32-bit points and their owners (struct of arrays: the search reads only `values`),
@@ -59,28 +60,53 @@ impl Continuum {
     /// First position with value >= h (may be `len`).
     #[inline]
     pub(super) fn lower_bound(&self, h: u32) -> usize {
+        self.fetch_owners(h);
         self.index.search::<false>(&self.values, h)
     }
 
     /// First position with value > h (may be `len`).
     #[inline]
     pub(super) fn upper_bound(&self, h: u32) -> usize {
+        self.fetch_owners(h);
         self.index.search::<true>(&self.values, h)
+    }
+
+    /// On a large continuum (coarse index), starts fetching the owners of `h`'s bucket, so
+    /// that reading the owner of the position found does not wait for the search first.
+    #[inline(always)]
+    fn fetch_owners(&self, h: u32) {
+        if self.index.is_coarse() {
+            let (lo, hi) = self.index.range(h);
+            let o = self.owners.as_ptr();
+            index::prefetch(o.wrapping_add(lo));
+            index::prefetch(o.wrapping_add(hi));
+        }
     }
 
     /// The owner of the first point `>= h` (`UPPER`: `> h`), wrapping past the last point to
     /// the first, for a continuum whose tie winner is stored first. In the common case (a
-    /// bucket of fewer than [`index::WINDOW`] points) the owners of the window are read
+    /// bucket smaller than the index's window) the owners of the window are fetched
     /// together with its values, so the owner's load does not wait for the comparisons.
     #[inline]
     pub(super) fn owner_after<const UPPER: bool>(&self, h: u32) -> Result<usize, Error> {
         let (lo, hi) = self.index.range(h);
-        if let (Some(w), Some(o)) = (
-            index::window(&self.values, lo, hi),
-            self.owners.get(lo..lo + index::WINDOW),
+        if self.index.is_coarse() {
+            if let (Some(w), Some(o)) = (
+                index::window::<{ index::COARSE }>(&self.values, lo, hi),
+                self.owners.get(lo..lo + index::COARSE),
+            ) {
+                // The window's owners span up to two lines: both on their way now.
+                index::prefetch(o.as_ptr());
+                index::prefetch(o.as_ptr().wrapping_add(index::COARSE - 1));
+                // Fewer than COARSE values of the window are below h (the bucket is smaller).
+                let n = index::below::<{ index::COARSE }, UPPER>(w, h) & (index::COARSE - 1);
+                return Ok(o[n] as usize);
+            }
+        } else if let (Some(w), Some(o)) = (
+            index::window::<{ index::FINE }>(&self.values, lo, hi),
+            self.owners.get(lo..lo + index::FINE),
         ) {
-            // Fewer than WINDOW values of the window are below h (the bucket is smaller).
-            let n = index::below::<UPPER>(w, h) & (index::WINDOW - 1);
+            let n = index::below::<{ index::FINE }, UPPER>(w, h) & (index::FINE - 1);
             return Ok(o[n] as usize);
         }
         let p = self.index.search::<UPPER>(&self.values, h);
@@ -89,6 +115,19 @@ impl Continuum {
             .get(p)
             .map(|&o| o as usize)
             .ok_or(Error::NoServer)
+    }
+
+    /// Starts fetching what a search for `h` reads past the index: the lines of the values
+    /// and owners of `h`'s bucket (the index's own line should be at hand: see
+    /// [`SearchIndex::prefetch`]). For batches: the search itself comes later.
+    #[inline(always)]
+    pub(super) fn prefetch_bucket(&self, h: u32) {
+        let (lo, hi) = self.index.range(h);
+        let (v, o) = (self.values.as_ptr(), self.owners.as_ptr());
+        index::prefetch(v.wrapping_add(lo));
+        index::prefetch(v.wrapping_add(hi));
+        index::prefetch(o.wrapping_add(lo));
+        index::prefetch(o.wrapping_add(hi));
     }
 
     /// The first position of the run of equal values that holds position `p`.
@@ -115,7 +154,7 @@ impl Continuum {
         let wrap = |p: usize| if p == len { 0 } else { p };
         Ok(match bound {
             Bound::LowerBound => wrap(self.lower_bound(h)),
-            Bound::LowerBoundSigned => wrap(self.lower_bound(h ^ 0x8000_0000)),
+            Bound::LowerBoundSigned => wrap(self.lower_bound(h ^ bound.flip())),
             Bound::UpperBound => wrap(self.upper_bound(h)),
             Bound::LowerBoundZeroLast => match h {
                 0 => self.first_of_run(len - 1),
@@ -152,7 +191,10 @@ impl Continuum {
 
     /// The position a 128-bit key point lands on, wrapping: the first point > w (`UPPER`:
     /// uhashring) or >= w (a 64-bit ring's positions, in the top half); `wide` holds the full
-    /// positions, parallel to `values` (their top 32 bits).
+    /// positions, parallel to `values` (their top 32 bits). Points whose top 32 bits differ
+    /// from `w`'s are ordered by them alone, so the search is the 32-bit one for the first top
+    /// `>= w`'s top, and the full positions are read only for points sharing the key's top 32
+    /// bits (rare: a tie of 32 random bits).
     pub(super) fn position_wide<const UPPER: bool>(
         &self,
         wide: &[u128],
@@ -162,8 +204,16 @@ impl Continuum {
         if len == 0 {
             return Err(Error::NoServer);
         }
-        let (lo, hi) = self.index.range((w >> 96) as u32);
-        let p = lo + wide[lo..hi].partition_point(|&x| if UPPER { x <= w } else { x < w });
+        let top = (w >> 96) as u32;
+        let mut p = self.lower_bound(top);
+        while p < len
+            && self.values[p] == top
+            && wide
+                .get(p)
+                .is_some_and(|&x| if UPPER { x <= w } else { x < w })
+        {
+            p += 1;
+        }
         Ok(if p == len { 0 } else { p })
     }
 }

@@ -7,7 +7,7 @@ use super::tag::tag;
 use crate::error::Error;
 use crate::hash::{md5, Hash};
 use crate::options::{Options, MAX_PREFIXED_KEY};
-use crate::profile::{KeyRewrite, KeyTag, Profile};
+use crate::profile::{KeyChars, KeyRewrite, KeyTag, Profile};
 
 /// Longest key rewrite buffer: dalli's digest form, 212 characters of up to 4 bytes plus
 /// `:md5:` and 32 hex digits (pecl memcache truncates to 250 bytes, gomemcache to 256).
@@ -217,7 +217,7 @@ impl<'k> Prepared<'k> {
 /// only check the key's length here; the rest is out of line ([`tagged`], [`rewrite`],
 /// [`with_prefix`]). Refusals are on the key as given; then the hash tag is taken (the
 /// profile's own braces, or the ring's `hash_tag` option), then the key rewritten.
-#[inline]
+#[inline(always)]
 pub(super) fn prepare<'k>(
     profile: &Profile,
     hash: Hash,
@@ -226,9 +226,10 @@ pub(super) fn prepare<'k>(
     buf: &'k mut KeyBuf,
 ) -> Result<Prepared<'k>, Error> {
     let limits = profile.key_limits;
+    // `KeyChars::Any` (most profiles) decided here, without a call.
     let refused = (key.is_empty() && (limits.empty || profile.empty_key_rejected.contains(&hash)))
         || limits.max_len.is_some_and(|m| key.len() > m)
-        || !limits.chars.allows(key);
+        || (limits.chars != KeyChars::Any && !limits.chars.allows(key));
     if refused {
         return Err(Error::KeyRejected);
     }
@@ -237,7 +238,13 @@ pub(super) fn prepare<'k>(
         rule => tagged(rule, options, key),
     };
     if options.hash_with_prefix() {
-        return Ok(with_prefix(options, key, buf));
+        return Ok(match with_prefix(options, key, buf) {
+            Some(bytes) => Prepared::bytes(bytes),
+            None => Prepared {
+                bytes: key,
+                zero: true,
+            },
+        });
     }
     match profile.key {
         KeyRewrite::None => Ok(Prepared::bytes(key)),
@@ -258,16 +265,14 @@ fn tagged<'k>(rule: KeyTag, options: &Options, key: &'k [u8]) -> &'k [u8] {
 
 /// The key with libmemcached's hashed prefix (only profiles whose key is not rewritten take
 /// it), written with the key into the stack buffer as `strncpy` copies it (the key's bytes
-/// after a NUL become NUL); `prefix + key` over 250 bytes hashes as 0.
+/// after a NUL become NUL); `prefix + key` over 250 bytes hashes as 0 (`None`; returned in
+/// registers, so the caller's fast path keeps its key out of memory).
 #[inline(never)]
-fn with_prefix<'k>(options: &Options, key: &'k [u8], buf: &'k mut KeyBuf) -> Prepared<'k> {
+fn with_prefix<'k>(options: &Options, key: &'k [u8], buf: &'k mut KeyBuf) -> Option<&'k [u8]> {
     let prefix = options.prefix_key();
     let len = prefix.len() + key.len();
     if len > MAX_PREFIXED_KEY {
-        return Prepared {
-            bytes: key,
-            zero: true,
-        };
+        return None;
     }
     let inline = buf.inline();
     inline[..prefix.len()].copy_from_slice(prefix);
@@ -276,7 +281,7 @@ fn with_prefix<'k>(options: &Options, key: &'k [u8], buf: &'k mut KeyBuf) -> Pre
         nul |= b == 0;
         *dst = if nul { 0 } else { b };
     }
-    Prepared::bytes(&inline[..len])
+    Some(&inline[..len])
 }
 
 /// A key rewritten by `rule` (built in `buf` when it differs from `key`), or

@@ -71,8 +71,8 @@ impl Ring {
             // The common shapes: owner and position found together.
             Layout::Sorted(c, Bound::LowerBound) => c.owner_after::<false>(k.narrow()),
             Layout::Sorted(c, Bound::UpperBound) => c.owner_after::<true>(k.narrow()),
-            Layout::Sorted(c, Bound::LowerBoundSigned) => {
-                c.owner_after::<false>(k.narrow() ^ 0x8000_0000)
+            Layout::Sorted(c, b @ Bound::LowerBoundSigned) => {
+                c.owner_after::<false>(k.narrow() ^ b.flip())
             }
             Layout::Sorted(c, bound) => Ok(c.owners[c.position(*bound, k.narrow())?] as usize),
             Layout::TieRuns(c, bound, runs) => Ok(runs.owner(c, c.position(*bound, k.narrow())?)),
@@ -138,15 +138,26 @@ impl Ring {
     }
 
     /// The server index for a key already rewritten by the client (its bytes as hashed).
+    /// Inlined into each caller with the search, so the prepared key stays in registers.
+    #[inline(always)]
     pub(super) fn locate_prepared(&self, key: Prepared<'_>) -> Result<usize, Error> {
         match &self.layout {
-            Layout::Furc(weights) => furc_locate(key.bytes, self.entries.len(), weights),
-            Layout::Scored(join, ties) => self.scored_best(*join, *ties, key.bytes, &[]),
-            Layout::JumpXxh3 => {
-                Ok(jump::jump(xxh3_64(key.bytes), self.entries.len() as u32) as usize)
+            Layout::Furc(_) | Layout::Scored(..) | Layout::JumpXxh3 => {
+                self.locate_by_key(key.bytes)
             }
             Layout::Mixed(nodes) => self.mixed_best(nodes, self.hash.hash64(key.bytes), &[]),
             _ => self.locate_point_of(self.point_of(key)),
+        }
+    }
+
+    /// The layouts that place a key from its bytes rather than from one hash of it.
+    #[inline(never)]
+    fn locate_by_key(&self, key: &[u8]) -> Result<usize, Error> {
+        match &self.layout {
+            Layout::Furc(weights) => furc_locate(key, self.entries.len(), weights),
+            Layout::Scored(join, ties) => self.scored_best(*join, *ties, key, &[]),
+            Layout::JumpXxh3 => Ok(jump::jump(xxh3_64(key), self.entries.len() as u32) as usize),
+            _ => Err(Error::NeedsKey),
         }
     }
 

@@ -1,5 +1,6 @@
 //! Multi-buffer MD5: several short messages hashed at once, one per SIMD lane (4 with SSE2,
-//! the x86_64 baseline; 8 with AVX2, detected at run time with the `std` feature), the same
+//! the x86_64 baseline; 8 with AVX2, and 16 in two AVX2 registers whose independent chains
+//! of dependent steps the CPU overlaps, detected at run time with the `std` feature), the same
 //! compression as the scalar path ([`super::block::compress`]) run over vectors. Elsewhere, and
 //! for messages longer than [`SHORT`], each message is hashed on its own. Every engine gives
 //! the same digests bit for bit (tested against the scalar path and the `md-5` crate).
@@ -16,11 +17,15 @@ pub enum Lanes {
     Sse2,
     /// 8 lanes of AVX2 (x86_64 CPUs that have it).
     Avx2,
+    /// 16 lanes in two AVX2 registers (x86_64 CPUs that have AVX2): each MD5 step is a chain
+    /// of dependent operations, and two independent chains keep the vector units busy
+    /// where one leaves them waiting.
+    Avx2x2,
 }
 
 impl Lanes {
     /// Every engine, narrowest first.
-    pub const ALL: [Lanes; 3] = [Lanes::Scalar, Lanes::Sse2, Lanes::Avx2];
+    pub const ALL: [Lanes; 4] = [Lanes::Scalar, Lanes::Sse2, Lanes::Avx2, Lanes::Avx2x2];
 
     /// Messages per compression.
     pub fn width(self) -> usize {
@@ -28,15 +33,17 @@ impl Lanes {
             Lanes::Scalar => 1,
             Lanes::Sse2 => 4,
             Lanes::Avx2 => 8,
+            Lanes::Avx2x2 => 16,
         }
     }
 
-    /// Our name for the engine (`scalar`, `sse2`, `avx2`).
+    /// Our name for the engine (`scalar`, `sse2`, `avx2`, `avx2x2`).
     pub fn name(self) -> &'static str {
         match self {
             Lanes::Scalar => "scalar",
             Lanes::Sse2 => "sse2",
             Lanes::Avx2 => "avx2",
+            Lanes::Avx2x2 => "avx2x2",
         }
     }
 
@@ -45,7 +52,7 @@ impl Lanes {
         match self {
             Lanes::Scalar => true,
             Lanes::Sse2 => cfg!(all(target_arch = "x86_64", target_feature = "sse2")),
-            Lanes::Avx2 => avx2_available(),
+            Lanes::Avx2 | Lanes::Avx2x2 => avx2_available(),
         }
     }
 
@@ -59,7 +66,7 @@ impl Lanes {
     }
 
     /// The widest engine this CPU supports. With the `std` feature the environment variable
-    /// `KETAMA_MD5_LANES` (`scalar`, `sse2` or `avx2`) caps it, e.g. to run a test suite on the
+    /// `KETAMA_MD5_LANES` (`scalar`, `sse2`, `avx2` or `avx2x2`) caps it, e.g. to run a test suite on the
     /// scalar path; read once per process.
     pub fn detect() -> Lanes {
         detected()
@@ -87,12 +94,12 @@ fn detected() -> Lanes {
     static CACHE: AtomicU8 = AtomicU8::new(0);
     match CACHE.load(Ordering::Relaxed) {
         0 => {}
-        n => return Lanes::ALL[usize::from(n - 1).min(2)],
+        n => return Lanes::ALL[usize::from(n - 1).min(Lanes::ALL.len() - 1)],
     }
     let cap = std::env::var("KETAMA_MD5_LANES")
         .ok()
         .and_then(|v| Lanes::ALL.into_iter().find(|l| l.name() == v.trim()))
-        .unwrap_or(Lanes::Avx2);
+        .unwrap_or(Lanes::Avx2x2);
     let best = cap.or_supported();
     let at = Lanes::ALL.iter().position(|l| *l == best).unwrap_or(0);
     CACHE.store(at as u8 + 1, Ordering::Relaxed);
@@ -101,7 +108,7 @@ fn detected() -> Lanes {
 
 #[cfg(not(feature = "std"))]
 fn detected() -> Lanes {
-    Lanes::Avx2.or_supported()
+    Lanes::Avx2x2.or_supported()
 }
 
 /// The MD5 digest of each message: `out[i]` for `msgs[i]` (over the shorter of the two),
@@ -123,6 +130,9 @@ fn digest_chunk(lanes: Lanes, msgs: &[&[u8]], out: &mut [[u8; 16]]) {
         // SAFETY: `lanes` is supported (the caller's contract), so the CPU has AVX2.
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         Lanes::Avx2 => unsafe { x86::chunk8(msgs, out) },
+        // SAFETY: as for `Lanes::Avx2`.
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        Lanes::Avx2x2 => unsafe { x86::chunk16(msgs, out) },
         _ => {
             for (m, o) in msgs.iter().zip(out.iter_mut()) {
                 *o = super::digest(m);
@@ -229,14 +239,15 @@ mod x86 {
     }
 
     /// 8 lanes in an AVX2 register. Values of this type are made only inside
-    /// [`compress8`], which runs only once AVX2 has been detected.
+    /// [`compress8`] and [`compress16`], which run only once AVX2 has been detected.
     #[derive(Clone, Copy)]
     struct V8(__m256i);
 
     // SAFETY (every block in this impl): the intrinsics need AVX2; a `V8` exists only inside
-    // `compress8` (private to this module), which is called only when `Lanes::Avx2` is
-    // supported (runtime detection, or a build that enables AVX2), and these always-inline
-    // methods are inlined into it.
+    // `compress8` and `compress16` (private to this module, `target_feature(enable = "avx2")`),
+    // which are called only when `Lanes::Avx2` / `Lanes::Avx2x2` is supported (runtime
+    // detection, or a build that enables AVX2), and these always-inline methods are inlined
+    // into them.
     impl Word for V8 {
         #[inline(always)]
         fn splat(x: u32) -> V8 {
@@ -285,6 +296,47 @@ mod x86 {
         }
     }
 
+    /// 16 lanes in two AVX2 registers, every operation applied to both. Values of this type
+    /// are made only inside [`compress16`], which runs only once AVX2 has been detected.
+    #[derive(Clone, Copy)]
+    struct V16(V8, V8);
+
+    // Every method applies `V8`'s to both halves (no `unsafe` of its own).
+    impl Word for V16 {
+        #[inline(always)]
+        fn splat(x: u32) -> V16 {
+            V16(V8::splat(x), V8::splat(x))
+        }
+        #[inline(always)]
+        fn add(self, o: V16) -> V16 {
+            V16(self.0.add(o.0), self.1.add(o.1))
+        }
+        #[inline(always)]
+        fn and(self, o: V16) -> V16 {
+            V16(self.0.and(o.0), self.1.and(o.1))
+        }
+        #[inline(always)]
+        fn or(self, o: V16) -> V16 {
+            V16(self.0.or(o.0), self.1.or(o.1))
+        }
+        #[inline(always)]
+        fn xor(self, o: V16) -> V16 {
+            V16(self.0.xor(o.0), self.1.xor(o.1))
+        }
+        #[inline(always)]
+        fn not(self) -> V16 {
+            V16(self.0.not(), self.1.not())
+        }
+        #[inline(always)]
+        fn andnot(self, o: V16) -> V16 {
+            V16(self.0.andnot(o.0), self.1.andnot(o.1))
+        }
+        #[inline(always)]
+        fn rotl<const L: i32, const R: i32>(self) -> V16 {
+            V16(self.0.rotl::<L, R>(), self.1.rotl::<L, R>())
+        }
+    }
+
     /// The 4-lane compression of one block per lane.
     fn compress4(words: &[[u32; 4]; 16]) -> [[u32; 4]; 4] {
         let m: [V4; 16] = core::array::from_fn(|k| {
@@ -321,6 +373,37 @@ mod x86 {
         out
     }
 
+    /// The 16-lane compression of one block per lane (lanes 0..8 in the first register).
+    ///
+    /// # Safety
+    /// The CPU supports AVX2.
+    #[target_feature(enable = "avx2")]
+    unsafe fn compress16(words: &[[u32; 16]; 16]) -> [[u32; 16]; 4] {
+        let m: [V16; 16] = core::array::from_fn(|k| {
+            let p = words[k].as_ptr();
+            // SAFETY: `words[k]` is 64 readable bytes, two loads of 32 from its start and
+            // its middle; `loadu` has no alignment requirement.
+            unsafe {
+                V16(
+                    V8(_mm256_loadu_si256(p.cast())),
+                    V8(_mm256_loadu_si256(p.add(8).cast())),
+                )
+            }
+        });
+        let init = INIT.map(V16::splat);
+        let s = compress(init, &m);
+        let mut out = [[0u32; 16]; 4];
+        for (o, v) in out.iter_mut().zip(s) {
+            let p = o.as_mut_ptr();
+            // SAFETY: `o` is 64 writable bytes, two stores of 32; no alignment requirement.
+            unsafe {
+                _mm256_storeu_si256(p.cast(), v.0 .0);
+                _mm256_storeu_si256(p.add(8).cast(), v.1 .0);
+            }
+        }
+        out
+    }
+
     /// Up to 4 messages through the SSE2 engine.
     pub(super) fn chunk4(msgs: &[&[u8]], out: &mut [[u8; 16]]) {
         finish(compress4(&blocks::<4>(msgs)), msgs, out);
@@ -333,6 +416,16 @@ mod x86 {
     pub(super) unsafe fn chunk8(msgs: &[&[u8]], out: &mut [[u8; 16]]) {
         // SAFETY: the caller's contract.
         let state = unsafe { compress8(&blocks::<8>(msgs)) };
+        finish(state, msgs, out);
+    }
+
+    /// Up to 16 messages through the two-register AVX2 engine.
+    ///
+    /// # Safety
+    /// The CPU supports AVX2.
+    pub(super) unsafe fn chunk16(msgs: &[&[u8]], out: &mut [[u8; 16]]) {
+        // SAFETY: the caller's contract.
+        let state = unsafe { compress16(&blocks::<16>(msgs)) };
         finish(state, msgs, out);
     }
 }
