@@ -122,6 +122,19 @@ func (r *Ring) position(h uint32) (int, error) {
 			return r.firstOfRun(n - 1), nil
 		}
 		return r.firstOfRun(p - 1), nil
+	case boundUpperBoundClamp:
+		// No wrap: past the last point, the last point.
+		if p := r.upper(h); p < n {
+			return p, nil
+		}
+		return r.firstOfRun(n - 1), nil
+	case boundLowerBoundBelowLast:
+		// A hash below the first point goes to the last point.
+		p := r.lower(h)
+		if p == 0 && v[0] != h {
+			return r.firstOfRun(n - 1), nil
+		}
+		return wrap(p), nil
 	default:
 		return wrap(r.lower(h)), nil
 	}
@@ -157,7 +170,7 @@ func md5Wide(k []byte) wide128 {
 
 func (r *Ring) keyHash(k []byte) uint32 {
 	if k == nil && r.opts.HashWithPrefix {
-		return 0 // not hashed (see withOptions)
+		return 0 // not hashed (see withPrefix)
 	}
 	if r.md5Key {
 		return md5Ketama(k)
@@ -169,6 +182,10 @@ func (r *Ring) keyHash(k []byte) uint32 {
 func (r *Ring) startOf(k []byte) int {
 	if r.wide != nil {
 		p, _ := r.widePosition(md5Wide(k))
+		return p
+	}
+	if r.wide64 != nil {
+		p, _ := r.position64(r.hash64(k))
 		return p
 	}
 	if r.prof.layout == layoutBuckets {
@@ -195,22 +212,22 @@ func (r *Ring) place(k []byte) (int, error) {
 			return 0, err
 		}
 		return r.ownerAt(at), nil
+	case layoutWide64:
+		at, err := r.position64(r.hash64(k))
+		if err != nil {
+			return 0, err
+		}
+		return int(r.owners[at]), nil
 	case layoutBuckets:
 		if r.pecl == nil {
 			return 0, ErrNoServer
 		}
 		return int(r.pecl[r.keyHash(k)%peclBuckets]), nil
 	case layoutSlots:
-		var v uint64
-		switch {
-		case p.place == placeJavaAbsModulo && p.oldCompat:
-			v = uabs(whalinOldCompat(k))
-		case p.place == placeJavaAbsModulo:
-			v = uabs(int64(int32(r.keyHash(k))))
-		default:
-			v = uint64(r.keyHash(k))
+		if p.place == placeJavaAbsModulo && p.oldCompat {
+			return r.slotOf(uabs(whalinOldCompat(k)))
 		}
-		return r.slotOf(v)
+		return r.slotOfHash(r.keyHash(k))
 	case layoutFurc:
 		n := len(r.servers)
 		if n > furcMaxPool {
@@ -234,6 +251,10 @@ func (r *Ring) place(k []byte) (int, error) {
 		return r.scoredBest(k, nil)
 	case layoutJumpXxh3:
 		return int(jump(xxh3(k), uint32(len(r.servers)))), nil
+	case layoutMixed:
+		return r.mixedBest(r.hash64(k), nil)
+	case layoutScaled:
+		return r.scaled.locate(r.keyHash(k))
 	}
 	return 0, ErrUnsupported
 }

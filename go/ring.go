@@ -31,7 +31,8 @@ type Ring struct {
 	prof          *profile
 	hashName      string
 	hash          hashFunc
-	md5Key        bool // the key hash is ketama md5 (inlined fast path)
+	hash64        hash64Func // the key hash's 64 bits (key_hash64 points, mix_rendezvous)
+	md5Key        bool       // the key hash is ketama md5 (inlined fast path)
 	emptyRejected bool
 	servers       []parsed
 	labelOf       []string // servers' labels, compact for Get
@@ -45,6 +46,7 @@ type Ring struct {
 	index  []uint32 // index[b] = first position >= b << shift (len(index) = 2^bits + 1)
 	shift  uint
 	wide   []wide128         // md5_wide: the full 128-bit positions
+	wide64 []uint64          // key_hash64: the 64-bit positions, flipped into the bound's order
 	runs   map[uint32]uint32 // sorted_list ties: first position of a run -> owner
 	pecl   []uint32
 
@@ -53,6 +55,8 @@ type Ring struct {
 	cumulative []uint64
 	furcW      []float64
 	maglev     []uint32
+	mixed      []uint64 // mix_rendezvous: each node string's 64-bit hash
+	scaled     scaledPoints
 }
 
 type wide128 struct{ hi, lo uint64 }
@@ -75,7 +79,7 @@ func New(profile, hash string, servers []Server) (*Ring, error) {
 			return nil, err
 		}
 	}
-	r := &Ring{prof: p, hashName: hname, hash: hashFuncs[hname], md5Key: hname == "md5" || hname == "election"}
+	r := &Ring{prof: p, hashName: hname, hash: hashFuncs[hname], hash64: hash64Of(hname), md5Key: hname == "md5" || hname == "election"}
 	for _, h := range p.emptyRejected {
 		if h == hname {
 			r.emptyRejected = true
@@ -107,20 +111,35 @@ func New(profile, hash string, servers []Server) (*Ring, error) {
 			return nil, fail(ErrDuplicateServer)
 		}
 		seen[ep] = struct{}{}
-		node, err := nodeString(p.node, s, p.names)
+		node, err := nodeString(p.node, s, p.names, i)
 		if err != nil {
 			return nil, fail(err.(*Error))
+		}
+		if p.key == keyLatin1 {
+			// The client hashes the node string as it encodes keys: one byte per character.
+			b, ok := appendLatin1(nil, []byte(node))
+			if !ok {
+				return nil, fail(ErrUnsupported)
+			}
+			node = string(b)
 		}
 		r.nodes[i] = node
 		d := md5.Sum([]byte(node))
 		r.seeds[i] = uint64(binary.LittleEndian.Uint32(d[0:4]))<<32 | uint64(binary.LittleEndian.Uint32(d[4:8]))
 	}
+	if err := r.layOut(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// layOut builds what the profile's layout searches, from the servers and their node strings.
+func (r *Ring) layOut() error {
+	p := r.prof
 	ranks := r.ranks()
 	switch p.layout {
-	case layoutSorted, layoutWide, layoutTieRuns, layoutBuckets:
-		if err := r.buildContinuum(ranks); err != nil {
-			return nil, err
-		}
+	case layoutSorted, layoutWide, layoutWide64, layoutTieRuns, layoutBuckets:
+		return r.buildContinuum(ranks)
 	case layoutSlots:
 		r.ordered = make([]uint32, len(r.servers))
 		for i := range r.ordered {
@@ -151,8 +170,15 @@ func New(profile, hash string, servers []Server) (*Ring, error) {
 		}
 	case layoutMaglev:
 		r.maglev = maglevTable(r.seeds)
+	case layoutMixed:
+		r.mixed = make([]uint64, len(r.nodes))
+		for i, node := range r.nodes {
+			r.mixed[i] = r.hash64(bytesOf(node))
+		}
+	case layoutScaled:
+		r.scaled = newScaledPoints(r.servers, ranks)
 	}
-	return r, nil
+	return nil
 }
 
 // locate is the server index of a key.
