@@ -6,6 +6,7 @@ package ketama
 import (
 	"crypto/md5"
 	"encoding/binary"
+	"math"
 	"sort"
 	"strconv"
 	"unicode/utf16"
@@ -89,7 +90,11 @@ func (r *Ring) buildContinuum(ranks []uint32) error {
 		}
 		return ranks[x.owner] < ranks[y.owner]
 	})
-	r.values = make([]uint32, len(pts))
+	r.window = make([]uint32, len(pts)+searchWindow)
+	r.values = r.window[:len(pts)]
+	for i := len(pts); i < len(r.window); i++ {
+		r.window[i] = math.MaxUint32
+	}
 	r.owners = make([]uint32, len(pts))
 	for i, pt := range pts {
 		r.values[i], r.owners[i] = pt.value, pt.owner

@@ -16,11 +16,41 @@ func release(b *[]byte) {
 	}
 }
 
+// keyRules is what the key step of a ring does, decided once (settleKeys): whether its
+// client hashes every accepted key as it is, refusing keys by their length alone.
+type keyRules struct {
+	plain       bool // no character rule, tag, prefix or rewriting applies
+	refuseEmpty bool // the empty key is KeyRejected
+	maxKey      int  // longer keys are KeyRejected
+}
+
+// settleKeys decides the ring's keyRules from its profile, hash and options.
+func (r *Ring) settleKeys() {
+	p := r.prof
+	r.keys = keyRules{refuseEmpty: p.limitEmpty || r.emptyRejected, maxKey: p.maxLen}
+	if p.maxLen < 0 {
+		r.keys.maxKey = int(^uint(0) >> 1)
+	}
+	tags := p.tagKind == tagBraces || (p.tagKind == tagConfigured && r.opts.HashTag != "")
+	r.keys.plain = p.chars == charsAny && !tags && !r.opts.HashWithPrefix && p.key == keyNone
+}
+
 // prepare applies the profile's key refusals, its hash tag, and the libmemcached prefix or
 // the key rewriting: the bytes the client hashes. A rewritten key (pecl_sanitize,
 // url_encode, a long dalli key, ...) is built in a pooled buffer, returned too: the caller
 // hands it to release once it has hashed the key.
 func (r *Ring) prepare(key []byte) ([]byte, *[]byte, error) {
+	if r.keys.plain {
+		if len(key) > r.keys.maxKey || (len(key) == 0 && r.keys.refuseEmpty) {
+			return nil, nil, ErrKeyRejected
+		}
+		return key, nil, nil
+	}
+	return r.prepareRules(key)
+}
+
+// prepareRules is prepare where more than the key's length decides.
+func (r *Ring) prepareRules(key []byte) ([]byte, *[]byte, error) {
 	p := r.prof
 	if len(key) == 0 && (p.limitEmpty || r.emptyRejected) {
 		return nil, nil, ErrKeyRejected

@@ -9,10 +9,26 @@ import (
 	"sort"
 )
 
+// searchWindow is how many positions a search compares at once: a bucket of the index
+// smaller than this is searched by counting, without branches, the positions of a window
+// of this many that are below the key hash (r.window holds this many MaxUint32 past the
+// last position, so every window is whole).
+const searchWindow = 8
+
 // lower is lowerBound(r.values, h) through the bucket index.
 func (r *Ring) lower(h uint32) int {
 	b := h >> r.shift
 	lo, hi := int(r.index[b]), int(r.index[b+1])
+	if hi-lo < searchWindow && lo+searchWindow <= len(r.window) {
+		w := r.window[lo : lo+searchWindow : lo+searchWindow]
+		n := 0
+		for _, v := range w {
+			if v < h {
+				n++
+			}
+		}
+		return lo + n
+	}
 	v := r.values
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -29,6 +45,19 @@ func (r *Ring) lower(h uint32) int {
 func (r *Ring) upper(h uint32) int {
 	b := h >> r.shift
 	lo, hi := int(r.index[b]), int(r.index[b+1])
+	if hi-lo < searchWindow && lo+searchWindow <= len(r.window) {
+		w := r.window[lo : lo+searchWindow : lo+searchWindow]
+		n := 0
+		for _, v := range w {
+			if v <= h {
+				n++
+			}
+		}
+		if n > hi-lo {
+			n = hi - lo // the padding's MaxUint32 when h is MaxUint32
+		}
+		return lo + n
+	}
 	v := r.values
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)

@@ -32,6 +32,7 @@ func (r *Ring) WithOptions(o Options) (*Ring, error) {
 	}
 	next := *r
 	next.opts = o
+	next.settleKeys()
 	return &next, nil
 }
 

@@ -34,6 +34,7 @@ type Ring struct {
 	hash64        hash64Func // the key hash's 64 bits (key_hash64 points, mix_rendezvous)
 	md5Key        bool       // the key hash is ketama md5 (inlined fast path)
 	emptyRejected bool
+	keys          keyRules
 	servers       []parsed
 	labelOf       []string // servers' labels, compact for Get
 	nodes         []string
@@ -42,6 +43,7 @@ type Ring struct {
 	// A continuum (ring and pecl_buckets placements): positions ascending, the tie winner
 	// first among equal positions.
 	values []uint32
+	window []uint32 // values and searchWindow MaxUint32 after them
 	owners []uint32
 	index  []uint32 // index[b] = first position >= b << shift (len(index) = 2^bits + 1)
 	shift  uint
@@ -130,6 +132,7 @@ func New(profile, hash string, servers []Server) (*Ring, error) {
 	if err := r.layOut(); err != nil {
 		return nil, err
 	}
+	r.settleKeys()
 	return r, nil
 }
 
@@ -190,11 +193,13 @@ func (r *Ring) locate(key []byte) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer release(buf)
 	if r.prof.singleShortcut && len(r.servers) == 1 {
+		release(buf)
 		return 0, nil
 	}
-	return r.place(k)
+	i, err := r.place(k)
+	release(buf)
+	return i, err
 }
 
 // Index returns the index (in the order given to New) of the server key goes to.
