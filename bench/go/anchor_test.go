@@ -31,8 +31,8 @@ func bestPass(n int, budget time.Duration, pass func()) float64 {
 	return best
 }
 
-// portTimes is the Go port's single and batch ns per key.
-func portTimes(r *ketama.Ring, budget time.Duration) (single, batch float64) {
+// portTimes is the Go port's ns per key of Get, GetMany and IndexMany.
+func portTimes(r *ketama.Ring, budget time.Duration) (single, batch, indexes float64) {
 	single = bestPass(len(keys), budget, func() {
 		for _, k := range keys {
 			sink, _ = r.Get(k)
@@ -43,7 +43,11 @@ func portTimes(r *ketama.Ring, budget time.Duration) (single, batch float64) {
 		out = r.GetMany(out[:0], keys)
 	})
 	sink = out[len(out)-1]
-	return single, batch
+	idx := make([]int, 0, len(keys))
+	indexes = bestPass(len(keys), budget, func() {
+		idx = r.IndexMany(idx[:0], keys)
+	})
+	return single, batch, indexes
 }
 
 // coreTimes runs the core's anchor (bench/rust/examples/port_anchor) once: its single and
@@ -82,8 +86,8 @@ func BenchmarkKetamaLibketamaGetMany(b *testing.B) {
 
 // TestCoreRatio (BENCH_CORE=path of port_anchor, as run.sh sets it) measures the core and
 // the port alternately, BENCH_ROUNDS times, so both see the same machine load, and prints
-// each round's ratios (port ns / core ns: at most 2 for Get, 1.5 for GetMany is the goal)
-// and their medians.
+// each round's ratios (port ns / core ns: at most 2 for Get, 1.5 for the batch calls is the
+// goal) and their medians.
 func TestCoreRatio(t *testing.T) {
 	bin := os.Getenv("BENCH_CORE")
 	if bin == "" {
@@ -95,17 +99,17 @@ func TestCoreRatio(t *testing.T) {
 	}
 	lk, _, _ := rings(t)
 	const budget = 300 * time.Millisecond
-	var singles, batches []float64
+	var singles, batches, indexes []float64
 	for i := 0; i < rounds; i++ {
 		cs, cb, err := coreTimes(bin, budget)
 		if err != nil {
 			t.Fatal(err)
 		}
-		gs, gb := portTimes(lk, budget)
-		singles, batches = append(singles, gs/cs), append(batches, gb/cb)
-		fmt.Printf("round %d: Get %.0f ns, core locate_index %.0f ns: %.2fx; GetMany %.1f ns/key, core locate_batch %.1f ns/key: %.2fx\n",
-			i+1, gs, cs, gs/cs, gb, cb, gb/cb)
+		gs, gb, gi := portTimes(lk, budget)
+		singles, batches, indexes = append(singles, gs/cs), append(batches, gb/cb), append(indexes, gi/cb)
+		fmt.Printf("round %d: Get %.0f ns, core locate_index %.0f ns: %.2fx; GetMany %.1f, IndexMany %.1f, core locate_batch %.1f ns/key: %.2fx, %.2fx\n",
+			i+1, gs, cs, gs/cs, gb, gi, cb, gb/cb, gi/cb)
 	}
-	fmt.Printf("median: Go Get / core single %.2fx (goal <= 2), Go GetMany / core batch %.2fx (goal <= 1.5)\n",
-		median(singles), median(batches))
+	fmt.Printf("median: Go Get / core single %.2fx (goal <= 2); Go GetMany / core batch %.2fx, IndexMany %.2fx (goal <= 1.5)\n",
+		median(singles), median(batches), median(indexes))
 }
