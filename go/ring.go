@@ -245,8 +245,11 @@ func (r *Ring) GetN(key string, n int) ([]string, error) {
 
 // Failover returns the client's own failover sequence for key, n entries, primary first:
 // spymemcached's and xmemcached's rehash walks (servers may repeat; xmemcached stops after
-// as many rehashes as servers), dalli's and python-memcached's rehashes (at most 20 and 10
-// entries), emcache's primary alone, for every other client the next distinct servers (GetN).
+// as many rehashes as servers), the rehashes of dalli, pecl memcache, python-memcached,
+// Cache::Memcached and Enyim's ketama locator (each within its retry limit), whalin's search
+// for untried servers, the primary alone for the clients that keep their pick (emcache,
+// Predis, phpredis, redis-rb, Jedis, ...), for every other client the next distinct servers
+// (GetN).
 func (r *Ring) Failover(key string, n int) ([]string, error) {
 	idx, err := r.failover(bytesOf(key), n)
 	return r.labels(idx), err
