@@ -33,14 +33,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some(s) => s.parse()?,
         None => 0.3,
     };
-    let servers = (0..100).map(|i| Server::parse(&format!("10.0.{}.{}:11211", i / 250, i % 250 + 1), 1));
+    let servers =
+        (0..100).map(|i| Server::parse(&format!("10.0.{}.{}:11211", i / 250, i % 250 + 1), 1));
     let servers = servers.collect::<Result<Vec<_>, _>>()?;
     let ring = Ring::with_servers(Profile::by_name("libketama")?, None, servers)?;
-    let keys: Vec<String> = (0..10_000).map(|i| format!("user:{}:session", i * 7919)).collect();
+    let keys: Vec<String> = (0..10_000)
+        .map(|i| format!("user:{}:session", i * 7919))
+        .collect();
     let single = best(keys.len(), budget, || {
         let mut sink = 0usize;
         for k in &keys {
-            sink ^= ring.locate_index(black_box(k.as_bytes())).unwrap_or(usize::MAX);
+            sink ^= ring
+                .locate_index(black_box(k.as_bytes()))
+                .unwrap_or(usize::MAX);
         }
         black_box(sink);
     });
