@@ -45,6 +45,15 @@ func (r *Ring) locateN(key []byte, n int) ([]int, error) {
 		}
 	case r.prof.place == placeHashRendezvous:
 		out = r.scoredN(k, out, want)
+	case r.prof.layout == layoutMixed:
+		h := r.hash64(k)
+		for len(out) < want {
+			i, err := r.mixedBest(h, out)
+			if err != nil {
+				break
+			}
+			out = append(out, i)
+		}
 	case r.prof.place == placeRendezvous:
 		h := r.keyHash(k)
 		for len(out) < want {
