@@ -69,6 +69,13 @@ final class Keys {
                 }
                 return true;
             }
+            case SPACE_NEWLINE_NUL:
+                for (byte b : key) {
+                    if (b == ' ' || b == '\n' || b == '\r' || b == 0) {
+                        return false;
+                    }
+                }
+                return true;
             default:
                 throw new IllegalStateException(chars.toString());
         }
@@ -85,18 +92,33 @@ final class Keys {
         return k == UNHASHED ? 0 : hash.apply(k, 0, k.length);
     }
 
+    /** The delimiters of the clients whose hash tags are always braces. */
+    private static final byte OPEN_BRACE = '{';
+    private static final byte CLOSE_BRACE = '}';
+
     /**
      * The key the client hashes, or throws {@link KeyRejectedException}: the refusals on the
-     * key as given, then the ring's options (only profiles whose key is not rewritten have
-     * them), else the profile's rewrite.
+     * key as given, then the hash tag (the client's braces, or the ring's {@code hash_tag}
+     * option where the client takes one), then libmemcached's hashed prefix when the ring has
+     * it (only profiles whose key is not rewritten take it), else the profile's rewrite.
      */
     static byte[] prepare(Profile p, HashFn hash, Options options, byte[] key) {
         if (refused(p, hash, key)) {
             throw new KeyRejectedException();
         }
-        if (options.rewrites()) {
-            return options.apply(key);
+        if (p.keyTag == Profile.KeyTag.BRACES) {
+            key = Tags.tag(p.tagRule, key, OPEN_BRACE, CLOSE_BRACE);
+        } else if (p.keyTag == Profile.KeyTag.CONFIGURED && options.hasHashTag()) {
+            key = Tags.tag(p.tagRule, key, options.tagOpen(), options.tagClose());
         }
+        if (options.hashWithPrefix()) {
+            return options.withPrefix(key);
+        }
+        return rewrite(p, key);
+    }
+
+    /** The profile's rewrite of a key (after its tag). */
+    private static byte[] rewrite(Profile p, byte[] key) {
         switch (p.rewrite) {
             case NONE:
                 return key;
@@ -122,9 +144,39 @@ final class Keys {
                 System.arraycopy(key, 0, out, p.keyPrefix.length, key.length);
                 return out;
             }
+            case LATIN1: {
+                byte[] out = latin1(key);
+                if (out == null) {
+                    throw new KeyRejectedException("not UTF-8 of characters up to U+00FF");
+                }
+                return out;
+            }
             default:
                 throw new IllegalStateException(p.rewrite.toString());
         }
+    }
+
+    /**
+     * The characters of UTF-8 {@code text} as one latin-1 byte each ({@code
+     * str.encode('iso-8859-1')}); null when {@code text} is not UTF-8 or holds a character
+     * above U+00FF.
+     */
+    static byte[] latin1(byte[] text) {
+        byte[] out = new byte[text.length];
+        int n = 0;
+        for (int i = 0; i < text.length; ) {
+            int b = text[i] & 0xff;
+            if (b < 0x80) {
+                out[n++] = (byte) b;
+                i++;
+            } else if ((b == 0xC2 || b == 0xC3) && i + 1 < text.length && (text[i + 1] & 0xC0) == 0x80) {
+                out[n++] = (byte) ((b & 0x1F) << 6 | (text[i + 1] & 0x3F));
+                i += 2;
+            } else {
+                return null;
+            }
+        }
+        return n == out.length ? out : Arrays.copyOf(out, n);
     }
 
     private static final byte[] UPPER_HEX = "0123456789ABCDEF".getBytes(java.nio.charset.StandardCharsets.US_ASCII);

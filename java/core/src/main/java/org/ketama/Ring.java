@@ -89,7 +89,7 @@ public final class Ring {
                 if (!seen.add(a.endpointKey())) {
                     throw new DuplicateServerException(s.label());
                 }
-                entries[i] = new Entry(p, s, a);
+                entries[i] = new Entry(p, s, a, i);
             } catch (KetamaException e) {
                 throw e.blame(i, s.label());
             }
