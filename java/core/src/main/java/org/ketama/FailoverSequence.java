@@ -192,7 +192,7 @@ final class FailoverSequence {
             byte[] tagged = Arrays.copyOf(tag, tag.length + k.length);
             System.arraycopy(k, 0, tagged, tag.length, k.length);
             hv += hash.apply(tagged, 0, tagged.length);
-            int p = Layout.lowerBound(v, hv ^ MIN);
+            int p = layout.index.lowerBound(hv ^ MIN);
             if (stop.test(layout.ownerAt(p == v.length ? 0 : p))) {
                 return;
             }

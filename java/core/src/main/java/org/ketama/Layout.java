@@ -25,6 +25,8 @@ final class Layout {
     int[] biased = new int[0];
     /** Server index owning each position. */
     int[] owners = new int[0];
+    /** The searches of {@link #biased}. */
+    SearchIndex index = new SearchIndex(biased);
     /** 128-bit positions (uhashring), high and low halves; null elsewhere. */
     long[] wideHi;
     long[] wideLo;
@@ -225,40 +227,13 @@ final class Layout {
                 l.owners[i] = byRank[r];
             }
         }
+        l.index = new SearchIndex(l.biased);
         if (p.shape == Profile.Shape.BUCKETS) {
             l.buckets = peclTable(l, p.bound);
         } else if (p.shape == Profile.Shape.TIE_RUNS) {
             tieRuns(l, entries);
         }
         return l;
-    }
-
-    /** First index whose position is >= the biased value {@code kb} (may be the length). */
-    static int lowerBound(int[] v, int kb) {
-        int lo = 0, hi = v.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (v[mid] < kb) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
-    }
-
-    /** First index whose position is > the biased value {@code kb} (may be the length). */
-    static int upperBound(int[] v, int kb) {
-        int lo = 0, hi = v.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (v[mid] <= kb) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
     }
 
     /** pecl's table: bucket b is the owner of the position {@code b * PECL_STEP} lands on by {@code bound}. */
@@ -269,19 +244,19 @@ final class Layout {
         }
         int[] t = new int[PECL_BUCKETS];
         for (int b = 0; b < PECL_BUCKETS; b++) {
-            t[b] = l.owners[bucketStart(l.biased, bound, b)];
+            t[b] = l.owners[l.bucketStart(bound, b)];
         }
         return t;
     }
 
     /** The continuum index bucket {@code b}'s position lands on by {@code bound} (wrapping). */
-    static int bucketStart(int[] biased, Profile.Bound bound, int b) {
+    int bucketStart(Profile.Bound bound, int b) {
         int kb = (b * PECL_STEP) ^ MIN;
         switch (bound) {
             case LOWER_BOUND:
-                return lowerBound(biased, kb) % biased.length;
+                return index.lowerBound(kb) % biased.length;
             case UPPER_BOUND:
-                return upperBound(biased, kb) % biased.length;
+                return index.upperBound(kb) % biased.length;
             default:
                 throw new IllegalStateException("a bucket table is filled by a lower or upper bound, not " + bound);
         }

@@ -257,38 +257,38 @@ final class Lookup {
         }
         switch (profile.bound) {
             case LOWER_BOUND_SIGNED:
-                return wrap(Layout.lowerBound(v, h), len);
+                return wrap(layout.index.lowerBound(h), len);
             case UPPER_BOUND:
-                return wrap(Layout.upperBound(v, h ^ MIN), len);
+                return wrap(layout.index.upperBound(h ^ MIN), len);
             case LOWER_BOUND_ZERO_LAST:
-                return h == 0 ? firstOfRun(len - 1) : wrap(Layout.lowerBound(v, h ^ MIN), len);
+                return h == 0 ? firstOfRun(len - 1) : wrap(layout.index.lowerBound(h ^ MIN), len);
             case FLOOR: {
-                int p = Layout.upperBound(v, h ^ MIN);
+                int p = layout.index.upperBound(h ^ MIN);
                 if (p != 0) {
                     return firstOfRun(p - 1);
                 }
                 // PHP reads $serverList[count - 1]: a server only if some point equals it.
                 int probe = distinctPositions() - 1;
-                int q = Layout.lowerBound(v, probe ^ MIN);
+                int q = layout.index.lowerBound(probe ^ MIN);
                 if (q < len && v[q] == (probe ^ MIN)) {
                     return q;
                 }
                 throw new NoServerException();
             }
             case FLOOR_WRAP: {
-                int p = Layout.upperBound(v, h ^ MIN);
+                int p = layout.index.upperBound(h ^ MIN);
                 return firstOfRun(p == 0 ? len - 1 : p - 1);
             }
             case UPPER_BOUND_CLAMP: {
-                int p = Layout.upperBound(v, h ^ MIN);
+                int p = layout.index.upperBound(h ^ MIN);
                 return p == len ? firstOfRun(len - 1) : p;
             }
             case LOWER_BOUND_BELOW_LAST: {
-                int p = Layout.lowerBound(v, h ^ MIN);
+                int p = layout.index.lowerBound(h ^ MIN);
                 return p == 0 && v[0] != (h ^ MIN) ? firstOfRun(len - 1) : wrap(p, len);
             }
             default:
-                return wrap(Layout.lowerBound(v, h ^ MIN), len);
+                return wrap(layout.index.lowerBound(h ^ MIN), len);
         }
     }
 
@@ -384,7 +384,7 @@ final class Lookup {
     /** The start of a walk for the key (already prepared) on a continuum. */
     int walkStart(byte[] k) {
         if (profile.shape == Profile.Shape.BUCKETS) {
-            return Layout.bucketStart(layout.biased, profile.bound, Keys.hash(hash, k) & (Layout.PECL_BUCKETS - 1));
+            return layout.bucketStart(profile.bound, Keys.hash(hash, k) & (Layout.PECL_BUCKETS - 1));
         }
         if (profile.shape == Profile.Shape.WIDE64) {
             return wide64Position(k);

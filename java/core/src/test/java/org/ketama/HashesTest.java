@@ -104,6 +104,23 @@ class HashesTest {
         }
     }
 
+    /** The two-message MD5 of the batch lookups: each half is that message's first word. */
+    @Test
+    void md5PairsMatchOneAtATime() {
+        Random r = new Random(11);
+        for (int len = 0; len <= Md5.ONE_BLOCK; len++) {
+            for (int other : new int[] {0, len, Md5.ONE_BLOCK - len, 37}) {
+                byte[] a = new byte[len + 2];
+                byte[] b = new byte[other + 5];
+                r.nextBytes(a);
+                r.nextBytes(b);
+                long pair = Md5.word0Pair(a, 2, len, b, 5, other);
+                assertEquals(Md5.word0(a, 2, len), (int) pair, "len " + len);
+                assertEquals(Md5.word0(b, 5, other), (int) (pair >>> 32), "other " + other);
+            }
+        }
+    }
+
     @Test
     void namesResolveAsCoreDoes() {
         assertEquals("md5", Hashes.canonicalName("KETAMA_HASH"));
