@@ -155,6 +155,23 @@ enum HashFn {
         return apply(b, off, len) & 0xFFFFFFFFL;
     }
 
+    /** Whether this hash is a function of the MD5 digest's first little-endian word alone. */
+    boolean fromMd5Word0() {
+        return this == MD5 || this == ELECTION || this == MD5_BE || this == SEED_TOHASH;
+    }
+
+    /** This hash of a key whose MD5 digest's first little-endian word is {@code w} (only where {@link #fromMd5Word0}). */
+    int ofMd5Word0(int w) {
+        switch (this) {
+            case MD5_BE:
+                return Integer.reverseBytes(w);
+            case SEED_TOHASH:
+                return seedToHash(w);
+            default:
+                return w;
+        }
+    }
+
     /** Whether this function reads UTF-16 code units (the Java clients' flavour). */
     boolean utf16() {
         switch (this) {

@@ -8,14 +8,18 @@ final class Keys {
 
     /** Whether the client refuses {@code key} (before any rewriting). */
     static boolean refused(Profile p, HashFn hash, byte[] key) {
-        int len = key.length;
+        return refused(p, hash, key, key.length);
+    }
+
+    /** Whether the client refuses the key {@code key[0..len)} (before any rewriting). */
+    static boolean refused(Profile p, HashFn hash, byte[] key, int len) {
         if (len == 0 && (p.emptyRefused || p.emptyKeyRejected.contains(hash))) {
             return true;
         }
         if (p.maxLen >= 0 && len > p.maxLen) {
             return true;
         }
-        return !charsAllow(p.chars, key);
+        return p.chars != Profile.Chars.ANY && !charsAllow(p.chars, key, len);
     }
 
     private static boolean ctl(int c) {
@@ -24,19 +28,24 @@ final class Keys {
 
     /** Whether a key passes the profile's {@code key_limits.chars} rule. */
     static boolean charsAllow(Profile.Chars chars, byte[] key) {
+        return charsAllow(chars, key, key.length);
+    }
+
+    /** Whether the key {@code key[0..len)} passes the profile's {@code key_limits.chars} rule. */
+    static boolean charsAllow(Profile.Chars chars, byte[] key, int len) {
         switch (chars) {
             case ANY:
                 return true;
             case CONTROLS:
-                for (byte b : key) {
-                    if ((b & 0xff) <= 0x20) {
+                for (int i = 0; i < len; i++) {
+                    if ((key[i] & 0xff) <= 0x20) {
                         return false;
                     }
                 }
                 return true;
             case CONTROLS_DEL:
-                for (byte b : key) {
-                    if (ctl(b & 0xff)) {
+                for (int i = 0; i < len; i++) {
+                    if (ctl(key[i] & 0xff)) {
                         return false;
                     }
                 }
@@ -45,8 +54,8 @@ final class Keys {
             case PY_WHITESPACE_ASCII: {
                 // no NUL; whitespace only where the key is all whitespace (`key.split()` empty)
                 int ws = 0;
-                for (byte b : key) {
-                    int c = b & 0xff;
+                for (int i = 0; i < len; i++) {
+                    int c = key[i] & 0xff;
                     if (c == 0 || (c >= 0x80 && chars == Profile.Chars.PY_WHITESPACE_ASCII)) {
                         return false;
                     }
@@ -54,11 +63,11 @@ final class Keys {
                         ws++;
                     }
                 }
-                return ws == 0 || ws == key.length;
+                return ws == 0 || ws == len;
             }
             case PYTHON_MEMCACHED: {
                 // `[\x21-\x7e\x80-\xff]+$`: `$` also matches before one final newline
-                int end = key.length > 0 && key[key.length - 1] == '\n' ? key.length - 1 : key.length;
+                int end = len > 0 && key[len - 1] == '\n' ? len - 1 : len;
                 if (end == 0) {
                     return false;
                 }
@@ -70,7 +79,8 @@ final class Keys {
                 return true;
             }
             case SPACE_NEWLINE_NUL:
-                for (byte b : key) {
+                for (int i = 0; i < len; i++) {
+                    byte b = key[i];
                     if (b == ' ' || b == '\n' || b == '\r' || b == 0) {
                         return false;
                     }
@@ -82,10 +92,21 @@ final class Keys {
     }
 
     /**
+     * Whether the key a client hashes is always the key as given (after its refusals): no
+     * hash tag, no prefix, no rewrite.
+     */
+    static boolean plain(Profile p, Options options) {
+        boolean tags = p.keyTag == Profile.KeyTag.BRACES || (p.keyTag == Profile.KeyTag.CONFIGURED && options.hasHashTag());
+        return !tags && !options.hashWithPrefix() && p.rewrite == Profile.Rewrite.NONE;
+    }
+
+    /**
      * What a prepared key is when the client hashes nothing and uses hash 0 (libmemcached's
      * hashed prefix + key over 250 bytes); compared by identity, never a caller's array.
      */
     static final byte[] UNHASHED = new byte[0];
+    /** The length a batch records for {@link #UNHASHED} (never a key's length). */
+    static final int UNHASHED_LENGTH = -2;
 
     /** The 32-bit hash of a prepared key: 0 for {@link #UNHASHED}. */
     static int hash(HashFn hash, byte[] k) {

@@ -230,6 +230,58 @@ public final class Ring {
     }
 
     /**
+     * The labels of the servers {@code keys} (their UTF-8 bytes) go to, in order: each is what
+     * {@link #get(String)} returns, or {@code null} where it throws (a key the client refuses,
+     * one holding an unpaired surrogate, one no server owns). Faster per key than
+     * {@link #get(String)} on MD5 rings: the keys are hashed two at a time, and an ASCII key is
+     * encoded into a buffer the call reuses.
+     *
+     * @throws EmptyRingException the ring has no servers
+     */
+    public String[] getMany(String[] keys) {
+        return labelsOf(indexMany(keys));
+    }
+
+    /** {@link #getMany(String[])} for keys given as bytes. */
+    public String[] getMany(byte[][] keys) {
+        return labelsOf(indexMany(keys));
+    }
+
+    /**
+     * The indexes (in server order) of the servers {@code keys} go to, in order: each is what
+     * {@link #index(String)} returns, or -1 where it throws.
+     *
+     * @throws EmptyRingException the ring has no servers
+     */
+    public int[] indexMany(String[] keys) {
+        int[] out = new int[keys.length];
+        batch().run(keys, out);
+        return out;
+    }
+
+    /** {@link #indexMany(String[])} for keys given as bytes. */
+    public int[] indexMany(byte[][] keys) {
+        int[] out = new int[keys.length];
+        batch().run(keys, out);
+        return out;
+    }
+
+    private Batch batch() {
+        if (entries.length == 0) {
+            throw new EmptyRingException();
+        }
+        return new Batch(this, profile, hash, options, entries.length, lookup);
+    }
+
+    private String[] labelsOf(int[] idx) {
+        String[] out = new String[idx.length];
+        for (int i = 0; i < idx.length; i++) {
+            out[i] = idx[i] < 0 ? null : labels[idx[i]];
+        }
+        return out;
+    }
+
+    /**
      * The key hash as this ring's client computes it (after its key rewriting), unsigned.
      *
      * @throws KeyRejectedException the client refuses this key

@@ -239,4 +239,41 @@ class RingTest {
         assertEquals(1, Ring.create("enyim-ketama", null, servers(1)).failover("user:1", 10).size());
         assertEquals(20, Ring.create("cache-memcached", null, servers(3)).failover("user:1", 50).size());
     }
+
+    /**
+     * The batch calls: each key's answer is get's (long keys, non-ASCII keys and an odd count
+     * included), null or -1 where get throws; an empty ring throws for the call.
+     */
+    @Test
+    void getManyIsGetForEachKey() {
+        StringBuilder longKey = new StringBuilder();
+        for (int i = 0; i < 70; i++) {
+            longKey.append((char) ('a' + i % 26));
+        }
+        String[] keys = {"", "a", "user:1", longKey.toString(), "caf\u00e9", "k\ud800", "user:2", longKey.substring(0, 55),
+            longKey.substring(0, 56), "x y"};
+        for (String profile : List.of("spymemcached", "libmemcached-weighted", "libketama", "pecl-memcache", "redis-rb-5",
+                "xmemcached", "jedis", "enyim-ketama", "folsom", "cache-memcached", "flexihash-seed", "finagle")) {
+            Ring r = Ring.create(profile, null, servers(7));
+            String[] many = r.getMany(keys);
+            int[] idx = r.indexMany(keys);
+            assertEquals(keys.length, many.length);
+            for (int i = 0; i < keys.length; i++) {
+                String want;
+                try {
+                    want = r.get(keys[i]);
+                } catch (KetamaException e) {
+                    want = null;
+                }
+                assertEquals(want, many[i], profile + " " + keys[i]);
+                assertEquals(want == null ? -1 : r.servers().stream().map(Server::label).collect(java.util.stream.Collectors.toList())
+                    .indexOf(want), idx[i], profile + " " + keys[i]);
+            }
+            assertEquals(0, r.getMany(new String[0]).length);
+        }
+        Ring one = Ring.create("enyim-ketama", null, servers(1));
+        assertEquals(List.of("10.0.0.1:11211", "10.0.0.1:11211"), List.of(one.getMany(new String[] {"a", "b"})));
+        assertThrows(EmptyRingException.class, () -> Ring.create("libketama", null, List.of()).getMany(new String[] {"k"}));
+        assertThrows(NullPointerException.class, () -> Ring.create("libketama", null, servers(2)).getMany(new String[] {"k", null}));
+    }
 }
