@@ -233,8 +233,9 @@ public final class Ring {
      * The labels of the servers {@code keys} (their UTF-8 bytes) go to, in order: each is what
      * {@link #get(String)} returns, or {@code null} where it throws (a key the client refuses,
      * one holding an unpaired surrogate, one no server owns). Faster per key than
-     * {@link #get(String)} on MD5 rings: the keys are hashed two at a time, and an ASCII key is
-     * encoded into a buffer the call reuses.
+     * {@link #get(String)} on MD5 rings: the keys are hashed many at a time (in SIMD
+     * instructions where the JIT has them), and an ASCII key is encoded into a buffer the call
+     * reuses.
      *
      * @throws EmptyRingException the ring has no servers
      */

@@ -104,19 +104,21 @@ class HashesTest {
         }
     }
 
-    /** The two-message MD5 of the batch lookups: each half is that message's first word. */
+    /** The MD5 lanes of the batch lookups: each lane's first word is that message's, whatever the lane count. */
     @Test
-    void md5PairsMatchOneAtATime() {
+    void md5LanesMatchOneAtATime() {
         Random r = new Random(11);
-        for (int len = 0; len <= Md5.ONE_BLOCK; len++) {
-            for (int other : new int[] {0, len, Md5.ONE_BLOCK - len, 37}) {
-                byte[] a = new byte[len + 2];
-                byte[] b = new byte[other + 5];
-                r.nextBytes(a);
-                r.nextBytes(b);
-                long pair = Md5.word0Pair(a, 2, len, b, 5, other);
-                assertEquals(Md5.word0(a, 2, len), (int) pair, "len " + len);
-                assertEquals(Md5.word0(b, 5, other), (int) (pair >>> 32), "other " + other);
+        Md5Lanes lanes = new Md5Lanes();
+        for (int n : new int[] {1, 7, 8, 9, 56, Md5Lanes.LANES}) {
+            byte[][] msgs = new byte[n][];
+            for (int j = 0; j < n; j++) {
+                msgs[j] = new byte[(j * 7 + n) % (Md5.ONE_BLOCK + 1) + 3];
+                r.nextBytes(msgs[j]);
+                lanes.set(j, msgs[j], 3, msgs[j].length - 3);
+            }
+            lanes.run(n);
+            for (int j = 0; j < n; j++) {
+                assertEquals(Md5.word0(msgs[j], 3, msgs[j].length - 3), lanes.word0(j), n + " lanes, message " + j);
             }
         }
     }
