@@ -85,6 +85,8 @@ say "Python: ${sizes[*]} servers"
 "$venv/bin/python" "$here/py/compare.py" "${sizes[@]}" >>"$rows"
 say "PHP: ${sizes[*]} servers"
 KETAMA_LIB="$tmp/prefix/lib/libketama.so.0" php -d ffi.enable=1 "$here/php/compare.php" "${sizes[@]}" >>"$rows"
+say "Java: the port against the Rust core and spymemcached, 100 servers (its table on stderr)"
+bash "$here/java/run.sh" --tsv >>"$rows"
 # The original libketama: $LIBKETAMA_SRC (a directory holding RJ/ketama's libketama/, or a
 # git checkout of it: its commit LIBKETAMA_PIN), else a local mirror of the repository.
 LIBKETAMA_PIN=18cf9a7717dad0d8106a5205900a17617043fe2c

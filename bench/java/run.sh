@@ -15,6 +15,9 @@ out="$here/target"
 mkdir -p "$out"
 tsv=0
 [[ "${1:-}" == "--tsv" ]] && tsv=1
+source "$root/tests/lib/need.sh"
+need_packages --cmd mvn maven >&2
+need_packages --cmd javac default-jdk-headless >&2
 mvn -q -B -f "$root/java/pom.xml" -pl core,spymemcached -am install -DskipTests >&2
 repo="${MAVEN_REPO:-$HOME/.m2/repository}"
 spy="$repo/net/spy/spymemcached/2.12.3/spymemcached-2.12.3.jar"
