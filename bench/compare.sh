@@ -101,6 +101,8 @@ say "PHP: ${sizes[*]} servers"
 KETAMA_LIB="$tmp/prefix/lib/libketama.so.0" php -d ffi.enable=1 "$here/php/compare.php" "${sizes[@]}" >>"$rows"
 say "Go: the port against go-ketama and the Rust core, 100 servers (ratios on stderr)"
 bash "$here/go/run.sh" >&2 || say "Go: not measured (bench/go/run.sh failed)"
+say "Java: the port against the Rust core and spymemcached, 100 servers (its table on stderr)"
+bash "$here/java/run.sh" --tsv >>"$rows"
 # The original libketama: $LIBKETAMA_SRC (a directory holding RJ/ketama's libketama/, or a
 # git checkout of it: its commit LIBKETAMA_PIN), else a local mirror of the repository.
 LIBKETAMA_PIN=18cf9a7717dad0d8106a5205900a17617043fe2c
