@@ -8,6 +8,7 @@ const { md5 } = require('./md5');
 const { encoder, requireUnicode } = require('./bytes');
 const { Server } = require('./server');
 const { profileByName, hashForProfile } = require('./profiles');
+const { hash64Of, low64 } = require('./hashes');
 const { K, loadKey, prepare } = require('./key');
 const { checkOptions, rewrites, publicOptions } = require('./options');
 
@@ -31,8 +32,26 @@ function shown(w) {
   return typeof w === 'bigint' ? `${w}n` : String(JSON.stringify(w));
 }
 
-/** One server of the list given: its checks (`seen`: the endpoints before it) and what building reads. */
-function entry(p, s, seen) {
+/**
+ * The bytes a client hashes for a node string: its UTF-8, or one latin-1 byte per character
+ * where the profile's keys are latin-1 (a character above U+00FF: UnsupportedError).
+ */
+function nodeBytesOf(p, node) {
+  if (p.key !== 'latin1') return encoder.encode(node);
+  const out = new Uint8Array(node.length);
+  for (let i = 0; i < node.length; i++) {
+    const c = node.charCodeAt(i);
+    if (c > 0xff) throw new E.UnsupportedError(`${node}: not latin-1`);
+    out[i] = c;
+  }
+  return out;
+}
+
+/**
+ * One server of the list given, at `place` (from 0): its checks (`seen`: the endpoints before
+ * it) and what building reads.
+ */
+function entry(p, s, seen, place) {
   requireUnicode(s.label, 'label');
   if (typeof s.name === 'string') requireUnicode(s.name, 'name');
   const weight = s.weight === undefined ? 1 : s.weight;
@@ -44,8 +63,8 @@ function entry(p, s, seen) {
   const ep = server.endpoint();
   if (seen.has(ep)) throw new E.DuplicateServerError(server.label);
   seen.add(ep);
-  const node = server.nodeString(p.node, p.names);
-  const nodeBytes = encoder.encode(node);
+  const node = server.nodeString(p.node, p.names, place);
+  const nodeBytes = nodeBytesOf(p, node);
   const d = md5(nodeBytes);
   const seed = (BigInt(d[0] >>> 0) << 32n) | BigInt(d[1] >>> 0);
   return { server, node, nodeBytes, seed, rank: 0, strings: 0 };
@@ -67,6 +86,8 @@ class Ring {
     /** The canonical name of the key hash in use. */
     this.hashName = hashRow.name;
     this.hashFn = hashRow.fn;
+    /** The key hash's 64 bits (high returned, low in `low64()`), for 64-bit positions and scores. */
+    this.hash64Fn = hash64Of(hashRow.name);
     const list = options.servers || [];
     if (!Array.isArray(list)) throw new TypeError('servers must be an array');
     const seen = new Set();
@@ -75,7 +96,7 @@ class Ring {
       if (s === null || typeof s !== 'object') throw new TypeError('each server must be an object');
       if (typeof s.label !== 'string') throw new TypeError('a server label must be a string');
       try {
-        entries.push(entry(p, s, seen));
+        entries.push(entry(p, s, seen, i));
       } catch (err) {
         // A refusal of this server names it: its place in the list and its label.
         if (err instanceof E.KetamaError) err.blame(i, s.label);
@@ -106,7 +127,7 @@ class Ring {
     // The common shape, looked up by `index` without the general dispatch: a sorted
     // continuum searched lower-bound, the winner stored first, keys hashed as given.
     this.plainShape = p.layout === 'sorted' && p.bound === 'lower_bound' && p.key === 'none' &&
-      p.keyLimits.chars === 'any';
+      p.keyTag === 'none' && p.keyLimits.chars === 'any';
     this.emptyRefused = p.keyLimits.empty || p.emptyKeyRejected.includes(this.hashName);
     this.maxLen = p.keyLimits.maxLen;
     this.shortcut = p.singleShortcut && this.n === 1;
@@ -212,6 +233,10 @@ class Ring {
       }
     } else if (p.layout === 'scored') {
       while (out.length < want) out.push(this.scoredBest(out));
+    } else if (p.layout === 'mixed') {
+      const kh = this.hash64Fn(K.b, K.n);
+      const kl = low64();
+      while (out.length < want) out.push(this.mixedBest(kh, kl, out));
     } else if (p.layout === 'rendezvous') {
       const h = this.hashFn(K.b, K.n);
       while (out.length < want) {
