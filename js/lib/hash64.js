@@ -61,9 +61,14 @@ const JEDIS_SEED = 0x1234abcd;
  * `h ^= h >> 47; h *= m; h ^= h >> 47`. Returns the high 32 bits (low: `low64()`).
  */
 function murmur64a(b, n) {
+  return murmur64aSeeded(b, n, JEDIS_SEED);
+}
+
+/** MurmurHash64A of `b[0..n)` with a seed below 2^32; as {@link murmur64a}. */
+function murmur64aSeeded(b, n, seed) {
   mul64(0, n, MH, ML);
   let hh = oh;
-  let hl = (ol ^ JEDIS_SEED) >>> 0;
+  let hl = (ol ^ seed) >>> 0;
   let i = 0;
   for (; i + 8 <= n; i += 8) {
     mul64(r32(b, i + 4), r32(b, i), MH, ML);
@@ -207,4 +212,4 @@ function xorshiftMult(xh, xl) {
   return oh;
 }
 
-module.exports = { murmur64a, xxh64, xorshiftMult, low64, setLow };
+module.exports = { murmur64a, murmur64aSeeded, xxh64, xorshiftMult, low64, setLow };

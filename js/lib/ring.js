@@ -136,9 +136,9 @@ class Ring {
   }
 
   /**
-   * A copy of the ring with these placement options (this ring is unchanged): `hashTag`
-   * (twemproxy's `hash_tag`, exactly 2 bytes: only the non-empty bytes between the first
-   * opening byte and the next closing byte are hashed; twemproxy profiles), `prefixKey`
+   * A copy of the ring with these placement options (this ring is unchanged): `hashTag` (a
+   * hash tag's 2 delimiter bytes, the tag found by the client's own rule: twemproxy's
+   * `hash_tag`, Jedis's key-tag pattern; twemproxy and Jedis profiles), `prefixKey`
    * (php-memcached's `OPT_PREFIX_KEY`, at most 127 bytes without NUL; empty: none) and
    * `hashWithPrefix` (`OPT_HASH_WITH_PREFIX_KEY`: prefix + key is hashed), libmemcached
    * profiles. BadOptionError when the profile's client lacks one or refuses its value.
