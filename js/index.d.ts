@@ -58,6 +58,12 @@ export class Ring {
   get(key: Key): string;
   /** The index (in the order given) of the server `key` goes to. */
   index(key: Key): number;
+  /** The label of the server each key goes to, in order; null where the client refuses the
+   * key or no server owns it (EmptyRingError for a ring without servers). */
+  getMany(keys: ArrayLike<Key>): Array<string | null>;
+  /** The index of the server each key goes to, in order, -1 where `getMany` gives null;
+   * into `out` when given (at least as long as `keys`). */
+  indexMany(keys: ArrayLike<Key>, out?: Int32Array): Int32Array;
   /** Up to `n` distinct server labels for `key`, primary first. */
   getN(key: Key, n: number): string[];
   /** Up to `n` distinct server indexes for `key`, primary first. */

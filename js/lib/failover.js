@@ -25,9 +25,9 @@ function limit(ring) {
 /** Shows `visit` the key's failover sequence (server indexes), at most `n`, until it returns true. */
 function each(ring, key, n, visit) {
   const p = ring.profile;
-  const first = ring.index(key);
+  const first = ring.locateKey(key);
   if (n <= 0) return;
-  // The key as the client hashes it, loaded into K by ring.index: copied (before any visitor
+  // The key as the client hashes it, loaded into K by ring.locateKey: copied (before any visitor
   // runs) only for the rules that rehash it.
   const key0 = p.failover === 'walk' || p.failover === 'stay' ? null : K.b.slice(0, K.n);
   if (visit(first)) return;

@@ -4,11 +4,12 @@
 // holds the public API and its input rules; building is in ring-build.js, lookups in
 // ring-lookup.js, the key's refusals and rewrites in key.js.
 
-const { md5 } = require('./md5');
 const { encoder, requireUnicode } = require('./bytes');
 const { Server } = require('./server');
 const { profileByName, hashForProfile } = require('./profiles');
-const { hash64Of, low64 } = require('./hashes');
+const { hash64Of, low64, md5le } = require('./hashes');
+const { md5, WORDS, packedFirstWord } = require('./md5');
+const { SHORT_MAX, packAscii } = require('./md5-pair');
 const { K, loadKey, prepare } = require('./key');
 const { checkOptions, rewrites, publicOptions } = require('./options');
 
@@ -17,6 +18,7 @@ const { compareBytes } = require('./points');
 const build = require('./ring-build');
 const failover = require('./failover');
 const lookup = require('./ring-lookup');
+const batch = require('./ring-batch');
 const E = require('./errors');
 
 const { MAX_POINTS, PECL_STEP, PECL_BUCKETS } = build;
@@ -167,6 +169,10 @@ class Ring {
     this.plain = this.plainShape && !rewrites(opts);
     const base = this.baseHash;
     this.hashFn = opts !== null && opts.hashWithPrefix ? (b, n) => (K.zero ? 0 : base(b, n)) : base;
+    // The plain shape keyed by md5 with points to search: a short ASCII string key is
+    // hashed straight from the string (lib/md5-pair.js), its length being its byte count.
+    this.shortMd5 = this.plain && base === md5le && this.values.length > 0 && !this.shortcut &&
+      this.maxLen >= SHORT_MAX;
   }
 
   /**
@@ -175,6 +181,22 @@ class Ring {
    * @returns {number}
    */
   index(key) {
+    if (this.shortMd5 && typeof key === 'string' && key.length !== 0 && key.length <= SHORT_MAX &&
+      packAscii(key, WORDS)) {
+      const len = this.values.length;
+      const at = this.lowerBound(packedFirstWord() >>> 0);
+      return this.owners[at === len ? 0 : at];
+    }
+    return this.locateKey(key);
+  }
+
+  /**
+   * {@link index}, leaving the key as the client hashes it in K (what the walks and rehashes
+   * of a key read after it).
+   * @param {string|Uint8Array} key
+   * @returns {number}
+   */
+  locateKey(key) {
     if (this.n === 0) throw new E.EmptyRingError();
     loadKey(key);
     if (this.plain) {
@@ -207,7 +229,7 @@ class Ring {
    * @returns {number[]}
    */
   indexN(key, n) {
-    const first = this.index(key);
+    const first = this.locateKey(key);
     const want = Math.min(n, this.n);
     const out = [];
     if (want <= 0) return out;
@@ -334,7 +356,7 @@ class Ring {
 }
 
 // The building and lookup methods, non-enumerable like the class's own.
-for (const part of [build.methods, lookup.methods]) {
+for (const part of [build.methods, lookup.methods, batch.methods]) {
   for (const [name, d] of Object.entries(Object.getOwnPropertyDescriptors(part))) {
     Object.defineProperty(Ring.prototype, name, { ...d, enumerable: false });
   }
