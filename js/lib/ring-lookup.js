@@ -8,8 +8,8 @@ const { oldCompat } = require('./hashes');
 const { furcHash, weightedCh3, FURC_MAX_POOL } = require('./furc');
 const { xxh3_64 } = require('./xxh3');
 const { K } = require('./key');
-const { low64, xorshiftMult } = require('./hash64');
-const { MAGLEV_SIZE, score, jump, slotOf } = require('./placements');
+const { low64 } = require('./hash64');
+const { MAGLEV_SIZE, score, jump, slotOf, mixRendezvous } = require('./placements');
 const { compareBytes, bswapU } = require('./points');
 const { PECL_BUCKETS, U32_MAX, cToU32 } = require('./ring-build');
 const E = require('./errors');
@@ -262,25 +262,9 @@ const methods = {
     return owners[lo === points.length ? 0 : lo];
   },
 
-  /**
-   * go-redis v9 rendezvous: the server (not in `skip`) with the greatest
-   * `xorshiftMult(H64(key) ^ H64(node))` for the key's 64-bit hash kh:kl, unsigned; an
-   * equal score keeps the earlier server.
-   */
+  /** go-redis v9 rendezvous over the key's 64-bit hash kh:kl (placements.js `mixRendezvous`). */
   mixedBest(kh, kl, skip) {
-    let best = -1;
-    let bh = 0;
-    let bl = 0;
-    for (let i = 0; i < this.n; i++) {
-      if (skip !== null && skip.includes(i)) continue;
-      const sh = xorshiftMult((kh ^ this.nodeHi[i]) >>> 0, (kl ^ this.nodeLo[i]) >>> 0);
-      const sl = low64();
-      if (best < 0 || sh > bh || (sh === bh && sl > bl)) {
-        best = i;
-        bh = sh;
-        bl = sl;
-      }
-    }
+    const best = mixRendezvous(kh, kl, this.nodeHi, this.nodeLo, skip);
     if (best < 0) throw new E.NoServerError();
     return best;
   },
