@@ -2,7 +2,7 @@
 // mcrouter's furc_hash (CH3) and WeightedCh3HashFunc.
 
 const { hash32: spooky32 } = require('./spooky');
-const { murmur64aSeeded, low64 } = require('./hash64');
+const { murmur64aSeeded, H64 } = require('./hash64');
 
 /** MurmurHash64A seed furc uses. */
 const FURC_SEED = 4193360111;
@@ -19,8 +19,8 @@ const WCH3_TRIES = 32;
 
 /** MurmurHash64A of `key[0..len)` with a 32-bit seed, as a BigInt. */
 function murmur64a(key, len, seed) {
-  const hi = murmur64aSeeded(key, len, seed);
-  return (BigInt(hi) << 32n) | BigInt(low64());
+  murmur64aSeeded(key, len, seed);
+  return (BigInt(H64[0]) << 32n) | BigInt(H64[1]);
 }
 
 /** The bit stream of one key: word 0 = murmur64a(key), word n = murmur64a(le64(word n-1)). */

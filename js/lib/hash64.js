@@ -2,11 +2,12 @@
 // The 64-bit key hashes: MurmurHash64A with Jedis's seed and XXH64 with seed 0 (go-redis).
 // 64-bit words are pairs of unsigned 32-bit numbers (high, low): products through 16-bit
 // halves (exact in doubles), carries by comparison; no BigInt and no allocation per hash.
-// Each hash returns its high 32 bits; `low64()` then gives the low 32 bits of the same value.
+// Each hash leaves its value in `H64` (high word, low word) and returns the high word.
 
 /**
- * The result of the last 64-bit operation: high and low words (a typed array: storing a
- * 32-bit number there allocates nothing, unlike a module variable holding one above 2^30).
+ * The result of the last 64-bit operation: high and low words. A typed array: storing a
+ * 32-bit number there, or reading it in the caller, boxes nothing (a module variable or a
+ * return value above 2^30 would be a heap number).
  */
 const O = new Uint32Array(2);
 
@@ -41,15 +42,6 @@ function r32(b, at) {
   return (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24)) >>> 0;
 }
 
-/** The low 32 bits of the last 64-bit hash computed. */
-function low64() {
-  return O[1];
-}
-
-/** Sets what `low64()` gives (a 32-bit hash as the low half of a 64-bit one). */
-function setLow(lo) {
-  O[1] = lo;
-}
 
 // ----- MurmurHash64A -----
 
@@ -62,7 +54,7 @@ const JEDIS_SEED = 0x1234abcd;
 /**
  * MurmurHash64A of `b[0..n)` with Jedis's seed 0x1234ABCD: `h = seed ^ (n * m)`, 8-byte
  * little-endian blocks, the 1..7 tail bytes as one zero-padded little-endian word, then
- * `h ^= h >> 47; h *= m; h ^= h >> 47`. Returns the high 32 bits (low: `low64()`).
+ * `h ^= h >> 47; h *= m; h ^= h >> 47`. Returns the high 32 bits; the value is in `H64`.
  */
 function murmur64a(b, n) {
   return murmur64aSeeded(b, n, JEDIS_SEED);
@@ -121,8 +113,8 @@ function merge(hh, hl, ah, al) {
 }
 
 /**
- * XXH64 of `b[0..n)` with seed 0 (go-redis's `xxhash.Sum64`). Returns the high 32 bits (low:
- * `low64()`).
+ * XXH64 of `b[0..n)` with seed 0 (go-redis's `xxhash.Sum64`). Returns the high 32 bits; the
+ * value is in `H64`.
  */
 function xxh64(b, n) {
   let hh;
@@ -195,4 +187,7 @@ function xxh64(b, n) {
   return O[0];
 }
 
-module.exports = { murmur64a, murmur64aSeeded, xxh64, low64, setLow };
+/** The last 64-bit hash: [high word, low word]. */
+const H64 = O;
+
+module.exports = { murmur64a, murmur64aSeeded, xxh64, H64 };

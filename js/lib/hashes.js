@@ -9,7 +9,7 @@ const spooky = require('./spooky');
 const { utf16, codePointLowBytes } = require('./bytes');
 const { emcache } = require('./murmur128');
 const { xxh3Low32 } = require('./xxh3');
-const { murmur64a, xxh64, low64, setLow } = require('./hash64');
+const { murmur64a, xxh64, H64 } = require('./hash64');
 
 // ----- CRC -----
 
@@ -391,24 +391,23 @@ const IMPL = {
 };
 
 /**
- * The 64-bit hashes by canonical name: each returns the high 32 bits of its 64-bit value and
- * leaves the low 32 in `low64()`. Every other hash is its 32-bit value zero-extended
- * ({@link hash64Of}).
+ * The 64-bit hashes by canonical name: each leaves its value in `H64` (high word, low word).
+ * Every other hash is its 32-bit value zero-extended ({@link hash64Of}).
  */
 const IMPL64 = { murmur64a, xxh64 };
 
 /**
- * The 64-bit form of the named hash: `(b, n) => high 32 bits`, the low 32 bits then in
- * `low64()` (a 32-bit hash: high 0, low its value).
+ * The 64-bit form of the named hash: `(b, n)` leaves the value of `b[0..n)` in `H64` (high
+ * word, low word; a 32-bit hash: high 0, low its value).
  * @param {string} name
- * @returns {(b: Uint8Array, n: number) => number}
+ * @returns {(b: Uint8Array, n: number) => void}
  */
 function hash64Of(name) {
   if (IMPL64[name]) return IMPL64[name];
   const fn = IMPL[name];
   return (b, n) => {
-    setLow(fn(b, n));
-    return 0;
+    H64[1] = fn(b, n);
+    H64[0] = 0;
   };
 }
 
@@ -434,4 +433,4 @@ function oldCompat(b, n) {
   return h >= SIGN64 ? h - TWO64 : h;
 }
 
-module.exports = { IMPL, INPUT, oldCompat, crc32a, murmur3Guava, sha1be, md5le, hash64Of, low64 };
+module.exports = { IMPL, INPUT, oldCompat, crc32a, murmur3Guava, sha1be, md5le, hash64Of, H64 };

@@ -4,7 +4,7 @@
 // Ring (installed on its prototype by ring.js).
 
 const { md5 } = require('./md5');
-const { IMPL, sha1be, low64 } = require('./hashes');
+const { IMPL, sha1be, H64 } = require('./hashes');
 const { strings } = require('./weight');
 const { xxh3Low32 } = require('./xxh3');
 const { maglevTable } = require('./placements');
@@ -107,8 +107,9 @@ const methods = {
         this.nodeHi = new Uint32Array(entries.length);
         this.nodeLo = new Uint32Array(entries.length);
         entries.forEach((e, i) => {
-          this.nodeHi[i] = this.hash64Fn(e.nodeBytes, e.nodeBytes.length);
-          this.nodeLo[i] = low64();
+          this.hash64Fn(e.nodeBytes, e.nodeBytes.length);
+          this.nodeHi[i] = H64[0];
+          this.nodeLo[i] = H64[1];
         });
         return;
       case 'scaled':
@@ -238,8 +239,9 @@ const methods = {
       for (let i = 0; i < t; i++) {
         const len = spell(buf, p.strings, e.nodeBytes, i);
         const at = out.at;
-        push((this.hash64Fn(buf, len) ^ flip) >>> 0);
-        out.wide[at] = low64();
+        this.hash64Fn(buf, len);
+        push((H64[0] ^ flip) >>> 0);
+        out.wide[at] = H64[1];
       }
       return;
     }

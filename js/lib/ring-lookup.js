@@ -8,7 +8,7 @@ const { oldCompat } = require('./hashes');
 const { furcHash, weightedCh3, FURC_MAX_POOL } = require('./furc');
 const { xxh3_64 } = require('./xxh3');
 const { K } = require('./key');
-const { low64 } = require('./hash64');
+const { H64 } = require('./hash64');
 const { MAGLEV_SIZE, score, jump, slotOf, mixRendezvous } = require('./placements');
 const { compareBytes, bswapU } = require('./points');
 const { PECL_BUCKETS, U32_MAX, cToU32 } = require('./ring-build');
@@ -100,8 +100,9 @@ const methods = {
   position64() {
     const len = this.values.length;
     const flip = this.profile.bound === 'lower_bound_signed' ? 0x80000000 : 0;
-    const top = (this.hash64Fn(K.b, K.n) ^ flip) >>> 0;
-    const low = low64();
+    this.hash64Fn(K.b, K.n);
+    const top = (H64[0] ^ flip) >>> 0;
+    const low = H64[1];
     const v = this.values;
     const w = this.wide;
     let lo = this.starts[top >>> this.shift];
@@ -183,7 +184,8 @@ const methods = {
       case 'tie_runs':
         return this.ownerAt(this.position());
       case 'mixed':
-        return this.mixedBest(this.hash64Fn(K.b, K.n), low64(), null);
+        this.hash64Fn(K.b, K.n);
+        return this.mixedBest(H64[0], H64[1], null);
       case 'scaled':
         return this.scaledLocate(this.hashFn(K.b, K.n));
       case 'buckets':

@@ -7,7 +7,7 @@
 const { encoder, requireUnicode } = require('./bytes');
 const { Server } = require('./server');
 const { profileByName, hashForProfile } = require('./profiles');
-const { hash64Of, low64, md5le } = require('./hashes');
+const { hash64Of, H64, md5le } = require('./hashes');
 const { md5, WORDS, packedFirstWord } = require('./md5');
 const { SHORT_MAX, packAscii } = require('./md5-pair');
 const { K, loadKey, prepare } = require('./key');
@@ -88,7 +88,7 @@ class Ring {
     /** The canonical name of the key hash in use. */
     this.hashName = hashRow.name;
     this.hashFn = hashRow.fn;
-    /** The key hash's 64 bits (high returned, low in `low64()`), for 64-bit positions and scores. */
+    /** The key hash's 64 bits (left in `H64`: high, low), for 64-bit positions and scores. */
     this.hash64Fn = hash64Of(hashRow.name);
     const list = options.servers || [];
     if (!Array.isArray(list)) throw new TypeError('servers must be an array');
@@ -256,8 +256,9 @@ class Ring {
     } else if (p.layout === 'scored') {
       while (out.length < want) out.push(this.scoredBest(out));
     } else if (p.layout === 'mixed') {
-      const kh = this.hash64Fn(K.b, K.n);
-      const kl = low64();
+      this.hash64Fn(K.b, K.n);
+      const kh = H64[0];
+      const kl = H64[1];
       while (out.length < want) out.push(this.mixedBest(kh, kl, out));
     } else if (p.layout === 'rendezvous') {
       const h = this.hashFn(K.b, K.n);
