@@ -5,6 +5,7 @@
 #   PHP    Ketama\Ring (FFI)          vs  php-memcached 3.2 getServerByKey             bench/php/compare.php
 #   build and one-server changes of 1,000 and 10,000 servers (our C API), and the Rust
 #   core's own lookup under the C one (ffi-c/examples/core_floor.rs)
+#   JS     Ring.get / getMany  vs  the Rust core and npm hashring 3.2.0      bench/js/core.sh
 #   C      our libketama drop-in ketama_get_server  vs  the original last.fm libketama
 #          (only with its source at hand: no registry packages it)                bench/c/libketama.c
 # Same keys (user:N:profile), equal servers (10, 100, 1,000, 10,000; the table is the
@@ -85,6 +86,8 @@ say "Python: ${sizes[*]} servers"
 "$venv/bin/python" "$here/py/compare.py" "${sizes[@]}" >>"$rows"
 say "PHP: ${sizes[*]} servers"
 KETAMA_LIB="$tmp/prefix/lib/libketama.so.0" php -d ffi.enable=1 "$here/php/compare.php" "${sizes[@]}" >>"$rows"
+say "JS: the port against the Rust core and npm hashring, 100 servers"
+bash "$here/js/core.sh" --rows 100 >>"$rows"
 # The original libketama: $LIBKETAMA_SRC (a directory holding RJ/ketama's libketama/, or a
 # git checkout of it: its commit LIBKETAMA_PIN), else a local mirror of the repository.
 LIBKETAMA_PIN=18cf9a7717dad0d8106a5205900a17617043fe2c

@@ -63,7 +63,8 @@ for (const [js, core, what, goal] of pairs) {
   const ratio = median(ratios);
   const n = rounds[0][js].n;
   if (rowsOnly === '1') {
-    out.push(`${js}\t${n}\t${coreNs.toFixed(1)}\t${Number.isNaN(jsNs) ? '-' : jsNs.toFixed(1)}`);
+    // a package without getMany has no batch row
+    if (!Number.isNaN(jsNs)) out.push(`${js}\t${n}\t${coreNs.toFixed(1)}\t${jsNs.toFixed(1)}`);
   } else {
     const met = Number.isNaN(ratio) ? 'not measured' : ratio <= goal ? 'yes' : 'no';
     out.push(`${what}\t${n}\t${coreNs.toFixed(1)}\t${jsNs.toFixed(1)}\t${ratio.toFixed(2)}x\t<= ${goal}x\t${met}\t${ratios.map((x) => x.toFixed(2)).join(' ')}`);
