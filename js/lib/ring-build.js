@@ -73,8 +73,24 @@ const methods = {
   build() {
     const p = this.profile;
     const entries = this.entries;
+    // Every layout's fields, in one order: rings of every profile share one object shape,
+    // so the lookup methods they share stay monomorphic.
     this.values = new Uint32Array(0);
     this.owners = new Uint32Array(0);
+    this.starts = null;
+    this.shift = 0;
+    this.wide = null;
+    this.runs = null;
+    this.buckets = null;
+    this.ordered = null;
+    this.cumulative = null;
+    this.nodeHashes = null;
+    this.joined = null;
+    this.furcWeights = null;
+    this.maglev = null;
+    this.nodeHi = null;
+    this.nodeLo = null;
+    this.scaled = null;
     switch (p.layout) {
       case 'slots': {
         const ordered = entries.map((_, i) => i).sort((a, b) => entries[a].rank - entries[b].rank);
