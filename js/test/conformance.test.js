@@ -156,3 +156,20 @@ test("getAlive of every profile equals the core's failover (ketama lookup --dead
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+test('points() with IPv6 node strings equals the core (compressed, IPv4-mapped, URL and NUL forms)', { skip: missing || false, timeout: 120000 }, () => {
+  const labels = ['[::ffff:1.2.3.4]:11211', '[2001:db8:0:0:1:0:0:1]:1', '[::]:5', '[1:0:0:2:0:0:0:3]:9', '[fe80::1]:11211', '[::1.2.3.4]:7', '10.0.0.1:11211'];
+  const tmp = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'ketama-js-'));
+  try {
+    const file = path.join(tmp, 'servers');
+    fs.writeFileSync(file, labels.map((l) => `${l}\n`).join(''));
+    for (const profile of ['enyim', 'enyim-ketama', 'redis-rb', 'redis-rb-5', 'cache-memcached-fast', 'jedis-2-named', 'predis']) {
+      const r = spawnSync(BIN, ['points', '-p', profile, '-s', file], { encoding: 'utf8', maxBuffer: 64 << 20 });
+      assert.strictEqual(r.status, 0, `${profile}: ${r.stderr}`);
+      const ours = new Ring({ profile, servers: labels.map((label) => ({ label })) }).points().map(([v, l]) => `${v}\t${l}`);
+      assert.deepStrictEqual(ours, r.stdout.trim().split('\n'), profile);
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});
