@@ -1,6 +1,6 @@
-//! The Rust core's single and batch lookups on the ring the pure ports are compared on
-//! (`bench/js/core.sh`; `port_floor.rs` is the Java side's): `libmemcached-weighted` (md5, 160 points per server of weight 1)
-//! over servers `10.a.b.c:11211`, keys `user:N:profile` (N < 20,000). A measurement, not a
+//! The Rust core's single and batch lookups on the ring the JavaScript port is compared on
+//! (`bench/js/core.sh`; `port_floor.rs` is the Java side's): `libmemcached-weighted` (md5,
+//! 160 points per server of weight 1) over servers `10.a.b.c:11211`, keys `user:N:profile` (N < 20,000). A measurement, not a
 //! test; run it in release:
 //!
 //!     cargo run --release -p ketama-bench --example port_floor -- [--budget S] SERVERS...
