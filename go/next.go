@@ -36,10 +36,16 @@ func (r *Ring) locateN(key []byte, n int) ([]int, error) {
 		start := r.startOf(k)
 		m := len(r.values)
 		back := r.prof.bound == boundFloor || r.prof.bound == boundFloorWrap
+		// A client keeping its points in a map (later wins) holds only each tie's winner:
+		// every point of a run of equal positions is the winner's, the first of the run.
+		later := r.prof.ties == tiesLaterWins
 		for step := 0; step < m && len(out) < want; step++ {
 			p := (start + step) % m
 			if back {
 				p = (start + m - step%m) % m
+			}
+			if later {
+				p = r.firstOfRun(p)
 			}
 			push(int(r.owners[p]))
 		}

@@ -248,9 +248,12 @@ class Ring {
         }
       }
       const backwards = p.bound === 'floor' || p.bound === 'floor_wrap';
+      // A client keeping its points in a map (later wins) holds only each tie's winner: every
+      // point of a run of equal positions is the winner's, the first of the run.
+      const later = p.ties === 'later_wins';
       for (let step = 0; step < len && out.length < want; step++) {
         const at = backwards ? (start + len - (step % len)) % len : (start + step) % len;
-        const o = this.owners[at];
+        const o = this.owners[later ? this.firstOfRun(at) : at];
         if (!out.includes(o)) out.push(o);
       }
     } else if (p.layout === 'scored') {

@@ -173,3 +173,35 @@ test('points() with IPv6 node strings equals the core (compressed, IPv4-mapped, 
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+// Fleets whose point strings collide on the walking profiles whose client keeps its points in
+// a map (a later server's point replaces an earlier one's): flexihash appends the index to the
+// label ('a:1' + '10' = 'a:11' + '0'), groupcache and go-redis v7 put it first ('1' + '1a:1' =
+// '11' + 'a:1'). The tie winner is always the server at index 1.
+const TIE_FLEETS = [
+  ['flexihash', ['a:1', 'a:11', 'b:2', 'c:3']],
+  ['groupcache', ['1a:1', 'a:1', 'b:2', 'c:3']],
+  ['go-redis-v7', ['1a:1', 'a:1', 'b:2', 'c:3']],
+];
+
+test("a failover walk skips the losers of ties as the core does (ketama lookup --dead)", { skip: missing || false, timeout: 120000 }, () => {
+  const tmp = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'ketama-js-'));
+  try {
+    const file = path.join(tmp, 'servers');
+    const keys = Array.from({ length: 3000 }, (_, i) => `key:${i}`);
+    for (const [profile, labels] of TIE_FLEETS) {
+      fs.writeFileSync(file, labels.map((l) => `${l}\n`).join(''));
+      const ring = new Ring({ profile, servers: labels.map((label) => ({ label })) });
+      const pts = ring.points();
+      const ties = pts.filter((p, i) => i > 0 && p[0] === pts[i - 1][0]).length;
+      assert.ok(ties > 0, `${profile}: the fleet has no tied points`);
+      const r = spawnSync(BIN, ['lookup', '-p', profile, '-s', file, '--dead', labels[1]], { input: `${keys.join('\n')}\n`, encoding: 'utf8' });
+      assert.strictEqual(r.status, 0, `${profile}: ${r.stderr}`);
+      const core = r.stdout.split('\n').slice(0, keys.length);
+      const bad = keys.filter((k, i) => (ring.getAlive(k, [1]) || '-') !== core[i]);
+      assert.strictEqual(bad.length, 0, `${profile}, ${labels[1]} down: ${bad.length} keys differ from the core, e.g. ${bad[0]}`);
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});

@@ -53,8 +53,14 @@ final class FailoverSequence {
             int start = lookup.walkStart(k);
             int len = layout.biased.length;
             boolean backwards = profile.bound == Profile.Bound.FLOOR || profile.bound == Profile.Bound.FLOOR_WRAP;
+            // A client keeping its points in a map (later wins) holds only each tie's winner:
+            // every point of a run of equal positions is the winner's, the first of the run.
+            boolean later = profile.ties == Profile.Ties.LATER_WINS;
             for (int step = 0; step < len && out.size() < want; step++) {
                 int p = backwards ? (int) (((long) start + len - step % len) % len) : (int) (((long) start + step) % len);
+                if (later) {
+                    p = lookup.firstOfRun(p);
+                }
                 int owner = layout.owners[p];
                 if (!out.contains(owner)) {
                     out.add(owner);

@@ -296,7 +296,8 @@ final class Lookup {
         return p == len ? 0 : p;
     }
 
-    private int firstOfRun(int p) {
+    /** The first position of the run of equal positions that holds position {@code p}. */
+    int firstOfRun(int p) {
         int[] v = layout.biased;
         while (p > 0 && v[p - 1] == v[p]) {
             p--;
