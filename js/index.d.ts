@@ -23,7 +23,8 @@ export interface PlacementOptions {
    * hashed, found by the client's own rule: twemproxy's `hash_tag` (the non-empty bytes
    * between the first opening byte and the next closing byte), Jedis's key-tag pattern
    * (`{}`: `\{(.+?)\}` with `find()`). Twemproxy and Jedis profiles only (the Redis clients
-   * that always hash `{tag}` need no option). */
+   * whose tag rule is always on, Predis, phpredis, redis-rb, go-redis and redis-shard, hash
+   * `{tag}` without it and refuse it; docs/compat.md lists each profile's rule). */
   hashTag?: string | Uint8Array | null;
   /** php-memcached's `OPT_PREFIX_KEY`, at most 127 bytes without NUL (empty: none); it moves
    * keys only with `hashWithPrefix`. Libmemcached profiles only. */

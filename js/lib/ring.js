@@ -140,7 +140,9 @@ class Ring {
   /**
    * A copy of the ring with these placement options (this ring is unchanged): `hashTag` (a
    * hash tag's 2 delimiter bytes, the tag found by the client's own rule: twemproxy's
-   * `hash_tag`, Jedis's key-tag pattern; twemproxy and Jedis profiles), `prefixKey`
+   * `hash_tag`, Jedis's key-tag pattern; twemproxy and Jedis profiles; the Redis clients
+   * whose tag rule is always on, Predis, phpredis, redis-rb, go-redis and redis-shard, hash
+   * `{tag}` without it and refuse it; docs/compat.md lists each profile's rule), `prefixKey`
    * (php-memcached's `OPT_PREFIX_KEY`, at most 127 bytes without NUL; empty: none) and
    * `hashWithPrefix` (`OPT_HASH_WITH_PREFIX_KEY`: prefix + key is hashed), libmemcached
    * profiles. BadOptionError when the profile's client lacks one or refuses its value.

@@ -6,7 +6,9 @@ import java.util.Arrays;
 /**
  * A client's placement options: they change which bytes of a key are hashed, never the
  * servers' points. A hash tag's delimiters (twemproxy's {@code hash_tag}, Jedis's key tag
- * pattern {@code o(.+?)c}: the twemproxy and Jedis profiles) and php-memcached's
+ * pattern {@code o(.+?)c}: the twemproxy and Jedis profiles; the Redis clients whose tag rule is
+ * always on, Predis, phpredis, redis-rb, go-redis and redis-shard, hash {@code {tag}} without
+ * it and refuse it; docs/compat.md lists each profile's rule) and php-memcached's
  * {@code OPT_PREFIX_KEY}, which moves keys only with {@code OPT_HASH_WITH_PREFIX_KEY}
  * (libmemcached profiles). Values are checked by the client's rules when set
  * ({@link BadOptionException}); {@link Ring#withOptions} checks that the profile's client has
