@@ -75,7 +75,7 @@ module Ketama
                                                 pos, own, positions.size, out, failed)
       keep.clear
       blamed = labels[failed.read(:size_t)]
-      Ketama.check(status, blamed && "server '#{Input.show(blamed)}'")
+      Ketama.check(status, blamed && "server '#{Input.show(blamed)}'", server_label: blamed)
       ring = allocate
       ring.send(:adopt, out.read_pointer, prof, name, hash_fn)
       ring
