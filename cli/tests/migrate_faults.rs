@@ -168,10 +168,7 @@ fn ctrl_c_stops_within_a_second_and_a_rerun_resumes() {
     let moving = write_old(&s, 0..6000, 0);
     let run = args(&s, "run", &["--state", &state, "--rate", "400"]);
     let (out, stopped) = common::interrupted(&run, Duration::from_millis(800));
-    assert!(
-        stopped < Duration::from_secs(2),
-        "stopped after {stopped:?}"
-    );
+    ketama_testkit::signal::assert_stopped_in_time(stopped);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(
@@ -181,11 +178,18 @@ fn ctrl_c_stops_within_a_second_and_a_rerun_resumes() {
     let j = json(&out);
     let first = j["counts"]["copied"].as_u64().unwrap();
     assert!(first > 0 && first < moving.len() as u64, "{j}");
-    let recorded = std::fs::read_to_string(&state).unwrap().lines().count() as u64 - 1;
+    let text = std::fs::read_to_string(&state).unwrap();
+    let recorded = text.lines().filter(|l| l.starts_with("c ")).count() as u64;
     assert_eq!(recorded, first, "every copy made is in the state file");
     let r = ok(&ketama(&args(&s, "run", &["--state", &state])));
-    assert_eq!(r["counts"]["copied"], moving.len() as u64 - first, "{r}");
-    assert_eq!(r["counts"]["unchanged"], first, "{r}");
+    // Writes the stop cut short are intents, settled by the rerun rather than copied again.
+    let n = |k: &str| r["counts"][k].as_u64().unwrap();
+    assert_eq!(
+        n("copied") + n("settled"),
+        moving.len() as u64 - first,
+        "{r}"
+    );
+    assert_eq!(n("unchanged"), first, "{r}");
 }
 
 #[test]
@@ -277,10 +281,7 @@ fn ctrl_c_stops_plan_mid_listing_and_its_scratch_files_go() {
     let entries = || std::fs::read_dir(&tmp).unwrap().count();
     let (out, stopped) = common::interrupted_when(&args, Some(&tmp), || entries() > 0);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stopped < Duration::from_secs(1),
-        "stopped after {stopped:?}"
-    );
+    ketama_testkit::signal::assert_stopped_in_time(stopped);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("interrupted"), "{err}");
     assert!(out.stdout.is_empty(), "no report when interrupted");

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use crate::backend::{Backend, Connection, ListSummary, Purpose, ServerError};
 use crate::clock::now;
 use crate::placement::{Fate, Placement};
+use crate::same::SameServer;
 
 /// Keys and bytes of one class.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -55,8 +56,11 @@ impl Plan {
 }
 
 /// Lists every OLD server and classifies its keys. A server that fails is recorded in
-/// [`Plan::servers`] and the others are still listed.
-pub fn plan<B: Backend>(pl: &Placement, backend: &B) -> Plan {
+/// [`Plan::servers`] and the others are still listed. A fleet that names one server twice is
+/// refused ([`same`](crate::same)).
+pub fn plan<B: Backend>(pl: &Placement, backend: &B) -> Result<Plan, SameServer> {
+    let joined = crate::same::join(pl, backend)?;
+    let pl = &joined.placement;
     let mut plan = Plan::default();
     let t = now();
     for (src, ep) in pl.old.endpoints.iter().enumerate() {
@@ -98,5 +102,5 @@ pub fn plan<B: Backend>(pl: &Placement, backend: &B) -> Plan {
             Err(e) => plan.servers.push(Err(e)),
         }
     }
-    plan
+    Ok(plan)
 }

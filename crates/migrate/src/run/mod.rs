@@ -12,20 +12,27 @@
 //! 4. With a state file, copies whose source is gone are deleted (again only if no client
 //!    changed them).
 //!
+//! 5. [`until_quiet`] repeats such syncs until one changes fewer keys than a threshold, so
+//!    the last one before the clients switch is as short as the writers allow.
+//!
 //! A server that fails mid-run is named in [`Outcome::dead`]; the keys not copied because of
 //! it are counted; a rerun (with the same state file) completes the work. Every write is one
 //! request, which the server applies whole or not at all.
 
+mod check;
 mod copy;
 mod counts;
 mod delete;
 mod engine;
 mod error;
 mod feed;
+mod job;
+mod join;
 mod limits;
 mod options;
 mod outcome;
 mod pool;
+mod quiet;
 mod shared;
 mod spool;
 
@@ -34,3 +41,4 @@ pub use engine::{preflight, run};
 pub use error::RunError;
 pub use options::{Progress, RunOptions};
 pub use outcome::Outcome;
+pub use quiet::{changed, until_quiet, Passes};
