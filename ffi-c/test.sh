@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Everything for the C ABI: build, header freshness, C tests (+valgrind), install +
-# pkg-config, the libketama golden output, PHPUnit (vectors, errors, php-memcached agreement)
-# and PHP preloading. Installs the Debian packages it needs when missing.
+# pkg-config, the libketama golden output, PHPUnit (vectors, errors, php-memcached agreement,
+# the Predis distributor on live redis-server) and PHP preloading. Installs the Debian
+# packages it needs when missing.
 #   ffi-c/test.sh                  (KETAMA_VALGRIND_ALL=1: every vector file under valgrind)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,7 +22,7 @@ trap 'rc=$?; printf "ffi-c/test.sh: FAILED (exit %s) at line %s: %s\n  rerun: ba
 # --- packages -------------------------------------------------------------------------
 source "$(dirname "${BASH_SOURCE[0]}")/../tests/lib/need.sh"
 need_packages gcc g++ make pkg-config valgrind python3 php8.2-cli php8.2-memcached php8.2-memcache \
-    memcached phpunit util-linux
+    memcached phpunit util-linux php-nrk-predis redis-server
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -27,7 +27,7 @@ var (
 	ErrZeroBuckets      = &Error{"ZeroBuckets", "the bucket count must be at least 1"}
 	ErrTooManyBuckets   = &Error{"TooManyBuckets", "too many buckets for this algorithm (jump, guava, jumpback, fliphash: 2147483647; maglev-go: 65537; mpchash-go: 65536)"}
 	ErrNoBucket         = &Error{"NoBucket", "the reference implementation returns no bucket for this input"}
-	ErrBadOption        = &Error{"BadOption", "option not accepted: hash_tag (twemproxy profiles) is exactly 2 bytes, prefix_key (libmemcached profiles) 1..127 bytes without NUL"}
+	ErrBadOption        = &Error{"BadOption", "option not accepted: hash_tag (twemproxy and Jedis profiles) is exactly 2 bytes, prefix_key (libmemcached profiles) 1..127 bytes without NUL"}
 )
 
 // allErrors lists the vocabulary in spec/errors.json's order.

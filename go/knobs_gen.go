@@ -9,9 +9,11 @@ type nodeForm int
 const (
 	_ nodeForm = iota
 	nodeBare
+	nodeHostNulPort
 	nodeHostPort
 	nodeHostSlashHostPort
 	nodeHostThenPort
+	nodeIpEndPoint
 	nodeJavaEvcache
 	nodeJavaHostName
 	nodeJavaHostNamePort
@@ -19,8 +21,12 @@ const (
 	nodeJavaSpy
 	nodeJavaXmc
 	nodeLabel
+	nodeNameStarWeight
 	nodeNginxHostNulPort
 	nodeOmitDefaultPort
+	nodeRedisUrl
+	nodeRedisUrlDb
+	nodeShardPlace
 	nodeSlashLabel
 )
 
@@ -28,9 +34,11 @@ const (
 var nodeFormNames = []string{
 	"",
 	"bare",
+	"host_nul_port",
 	"host_port",
 	"host_slash_host_port",
 	"host_then_port",
+	"ip_end_point",
 	"java_evcache",
 	"java_host_name",
 	"java_host_name_port",
@@ -38,8 +46,12 @@ var nodeFormNames = []string{
 	"java_spy",
 	"java_xmc",
 	"label",
+	"name_star_weight",
 	"nginx_host_nul_port",
 	"omit_default_port",
+	"redis_url",
+	"redis_url_db",
+	"shard_place",
 	"slash_label",
 }
 
@@ -53,7 +65,9 @@ const (
 	strColon
 	strConcat
 	strDash
+	strDashNode
 	strPrefix
+	strStar
 )
 
 // stringFormNames are the spec's names of the constants, by value.
@@ -63,7 +77,9 @@ var stringFormNames = []string{
 	"colon",
 	"concat",
 	"dash",
+	"dash_node",
 	"prefix",
+	"star",
 }
 
 // countKind is a value of the spec's "count" knob: the per-server string count rule (count.kind) (spec/README.md).
@@ -74,6 +90,7 @@ const (
 	_ countKind = iota
 	countFixed
 	countPerWeight
+	countPerWeightInt
 	countRelative
 )
 
@@ -82,6 +99,7 @@ var countKindNames = []string{
 	"",
 	"fixed",
 	"per_weight",
+	"per_weight_int",
 	"relative",
 }
 
@@ -92,10 +110,13 @@ type formula int
 const (
 	_ formula = iota
 	formulaDalli
+	formulaFinagle
 	formulaIntegerDiv
 	formulaLibketama
 	formulaLibmemcached
 	formulaNodeHashring
+	formulaPredis
+	formulaPredisKetama
 	formulaWhalin
 )
 
@@ -103,10 +124,13 @@ const (
 var formulaNames = []string{
 	"",
 	"dalli",
+	"finagle",
 	"integer_div",
 	"libketama",
 	"libmemcached",
 	"node_hashring",
+	"predis",
+	"predis_ketama",
 	"whalin",
 }
 
@@ -117,9 +141,12 @@ type pointKind int
 const (
 	_ pointKind = iota
 	pointsCrc32Chain
+	pointsFnv1aFirstZero
 	pointsJavaKetama
 	pointsKeyHash
+	pointsKeyHash64
 	pointsMd5Wide
+	pointsMd5WordBe
 	pointsMd5Words
 	pointsMurmur3Chain
 	pointsSha1Word
@@ -130,9 +157,12 @@ const (
 var pointKindNames = []string{
 	"",
 	"crc32_chain",
+	"fnv1a_first_zero",
 	"java_ketama",
 	"key_hash",
+	"key_hash64",
 	"md5_wide",
+	"md5_word_be",
 	"md5_words",
 	"murmur3_chain",
 	"sha1_word",
@@ -151,10 +181,13 @@ const (
 	placeJump
 	placeJumpXxh3
 	placeMaglev
+	placeMixRendezvous
 	placeModula
 	placePeclBuckets
+	placeProportional
 	placeRendezvous
 	placeRing
+	placeScaledPoints
 )
 
 // placeKindNames are the spec's names of the constants, by value.
@@ -166,10 +199,13 @@ var placeKindNames = []string{
 	"jump",
 	"jump_xxh3",
 	"maglev",
+	"mix_rendezvous",
 	"modula",
 	"pecl_buckets",
+	"proportional",
 	"rendezvous",
 	"ring",
+	"scaled_points",
 }
 
 // boundKind is a value of the spec's "bound" knob: the comparison a continuum is searched by (spec/README.md).
@@ -181,9 +217,11 @@ const (
 	boundFloor
 	boundFloorWrap
 	boundLowerBound
+	boundLowerBoundBelowLast
 	boundLowerBoundSigned
 	boundLowerBoundZeroLast
 	boundUpperBound
+	boundUpperBoundClamp
 )
 
 // boundKindNames are the spec's names of the constants, by value.
@@ -192,9 +230,11 @@ var boundKindNames = []string{
 	"floor",
 	"floor_wrap",
 	"lower_bound",
+	"lower_bound_below_last",
 	"lower_bound_signed",
 	"lower_bound_zero_last",
 	"upper_bound",
+	"upper_bound_clamp",
 }
 
 // joinRule is a value of the spec's "join" knob: how a scored rendezvous joins node string and key (spec/README.md).
@@ -242,12 +282,15 @@ const (
 	layoutJump
 	layoutJumpXxh3
 	layoutMaglev
+	layoutMixed
 	layoutRendezvous
+	layoutScaled
 	layoutScored
 	layoutSlots
 	layoutSorted
 	layoutTieRuns
 	layoutWide
+	layoutWide64
 )
 
 // layoutKindNames are the spec's names of the constants, by value.
@@ -258,12 +301,15 @@ var layoutKindNames = []string{
 	"jump",
 	"jump_xxh3",
 	"maglev",
+	"mixed",
 	"rendezvous",
+	"scaled",
 	"scored",
 	"slots",
 	"sorted",
 	"tie_runs",
 	"wide",
+	"wide64",
 }
 
 // tieRule is a value of the spec's "ties" knob: who owns a position several servers share (spec/README.md).
@@ -291,6 +337,7 @@ type zeroRule int
 
 const (
 	_ zeroRule = iota
+	zeroAsHundred
 	zeroAsIs
 	zeroAsOne
 	zeroReject
@@ -299,6 +346,7 @@ const (
 // zeroRuleNames are the spec's names of the constants, by value.
 var zeroRuleNames = []string{
 	"",
+	"as_hundred",
 	"as_is",
 	"as_one",
 	"reject",
@@ -311,6 +359,7 @@ type keyRule int
 const (
 	_ keyRule = iota
 	keyDalliDigest
+	keyLatin1
 	keyNone
 	keyPeclSanitize
 	keyPrefix
@@ -323,12 +372,55 @@ const (
 var keyRuleNames = []string{
 	"",
 	"dalli_digest",
+	"latin1",
 	"none",
 	"pecl_sanitize",
 	"prefix",
 	"py_bytes_repr",
 	"truncate",
 	"url_encode",
+}
+
+// tagKind is a value of the spec's "key_tag" knob: the client's hash tags (key_tag.kind) (spec/README.md).
+// The zero value is no value.
+type tagKind int
+
+const (
+	_ tagKind = iota
+	tagBraces
+	tagConfigured
+	tagNone
+)
+
+// tagKindNames are the spec's names of the constants, by value.
+var tagKindNames = []string{
+	"",
+	"braces",
+	"configured",
+	"none",
+}
+
+// tagRule is a value of the spec's "tag_rule" knob: how a hash tag is found in a key (key_tag.rule) (spec/README.md).
+// The zero value is no value.
+type tagRule int
+
+const (
+	_ tagRule = iota
+	ruleFirstNonEmpty
+	ruleFirstUpToNul
+	ruleGreedyLast
+	ruleLazyFind
+	ruleLineStart
+)
+
+// tagRuleNames are the spec's names of the constants, by value.
+var tagRuleNames = []string{
+	"",
+	"first_non_empty",
+	"first_up_to_nul",
+	"greedy_last",
+	"lazy_find",
+	"line_start",
 }
 
 // keyChars is a value of the spec's "chars" knob: the bytes a client refuses in a key (key_limits.chars) (spec/README.md).
@@ -343,6 +435,7 @@ const (
 	charsPyWhitespace
 	charsPyWhitespaceAscii
 	charsPythonMemcached
+	charsSpaceNewlineNul
 )
 
 // keyCharsNames are the spec's names of the constants, by value.
@@ -354,6 +447,7 @@ var keyCharsNames = []string{
 	"py_whitespace",
 	"py_whitespace_ascii",
 	"python_memcached",
+	"space_newline_nul",
 }
 
 // orderRule is a value of the spec's "order" knob: the order servers are kept in (spec/README.md).
@@ -380,10 +474,12 @@ type failRule int
 const (
 	_ failRule = iota
 	failRehash
+	failRehashDoubled
 	failRehashHash
 	failRehashKey
 	failRehashKeyDash
 	failRehashKeyUntried
+	failRehashSum
 	failStay
 	failWalk
 )
@@ -392,10 +488,12 @@ const (
 var failRuleNames = []string{
 	"",
 	"rehash",
+	"rehash_doubled",
 	"rehash_hash",
 	"rehash_key",
 	"rehash_key_dash",
 	"rehash_key_untried",
+	"rehash_sum",
 	"stay",
 	"walk",
 }

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The Go port's suite: go vet and go test of the core package (unit tests, then every vector
-# file through `ketama conformance --all`) and of the gomemcache adapter module. Uses the
-# machine's Go (1.19 or newer), else Debian's golang-go. The conformance test needs the
-# `ketama` binary: $KETAMA_BIN, else target/debug/ketama (built when cargo is there);
-# KETAMA_REQUIRE_CLI=1 (set here) makes its absence a failure rather than a skip.
+# file through `ketama conformance --all`), of the gomemcache adapter module and of the go-redis
+# hook module (its live test starts redis-server processes on 127.0.0.1). Uses the machine's Go
+# (1.19 or newer; the go-redis module needs 1.26, as go-redis v9.23 does), else Debian's
+# golang-go. The conformance test needs the `ketama` binary: $KETAMA_BIN, else
+# target/debug/ketama (built when cargo is there); KETAMA_REQUIRE_CLI=1 (set here) makes its
+# absence a failure rather than a skip.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root/go"
@@ -36,4 +38,8 @@ export KETAMA_REQUIRE_CLI=1
 "$GO" vet ./...
 "$GO" test -count=1 ./...
 (cd gomemcache && "$GO" vet ./... && "$GO" test -count=1 ./...)
+source "$root/tests/lib/need.sh"
+need_packages --cmd redis-server redis-server
+# KETAMA_REQUIRE_REDIS: the live test fails instead of skipping without redis-server.
+(cd goredis && "$GO" vet ./... && KETAMA_REQUIRE_REDIS=1 "$GO" test -count=1 ./...)
 echo "go/test.sh: ok"

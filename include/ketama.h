@@ -112,12 +112,14 @@ typedef enum ketama_status {
     KETAMA_STATUS_FIXED_POINTS = 19,
     /**
      * The profile does not place keys on a continuum of 32-bit points (modulo, jump,
-     * rendezvous, maglev, uhashring's 128-bit ring, ...), which this call needs.
+     * rendezvous, maglev, uhashring's 128-bit and Jedis's 64-bit rings, ...), which this call
+     * needs.
      */
     KETAMA_STATUS_NOT_A_CONTINUUM = 20,
     /**
      * A key hash alone cannot place a key on this profile: its client reads the key itself
-     * (mcrouter, hash rendezvous, jump over xxh3) or a 128-bit hash (uhashring).
+     * (mcrouter, hash rendezvous, jump over xxh3) or a 128-bit or 64-bit hash (uhashring,
+     * Jedis).
      */
     KETAMA_STATUS_NEEDS_KEY = 21,
     /**
@@ -244,7 +246,8 @@ enum ketama_status ketama_ring_create_len(const char *profile, size_t profile_le
  * server or no point), `KETAMA_STATUS_INDEX_OUT_OF_RANGE` (an owner index
  * `>= server_count`), `KETAMA_STATUS_TOO_MANY_POINTS` (more than 2^23 points),
  * `KETAMA_STATUS_NOT_A_CONTINUUM` (a profile that is not a 32-bit continuum: modulo, jump,
- * rendezvous, maglev, uhashring), `KETAMA_STATUS_DUPLICATE_SERVER`, `KETAMA_STATUS_BAD_LABEL`.
+ * rendezvous, maglev, uhashring's 128-bit and Jedis's 64-bit points),
+ * `KETAMA_STATUS_DUPLICATE_SERVER`, `KETAMA_STATUS_BAD_LABEL`.
  * On success `*ring_out` receives a ring to free with `ketama_ring_free()`; on failure it is
  * not written. `failed_index_out` (NULL allowed) receives, on a failure that one server is
  * to blame for (a bad or duplicate label), that server's index in `labels`; it is written
@@ -337,8 +340,12 @@ enum ketama_status ketama_ring_set_weight(struct ketama_ring *ring, const char *
 /**
  * Sets the ring's placement options, replacing any set before (they change which bytes of
  * a key are hashed, never the servers' points):
- * - `hash_tag` (`hash_tag_len` bytes, exactly 2; NULL: none): twemproxy's `hash_tag`, only
- *   on the `twemproxy` profiles;
+ * - `hash_tag` (`hash_tag_len` bytes, exactly 2; NULL: none): a hash tag's delimiters, only
+ *   the tag between them being hashed, found by the client's own rule: twemproxy's
+ *   `hash_tag` and the Jedis profiles' key-tag pattern (`{}` being Jedis's default). The
+ *   Redis clients whose tag rule is always on (Predis, phpredis, redis-rb, go-redis,
+ *   redis-shard) hash `{tag}` without it and refuse it; docs/compat.md lists each
+ *   profile's rule;
  * - `prefix_key` (`prefix_key_len` bytes, at most 127, no NUL; NULL or empty: none):
  *   php-memcached's `OPT_PREFIX_KEY`, and `hash_with_prefix` (non-zero) its
  *   `OPT_HASH_WITH_PREFIX_KEY`, only on the libmemcached profiles (`libmemcached`,
@@ -462,8 +469,8 @@ enum ketama_status ketama_ring_lookup_joined(const struct ketama_ring *ring, con
  * ring order. `servers_out[i]` receives server indexes (see `ketama_ring_server()`);
  * `*count_out` how many were written. Works on any ring with a 32-bit continuum (the hash
  * is compared as its points are). Errors: `KETAMA_STATUS_EMPTY_RING`,
- * `KETAMA_STATUS_NO_SERVER`, `KETAMA_STATUS_NEEDS_KEY` (uhashring's 128-bit ring, mcrouter,
- * hash rendezvous).
+ * `KETAMA_STATUS_NO_SERVER`, `KETAMA_STATUS_NEEDS_KEY` (uhashring's 128-bit ring, Jedis's
+ * 64-bit ring, mcrouter, hash rendezvous).
  *
  * # Safety
  * `ring` is a live ring; `servers_out` holds `n` elements; `count_out` is writable.

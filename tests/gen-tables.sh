@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Writes everything generated from core's profile and hash rows: the README's profile table,
-# the crate docs' table in core/src/profile.rs and docs/compat.md's profile list
+# the crate docs' table in core/src/profile/mod.rs and docs/compat.md's profile list
 # (core/tests/tables.rs), then the exported spec (spec/profiles.json, `ketama profiles
 # --format spec`) and the copy each port embeds, and the error table (spec/errors.json,
 # ffi-c/tests/status_table.rs: every C status, core's errors among them), then what the

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Every test of the project, as CI runs it: lints, the Rust suites (core, CLI, C ABI), the
 # no_std proofs, the C/valgrind/install/PHP suite, the Python suite, the Java, JavaScript and
-# Go ports, the Ruby gem, the mixed-language fleet on live memcached (tests/e2e), packaging
-# and a short fuzz run. Installs what is missing (Debian packages, a Python venv, PHP) first,
-# so it works on a fresh machine.
+# Go ports, the Ruby gem, the mixed-language fleet on live memcached (tests/e2e), the
+# Redis-client fleet on live redis-server (tests/e2e/redis.sh), packaging and a short fuzz
+# run. Installs what is missing (Debian packages, a Python venv, PHP) first, so it works on
+# a fresh machine.
 #
 # Each stage runs under a time limit (minutes, the third argument of `stage`): a stage that
 # hangs fails with its name instead of silently eating CI's budget. Each stage prints its wall
@@ -37,7 +38,7 @@ while (($#)); do
     shift
 done
 # Stage names, in order (checked against --only / --from before anything runs).
-names=(setup fmt hygiene clippy rust no_std c python java js go ruby e2e migrate packaging fuzz)
+names=(setup fmt hygiene clippy rust no_std c python java js go ruby e2e migrate e2e_redis packaging fuzz)
 for n in "${only[@]}" $from; do
     if [[ " ${names[*]} " != *" $n "* ]]; then
         echo "unknown stage: $n (stages: ${names[*]})" >&2
@@ -140,6 +141,9 @@ stage e2e "Mixed-language fleet on live memcached: PHP and Java write; Python, C
 
 stage migrate "Migrations on live memcached: php-memcached 10 -> 12 weighted and php-memcached -> pecl memcache with ketama migrate, every key read back" 5 \
     bash tests/e2e/migrate.sh
+
+stage e2e_redis "Redis-client fleet live: Predis writes, redis-rb, go-redis and Jedis read with the profile predis; Dalli writes memcached, Ketama::DalliClient reads" 5 \
+    bash tests/e2e/redis.sh
 
 stage packaging "Packaging: wheel on every CPython without Rust, sdist, Debian packages + pkg-config/CMake/PHP, composer" 30 \
     bash tests/packaging.sh

@@ -30,8 +30,9 @@ pub(crate) struct RingArgs {
 /// The client options that change which bytes of a key are hashed (`ketama_core::Options`).
 #[derive(Clone, Debug, Default, Args)]
 pub(crate) struct OptionArgs {
-    /// twemproxy's `hash_tag` (exactly 2 bytes, e.g. '{}'): only the text between them is
-    /// hashed (twemproxy profiles).
+    /// A hash tag's delimiters (exactly 2 bytes, e.g. '{}'): only the text between them is
+    /// hashed, found by the client's own rule (twemproxy's `hash_tag`; a Jedis key-tag pattern,
+    /// '{}' = `\{(.+?)\}`). The Redis clients that always take `{tag}` need no option.
     #[arg(long = "hash-tag", value_name = "TAG")]
     pub(crate) hash_tag: Option<String>,
     /// php-memcached's `OPT_PREFIX_KEY` (1..127 bytes); moves keys only with

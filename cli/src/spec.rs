@@ -8,8 +8,8 @@
 
 use ketama_core::options::{OptionRules, HASH_TAG_LEN, MAX_PREFIX, MAX_PREFIXED_KEY};
 use ketama_core::profile::{
-    Bound, Failover, Join, KeyChars, KeyLimits, KeyRewrite, Order, Placement, PointHash, Removal,
-    ScoreTies, StringForm, Ties, ZeroWeight,
+    Bound, Failover, Join, KeyChars, KeyLimits, KeyRewrite, KeyTag, Order, Placement, PointHash,
+    Removal, ScoreTies, StringForm, TagRule, Ties, ZeroWeight,
 };
 use ketama_core::ring::Shape;
 use ketama_core::server::NodeForm;
@@ -50,6 +50,8 @@ const KNOBS: &[(&str, &[&str])] = &[
     ("ties", &["ties"]),
     ("zero_weight", &["zero_weight"]),
     ("key", &["key", "kind"]),
+    ("key_tag", &["key_tag", "kind"]),
+    ("tag_rule", &["key_tag", "rule"]),
     ("chars", &["key_limits", "chars"]),
     ("order", &["order"]),
     ("failover", &["failover", "kind"]),
@@ -118,7 +120,8 @@ fn input(h: Hash) -> &'static str {
         | Hash::Fnv1a64Unsigned
         | Hash::Fnv1_32Unsigned
         | Hash::Fnv1a32Unsigned
-        | Hash::HsiehUnsigned => "unsigned_bytes",
+        | Hash::HsiehUnsigned
+        | Hash::Fnv1a32Zero => "unsigned_bytes",
         _ => "bytes",
     }
 }
@@ -141,6 +144,7 @@ pub(crate) fn profile(p: &Profile) -> Value {
         "ties": ties(p.ties),
         "zero_weight": zero_weight(p.zero_weight),
         "key": key(p.key),
+        "key_tag": key_tag(p.key_tag),
         "single_shortcut": p.single_shortcut,
         "empty_key_rejected": p.empty_key_rejected.iter().map(|h| h.name()).collect::<Vec<_>>(),
         "key_limits": key_limits(p.key_limits),
@@ -179,6 +183,12 @@ fn node(n: NodeForm) -> &'static str {
         NodeForm::HostThenPort => "host_then_port",
         NodeForm::HostSlashHostPort => "host_slash_host_port",
         NodeForm::JavaEvcache => "java_evcache",
+        NodeForm::RedisUrlDb => "redis_url_db",
+        NodeForm::RedisUrl => "redis_url",
+        NodeForm::ShardPlace => "shard_place",
+        NodeForm::NameStarWeight => "name_star_weight",
+        NodeForm::HostNulPort => "host_nul_port",
+        NodeForm::IpEndPoint => "ip_end_point",
     }
 }
 
@@ -189,6 +199,8 @@ fn strings(s: StringForm) -> &'static str {
         StringForm::Concat => "concat",
         StringForm::Bare => "bare",
         StringForm::Colon => "colon",
+        StringForm::Star => "star",
+        StringForm::DashNode => "dash_node",
     }
 }
 
@@ -200,6 +212,9 @@ fn formula(f: Formula) -> &'static str {
         Formula::IntegerDiv => "integer_div",
         Formula::Dalli => "dalli",
         Formula::Whalin => "whalin",
+        Formula::Predis => "predis",
+        Formula::PredisKetama => "predis_ketama",
+        Formula::Finagle => "finagle",
     }
 }
 
@@ -208,6 +223,7 @@ fn count(c: Count) -> Value {
         Count::Fixed(k) => json!({"kind": "fixed", "strings": k}),
         Count::PerWeight(k) => json!({"kind": "per_weight", "strings": k}),
         Count::Relative(f) => json!({"kind": "relative", "formula": formula(f)}),
+        Count::PerWeightInt(k) => json!({"kind": "per_weight_int", "strings": k}),
     }
 }
 
@@ -221,6 +237,9 @@ fn points(p: PointHash) -> Value {
         PointHash::Murmur3Chain => json!({"kind": "murmur3_chain"}),
         PointHash::Sha1Word => json!({"kind": "sha1_word"}),
         PointHash::Xxh3Word => json!({"kind": "xxh3_word"}),
+        PointHash::Md5WordBe => json!({"kind": "md5_word_be"}),
+        PointHash::KeyHash64 => json!({"kind": "key_hash64"}),
+        PointHash::Fnv1aFirstZero => json!({"kind": "fnv1a_first_zero"}),
     }
 }
 
@@ -230,6 +249,7 @@ fn layout(p: &Profile) -> Value {
     let kind = match Shape::of(p) {
         Shape::Sorted => "sorted",
         Shape::Wide => "wide",
+        Shape::Wide64 => "wide64",
         Shape::TieRuns => "tie_runs",
         Shape::Buckets => "buckets",
         Shape::Slots => "slots",
@@ -239,6 +259,8 @@ fn layout(p: &Profile) -> Value {
         Shape::Rendezvous => "rendezvous",
         Shape::Maglev => "maglev",
         Shape::Scored => "scored",
+        Shape::Mixed => "mixed",
+        Shape::Scaled => "scaled",
     };
     json!({"kind": kind, "bound": Shape::bound(p).map(bound)})
 }
@@ -251,6 +273,8 @@ fn bound(b: Bound) -> &'static str {
         Bound::Floor => "floor",
         Bound::FloorWrap => "floor_wrap",
         Bound::LowerBoundSigned => "lower_bound_signed",
+        Bound::UpperBoundClamp => "upper_bound_clamp",
+        Bound::LowerBoundBelowLast => "lower_bound_below_last",
     }
 }
 
@@ -273,6 +297,9 @@ fn placement(p: Placement) -> Value {
         Placement::HashRendezvous { join, ties } => {
             json!({"kind": "hash_rendezvous", "join": join_name(join), "ties": score_ties(ties)})
         }
+        Placement::Proportional => json!({"kind": "proportional"}),
+        Placement::MixRendezvous => json!({"kind": "mix_rendezvous"}),
+        Placement::ScaledPoints => json!({"kind": "scaled_points"}),
     }
 }
 
@@ -303,6 +330,7 @@ fn zero_weight(z: ZeroWeight) -> &'static str {
         ZeroWeight::AsOne => "as_one",
         ZeroWeight::AsIs => "as_is",
         ZeroWeight::Reject => "reject",
+        ZeroWeight::AsHundred => "as_hundred",
     }
 }
 
@@ -315,6 +343,25 @@ fn key(k: KeyRewrite) -> Value {
         KeyRewrite::UrlEncode => json!({"kind": "url_encode"}),
         KeyRewrite::PyBytesRepr => json!({"kind": "py_bytes_repr"}),
         KeyRewrite::Prefix(p) => json!({"kind": "prefix", "prefix": p}),
+        KeyRewrite::Latin1 => json!({"kind": "latin1"}),
+    }
+}
+
+fn key_tag(t: KeyTag) -> Value {
+    match t {
+        KeyTag::None => json!({"kind": "none"}),
+        KeyTag::Configured(r) => json!({"kind": "configured", "rule": tag_rule(r)}),
+        KeyTag::Braces(r) => json!({"kind": "braces", "rule": tag_rule(r)}),
+    }
+}
+
+fn tag_rule(r: TagRule) -> &'static str {
+    match r {
+        TagRule::FirstNonEmpty => "first_non_empty",
+        TagRule::FirstUpToNul => "first_up_to_nul",
+        TagRule::LineStart => "line_start",
+        TagRule::GreedyLast => "greedy_last",
+        TagRule::LazyFind => "lazy_find",
     }
 }
 
@@ -330,6 +377,7 @@ fn key_chars(c: KeyChars) -> &'static str {
         KeyChars::PyWhitespace => "py_whitespace",
         KeyChars::PyWhitespaceAscii => "py_whitespace_ascii",
         KeyChars::PythonMemcached => "python_memcached",
+        KeyChars::SpaceNewlineNul => "space_newline_nul",
     }
 }
 
@@ -354,6 +402,8 @@ fn failover(f: Failover) -> Value {
         Failover::RehashHash { tries } => json!({"kind": "rehash_hash", "tries": tries}),
         Failover::RehashKeyUntried => json!({"kind": "rehash_key_untried"}),
         Failover::Stay => json!({"kind": "stay"}),
+        Failover::RehashSum { tries } => json!({"kind": "rehash_sum", "tries": tries}),
+        Failover::RehashDoubled => json!({"kind": "rehash_doubled"}),
     }
 }
 

@@ -48,6 +48,7 @@ fn spec_lists_every_profile_with_its_knobs() {
         "ties",
         "zero_weight",
         "key",
+        "key_tag",
         "single_shortcut",
         "empty_key_rejected",
         "key_limits",
@@ -80,6 +81,13 @@ fn spec_lists_every_profile_with_its_knobs() {
         .find(|p| p["name"] == "libmemcached-weighted")
         .unwrap();
     assert_eq!(php["options"]["prefix_key"], true);
+    let predis = profiles.iter().find(|p| p["name"] == "predis").unwrap();
+    assert_eq!(predis["key_tag"]["kind"], "braces");
+    assert_eq!(predis["key_tag"]["rule"], "first_non_empty");
+    let jedis = profiles.iter().find(|p| p["name"] == "jedis").unwrap();
+    assert_eq!(jedis["key_tag"]["kind"], "configured");
+    assert_eq!(jedis["options"]["hash_tag"], true);
+    assert_eq!(twemproxy["key_tag"]["rule"], "first_non_empty");
     assert_eq!(v["options"]["hash_tag_bytes"], 2);
     assert_eq!(v["options"]["prefix_key_max_bytes"], 127);
     assert_eq!(v["schema"], 1);

@@ -177,7 +177,7 @@ impl Error {
             }
             Error::NoBucket => c"the reference implementation returns no bucket for this input",
             Error::BadOption => {
-                c"option not accepted: hash_tag (twemproxy profiles) is exactly 2 bytes, prefix_key (libmemcached profiles) 1..127 bytes without NUL"
+                c"option not accepted: hash_tag (twemproxy and Jedis profiles) is exactly 2 bytes, prefix_key (libmemcached profiles) 1..127 bytes without NUL"
             }
             Error::InvalidUtf8 => {
                 c"text is not valid Unicode (bytes that are not UTF-8, or a string with an unpaired surrogate)"

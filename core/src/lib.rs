@@ -1,9 +1,11 @@
 //! # ketama-core
 //!
-//! Places memcached keys on servers exactly the way each popular client does, bit for bit:
-//! libketama, libmemcached / php-memcached, pecl memcache, twemproxy, spymemcached,
-//! xmemcached, uhashring, hash_ring, node-hashring, go-ketama, groupcache, flexihash, plain
-//! modulo, and beyond the ring jump, rendezvous and maglev hashing.
+//! Places memcached keys (and the keys of Redis clients that shard on the client side) on
+//! servers exactly the way each popular client does, bit for bit: libketama, libmemcached /
+//! php-memcached, pecl memcache, twemproxy, spymemcached, xmemcached, uhashring, hash_ring,
+//! node-hashring, go-ketama, groupcache, flexihash, Predis, phpredis, redis-rb, Jedis,
+//! go-redis, plain modulo and many more (the [`profile`] table), and beyond the ring jump,
+//! rendezvous and maglev hashing.
 //!
 //! Each client is a row of data, a [`Profile`] (point strings, point counts and the client's
 //! exact float arithmetic for weights, points per digest, key hash, search and tie rules);

@@ -213,13 +213,49 @@ pub enum NodeForm {
     /// `10.0.0.1/10.0.0.1:11211`. A host name needs the address it resolves to, so it is
     /// placed only through an explicit name (`cache1/10.0.0.5:11211`).
     JavaEvcache,
+    /// redis-rb 4.x `Redis#id`: `redis://host:port/0` (the host as written, IPv6 without
+    /// brackets; db 0).
+    RedisUrlDb,
+    /// redis-rb 5.x `Redis#id` (redis-client's `server_url`): `redis://host:port`, IPv6
+    /// in brackets, no db.
+    RedisUrl,
+    /// Jedis unnamed shards: `SHARD-<place>`, the server's place in the list from 0 (its host
+    /// and port are not hashed; removing a server renames every later one).
+    ShardPlace,
+    /// Jedis 2.x named shards: the name (or the label), `*`, the weight (`name + "*" +
+    /// weight`, the point strings appending the point number).
+    NameStarWeight,
+    /// Cache::Memcached::Fast: the host (IPv6 without brackets, as the client takes it), a
+    /// NUL byte, the port: `10.0.0.1\011211`.
+    HostNulPort,
+    /// .NET `IPEndPoint.ToString()` (Enyim): `a.b.c.d:port`, IPv6 `[addr]:port` in its
+    /// compressed form; a host name needs the address DNS gives it, so it is placed only
+    /// through an explicit name.
+    IpEndPoint,
 }
 
 impl NodeForm {
-    /// The node string for `s`; `names` says whether an explicit [`Server::name`] replaces it.
-    pub fn node_string(self, s: &Server, names: bool) -> Result<String, Error> {
-        if let (true, Some(name)) = (names, &s.name) {
-            return Ok(name.clone());
+    /// Whether a server's node string depends on its place in the list or on its weight
+    /// (Jedis's `SHARD-<place>` and `name*weight`): a change renames servers, so the ring is
+    /// rebuilt rather than merged.
+    pub fn follows_place_or_weight(self) -> bool {
+        matches!(self, NodeForm::ShardPlace | NodeForm::NameStarWeight)
+    }
+
+    /// The node string for `s`, the server at `place` (from 0) in the client's list; `names`
+    /// says whether an explicit [`Server::name`] replaces it (or, for
+    /// [`NodeForm::NameStarWeight`], the label in it).
+    pub fn node_string(self, s: &Server, names: bool, place: usize) -> Result<String, Error> {
+        let name = s.name.as_deref().filter(|_| names);
+        match self {
+            NodeForm::ShardPlace => return Ok(format!("SHARD-{place}")),
+            NodeForm::NameStarWeight => {
+                return Ok(format!("{}*{}", name.unwrap_or(&s.label), s.weight));
+            }
+            _ => {}
+        }
+        if let Some(name) = name {
+            return Ok(name.to_string());
         }
         let host_port = |host: &str| format!("{host}:{}", s.port);
         Ok(match self {
@@ -229,6 +265,7 @@ impl NodeForm {
             NodeForm::SlashLabel => format!("/{}", host_port(&s.host)),
             NodeForm::HostPort => host_port(&s.host),
             NodeForm::HostThenPort => format!("{}{}", s.host, s.port),
+            NodeForm::HostNulPort => format!("{}\0{}", s.host, s.port),
             NodeForm::HostSlashHostPort => format!("{}/{}", s.host, host_port(&s.host)),
             NodeForm::NginxHostNulPort => {
                 let l = s.label.as_str();
@@ -255,6 +292,17 @@ impl NodeForm {
                 };
                 format!("{ip}/{ip}:{DEFAULT_PORT}")
             }
+            NodeForm::RedisUrlDb => format!("redis://{}/0", host_port(&s.host)),
+            NodeForm::RedisUrl => match s.kind {
+                HostKind::Ipv6(_) => format!("redis://[{}]:{}", s.host, s.port),
+                _ => format!("redis://{}", host_port(&s.host)),
+            },
+            NodeForm::ShardPlace | NodeForm::NameStarWeight => s.label.clone(),
+            NodeForm::IpEndPoint => match s.kind {
+                HostKind::Ipv4(ip) => format!("{ip}:{}", s.port),
+                HostKind::Ipv6(ip) => format!("[{ip}]:{}", s.port),
+                HostKind::Name => return Err(Error::Unsupported),
+            },
             NodeForm::JavaHostNamePort => match s.kind {
                 HostKind::Ipv4(ip) => format!("{ip}:{}", s.port),
                 HostKind::Ipv6(ip) => format!("{}:{}", java_ipv6(&ip), s.port),
@@ -282,7 +330,7 @@ mod tests {
     use super::*;
 
     fn node(form: NodeForm, label: &str) -> String {
-        form.node_string(&Server::parse(label, 1).unwrap(), true)
+        form.node_string(&Server::parse(label, 1).unwrap(), true, 0)
             .unwrap()
     }
 
@@ -315,7 +363,7 @@ mod tests {
             "2001:db8:0:0:0:0:0:1/2001:db8:0:0:0:0:0:1:11211"
         );
         assert!(NodeForm::JavaEvcache
-            .node_string(&Server::parse("cache1.lan:11211", 1).unwrap(), true)
+            .node_string(&Server::parse("cache1.lan:11211", 1).unwrap(), true, 0)
             .is_err());
         assert_eq!(
             node(NodeForm::JavaXmc, "[::1]:11211"),

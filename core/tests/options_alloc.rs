@@ -1,5 +1,6 @@
-//! The key -> server path allocates nothing with placement options either: a hash tag is a
-//! sub-slice of the key, a hashed prefix is written into the lookup's stack buffer.
+//! The key -> server path allocates nothing with placement options either (a hash tag is a
+//! sub-slice of the key, a hashed prefix is written into the lookup's stack buffer), nor with the
+//! Redis clients' rules (their tags, latin-1 keys, 64-bit points, mixed rendezvous).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -76,5 +77,64 @@ fn lookups_with_options_allocate_nothing() {
             });
         });
         assert_eq!(n, 0, "{profile}");
+    }
+}
+
+/// The Redis clients' tags, the 64-bit and rendezvous searches and latin-1 keys allocate
+/// nothing either (a refused key included).
+#[test]
+fn redis_client_lookups_allocate_nothing() {
+    let servers: Vec<Server> = (1..=10)
+        .map(|i| {
+            Server::parse(&format!("10.0.0.{i}:6379"), i)
+                .unwrap()
+                .with_name(Some(&format!("shard-{i}")))
+        })
+        .collect();
+    let keys: [&[u8]; 6] = [
+        b"{user:1}:cart",
+        b"plain",
+        "\u{e9}t\u{e9}:{x}".as_bytes(),
+        b"x\n{t}y",
+        b"{}{42}",
+        "\u{43a}\u{43b}\u{44e}\u{447}".as_bytes(),
+    ];
+    for name in [
+        "predis",
+        "predis-ketama",
+        "phpredis-array",
+        "phpredis-array-consistent",
+        "redis-rb",
+        "redis-rb-5",
+        "jedis",
+        "jedis-named",
+        "jedis-2-named",
+        "jedis-4",
+        "go-redis",
+        "go-redis-v7",
+        "redis-shard",
+        "finagle",
+        "enyim",
+        "enyim-ketama",
+        "cache-memcached-fast",
+        "cache-memcached-fast-compat",
+        "cache-memcached",
+    ] {
+        let profile = Profile::by_name(name).unwrap();
+        let mut ring = Ring::with_servers(profile, None, servers.clone()).unwrap();
+        if profile.options.hash_tag {
+            ring = ring
+                .with_options(Options::new().with_hash_tag(b"{}").unwrap())
+                .unwrap();
+        }
+        let n = allocations(|| {
+            for k in keys {
+                let _ = std::hint::black_box(ring.locate_index(k));
+            }
+            ring.locate_batch(keys, |_, r| {
+                let _ = std::hint::black_box(r);
+            });
+        });
+        assert_eq!(n, 0, "{name}");
     }
 }

@@ -109,8 +109,26 @@ fn naive(ring: &Ring, key: &[u8]) -> Result<usize, Error> {
                 }
             }
         },
+        // 64-bit positions (Jedis): the key's 64-bit hash, in signed order.
+        Placement::Ring(Bound::LowerBoundSigned) if p.points == PointHash::KeyHash64 => {
+            assert_eq!(p.key, KeyRewrite::None);
+            let k = ring.hash().hash64(key) as i64;
+            let signed = |w: u128| ((w >> 64) as u64 ^ (1 << 63)) as i64;
+            let wide = ring.wide_points();
+            let at = wide.iter().position(|&w| signed(w) >= k).unwrap_or(0);
+            pts[at].1
+        }
         // Positions are stored sign-flipped; the key hash is flipped the same way.
         Placement::Ring(Bound::LowerBoundSigned) => owner(first_ge(h ^ 0x8000_0000)),
+        Placement::Ring(Bound::UpperBoundClamp) => match pts.iter().position(|q| q.0 > h) {
+            Some(i) => owner(i),
+            None => owner(first_of(pts[pts.len() - 1].0)),
+        },
+        Placement::Ring(Bound::LowerBoundBelowLast) => match pts.iter().position(|q| q.0 >= h) {
+            Some(0) if pts[0].0 != h => owner(first_of(pts[pts.len() - 1].0)),
+            Some(i) => owner(i),
+            None => owner(0),
+        },
         Placement::Ring(Bound::FloorWrap) => match pts.iter().rposition(|q| q.0 <= h) {
             Some(i) => owner(first_of(pts[i].0)),
             None => owner(first_of(pts[pts.len() - 1].0)),

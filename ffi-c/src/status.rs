@@ -56,10 +56,12 @@ pub enum ketama_status {
     /// A ring from `ketama_ring_create_points()` takes no changes: build a new one.
     FixedPoints = 19,
     /// The profile does not place keys on a continuum of 32-bit points (modulo, jump,
-    /// rendezvous, maglev, uhashring's 128-bit ring, ...), which this call needs.
+    /// rendezvous, maglev, uhashring's 128-bit and Jedis's 64-bit rings, ...), which this call
+    /// needs.
     NotAContinuum = 20,
     /// A key hash alone cannot place a key on this profile: its client reads the key itself
-    /// (mcrouter, hash rendezvous, jump over xxh3) or a 128-bit hash (uhashring).
+    /// (mcrouter, hash rendezvous, jump over xxh3) or a 128-bit or 64-bit hash (uhashring,
+    /// Jedis).
     NeedsKey = 21,
     /// The current loads (bounded loads) do not have one entry per server.
     BadLoads = 22,

@@ -125,7 +125,7 @@ export class NoBucketError extends KetamaError {
   constructor(detail?: string);
   readonly variant: 'NoBucket';
 }
-/** Option not accepted: hash_tag (twemproxy profiles) is exactly 2 bytes, prefix_key (libmemcached profiles) 1..127 bytes without NUL (core's `BadOption`). */
+/** Option not accepted: hash_tag (twemproxy and Jedis profiles) is exactly 2 bytes, prefix_key (libmemcached profiles) 1..127 bytes without NUL (core's `BadOption`). */
 export class BadOptionError extends KetamaError {
   constructor(detail?: string);
   readonly variant: 'BadOption';

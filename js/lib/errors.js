@@ -242,11 +242,11 @@ class NoBucketError extends KetamaError {
   }
 }
 
-/** Option not accepted: hash_tag (twemproxy profiles) is exactly 2 bytes, prefix_key (libmemcached profiles) 1..127 bytes without NUL (core's `BadOption`). */
+/** Option not accepted: hash_tag (twemproxy and Jedis profiles) is exactly 2 bytes, prefix_key (libmemcached profiles) 1..127 bytes without NUL (core's `BadOption`). */
 class BadOptionError extends KetamaError {
   /** @param {string} [detail] */
   constructor(detail) {
-    super(text('option not accepted: hash_tag (twemproxy profiles) is exactly 2 bytes, prefix_key (libmemcached profiles) 1..127 bytes without NUL', detail));
+    super(text('option not accepted: hash_tag (twemproxy and Jedis profiles) is exactly 2 bytes, prefix_key (libmemcached profiles) 1..127 bytes without NUL', detail));
     this.variant = 'BadOption';
   }
 }

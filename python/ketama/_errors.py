@@ -219,7 +219,7 @@ class NoBucketError(KetamaError, LookupError):
 
 
 class BadOptionError(KetamaError, ValueError):
-    """Option not accepted: hash_tag (twemproxy profiles) is exactly 2 bytes, prefix_key (libmemcached profiles) 1..127 bytes without NUL (core's ``BadOption``)."""
+    """Option not accepted: hash_tag (twemproxy and Jedis profiles) is exactly 2 bytes, prefix_key (libmemcached profiles) 1..127 bytes without NUL (core's ``BadOption``)."""
 
     __module__ = "ketama"
     variant = "BadOption"

@@ -56,8 +56,12 @@ class Ring:
         """Builds a ring of ``servers`` (labels, ``(label, weight[, name])`` tuples or a
         ``{label: weight}`` dict) placed like ``profile``'s client, with ``hash`` as key hash
         (``None``: the client's default). A refused server raises with its label.
-        Placement options: ``hash_tag`` (twemproxy's ``hash_tag``, exactly 2 bytes, twemproxy
-        profiles), ``prefix_key`` (php-memcached's ``OPT_PREFIX_KEY``, 1..127 bytes) and
+        Placement options: ``hash_tag`` (a hash tag's delimiters, exactly 2 bytes: only the
+        tag between them is hashed, found by the client's own rule; twemproxy's ``hash_tag``
+        and the Jedis profiles' key-tag pattern, ``{}`` being Jedis's default; the Redis
+        clients whose tag rule is always on, Predis, phpredis, redis-rb, go-redis and
+        redis-shard, hash ``{tag}`` without it and refuse it; docs/compat.md lists each
+        profile's rule), ``prefix_key`` (php-memcached's ``OPT_PREFIX_KEY``, 1..127 bytes) and
         ``hash_with_prefix`` (``OPT_HASH_WITH_PREFIX_KEY``), libmemcached profiles; others
         raise ``BadOptionError``."""
     def __init__(

@@ -26,6 +26,8 @@ NAMES = {
     "ties": ("tieRule", "ties", "Ties", "who owns a position several servers share"),
     "zero_weight": ("zeroRule", "zero", "ZeroWeight", "what weight 0 means"),
     "key": ("keyRule", "key", "Rewrite", "how the key is rewritten before hashing (key.kind)"),
+    "key_tag": ("tagKind", "tag", "KeyTag", "the client's hash tags (key_tag.kind)"),
+    "tag_rule": ("tagRule", "rule", "TagRule", "how a hash tag is found in a key (key_tag.rule)"),
     "chars": ("keyChars", "chars", "Chars", "the bytes a client refuses in a key (key_limits.chars)"),
     "order": ("orderRule", "order", "Order", "the order servers are kept in"),
     "failover": ("failRule", "fail", "Failover", "the client's failover sequence (failover.kind)"),

@@ -10,6 +10,13 @@ const PRIME_32: u32 = 0x0100_0193;
 const BASIS_64_LOW: u32 = 0x8422_2325;
 const PRIME_64_LOW: u32 = 0x1b3;
 
+/// FNV-1a (xor, then multiply) with the 32-bit prime from the state `start` (the offset basis
+/// for the standard hash; Enyim's uninitialised hasher starts from 0).
+#[inline]
+pub fn fnv1a_32_from(start: u32, units: impl Iterator<Item = u32>) -> u32 {
+    units.fold(start, |h, x| (h ^ x).wrapping_mul(PRIME_32))
+}
+
 /// FNV-1 (multiply, then xor) with the 32-bit basis and prime.
 #[inline]
 pub fn fnv1_32(units: impl Iterator<Item = u32>) -> u32 {
@@ -19,7 +26,7 @@ pub fn fnv1_32(units: impl Iterator<Item = u32>) -> u32 {
 /// FNV-1a (xor, then multiply) with the 32-bit basis and prime.
 #[inline]
 pub fn fnv1a_32(units: impl Iterator<Item = u32>) -> u32 {
-    units.fold(BASIS_32, |h, x| (h ^ x).wrapping_mul(PRIME_32))
+    fnv1a_32_from(BASIS_32, units)
 }
 
 /// Low 32 bits of FNV-1 with the 64-bit basis and prime.
@@ -51,6 +58,15 @@ mod tests {
         assert_eq!(fnv1a_32(unsigned_bytes(ete)), 4_290_086_935);
         assert_eq!(fnv1_64(signed_bytes(ete)), 3_995_086_359);
         assert_eq!(fnv1_64(unsigned_bytes(ete)), 3_487_848_983);
+        // From the state 0 (Enyim): "a" is 0x61 times the prime.
+        assert_eq!(
+            fnv1a_32_from(0, unsigned_bytes(b"a")),
+            0x61u32.wrapping_mul(PRIME_32)
+        );
+        assert_eq!(fnv1a_32_from(0, unsigned_bytes(b"")), 0);
+        // The standard test vectors (isthe.com test_fnv.c) from the basis.
+        assert_eq!(fnv1a_32(unsigned_bytes(b"foobar")), 0xbf9c_f968);
+        assert_eq!(fnv1a_32(unsigned_bytes(b"")), 0x811c_9dc5);
     }
 
     #[test]

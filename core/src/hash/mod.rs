@@ -13,6 +13,7 @@ mod jenkins;
 pub mod md5;
 mod murmur;
 pub mod murmur128;
+pub mod murmur64;
 mod names;
 mod one_at_a_time;
 pub mod pymurmur;
@@ -106,6 +107,18 @@ pub enum Hash {
     /// XXH3 64-bit, seed 0, its low 32 bits (memcached's proxy: `XXH3_64bits_withSeed` read
     /// as `unsigned int` by its ring).
     Xxh3,
+    /// CRC-32 without its final inversion (`~crc32`): the value phpredis's `RedisArray`
+    /// compares with its consistent ring's points.
+    Crc32Raw,
+    /// MurmurHash64A with Jedis's seed `0x1234ABCD` (`Hashing.MURMUR_HASH`): 64 bits, which
+    /// [`Hash::hash64`] gives; [`Hash::hash`] gives the high 32.
+    Murmur64A,
+    /// XXH64, seed 0 (go-redis v9's `Ring`): 64 bits, which [`Hash::hash64`] gives;
+    /// [`Hash::hash`] gives the high 32.
+    Xxh64,
+    /// FNV-1a 32 over unsigned bytes from the state 0 instead of the offset basis (Enyim's
+    /// `FNV1a` key hash, whose hasher is never initialised before its first use).
+    Fnv1a32Zero,
 }
 
 impl Hash {
@@ -182,6 +195,31 @@ impl Hash {
             Hash::PyMurmur3 => pymurmur::pymemcache(key),
             Hash::EmcacheMurmur3 => murmur128::emcache(key),
             Hash::Xxh3 => xxh3_64(key) as u32,
+            Hash::Crc32Raw => !crc::crc32a(key),
+            Hash::Murmur64A | Hash::Xxh64 => (self.hash64(key) >> 32) as u32,
+            Hash::Fnv1a32Zero => fnv::fnv1a_32_from(0, unsigned_bytes(key)),
+        }
+    }
+
+    /// Whether this hash has 64 bits ([`Hash::hash64`] gives more than [`Hash::hash`]).
+    pub fn is_64_bit(self) -> bool {
+        matches!(self, Hash::Murmur64A | Hash::Xxh64)
+    }
+
+    /// The hash's full 64 bits for the 64-bit hashes ([`Hash::is_64_bit`]); for every other
+    /// hash its 32-bit value ([`Hash::hash`]) zero-extended.
+    ///
+    /// ```
+    /// use ketama_core::Hash;
+    /// assert_eq!(Hash::Xxh64.hash64(b""), 0xEF46_DB37_51D8_E999);
+    /// assert_eq!(Hash::Xxh64.hash(b""), 0xEF46_DB37);
+    /// assert_eq!(Hash::Md5.hash64(b"apple"), 3195025439);
+    /// ```
+    pub fn hash64(self, key: &[u8]) -> u64 {
+        match self {
+            Hash::Murmur64A => murmur64::jedis(key),
+            Hash::Xxh64 => xxhash_rust::xxh64::xxh64(key, 0),
+            _ => u64::from(self.hash(key)),
         }
     }
 }
@@ -208,6 +246,21 @@ impl core::str::FromStr for Hash {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn redis_client_hashes() {
+        // The CRC-32 check value of "123456789" is 0xCBF43926; phpredis compares its inverse.
+        assert_eq!(Hash::Crc32a.hash(b"123456789"), 0xCBF4_3926);
+        assert_eq!(Hash::Crc32Raw.hash(b"123456789"), !0xCBF4_3926);
+        // The 64-bit hashes give their high half as a 32-bit hash.
+        for h in [Hash::Murmur64A, Hash::Xxh64] {
+            assert!(h.is_64_bit());
+            assert_eq!(u64::from(h.hash(b"key")), h.hash64(b"key") >> 32);
+        }
+        assert_eq!(Hash::Md5.hash64(b"key"), u64::from(Hash::Md5.hash(b"key")));
+        // XXH64 seed 0 of "a" (the reference implementation's sanity value).
+        assert_eq!(Hash::Xxh64.hash64(b"a"), 0xD24E_C4F1_A98C_6E5B);
+    }
 
     #[test]
     fn java_known_answers() {

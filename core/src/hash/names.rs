@@ -286,6 +286,30 @@ static TABLE: &[Row] = &[
         "XXH3 64-bit seed 0, low 32 bits (memcached proxy)",
     ),
     row(
+        Hash::Crc32Raw,
+        "crc32_raw",
+        &[],
+        "CRC-32 without its final inversion, ~crc32 (phpredis RedisArray consistent ring)",
+    ),
+    row(
+        Hash::Murmur64A,
+        "murmur64a",
+        &["MURMUR_HASH"],
+        "MurmurHash64A seed 0x1234ABCD (Jedis); 64 bits on its ring, the high 32 here",
+    ),
+    row(
+        Hash::Xxh64,
+        "xxh64",
+        &["xxhash.Sum64"],
+        "XXH64 seed 0 (go-redis v9 Ring); 64 bits in its rendezvous, the high 32 here",
+    ),
+    row(
+        Hash::Fnv1a32Zero,
+        "fnv1a_32_zero",
+        &[],
+        "FNV-1a 32 from the state 0, not the offset basis, unsigned bytes (Enyim key hash)",
+    ),
+    row(
         Hash::PhpToHash,
         "seed_tohash",
         &["toHash"],

@@ -1,6 +1,7 @@
 //! Client options that change which bytes are hashed for a key, without changing the servers'
-//! points: twemproxy's `hash_tag` and php-memcached / libmemcached's key prefix
-//! (`OPT_PREFIX_KEY`, hashed only with `OPT_HASH_WITH_PREFIX_KEY`).
+//! points: a hash tag (twemproxy's `hash_tag`, a Jedis key-tag pattern `o(.+?)c`, each found
+//! by its client's rule, [`crate::profile::KeyTag`]) and php-memcached / libmemcached's key
+//! prefix (`OPT_PREFIX_KEY`, hashed only with `OPT_HASH_WITH_PREFIX_KEY`).
 //!
 //! An [`Options`] value is checked twice: its own values by the client's rules when it is made
 //! (`hash_tag` exactly 2 bytes; a prefix of 1..=127 bytes without NUL), and against the
@@ -25,7 +26,9 @@
 use crate::error::Error;
 
 pub mod rules;
-pub use rules::{OptionRules, LIBMEMCACHED_OPTIONS, NO_OPTIONS, TWEMPROXY_OPTIONS};
+pub use rules::{
+    OptionRules, HASH_TAG_OPTIONS, LIBMEMCACHED_OPTIONS, NO_OPTIONS, TWEMPROXY_OPTIONS,
+};
 
 /// twemproxy's `hash_tag` is exactly this many bytes: the opening one and the closing one.
 pub const HASH_TAG_LEN: usize = 2;
@@ -76,8 +79,9 @@ impl Options {
         }
     }
 
-    /// twemproxy's `hash_tag`: exactly 2 bytes, the opening and the closing one (twemproxy
-    /// counts bytes: `é` is a valid tag, `«»` is not). Else [`Error::BadOption`].
+    /// A hash tag's delimiters: exactly 2 bytes, the opening and the closing one (twemproxy's
+    /// `hash_tag` counts bytes: `é` is a valid tag, `«»` is not; for Jedis `{}` is its
+    /// `DEFAULT_KEY_TAG_PATTERN`, `\{(.+?)\}`). Else [`Error::BadOption`].
     pub fn with_hash_tag(mut self, tag: &[u8]) -> Result<Options, Error> {
         let tag: [u8; HASH_TAG_LEN] = tag.try_into().map_err(|_| Error::BadOption)?;
         self.hash_tag = Some(tag);
@@ -127,11 +131,6 @@ impl Options {
         self.hash_tag.is_none() && self.prefix_len == 0 && !self.hash_with_prefix
     }
 
-    /// Whether these options change the bytes hashed (a prefix that is not hashed does not).
-    pub(crate) fn rewrites(&self) -> bool {
-        self.hash_tag.is_some() || self.hash_with_prefix
-    }
-
     /// [`Error::BadOption`] unless a client with these `rules` (a profile's
     /// [`crate::profile::Profile::options`]) has every option set here.
     pub fn check(&self, rules: OptionRules) -> Result<(), Error> {
@@ -145,36 +144,9 @@ impl Options {
     }
 }
 
-/// twemproxy's hash tag of `key`: the bytes after the first `open` byte up to the first
-/// `close` byte after it, when at least one byte lies between them; otherwise the whole key.
-pub(crate) fn tagged(key: &[u8], [open, close]: [u8; 2]) -> &[u8] {
-    let Some(start) = key.iter().position(|&b| b == open) else {
-        return key;
-    };
-    let rest = &key[start + 1..];
-    match rest.iter().position(|&b| b == close) {
-        Some(end) if end > 0 => &rest[..end],
-        _ => key,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn tags_follow_twemproxy() {
-        let t = *b"{}";
-        assert_eq!(tagged(b"{user1}:x", t), b"user1");
-        assert_eq!(tagged(b"plain", t), b"plain");
-        assert_eq!(tagged(b"{}", t), b"{}");
-        assert_eq!(tagged(b"{}{a}", t), b"{}{a}");
-        assert_eq!(tagged(b"{a", t), b"{a");
-        assert_eq!(tagged(b"}a{b}", t), b"b");
-        assert_eq!(tagged(b"{{a}}", t), b"{a");
-        assert_eq!(tagged(b"a:b:c", *b"::"), b"b");
-        assert_eq!(tagged(b"::x", *b"::"), b"::x");
-    }
 
     #[test]
     fn values_are_checked() {

@@ -3,7 +3,8 @@
 /// Which options a profile's client has (a field of every [`crate::Profile`] row).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OptionRules {
-    /// twemproxy's `hash_tag`.
+    /// A hash tag between two delimiters the user configures (twemproxy's `hash_tag`, a
+    /// Jedis key-tag pattern `o(.+?)c`).
     pub hash_tag: bool,
     /// libmemcached's key prefix (php-memcached `OPT_PREFIX_KEY`) and
     /// `OPT_HASH_WITH_PREFIX_KEY`.
@@ -17,6 +18,11 @@ pub const NO_OPTIONS: OptionRules = OptionRules {
 };
 /// twemproxy: `hash_tag`.
 pub const TWEMPROXY_OPTIONS: OptionRules = OptionRules {
+    hash_tag: true,
+    prefix_key: false,
+};
+/// A hash tag only (Jedis's key-tag pattern).
+pub const HASH_TAG_OPTIONS: OptionRules = OptionRules {
     hash_tag: true,
     prefix_key: false,
 };

@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 use super::compiled::Ring;
 use super::continuum::Continuum;
 use super::key::{KeyBuf, KeyPoint};
-use super::layout::Layout;
+use super::layout::{Layout, WideKey};
 use crate::error::Error;
 use crate::hash::md5::{self, lanes, lanes::Lanes};
 use crate::hash::Hash;
@@ -43,9 +43,12 @@ impl Ring {
             return Points::PerKey;
         }
         match &self.layout {
-            Layout::Furc(_) | Layout::Scored(..) | Layout::JumpXxh3 => return Points::PerKey,
-            Layout::Wide(..) => return Points::Md5Wide,
+            Layout::Furc(_) | Layout::Scored(..) | Layout::JumpXxh3 | Layout::Mixed(_) => {
+                return Points::PerKey
+            }
+            Layout::Wide(_, _, WideKey::Md5) => return Points::Md5Wide,
             // a 64-bit key point: the batch passes 32-bit hashes
+            Layout::Wide(_, _, WideKey::Hash64(_)) => return Points::PerKey,
             Layout::Slots(s) if s.old_compat() => return Points::PerKey,
             _ => {}
         }
@@ -62,7 +65,7 @@ impl Ring {
     fn fetched_ahead(&self) -> Option<(&Continuum, Bound)> {
         let (c, bound) = match &self.layout {
             Layout::Sorted(c, b) | Layout::TieRuns(c, b, _) => (c, *b),
-            Layout::Wide(c, _) => (c, Bound::UpperBound),
+            Layout::Wide(c, _, WideKey::Md5) => (c, Bound::UpperBound),
             _ => return None,
         };
         c.index.is_coarse().then_some((c, bound))

@@ -121,7 +121,7 @@ impl Sink for Keys<'_> {
 }
 
 /// Builds `ring` (an empty ring) up from `servers` in one pass.
-fn fresh(
+pub(super) fn fresh(
     mut ring: Ring,
     servers: impl IntoIterator<Item = Server>,
     scratch: &mut Scratch,
@@ -141,7 +141,7 @@ fn fresh(
             return Err(blame(i)(Error::DuplicateServer));
         }
         ring.entries
-            .push(Entry::new(ring.profile, s).map_err(blame(i))?);
+            .push(Entry::new(ring.profile, s, i).map_err(blame(i))?);
     }
     rank(ring.profile.order, &mut ring.entries);
     let counts = targets(ring.profile, &ring.entries).map_err(|error| BuildError {
@@ -182,7 +182,7 @@ fn fresh(
         let keys = sort_keys(&ring, &r, total, lanes);
         sorted_columns(ties, &r, keys, &mut cols);
     }
-    ring.layout = Layout::derive(ring.profile, &ring.entries, cols);
+    ring.layout = Layout::derive(ring.profile, ring.hash, &ring.entries, cols);
     Ok(ring)
 }
 

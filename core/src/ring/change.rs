@@ -2,10 +2,11 @@
 //! strings that appear, drops the ones that disappear, and merges into the sorted arrays with
 //! the *new* order's tie rule, so stepwise rings equal fresh builds.
 
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
-use super::build::{check_weight, ranks};
+use super::build::{check_weight, fresh, ranks};
 use super::compiled::Ring;
 use super::continuum::{Columns, Continuum};
 use super::entry::{rank, Entry};
@@ -108,7 +109,8 @@ fn with_added(ring: &Ring, server: Server, scratch: &mut Scratch) -> Result<Ring
         return Err(Error::DuplicateServer);
     }
     let mut entries = ring.entries.clone();
-    entries.push(Entry::new(ring.profile, server)?);
+    let place = entries.len();
+    entries.push(Entry::new(ring.profile, server, place)?);
     change(ring, entries, None, scratch)
 }
 
@@ -120,7 +122,7 @@ fn with_removed(ring: &Ring, label: &str, scratch: &mut Scratch) -> Result<(Ring
     let gone = entries.remove(at);
     Ok((
         change(ring, entries, Some(at), scratch)?,
-        alloc::sync::Arc::unwrap_or_clone(gone.server),
+        Arc::unwrap_or_clone(gone.server),
     ))
 }
 
@@ -135,7 +137,7 @@ fn with_weight(
     let at = ring.position(label).ok_or(Error::MissingServer)?;
     check_weight(ring, weight)?;
     let mut entries = ring.entries.clone();
-    alloc::sync::Arc::make_mut(&mut entries[at].server).weight = weight;
+    Arc::make_mut(&mut entries[at].server).weight = weight;
     change(ring, entries, None, scratch)
 }
 
@@ -150,6 +152,15 @@ fn change(
     scratch: &mut Scratch,
 ) -> Result<Ring, Error> {
     let profile = old.profile;
+    if profile.node.follows_place_or_weight() {
+        // Node strings change with the list: every server's points are made afresh.
+        let empty = Ring {
+            options: old.options,
+            ..Ring::new(profile, Some(old.hash))
+        };
+        let servers = entries.into_iter().map(|e| Arc::unwrap_or_clone(e.server));
+        return fresh(empty, servers, scratch).map_err(|e| e.error);
+    }
     rank(profile.order, &mut entries);
     let counts = targets(profile, &entries)?;
     let old_ranks = ranks(&old.entries);
@@ -229,7 +240,7 @@ fn change(
             del,
             scratch,
         );
-        let layout = Layout::derive(profile, &entries, cols);
+        let layout = Layout::derive(profile, old.hash, &entries, cols);
         return Ok(Ring {
             profile,
             hash: old.hash,
@@ -276,7 +287,7 @@ fn change(
     for p in &add[a..] {
         cols.push(p, wide);
     }
-    let layout = Layout::derive(profile, &entries, cols);
+    let layout = Layout::derive(profile, old.hash, &entries, cols);
     Ok(Ring {
         profile,
         hash: old.hash,

@@ -42,7 +42,7 @@ impl Ring {
             hash,
             options: Options::new(),
             entries: Vec::new(),
-            layout: Layout::empty(profile),
+            layout: Layout::empty(profile, hash),
             explicit: false,
         }
     }
@@ -115,7 +115,7 @@ impl Ring {
 
     /// The continuum as (position, server index), ascending; among equal positions the
     /// winner comes first (for xmemcached's sorted-list ties, the first *listed*; see
-    /// [`Ring::spans`] for who owns what). 128-bit rings report the top 32 bits (see
+    /// [`Ring::spans`] for who owns what). Rings of wider points report their top 32 bits (see
     /// [`Ring::wide_points`]).
     pub fn points(&self) -> impl ExactSizeIterator<Item = (u32, usize)> + '_ {
         let (values, owners): (&[u32], &[u32]) = match self.layout.continuum() {
@@ -125,8 +125,10 @@ impl Ring {
         values.iter().zip(owners).map(|(&v, &o)| (v, o as usize))
     }
 
-    /// The full 128-bit positions of a `uhashring` ring, parallel to [`Ring::points`]
-    /// (empty for every other profile).
+    /// The full positions of a ring whose points are wider than 32 bits, parallel to
+    /// [`Ring::points`]: `uhashring`'s 128-bit digests; the Jedis profiles' 64-bit hashes in
+    /// the top half, their sign bit flipped (so that this unsigned order is Jedis's signed
+    /// order). Empty for every other profile.
     pub fn wide_points(&self) -> &[u128] {
         self.layout.wide()
     }

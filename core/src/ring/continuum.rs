@@ -177,6 +177,14 @@ impl Continuum {
                 0 => self.first_of_run(len - 1),
                 p => self.first_of_run(p - 1),
             },
+            Bound::UpperBoundClamp => match self.upper_bound(h) {
+                p if p == len => self.first_of_run(len - 1),
+                p => p,
+            },
+            Bound::LowerBoundBelowLast => match self.lower_bound(h) {
+                0 if self.values[0] != h => self.first_of_run(len - 1),
+                p => wrap(p),
+            },
         })
     }
 
@@ -216,19 +224,29 @@ impl Continuum {
         }
     }
 
-    /// The position a 128-bit key point lands on (uhashring: the first point > w, wrapping);
-    /// `wide` holds the full positions, parallel to `values` (their top 32 bits). Points
-    /// whose top 32 bits differ from `w`'s are ordered by them alone, so the search is the
-    /// 32-bit one for the first top `>= w`'s top, and the full positions are read only for
-    /// points sharing the key's top 32 bits (rare: a tie of 32 random bits).
-    pub(super) fn position_wide(&self, wide: &[u128], w: u128) -> Result<usize, Error> {
+    /// The position a 128-bit key point lands on, wrapping: the first point > w (`UPPER`:
+    /// uhashring) or >= w (a 64-bit ring's positions, in the top half); `wide` holds the full
+    /// positions, parallel to `values` (their top 32 bits). Points whose top 32 bits differ
+    /// from `w`'s are ordered by them alone, so the search is the 32-bit one for the first top
+    /// `>= w`'s top, and the full positions are read only for points sharing the key's top 32
+    /// bits (rare: a tie of 32 random bits).
+    pub(super) fn position_wide<const UPPER: bool>(
+        &self,
+        wide: &[u128],
+        w: u128,
+    ) -> Result<usize, Error> {
         let len = self.values.len();
         if len == 0 {
             return Err(Error::NoServer);
         }
         let top = (w >> 96) as u32;
         let mut p = self.lower_bound(top);
-        while p < len && self.values[p] == top && wide.get(p).is_some_and(|&x| x <= w) {
+        while p < len
+            && self.values[p] == top
+            && wide
+                .get(p)
+                .is_some_and(|&x| if UPPER { x <= w } else { x < w })
+        {
             p += 1;
         }
         Ok(if p == len { 0 } else { p })

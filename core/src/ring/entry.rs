@@ -3,27 +3,37 @@
 use alloc::sync::Arc;
 use core::ops::Deref;
 
+use super::key::latin1_owned;
 use crate::error::Error;
 use crate::hash::md5;
-use crate::profile::{Order, Profile};
+use crate::profile::{KeyRewrite, Order, Profile};
 use crate::server::Server;
 
 /// A node string, shared between snapshots (a change clones every entry: reference counts,
-/// not strings).
+/// not strings), with the bytes the client hashes for it when they are not its UTF-8.
 #[derive(Clone, Debug)]
-pub(super) struct Node(Arc<str>);
+pub(super) struct Node {
+    text: Arc<str>,
+    encoded: Option<Arc<[u8]>>,
+}
 
 impl Node {
     /// The node string.
     pub(super) fn as_str(&self) -> &str {
-        &self.0
+        &self.text
+    }
+
+    /// The bytes the client hashes for the node string (its UTF-8, or its latin-1 where the
+    /// client encodes text so).
+    pub(super) fn as_bytes(&self) -> &[u8] {
+        self.encoded.as_deref().unwrap_or(self.text.as_bytes())
     }
 }
 
 impl Deref for Node {
     type Target = str;
     fn deref(&self) -> &str {
-        &self.0
+        &self.text
     }
 }
 
@@ -44,14 +54,23 @@ pub(super) struct Entry {
 }
 
 impl Entry {
-    /// The entry for a server joining a ring of `profile`.
-    pub(super) fn new(profile: &Profile, server: Server) -> Result<Entry, Error> {
-        let node = profile.node.node_string(&server, profile.names)?;
+    /// The entry for a server joining a ring of `profile` at `place` (from 0) in its list.
+    /// [`Error::Unsupported`] when the client cannot encode the node string.
+    pub(super) fn new(profile: &Profile, server: Server, place: usize) -> Result<Entry, Error> {
+        let text = profile.node.node_string(&server, profile.names, place)?;
+        let encoded = match profile.key {
+            KeyRewrite::Latin1 => Some(Arc::from(latin1_owned(&text).ok_or(Error::Unsupported)?)),
+            _ => None,
+        };
+        let node = Node {
+            text: Arc::from(text),
+            encoded,
+        };
         let d = md5::digest(node.as_bytes());
         let node_hash = (u64::from(md5::word_le(&d, 0)) << 32) | u64::from(md5::word_le(&d, 1));
         Ok(Entry {
             server: Arc::new(server),
-            node: Node(Arc::from(node)),
+            node,
             strings: 0,
             rank: 0,
             node_hash,

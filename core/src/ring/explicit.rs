@@ -81,7 +81,9 @@ impl Ring {
             if !seen.insert(s.label.clone()) {
                 return Err(blame(Error::DuplicateServer));
             }
-            ring.entries.push(Entry::new(profile, s).map_err(blame)?);
+            let place = ring.entries.len();
+            ring.entries
+                .push(Entry::new(profile, s, place).map_err(blame)?);
         }
         if ring.entries.is_empty() || points.is_empty() {
             return Err(whole(Error::EmptyRing));
@@ -111,7 +113,7 @@ impl Ring {
             cols.values.push((k >> 32) as u32);
             cols.owners.push(owner);
         }
-        ring.layout = Layout::derive(profile, &ring.entries, cols);
+        ring.layout = Layout::derive(profile, ring.hash, &ring.entries, cols);
         Ok(ring)
     }
 

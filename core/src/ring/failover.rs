@@ -33,6 +33,10 @@ enum Retag {
     KeyDashTry,
     /// `str(previous hash) + str(t)` (python-memcached).
     HashThenTry,
+    /// `str(t + 1) + key`, its hash added to the previous hash (Cache::Memcached).
+    SumNextTryThenKey,
+    /// `str(t) + key`, its hash doubled (Enyim's ketama locator).
+    DoubledTryThenKey,
 }
 
 /// A failover visitor: shown each server of the sequence in order, it says whether to go on.
@@ -59,6 +63,7 @@ impl Ring {
     pub fn failover_limit(&self) -> usize {
         match self.profile.failover {
             Failover::Walk | Failover::RehashKeyUntried => self.entries.len(),
+            Failover::RehashDoubled => self.entries.len() + 1,
             Failover::Rehash {
                 bounded_by_servers: true,
                 ..
@@ -66,7 +71,8 @@ impl Ring {
             Failover::Rehash { .. } => SPY_SEQUENCE,
             Failover::RehashKey { tries }
             | Failover::RehashKeyDash { tries }
-            | Failover::RehashHash { tries } => tries as usize,
+            | Failover::RehashHash { tries }
+            | Failover::RehashSum { tries } => tries as usize,
             Failover::Stay => 1,
         }
     }
@@ -121,6 +127,13 @@ impl Ring {
             (Failover::RehashHash { tries }, _) => {
                 self.rehash_tries(key, n.min(tries as usize), Retag::HashThenTry, visit)
             }
+            (Failover::RehashSum { tries }, _) => {
+                self.rehash_tries(key, n.min(tries as usize), Retag::SumNextTryThenKey, visit)
+            }
+            (Failover::RehashDoubled, _) => {
+                let n = n.min(self.entries.len() + 1);
+                self.rehash_tries(key, n, Retag::DoubledTryThenKey, visit)
+            }
             (Failover::RehashKeyUntried, _) => self.rehash_untried(key, first, n, visit),
             (Failover::Stay, _) => Ok(()),
             _ => {
@@ -167,8 +180,8 @@ impl Ring {
         Ok(())
     }
 
-    /// dalli, pecl memcache and python-memcached: `n` lookups in all, each rehash placed as a
-    /// key hash is (see [`Retag`]).
+    /// dalli, pecl memcache, python-memcached and Cache::Memcached: `n` lookups in all, each
+    /// rehash placed as a key hash is (see [`Retag`]).
     fn rehash_tries(
         &self,
         key: &[u8],
@@ -200,8 +213,20 @@ impl Ring {
                     push_decimal(&mut tagged, u64::from(h));
                     push_decimal(&mut tagged, t);
                 }
+                Retag::SumNextTryThenKey => {
+                    push_decimal(&mut tagged, t + 1);
+                    tagged.extend_from_slice(key);
+                }
+                Retag::DoubledTryThenKey => {
+                    push_decimal(&mut tagged, t);
+                    tagged.extend_from_slice(key);
+                }
             }
-            h = self.hash.hash(&tagged);
+            h = match retag {
+                Retag::SumNextTryThenKey => h.wrapping_add(self.hash.hash(&tagged)),
+                Retag::DoubledTryThenKey => self.hash.hash(&tagged).wrapping_mul(2),
+                _ => self.hash.hash(&tagged),
+            };
             if visit(self.locate_point_of(KeyPoint::Narrow(h))?).is_break() {
                 break;
             }

@@ -3,10 +3,11 @@
 
 use alloc::vec::Vec;
 
+use super::tag::tag;
 use crate::error::Error;
 use crate::hash::{md5, Hash};
-use crate::options::{tagged, Options, MAX_PREFIXED_KEY};
-use crate::profile::{KeyChars, KeyRewrite, Profile};
+use crate::options::{Options, MAX_PREFIXED_KEY};
+use crate::profile::{KeyChars, KeyRewrite, KeyTag, Profile};
 
 /// Longest key rewrite buffer: dalli's digest form, 212 characters of up to 4 bytes plus
 /// `:md5:` and 32 hex digits (pecl memcache truncates to 250 bytes, gomemcache to 256).
@@ -212,8 +213,10 @@ impl<'k> Prepared<'k> {
 }
 
 /// The bytes the client hashes for `key`, or [`Error::KeyRejected`]. Rewritten keys are built
-/// in `buf` (no allocation). Inlined: most profiles only check the key's length here; the
-/// rewrites are out of line ([`rewrite`], [`with_options`]). Refusals are on the key as given.
+/// in `buf` (no allocation but for long keys some rewrites lengthen). Inlined: most profiles
+/// only check the key's length here; the rest is out of line ([`tagged`], [`rewrite`],
+/// [`with_prefix`]). Refusals are on the key as given; then the hash tag is taken (the
+/// profile's own braces, or the ring's `hash_tag` option), then the key rewritten.
 #[inline(always)]
 pub(super) fn prepare<'k>(
     profile: &Profile,
@@ -230,8 +233,12 @@ pub(super) fn prepare<'k>(
     if refused {
         return Err(Error::KeyRejected);
     }
-    if options.rewrites() {
-        return Ok(match with_options(options, key, buf) {
+    let key = match profile.key_tag {
+        KeyTag::None => key,
+        rule => tagged(rule, options, key),
+    };
+    if options.hash_with_prefix() {
+        return Ok(match with_prefix(options, key, buf) {
             Some(bytes) => Prepared::bytes(bytes),
             None => Prepared {
                 bytes: key,
@@ -241,20 +248,27 @@ pub(super) fn prepare<'k>(
     }
     match profile.key {
         KeyRewrite::None => Ok(Prepared::bytes(key)),
-        rule => Ok(Prepared::bytes(rewrite(rule, key, buf))),
+        rule => Ok(Prepared::bytes(rewrite(rule, key, buf)?)),
     }
 }
 
-/// The key with the ring's options applied (only profiles whose key is not rewritten take
-/// options): twemproxy's hash tag is a sub-slice of the key; libmemcached's hashed prefix is
-/// written with the key into the stack buffer as `strncpy` copies it (the key's bytes after a
-/// NUL become NUL), and `prefix + key` over 250 bytes hashes as 0 (`None`; returned in
+/// The key's hash tag by the profile's rule: between its client's braces, or the ring's
+/// `hash_tag` option where the client takes one (twemproxy, Jedis).
+#[inline(never)]
+fn tagged<'k>(rule: KeyTag, options: &Options, key: &'k [u8]) -> &'k [u8] {
+    match (rule, options.hash_tag()) {
+        (KeyTag::Braces(rule), _) => tag(rule, key, *b"{}"),
+        (KeyTag::Configured(rule), Some(delimiters)) => tag(rule, key, delimiters),
+        _ => key,
+    }
+}
+
+/// The key with libmemcached's hashed prefix (only profiles whose key is not rewritten take
+/// it), written with the key into the stack buffer as `strncpy` copies it (the key's bytes
+/// after a NUL become NUL); `prefix + key` over 250 bytes hashes as 0 (`None`; returned in
 /// registers, so the caller's fast path keeps its key out of memory).
 #[inline(never)]
-fn with_options<'k>(options: &Options, key: &'k [u8], buf: &'k mut KeyBuf) -> Option<&'k [u8]> {
-    if let Some(tag) = options.hash_tag() {
-        return Some(tagged(key, tag));
-    }
+fn with_prefix<'k>(options: &Options, key: &'k [u8], buf: &'k mut KeyBuf) -> Option<&'k [u8]> {
     let prefix = options.prefix_key();
     let len = prefix.len() + key.len();
     if len > MAX_PREFIXED_KEY {
@@ -270,10 +284,11 @@ fn with_options<'k>(options: &Options, key: &'k [u8], buf: &'k mut KeyBuf) -> Op
     Some(&inline[..len])
 }
 
-/// A key rewritten by `rule` (built in `buf` when it differs from `key`).
+/// A key rewritten by `rule` (built in `buf` when it differs from `key`), or
+/// [`Error::KeyRejected`] where the client cannot rewrite it.
 #[inline(never)]
-fn rewrite<'k>(rule: KeyRewrite, key: &'k [u8], buf: &'k mut KeyBuf) -> &'k [u8] {
-    match rule {
+fn rewrite<'k>(rule: KeyRewrite, key: &'k [u8], buf: &'k mut KeyBuf) -> Result<&'k [u8], Error> {
+    Ok(match rule {
         KeyRewrite::None => key,
         KeyRewrite::Truncate(n) => &key[..key.len().min(n)],
         KeyRewrite::PeclSanitize => {
@@ -304,7 +319,38 @@ fn rewrite<'k>(rule: KeyRewrite, key: &'k [u8], buf: &'k mut KeyBuf) -> &'k [u8]
                 &buf.heap
             }
         }
+        KeyRewrite::Latin1 => latin1(key, buf).ok_or(Error::KeyRejected)?,
+    })
+}
+
+/// The characters of UTF-8 `text` as one latin-1 byte each (`str.encode('iso-8859-1')`), in
+/// `buf`; `None` when `text` is not UTF-8 or has a character above U+00FF.
+fn latin1<'k>(text: &'k [u8], buf: &'k mut KeyBuf) -> Option<&'k [u8]> {
+    let text = core::str::from_utf8(text).ok()?;
+    if text.chars().any(|ch| u32::from(ch) > 0xFF) {
+        return None;
     }
+    // Each character is one byte, so the result is no longer than `text`.
+    Some(buf.write(text.len(), |out| {
+        for ch in text.chars() {
+            out(u32::from(ch) as u8);
+        }
+    }))
+}
+
+/// [`latin1`] for a node name, owned (once per server, when it joins).
+pub(super) fn latin1_owned(text: &str) -> Option<Vec<u8>> {
+    text.chars()
+        .map(|ch| u8::try_from(u32::from(ch)).ok())
+        .collect()
+}
+
+/// A 64-bit position in the top half of a 128-bit one, its sign bit flipped by `flip` (`2^63`
+/// for signed order, else 0): how a 64-bit ring stores points and compares key hashes on
+/// the 128-bit continuum uhashring's ring also uses.
+#[inline]
+pub(super) fn wide64(h: u64, flip: u64) -> u128 {
+    u128::from(h ^ flip) << 64
 }
 
 /// A key's hash in the form the search compares: 32 bits, a signed 64-bit `long` (whalin's
@@ -329,5 +375,26 @@ impl KeyPoint {
             KeyPoint::Wide(w) => (w >> 96) as u32,
             KeyPoint::Long(h) => h as u32,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn latin1_keys_and_names() {
+        let mut buf = KeyBuf::new();
+        assert_eq!(
+            latin1("é-ÿ".as_bytes(), &mut buf),
+            Some(&[0xE9, b'-', 0xFF][..])
+        );
+        assert_eq!(latin1("ключ".as_bytes(), &mut buf), None);
+        assert_eq!(latin1(b"\xff", &mut buf), None);
+        assert_eq!(
+            latin1_owned("último"),
+            Some(alloc::vec![0xFA, b'l', b't', b'i', b'm', b'o'])
+        );
+        assert_eq!(latin1_owned("€"), None);
     }
 }

@@ -6,8 +6,9 @@ use alloc::vec::Vec;
 
 use super::continuum::{Columns, Continuum};
 use super::entry::Entry;
-use super::key::KeyPoint;
+use super::key::{wide64, KeyPoint};
 use super::pecl::PeclTable;
+use super::scaled::ScaledPoints;
 use super::scratch::Scratch;
 use super::slots::{Reduce, Slots};
 use super::tie_runs::TieRuns;
@@ -27,12 +28,16 @@ pub enum Shape {
     /// 128-bit positions (uhashring: whole md5 digests), searched by the bound with the key's
     /// 128-bit md5.
     Wide,
+    /// 64-bit positions (Jedis: the ring hash's 64 bits of each point string), searched first
+    /// point >= the key's 64-bit hash in the bound's order (signed for Jedis).
+    Wide64,
     /// Sorted 32-bit points searched by the bound, a run of equal positions owned by the
     /// server the `sorted_list` tie rule picks (xmemcached).
     TieRuns,
     /// pecl memcache: a continuum searched by the bound, read through 1,024 buckets.
     Buckets,
-    /// `hash % slots` (modulo placements).
+    /// The servers in order, picked from the key hash: `hash % slots` (modulo placements)
+    /// or phpredis's proportional ranges.
     Slots,
     /// Jump consistent hash over the 32-bit key hash.
     Jump,
@@ -46,6 +51,10 @@ pub enum Shape {
     Maglev,
     /// Rendezvous over a hash of each node string joined with the key.
     Scored,
+    /// Rendezvous over mixed 64-bit hashes of the key and each node string (go-redis).
+    Mixed,
+    /// One scaled point per server (Cache::Memcached::Fast's compatible continuum).
+    Scaled,
 }
 
 impl Shape {
@@ -53,16 +62,21 @@ impl Shape {
     pub fn of(profile: &Profile) -> Shape {
         match profile.placement {
             Placement::Ring(_) if profile.points == PointHash::Md5Wide => Shape::Wide,
+            Placement::Ring(_) if profile.points == PointHash::KeyHash64 => Shape::Wide64,
             Placement::Ring(_) if profile.ties == Ties::SortedList => Shape::TieRuns,
             Placement::Ring(_) => Shape::Sorted,
             Placement::PeclBuckets => Shape::Buckets,
-            Placement::Modula { .. } | Placement::JavaAbsModulo { .. } => Shape::Slots,
+            Placement::Modula { .. }
+            | Placement::JavaAbsModulo { .. }
+            | Placement::Proportional => Shape::Slots,
             Placement::Jump => Shape::Jump,
             Placement::JumpXxh3 => Shape::JumpXxh3,
             Placement::Furc { .. } => Shape::Furc,
             Placement::Rendezvous => Shape::Rendezvous,
             Placement::HashRendezvous { .. } => Shape::Scored,
             Placement::Maglev => Shape::Maglev,
+            Placement::MixRendezvous => Shape::Mixed,
+            Placement::ScaledPoints => Shape::Scaled,
         }
     }
 
@@ -79,9 +93,9 @@ pub(super) enum Layout {
     /// Sorted 32-bit points searched by the bound; the tie winner is stored first (most
     /// ketama clients).
     Sorted(Continuum, Bound),
-    /// uhashring: 128-bit positions (`wide`, parallel to the continuum's top 32 bits),
-    /// searched for the first point > the key's 128-bit digest.
-    Wide(Continuum, Vec<u128>),
+    /// 128-bit positions (`wide`, parallel to the continuum's top 32 bits), searched by the
+    /// key's point as [`WideKey`] says.
+    Wide(Continuum, Vec<u128>, WideKey),
     /// xmemcached: sorted points searched by the bound, where a run of equal positions is
     /// owned by the server its [`TieRuns`] rule picks.
     TieRuns(Continuum, Bound, TieRuns),
@@ -103,28 +117,57 @@ pub(super) enum Layout {
     /// Rendezvous over a hash of each node string joined with the key (pymemcache,
     /// emcache), by the profile's join of node and key and its rule for equal scores.
     Scored(Join, ScoreTies),
+    /// Rendezvous over mixed 64-bit hashes (go-redis): each entry's 64-bit node hash.
+    Mixed(Vec<u64>),
+    /// Cache::Memcached::Fast's compatible continuum: one scaled point per server.
+    Scaled(ScaledPoints),
+}
+
+/// What a 128-bit continuum holds and how a key is searched on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum WideKey {
+    /// Whole MD5 digests (uhashring): the key's digest, first point > it.
+    Md5,
+    /// The ring hash's 64 bits in the top half (Jedis), flipped into the bound's order: the
+    /// key's 64-bit hash, first point >= it.
+    Hash64(Bound),
 }
 
 impl Layout {
     /// The layout of an empty ring of `profile`.
-    pub(super) fn empty(profile: &Profile) -> Layout {
-        Layout::derive(profile, &[], Columns::default())
+    pub(super) fn empty(profile: &Profile, hash: Hash) -> Layout {
+        Layout::derive(profile, hash, &[], Columns::default())
+    }
+
+    /// Whether `profile`'s layout keeps 128-bit positions (and which).
+    pub(super) fn wide_key(profile: &Profile) -> Option<WideKey> {
+        match (Shape::of(profile), profile.placement) {
+            (Shape::Wide, _) => Some(WideKey::Md5),
+            (Shape::Wide64, Placement::Ring(b)) => Some(WideKey::Hash64(b)),
+            _ => None,
+        }
     }
 
     /// Whether `profile`'s layout keeps 128-bit positions.
     pub(super) fn is_wide(profile: &Profile) -> bool {
-        Shape::of(profile) == Shape::Wide
+        Layout::wide_key(profile).is_some()
     }
 
     /// Builds the layout from the entries and the sorted points (in canonical order): the
-    /// one place a profile's placement, point hash and tie rule pick the shape.
-    pub(super) fn derive(profile: &Profile, entries: &[Entry], cols: Columns) -> Layout {
+    /// one place a profile's placement, point hash and tie rule pick the shape (`hash`: the
+    /// ring's key hash, for layouts that hash node strings).
+    pub(super) fn derive(
+        profile: &Profile,
+        hash: Hash,
+        entries: &[Entry],
+        cols: Columns,
+    ) -> Layout {
         match profile.placement {
             Placement::Ring(bound) => {
                 let (c, wide) = Continuum::from_columns(cols);
-                match Shape::of(profile) {
-                    Shape::Wide => Layout::Wide(c, wide),
-                    Shape::TieRuns => {
+                match (Shape::of(profile), Layout::wide_key(profile)) {
+                    (_, Some(key)) => Layout::Wide(c, wide, key),
+                    (Shape::TieRuns, _) => {
                         let runs = TieRuns::new(&c, entries);
                         Layout::TieRuns(c, bound, runs)
                     }
@@ -134,6 +177,16 @@ impl Layout {
             Placement::PeclBuckets => {
                 Layout::Buckets(PeclTable::new(Continuum::from_columns(cols).0))
             }
+            Placement::Proportional => {
+                Layout::Slots(Slots::new(entries, false, Reduce::Proportional))
+            }
+            Placement::MixRendezvous => Layout::Mixed(
+                entries
+                    .iter()
+                    .map(|e| hash.hash64(e.node.as_bytes()))
+                    .collect(),
+            ),
+            Placement::ScaledPoints => Layout::Scaled(ScaledPoints::new(entries)),
             Placement::Modula { weighted, high15 } => {
                 Layout::Slots(Slots::new(entries, weighted, Reduce::Unsigned { high15 }))
             }
@@ -162,7 +215,8 @@ impl Layout {
     fn shape(&self) -> Shape {
         match self {
             Layout::Sorted(..) => Shape::Sorted,
-            Layout::Wide(..) => Shape::Wide,
+            Layout::Wide(_, _, WideKey::Md5) => Shape::Wide,
+            Layout::Wide(_, _, WideKey::Hash64(_)) => Shape::Wide64,
             Layout::TieRuns(..) => Shape::TieRuns,
             Layout::Buckets(_) => Shape::Buckets,
             Layout::Slots(_) => Shape::Slots,
@@ -172,6 +226,8 @@ impl Layout {
             Layout::Rendezvous => Shape::Rendezvous,
             Layout::Maglev(_) => Shape::Maglev,
             Layout::Scored(..) => Shape::Scored,
+            Layout::Mixed(_) => Shape::Mixed,
+            Layout::Scaled(_) => Shape::Scaled,
         }
     }
 
@@ -179,7 +235,7 @@ impl Layout {
     #[inline]
     pub(super) fn continuum(&self) -> Option<&Continuum> {
         match self {
-            Layout::Sorted(c, _) | Layout::Wide(c, _) | Layout::TieRuns(c, _, _) => Some(c),
+            Layout::Sorted(c, _) | Layout::Wide(c, ..) | Layout::TieRuns(c, _, _) => Some(c),
             Layout::Buckets(t) => Some(&t.continuum),
             Layout::Slots(_)
             | Layout::Jump
@@ -187,6 +243,8 @@ impl Layout {
             | Layout::Rendezvous
             | Layout::Scored(..)
             | Layout::JumpXxh3
+            | Layout::Mixed(_)
+            | Layout::Scaled(_)
             | Layout::Maglev(_) => None,
         }
     }
@@ -195,7 +253,8 @@ impl Layout {
     pub(super) fn bound(&self) -> Option<Bound> {
         match self {
             Layout::Sorted(_, b) | Layout::TieRuns(_, b, _) => Some(*b),
-            Layout::Wide(..) => Some(Bound::UpperBound),
+            Layout::Wide(_, _, WideKey::Md5) => Some(Bound::UpperBound),
+            Layout::Wide(_, _, WideKey::Hash64(b)) => Some(*b),
             Layout::Buckets(_) => Some(Bound::LowerBound),
             _ => None,
         }
@@ -204,7 +263,7 @@ impl Layout {
     /// The 128-bit positions (empty unless [`Layout::Wide`]).
     pub(super) fn wide(&self) -> &[u128] {
         match self {
-            Layout::Wide(_, w) => w,
+            Layout::Wide(_, w, _) => w,
             _ => &[],
         }
     }
@@ -220,11 +279,21 @@ impl Layout {
 
     /// The continuum position a key point lands on, for layouts searched by a bound
     /// (sorted, 128-bit and tie-run continua): the 128-bit search where both the layout and
-    /// the key point are wide, else the layout's bound over the key's 32 bits.
+    /// the key point are wide, else the layout's bound over the key's 32 bits (which cannot
+    /// place a key among 64-bit positions).
     pub(super) fn position(&self, k: KeyPoint) -> Result<(&Continuum, usize), Error> {
         match (self, k) {
-            (Layout::Wide(c, wide), KeyPoint::Wide(w)) => Ok((c, c.position_wide(wide, w)?)),
-            (Layout::Wide(c, _), k) => Ok((c, c.position(Bound::UpperBound, k.narrow())?)),
+            (Layout::Wide(c, wide, WideKey::Md5), KeyPoint::Wide(w)) => {
+                Ok((c, c.position_wide::<true>(wide, w)?))
+            }
+            (Layout::Wide(c, wide, WideKey::Hash64(_)), KeyPoint::Wide(w)) => {
+                Ok((c, c.position_wide::<false>(wide, w)?))
+            }
+            (Layout::Wide(c, _, WideKey::Md5), k) => {
+                Ok((c, c.position(Bound::UpperBound, k.narrow())?))
+            }
+            // A 32-bit hash alone cannot place a key among 64-bit positions.
+            (Layout::Wide(_, _, WideKey::Hash64(_)), _) => Err(Error::NeedsKey),
             (Layout::Sorted(c, bound) | Layout::TieRuns(c, bound, _), k) => {
                 Ok((c, c.position(*bound, k.narrow())?))
             }
@@ -236,7 +305,10 @@ impl Layout {
     #[inline]
     pub(super) fn key_point(&self, hash: Hash, key: &[u8]) -> KeyPoint {
         match self {
-            Layout::Wide(..) => KeyPoint::Wide(md5::wide(key)),
+            Layout::Wide(_, _, WideKey::Md5) => KeyPoint::Wide(md5::wide(key)),
+            Layout::Wide(_, _, WideKey::Hash64(b)) => {
+                KeyPoint::Wide(wide64(hash.hash64(key), b.flip64()))
+            }
             Layout::Slots(s) if s.old_compat() => KeyPoint::Long(whalin::old_compat(key)),
             _ => KeyPoint::Narrow(hash.hash(key)),
         }
@@ -246,7 +318,7 @@ impl Layout {
     /// continuum).
     pub(super) fn into_scratch(self) -> Scratch {
         match self {
-            Layout::Sorted(c, _) | Layout::Wide(c, _) | Layout::TieRuns(c, _, _) => {
+            Layout::Sorted(c, _) | Layout::Wide(c, ..) | Layout::TieRuns(c, _, _) => {
                 c.into_scratch()
             }
             Layout::Buckets(t) => t.continuum.into_scratch(),
@@ -280,7 +352,8 @@ mod tests {
     #[test]
     fn every_profile_is_laid_out_in_its_shape() {
         for p in Profile::all() {
-            assert_eq!(Layout::empty(p).shape(), Shape::of(p), "{}", p.name);
+            let hash = p.default_hash;
+            assert_eq!(Layout::empty(p, hash).shape(), Shape::of(p), "{}", p.name);
             assert_eq!(Shape::bound(p).is_some(), p.is_ring(), "{}", p.name);
         }
     }

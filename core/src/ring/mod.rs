@@ -9,6 +9,7 @@
 //!
 //! The module's files each own one idea; each imports only the files listed before it:
 //! - `scratch`: a retired snapshot's arrays, passed to the next change ([`Scratch`]);
+//! - `tag`: each client's hash-tag rule (the part of a key it hashes);
 //! - `key`: a client's key refusals and rewriting, and the key point the search compares;
 //! - `entry`: a server with what the ring derived from it (node string, rank, node hash);
 //! - `points`: how many point strings each server gets and how they are hashed;
@@ -17,10 +18,12 @@
 //! - `continuum`: the sorted points and every comparison on them ([`crate::profile::Bound`]);
 //! - `tie_runs`: xmemcached's owners of shared positions;
 //! - `pecl`: pecl memcache's 1,024-bucket table over a continuum;
-//! - `slots`: modulo placements;
+//! - `slots`: modulo placements (and phpredis's range partition);
+//! - `scaled`: Cache::Memcached::Fast's compatible continuum of one scaled point per server;
 //! - `layout`: the data shape a ring's lookups read, with its rule resolved at build;
 //! - `compiled`: the [`Ring`] type and its accessors;
 //! - `search`: lookups (`locate`, `locate_n`) over every layout;
+//! - `mixed`: go-redis's rendezvous over mixed 64-bit hashes;
 //! - `failover`: each client's failover sequence, shown to a visitor that may stop it;
 //! - `build`: fresh builds;
 //! - `change`: the next snapshot after a change, merged from the old one's points;
@@ -35,6 +38,8 @@
 
 mod scratch;
 
+mod tag;
+
 mod key;
 
 mod entry;
@@ -46,6 +51,7 @@ mod radix;
 mod continuum;
 
 mod pecl;
+mod scaled;
 mod slots;
 mod tie_runs;
 
@@ -54,6 +60,7 @@ mod layout;
 mod compiled;
 
 mod failover;
+mod mixed;
 mod scored;
 mod search;
 

@@ -5,6 +5,7 @@ use alloc::vec::Vec;
 use core::ops::Range;
 
 use super::entry::Entry;
+use super::key::wide64;
 use crate::decimal::push_decimal;
 use crate::error::Error;
 use crate::hash::md5::{self, lanes, lanes::Lanes};
@@ -42,10 +43,10 @@ impl Sink for Vec<Point> {
 
 /// The weight as the profile counts it.
 fn effective_weight(profile: &Profile, w: u32) -> u32 {
-    if w == 0 && profile.zero_weight == ZeroWeight::AsOne {
-        1
-    } else {
-        w
+    match (w, profile.zero_weight) {
+        (0, ZeroWeight::AsOne) => 1,
+        (0, ZeroWeight::AsHundred) => 100,
+        _ => w,
     }
 }
 
@@ -132,6 +133,21 @@ pub(super) fn generate(
         }
         return;
     }
+    if profile.points == PointHash::KeyHash64 {
+        // 64-bit positions in the order the bound compares (signed for Jedis).
+        let flip = profile.placement.bound().map_or(0, Bound::flip64);
+        let mut s = Vec::with_capacity(node.len() + 16);
+        for i in range {
+            spell(&mut s, profile.strings, node, i);
+            let wide = wide64(hash.hash64(&s), flip);
+            out.push(Point {
+                value: (wide >> 96) as u32,
+                wide,
+                owner,
+            });
+        }
+        return;
+    }
     if profile.points == PointHash::Murmur3Chain {
         // Each point hashes the previous one: walk the chain from its start.
         let flip = profile.placement.bound().map_or(0, Bound::flip);
@@ -184,6 +200,10 @@ pub(super) fn generate(
         let value = match profile.points {
             PointHash::Sha1Word => sha1::first_word_be(bytes),
             PointHash::Xxh3Word => Hash::Xxh3.hash(bytes),
+            PointHash::Md5WordBe => Hash::Md5Be.hash(bytes),
+            // One hasher for every string, initialised only after its first hash.
+            PointHash::Fnv1aFirstZero if i == 0 => Hash::Fnv1a32Zero.hash(bytes),
+            PointHash::Fnv1aFirstZero => Hash::Fnv1a32Unsigned.hash(bytes),
             _ => hash.hash(bytes),
         };
         out.push(Point {
@@ -215,6 +235,16 @@ fn spell(s: &mut Vec<u8>, form: StringForm, node: &[u8], i: u32) {
         StringForm::Colon => {
             s.extend_from_slice(node);
             s.push(b':');
+            push_decimal(s, u64::from(i));
+        }
+        StringForm::Star => {
+            s.extend_from_slice(node);
+            s.push(b'*');
+            push_decimal(s, u64::from(i));
+        }
+        StringForm::DashNode => {
+            s.extend_from_slice(node);
+            s.extend_from_slice(b"-NODE-");
             push_decimal(s, u64::from(i));
         }
     }
@@ -337,6 +367,10 @@ mod tests {
             assert_eq!(s, alloc::format!("h:{i}").as_bytes());
             spell(&mut s, StringForm::Bare, b"h", i);
             assert_eq!(s, b"h");
+            spell(&mut s, StringForm::Star, b"h", i);
+            assert_eq!(s, alloc::format!("h*{i}").as_bytes());
+            spell(&mut s, StringForm::DashNode, b"SHARD-2", i);
+            assert_eq!(s, alloc::format!("SHARD-2-NODE-{i}").as_bytes());
         }
     }
 
@@ -346,8 +380,9 @@ mod tests {
     fn every_engine_generates_the_same_points() {
         for profile in crate::profile::PROFILES.iter().filter(|p| p.is_ring()) {
             let server = Server::parse("10.1.2.3:11211", 3).unwrap();
-            let entry = Entry::new(profile, server).unwrap();
-            let other = Entry::new(profile, Server::parse("10.9.8.7:11211", 1).unwrap()).unwrap();
+            let entry = Entry::new(profile, server, 0).unwrap();
+            let other =
+                Entry::new(profile, Server::parse("10.9.8.7:11211", 1).unwrap(), 1).unwrap();
             let hash = profile.default_hash;
             let mut want = Vec::new();
             generate(

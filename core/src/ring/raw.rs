@@ -143,10 +143,9 @@ impl RawContinuum {
             sorted_columns(profile.ties, &ranks, keys.into_keys(), &mut cols);
         }
         let (continuum, wide_points) = Continuum::from_columns(cols);
-        let layout = if wide {
-            Layout::Wide(continuum, wide_points)
-        } else {
-            Layout::Sorted(continuum, bound)
+        let layout = match Layout::wide_key(profile) {
+            Some(key) => Layout::Wide(continuum, wide_points, key),
+            None => Layout::Sorted(continuum, bound),
         };
         Ok(RawContinuum {
             layout,

@@ -66,8 +66,11 @@ impl Ring {
             }
             Layout::Buckets(t) => t.owner(k.narrow()).ok_or(Error::NoServer),
             Layout::Slots(s) => s.locate(k),
+            Layout::Scaled(s) => s.locate(k.narrow()),
             // Placed from the key itself in `locate_index`; a hash alone cannot place it.
-            Layout::Furc(_) | Layout::Scored(..) | Layout::JumpXxh3 => Err(Error::NeedsKey),
+            Layout::Furc(_) | Layout::Scored(..) | Layout::JumpXxh3 | Layout::Mixed(_) => {
+                Err(Error::NeedsKey)
+            }
             Layout::Jump => {
                 Ok(jump::jump(u64::from(k.narrow()), self.entries.len() as u32) as usize)
             }
@@ -126,6 +129,7 @@ impl Ring {
             Layout::Furc(_) | Layout::Scored(..) | Layout::JumpXxh3 => {
                 self.locate_by_key(key.bytes)
             }
+            Layout::Mixed(nodes) => self.mixed_best(nodes, self.hash.hash64(key.bytes), &[]),
             _ => self.locate_point_of(self.point_of(key)),
         }
     }
@@ -167,7 +171,9 @@ impl Ring {
                 let start = t.start(prepared.hash(self.hash));
                 self.walk_continuum(&t.continuum, start, want, out);
             }
-            Layout::Sorted(c, _) | Layout::Wide(c, _) | Layout::TieRuns(c, _, _) if c.len() > 0 => {
+            Layout::Sorted(c, _) | Layout::Wide(c, ..) | Layout::TieRuns(c, _, _)
+                if c.len() > 0 =>
+            {
                 let start = self
                     .ring_position(self.point_of(prepared))
                     .map_or(0, |(_, p)| p);
@@ -185,6 +191,15 @@ impl Ring {
             Layout::Scored(join, ties) => {
                 while out.len() < want {
                     match self.scored_best(*join, *ties, key, out) {
+                        Ok(i) => out.push(i),
+                        Err(_) => break,
+                    }
+                }
+            }
+            Layout::Mixed(nodes) => {
+                let h = self.hash.hash64(key);
+                while out.len() < want {
+                    match self.mixed_best(nodes, h, out) {
                         Ok(i) => out.push(i),
                         Err(_) => break,
                     }

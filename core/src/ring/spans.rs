@@ -6,8 +6,8 @@
 use alloc::vec::Vec;
 
 use super::compiled::Ring;
-use super::key::KeyPoint;
-use super::layout::Layout;
+use super::key::{wide64, KeyPoint};
+use super::layout::{Layout, WideKey};
 use super::pecl::BUCKETS as PECL_BUCKETS;
 use crate::hash::Hash;
 use crate::profile::Bound;
@@ -99,9 +99,12 @@ impl Ring {
                     approximate: false,
                 })
             }
-            Layout::Sorted(c, _) | Layout::Wide(c, _) | Layout::TieRuns(c, _, _) => {
+            Layout::Sorted(c, _) | Layout::Wide(c, ..) | Layout::TieRuns(c, _, _) => {
                 let space = key_space(self.hash);
-                let wide = matches!(self.layout, Layout::Wide(..));
+                let wide = match self.layout {
+                    Layout::Wide(_, _, key) => Some(key),
+                    _ => None,
+                };
                 let mut cuts: Vec<u64> = Vec::with_capacity(2 * c.values.len() + 1);
                 // 0 and 1: go-ketama sends a key hash of exactly 0 to the last point.
                 cuts.extend([0, 1]);
@@ -122,11 +125,15 @@ impl Ring {
                     if single {
                         return Some(0);
                     }
-                    let k = if wide {
-                        // Every key whose top 32 bits are `h`, at the 32-bit resolution.
-                        KeyPoint::Wide((u128::from(h) << 96) | ((1u128 << 96) - 1))
-                    } else {
-                        KeyPoint::Narrow(h as u32)
+                    // Every key whose top 32 bits are `h`, at the 32-bit resolution.
+                    let k = match wide {
+                        Some(WideKey::Md5) => {
+                            KeyPoint::Wide((u128::from(h) << 96) | ((1u128 << 96) - 1))
+                        }
+                        Some(WideKey::Hash64(b)) => {
+                            KeyPoint::Wide(wide64((h << 32) | u64::from(u32::MAX), b.flip64()))
+                        }
+                        None => KeyPoint::Narrow(h as u32),
                     };
                     self.locate_point_of(k).ok()
                 };
@@ -139,7 +146,7 @@ impl Ring {
                     unit: Unit::Hash,
                     space,
                     spans,
-                    approximate: wide,
+                    approximate: wide.is_some(),
                 })
             }
             Layout::Slots(_)
@@ -148,6 +155,8 @@ impl Ring {
             | Layout::Rendezvous
             | Layout::Scored(..)
             | Layout::JumpXxh3
+            | Layout::Mixed(_)
+            | Layout::Scaled(_)
             | Layout::Maglev(_) => None,
         }
     }

@@ -96,12 +96,14 @@ interface Status
     public const FIXED_POINTS = 19;
     /**
      * The profile does not place keys on a continuum of 32-bit points (modulo, jump,
-     * rendezvous, maglev, uhashring's 128-bit ring, ...), which this call needs.
+     * rendezvous, maglev, uhashring's 128-bit and Jedis's 64-bit rings, ...), which this call
+     * needs.
      */
     public const NOT_A_CONTINUUM = 20;
     /**
      * A key hash alone cannot place a key on this profile: its client reads the key itself
-     * (mcrouter, hash rendezvous, jump over xxh3) or a 128-bit hash (uhashring).
+     * (mcrouter, hash rendezvous, jump over xxh3) or a 128-bit or 64-bit hash (uhashring,
+     * Jedis).
      */
     public const NEEDS_KEY = 21;
     /**

@@ -148,7 +148,8 @@ fn create_points(
 /// server or no point), `KETAMA_STATUS_INDEX_OUT_OF_RANGE` (an owner index
 /// `>= server_count`), `KETAMA_STATUS_TOO_MANY_POINTS` (more than 2^23 points),
 /// `KETAMA_STATUS_NOT_A_CONTINUUM` (a profile that is not a 32-bit continuum: modulo, jump,
-/// rendezvous, maglev, uhashring), `KETAMA_STATUS_DUPLICATE_SERVER`, `KETAMA_STATUS_BAD_LABEL`.
+/// rendezvous, maglev, uhashring's 128-bit and Jedis's 64-bit points),
+/// `KETAMA_STATUS_DUPLICATE_SERVER`, `KETAMA_STATUS_BAD_LABEL`.
 /// On success `*ring_out` receives a ring to free with `ketama_ring_free()`; on failure it is
 /// not written. `failed_index_out` (NULL allowed) receives, on a failure that one server is
 /// to blame for (a bad or duplicate label), that server's index in `labels`; it is written

@@ -1,4 +1,4 @@
-//! Placement options: twemproxy's `hash_tag`, libmemcached's key prefix.
+//! Placement options: a hash tag's delimiters (twemproxy, Jedis), libmemcached's key prefix.
 
 use core::ffi::c_char;
 
@@ -20,8 +20,12 @@ fn value<'a>(ptr: *const c_char, len: usize) -> FfiResult<Option<&'a [u8]>> {
 
 /// Sets the ring's placement options, replacing any set before (they change which bytes of
 /// a key are hashed, never the servers' points):
-/// - `hash_tag` (`hash_tag_len` bytes, exactly 2; NULL: none): twemproxy's `hash_tag`, only
-///   on the `twemproxy` profiles;
+/// - `hash_tag` (`hash_tag_len` bytes, exactly 2; NULL: none): a hash tag's delimiters, only
+///   the tag between them being hashed, found by the client's own rule: twemproxy's
+///   `hash_tag` and the Jedis profiles' key-tag pattern (`{}` being Jedis's default). The
+///   Redis clients whose tag rule is always on (Predis, phpredis, redis-rb, go-redis,
+///   redis-shard) hash `{tag}` without it and refuse it; docs/compat.md lists each
+///   profile's rule;
 /// - `prefix_key` (`prefix_key_len` bytes, at most 127, no NUL; NULL or empty: none):
 ///   php-memcached's `OPT_PREFIX_KEY`, and `hash_with_prefix` (non-zero) its
 ///   `OPT_HASH_WITH_PREFIX_KEY`, only on the libmemcached profiles (`libmemcached`,

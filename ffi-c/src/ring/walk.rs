@@ -15,8 +15,8 @@ use crate::status::ketama_status;
 /// ring order. `servers_out[i]` receives server indexes (see `ketama_ring_server()`);
 /// `*count_out` how many were written. Works on any ring with a 32-bit continuum (the hash
 /// is compared as its points are). Errors: `KETAMA_STATUS_EMPTY_RING`,
-/// `KETAMA_STATUS_NO_SERVER`, `KETAMA_STATUS_NEEDS_KEY` (uhashring's 128-bit ring, mcrouter,
-/// hash rendezvous).
+/// `KETAMA_STATUS_NO_SERVER`, `KETAMA_STATUS_NEEDS_KEY` (uhashring's 128-bit ring, Jedis's
+/// 64-bit ring, mcrouter, hash rendezvous).
 ///
 /// # Safety
 /// `ring` is a live ring; `servers_out` holds `n` elements; `count_out` is writable.

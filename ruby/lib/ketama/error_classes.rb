@@ -169,7 +169,7 @@ module Ketama
     core_error 'NoBucket', 27
   end
 
-  # Option not accepted: hash_tag (twemproxy profiles) is exactly 2 bytes, prefix_key
+  # Option not accepted: hash_tag (twemproxy and Jedis profiles) is exactly 2 bytes, prefix_key
   # (libmemcached profiles) 1..127 bytes without NUL (core's `BadOption`,
   # `KETAMA_STATUS_BAD_OPTION` = 28).
   class BadOptionError < Error

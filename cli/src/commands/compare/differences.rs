@@ -126,6 +126,7 @@ pub(crate) fn differences(a: &Ring, b: &Ring, an: &str, bn: &str) -> Vec<Differe
         ties: _,               // `continuum`
         zero_weight: _,        // `fleet`
         key: _,                // `key_rewrite`
+        key_tag: _,            // `key_rewrite`
         single_shortcut: _,    // `fleet`
         empty_key_rejected: _, // `key_limits`
         key_limits: _,         // `key_limits`
@@ -329,6 +330,15 @@ fn key_rewrite(found: &mut Found, a: &Ring, b: &Ring) {
             true,
         );
     }
+    if pa.key_tag != pb.key_tag {
+        found.add(
+            "hash tags",
+            pa.key_tag.to_string(),
+            pb.key_tag.to_string(),
+            "keys holding a tag are hashed differently (keys without one are not)".into(),
+            true,
+        );
+    }
     if a.options() != b.options() {
         found.add(
             "options",
@@ -350,7 +360,25 @@ fn search(found: &mut Found, a: &Ring, b: &Ring) {
     let only_zero = both.contains(&Placement::Ring(Bound::LowerBound))
         && both.contains(&Placement::Ring(Bound::LowerBoundZeroLast));
     let backwards = both.contains(&Placement::Ring(Bound::FloorWrap));
-    let (note, effective) = if only_zero {
+    let only_below = both.contains(&Placement::Ring(Bound::LowerBound))
+        && both.contains(&Placement::Ring(Bound::LowerBoundBelowLast));
+    let only_past = both.contains(&Placement::Ring(Bound::UpperBound))
+        && both.contains(&Placement::Ring(Bound::UpperBoundClamp));
+    let (note, effective) = if only_below {
+        (
+            "only keys hashing below the first point are placed differently (the last \
+             point's server rather than the first's)"
+                .to_string(),
+            true,
+        )
+    } else if only_past {
+        (
+            "only keys hashing past the last point are placed differently (the last point's \
+             server rather than the first's)"
+                .to_string(),
+            true,
+        )
+    } else if only_zero {
         (
             "only a key hash of exactly 0 is placed differently".to_string(),
             false,

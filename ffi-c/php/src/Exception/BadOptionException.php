@@ -8,7 +8,7 @@ namespace Ketama\Exception;
 use Ketama\KetamaException;
 
 /**
- * Option not accepted: hash_tag (twemproxy profiles) is exactly 2 bytes, prefix_key (libmemcached profiles) 1..127 bytes without NUL (core's `BadOption`: status
+ * Option not accepted: hash_tag (twemproxy and Jedis profiles) is exactly 2 bytes, prefix_key (libmemcached profiles) 1..127 bytes without NUL (core's `BadOption`: status
  * `KETAMA_STATUS_BAD_OPTION`, the exception's code).
  */
 class BadOptionException extends KetamaException

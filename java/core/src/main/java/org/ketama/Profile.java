@@ -11,25 +11,25 @@ import java.util.Set;
  */
 final class Profile {
     /** The spec's {@code node} knob: how a server becomes its node string. */
-    enum Node { BARE, HOST_PORT, HOST_SLASH_HOST_PORT, HOST_THEN_PORT, JAVA_EVCACHE, JAVA_HOST_NAME, JAVA_HOST_NAME_PORT, JAVA_NGINX, JAVA_SPY, JAVA_XMC, LABEL, NGINX_HOST_NUL_PORT, OMIT_DEFAULT_PORT, SLASH_LABEL }
+    enum Node { BARE, HOST_NUL_PORT, HOST_PORT, HOST_SLASH_HOST_PORT, HOST_THEN_PORT, IP_END_POINT, JAVA_EVCACHE, JAVA_HOST_NAME, JAVA_HOST_NAME_PORT, JAVA_NGINX, JAVA_SPY, JAVA_XMC, LABEL, NAME_STAR_WEIGHT, NGINX_HOST_NUL_PORT, OMIT_DEFAULT_PORT, REDIS_URL, REDIS_URL_DB, SHARD_PLACE, SLASH_LABEL }
 
     /** The spec's {@code strings} knob: how point string i of node string S is spelled. */
-    enum Strings { BARE, COLON, CONCAT, DASH, PREFIX }
+    enum Strings { BARE, COLON, CONCAT, DASH, DASH_NODE, PREFIX, STAR }
 
     /** The spec's {@code count} knob: the per-server string count rule (count.kind). */
-    enum CountKind { FIXED, PER_WEIGHT, RELATIVE }
+    enum CountKind { FIXED, PER_WEIGHT, PER_WEIGHT_INT, RELATIVE }
 
     /** The spec's {@code formula} knob: the relative-weight formula (count.formula). */
-    enum Formula { DALLI, INTEGER_DIV, LIBKETAMA, LIBMEMCACHED, NODE_HASHRING, WHALIN }
+    enum Formula { DALLI, FINAGLE, INTEGER_DIV, LIBKETAMA, LIBMEMCACHED, NODE_HASHRING, PREDIS, PREDIS_KETAMA, WHALIN }
 
     /** The spec's {@code points} knob: how point strings become positions (points.kind). */
-    enum Points { CRC32_CHAIN, JAVA_KETAMA, KEY_HASH, MD5_WIDE, MD5_WORDS, MURMUR3_CHAIN, SHA1_WORD, XXH3_WORD }
+    enum Points { CRC32_CHAIN, FNV1A_FIRST_ZERO, JAVA_KETAMA, KEY_HASH, KEY_HASH64, MD5_WIDE, MD5_WORD_BE, MD5_WORDS, MURMUR3_CHAIN, SHA1_WORD, XXH3_WORD }
 
     /** The spec's {@code placement} knob: the algorithm that places a key (placement.kind). */
-    enum Placement { FURC, HASH_RENDEZVOUS, JAVA_ABS_MODULO, JUMP, JUMP_XXH3, MAGLEV, MODULA, PECL_BUCKETS, RENDEZVOUS, RING }
+    enum Placement { FURC, HASH_RENDEZVOUS, JAVA_ABS_MODULO, JUMP, JUMP_XXH3, MAGLEV, MIX_RENDEZVOUS, MODULA, PECL_BUCKETS, PROPORTIONAL, RENDEZVOUS, RING, SCALED_POINTS }
 
     /** The spec's {@code bound} knob: the comparison a continuum is searched by. */
-    enum Bound { FLOOR, FLOOR_WRAP, LOWER_BOUND, LOWER_BOUND_SIGNED, LOWER_BOUND_ZERO_LAST, UPPER_BOUND }
+    enum Bound { FLOOR, FLOOR_WRAP, LOWER_BOUND, LOWER_BOUND_BELOW_LAST, LOWER_BOUND_SIGNED, LOWER_BOUND_ZERO_LAST, UPPER_BOUND, UPPER_BOUND_CLAMP }
 
     /** The spec's {@code join} knob: how a scored rendezvous joins node string and key. */
     enum Join { KEY_NODE, NODE_DASH_KEY }
@@ -38,25 +38,31 @@ final class Profile {
     enum ScoreTies { GREATER_NODE, GREATER_NODE_HASH }
 
     /** The spec's {@code layout} knob: core's resolved data shape of the rings (layout.kind). */
-    enum Shape { BUCKETS, FURC, JUMP, JUMP_XXH3, MAGLEV, RENDEZVOUS, SCORED, SLOTS, SORTED, TIE_RUNS, WIDE }
+    enum Shape { BUCKETS, FURC, JUMP, JUMP_XXH3, MAGLEV, MIXED, RENDEZVOUS, SCALED, SCORED, SLOTS, SORTED, TIE_RUNS, WIDE, WIDE64 }
 
     /** The spec's {@code ties} knob: who owns a position several servers share. */
     enum Ties { EARLIER_WINS, LATER_WINS, SORTED_LIST }
 
     /** The spec's {@code zero_weight} knob: what weight 0 means. */
-    enum ZeroWeight { AS_IS, AS_ONE, REJECT }
+    enum ZeroWeight { AS_HUNDRED, AS_IS, AS_ONE, REJECT }
 
     /** The spec's {@code key} knob: how the key is rewritten before hashing (key.kind). */
-    enum Rewrite { DALLI_DIGEST, NONE, PECL_SANITIZE, PREFIX, PY_BYTES_REPR, TRUNCATE, URL_ENCODE }
+    enum Rewrite { DALLI_DIGEST, LATIN1, NONE, PECL_SANITIZE, PREFIX, PY_BYTES_REPR, TRUNCATE, URL_ENCODE }
+
+    /** The spec's {@code key_tag} knob: the client's hash tags (key_tag.kind). */
+    enum KeyTag { BRACES, CONFIGURED, NONE }
+
+    /** The spec's {@code tag_rule} knob: how a hash tag is found in a key (key_tag.rule). */
+    enum TagRule { FIRST_NON_EMPTY, FIRST_UP_TO_NUL, GREEDY_LAST, LAZY_FIND, LINE_START }
 
     /** The spec's {@code chars} knob: the bytes a client refuses in a key (key_limits.chars). */
-    enum Chars { ANY, CONTROLS, CONTROLS_DEL, PY_WHITESPACE, PY_WHITESPACE_ASCII, PYTHON_MEMCACHED }
+    enum Chars { ANY, CONTROLS, CONTROLS_DEL, PY_WHITESPACE, PY_WHITESPACE_ASCII, PYTHON_MEMCACHED, SPACE_NEWLINE_NUL }
 
     /** The spec's {@code order} knob: the order servers are kept in. */
     enum Order { GIVEN, NODE_LENGTH_THEN_BYTES }
 
     /** The spec's {@code failover} knob: the client's failover sequence (failover.kind). */
-    enum Failover { REHASH, REHASH_HASH, REHASH_KEY, REHASH_KEY_DASH, REHASH_KEY_UNTRIED, STAY, WALK }
+    enum Failover { REHASH, REHASH_DOUBLED, REHASH_HASH, REHASH_KEY, REHASH_KEY_DASH, REHASH_KEY_UNTRIED, REHASH_SUM, STAY, WALK }
 
     /** The spec's {@code removal} knob: what removing a server does. */
     enum Removal { CLEARS_ITS_POSITIONS, OWN_POINTS }
@@ -116,6 +122,10 @@ final class Profile {
     final int truncateBytes;
     /** The UTF-8 of {@code key.prefix} (prefix), else null. */
     final byte[] keyPrefix;
+    /** {@code key_tag.kind}. */
+    final KeyTag keyTag;
+    /** {@code key_tag.rule}, else null (no tags). */
+    final TagRule tagRule;
     /** {@code single_shortcut}. */
     final boolean singleShortcut;
     /** {@code empty_key_rejected}. */
@@ -134,11 +144,11 @@ final class Profile {
     final long firstTag;
     /** {@code failover.bounded_by_servers} (rehash). */
     final boolean boundedByServers;
-    /** {@code failover.tries}: lookups in all (rehash_key, rehash_key_dash, rehash_hash), else 0. */
+    /** {@code failover.tries}: lookups in all (rehash_key, rehash_key_dash, rehash_hash, rehash_sum), else 0. */
     final long tries;
     /** {@code removal}. */
     final Removal removal;
-    /** {@code options.hash_tag}: the client has twemproxy's hash_tag. */
+    /** {@code options.hash_tag}: the client takes a hash tag's delimiters. */
     final boolean optHashTag;
     /** {@code options.prefix_key}: the client has libmemcached's key prefix. */
     final boolean optPrefixKey;
@@ -173,6 +183,8 @@ final class Profile {
             Rewrite rewrite,
             int truncateBytes,
             byte[] keyPrefix,
+            KeyTag keyTag,
+            TagRule tagRule,
             boolean singleShortcut,
             Set<HashFn> emptyKeyRejected,
             boolean emptyRefused,
@@ -213,6 +225,8 @@ final class Profile {
         this.rewrite = rewrite;
         this.truncateBytes = truncateBytes;
         this.keyPrefix = keyPrefix;
+        this.keyTag = keyTag;
+        this.tagRule = tagRule;
         this.singleShortcut = singleShortcut;
         this.emptyKeyRejected = emptyKeyRejected;
         this.emptyRefused = emptyRefused;
