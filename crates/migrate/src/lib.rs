@@ -17,6 +17,7 @@
 
 pub mod backend;
 mod clock;
+pub mod heat;
 mod placement;
 mod plan;
 pub mod run;
@@ -24,7 +25,8 @@ pub mod state;
 mod verify;
 
 pub use backend::{AnyBackend, Backend, Connection, Memcached, Redis};
+pub use heat::Heat;
 pub use placement::{address, Fate, Fleet, Placement};
-pub use plan::{plan, Plan, Tally};
+pub use plan::{plan, plan_with, Plan, PlanOptions, Tally};
 pub use run::{run, Outcome, Progress, RunError, RunOptions};
 pub use verify::{verify, ServerCheck};

@@ -17,8 +17,9 @@ use super::server::{Backend, Connection, Endpoint, Purpose, Side};
 use crate::clock::now;
 
 use super::types::{
-    Deleted, Identity, Item, ListSummary, Listed, Reply, Request, Version, Written,
+    Ask, Deleted, Identity, Item, ListSummary, Listed, Reply, Request, Version, Written,
 };
+use crate::heat::Heat;
 
 /// memcached servers, reached with these options (timeout, stop flag, TLS), per side.
 #[derive(Clone, Debug)]
@@ -130,13 +131,21 @@ impl MemcachedConn {
 }
 
 impl Connection for MemcachedConn {
-    /// The metadump shows each item's CAS: versions come with every listing.
+    /// The metadump shows each item's CAS: versions come with every listing; and its last
+    /// access, turned into a [`Heat`] with the server's clock when asked.
     fn list(
         &mut self,
-        _versions: bool,
+        ask: Ask,
         each: &mut dyn FnMut(Listed) -> Result<(), ServerError>,
     ) -> Result<ListSummary, ServerError> {
         self.conn.renew_deadline();
+        let server_now = if ask.heat {
+            let t = self.conn.server_time()?;
+            self.conn.renew_deadline();
+            Some(t)
+        } else {
+            None
+        };
         let how = ListOptions {
             pace: Pace::EachLine,
             sizes: Sizes::ONE_LISTING,
@@ -147,6 +156,7 @@ impl Connection for MemcachedConn {
                 exp: k.exp,
                 version: Version(k.cas),
                 size: k.size,
+                heat: server_now.map_or(Heat::Unknown, |t| Heat::memcached(k.la, k.fetched, t)),
             })
         })?;
         Ok(ListSummary {
@@ -155,6 +165,10 @@ impl Connection for MemcachedConn {
             bad: l.bad.into_iter().map(|b| (b.line, b.reason)).collect(),
             bad_count: l.bad_count,
             keys: l.keys,
+            heat: server_now.map(|_| match l.method {
+                ketama_memcache::Method::Cachedump => "unknown (stats cachedump)".to_string(),
+                _ => "metadump la and fetch".to_string(),
+            }),
         })
     }
 

@@ -12,6 +12,7 @@ use super::counts::inc;
 use super::delete::delete_batch;
 use super::pool::{by, Pool};
 use super::shared::{record, Ctx, Job};
+use super::throttle;
 use crate::backend::{Backend, Item, Reply, Request, Version, Written};
 use crate::state::Copy;
 
@@ -76,6 +77,10 @@ fn copy_batch<B: Backend>(ctx: &Ctx<B>, old: &mut Pool<B>, new: &mut Pool<B>, ba
         };
         if item.expired() {
             inc(&c.expired, 1);
+            continue;
+        }
+        if ctx.scale.read_too_short(&item) {
+            inc(&c.short_ttl, 1);
             continue;
         }
         writes.push(Write1 { job, item, expect });
@@ -162,8 +167,11 @@ fn written<B: Backend>(
 /// source failed are counted as failed and left out, those gone since listed as vanished.
 fn read_sources<B: Backend>(ctx: &Ctx<B>, old: &mut Pool<B>, batch: Vec<Job>) -> Vec<(Job, Item)> {
     let mut got = Vec::with_capacity(batch.len());
-    let rounds = old.round(by(batch, |j| j.src), |j| Request::Read(&j.key));
-    for (_, jobs, items) in rounds {
+    let groups = by(batch, |j| j.src);
+    throttle::before_read(ctx, groups.keys());
+    let rounds = old.round(groups, |j| Request::Read(&j.key));
+    for (src, jobs, items) in rounds {
+        throttle::read(ctx, src, &items);
         for (j, r) in jobs.into_iter().zip(items) {
             match r {
                 Reply::Item(Some(it)) => got.push((j, it)),

@@ -17,11 +17,12 @@ use std::time::Instant;
 
 use super::counts::inc;
 use super::error::RunError;
+use super::hot::HotSpools;
 use super::limits::BATCH_BYTES;
 use super::shared::{Ctx, Job};
 use super::spool::Spool;
 use crate::backend::{
-    Backend, Connection, ListSummary, Listed, Purpose, ServerError, ServerErrorKind,
+    Ask, Backend, Connection, ListSummary, Listed, Purpose, ServerError, ServerErrorKind,
 };
 use crate::clock::now;
 use crate::placement::Fate;
@@ -35,11 +36,13 @@ pub struct Fed {
     pub listed_at: Instant,
 }
 
-/// Batches of at most `cap` keys and about [`BATCH_BYTES`] of values, handed to `send`.
+/// Batches of at most `cap` keys and about `cap_bytes` of values ([`BATCH_BYTES`], less
+/// under a byte limit), handed to `send`.
 struct Batches<F> {
     batch: Vec<Job>,
     bytes: u64,
     cap: usize,
+    cap_bytes: u64,
     send: F,
 }
 
@@ -47,7 +50,7 @@ impl<F: FnMut(Vec<Job>) -> Result<(), RunError>> Batches<F> {
     fn push(&mut self, job: Job, size: u64) -> Result<(), RunError> {
         self.batch.push(job);
         self.bytes += size;
-        if self.batch.len() >= self.cap || self.bytes >= BATCH_BYTES {
+        if self.batch.len() >= self.cap || self.bytes >= self.cap_bytes {
             let full = std::mem::replace(&mut self.batch, Vec::with_capacity(self.cap));
             self.bytes = 0;
             (self.send)(full)?;
@@ -109,7 +112,11 @@ fn list_one<B: Backend>(ctx: &Ctx<B>, src: usize) -> Result<(ListSummary, Spool)
     let ep = &ctx.pl.old.endpoints[src];
     let mut conn = ctx.backend.open(ep, Purpose::Sync)?;
     let mut spool = Spool::new();
-    let l = conn.list(versions_needed(ctx), &mut |it| {
+    let ask = Ask {
+        versions: versions_needed(ctx),
+        heat: ctx.scale.hot_first.is_some(),
+    };
+    let l = conn.list(ask, &mut |it| {
         inc(&ctx.counts.listed, 1);
         if ctx.stopping() {
             return Err(ServerError::new(
@@ -154,7 +161,17 @@ fn drain_all<B: Backend>(
         batch: Vec::with_capacity(cap),
         bytes: 0,
         cap,
+        cap_bytes: ctx
+            .scale
+            .throttle
+            .as_ref()
+            .map_or(BATCH_BYTES, |t| t.limits().batch_bytes(BATCH_BYTES)),
         send,
+    };
+    // With hot_first every moving key waits by heat until the listings have ended.
+    let mut hot = match ctx.scale.hot_first {
+        Some(w) if !ctx.delete_moved => Some(HotSpools::new(w)),
+        _ => None,
     };
     // NEW positions that are OLD servers not yet listed (only copies write).
     let mut unlisted = vec![false; pl.new.len()];
@@ -189,6 +206,10 @@ fn drain_all<B: Backend>(
                 return Ok(false);
             }
             let fate = pl.fate(src, &it.key);
+            if let (Fate::Moves(_), Some(h)) = (fate, hot.as_mut()) {
+                h.push(src, &it)?;
+                return Ok(true);
+            }
             if let Fate::Moves(d) = fate {
                 if unlisted[d] {
                     later.push(&it)?;
@@ -201,6 +222,19 @@ fn drain_all<B: Backend>(
             Ok(true)
         })?;
         held.push((src, later));
+    }
+    if let Some(h) = hot {
+        inc(&ctx.counts.hot, h.hot);
+        h.drain(|src, it| -> Result<bool, RunError> {
+            if ctx.stopping() {
+                return Ok(false);
+            }
+            let fate = pl.fate(src, &it.key);
+            if let Some((job, size)) = sort(ctx, src, it, fate, dry_run)? {
+                out.push(job, size)?;
+            }
+            Ok(true)
+        })?;
     }
     for (src, later) in held {
         later.drain(|it| -> Result<bool, RunError> {
@@ -239,6 +273,9 @@ fn sort<B: Backend>(
     };
     if it.exp >= 0 && it.exp <= now() {
         return skip(&c.expired);
+    }
+    if !ctx.delete_moved && ctx.scale.listed_too_short(&it) {
+        return skip(&c.short_ttl);
     }
     let dst = match fate {
         Fate::Stale => return skip(&c.stale),

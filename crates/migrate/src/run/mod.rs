@@ -12,6 +12,10 @@
 //! 4. With a state file, copies whose source is gone are deleted (again only if no client
 //!    changed them).
 //!
+//! At fleet scale ([`Scale`]): keys about to expire are left out, the hottest keys can go
+//! first (their listings then all end before the copy starts), and a [`Throttle`] limits the
+//! bytes read per second, overall and per OLD server.
+//!
 //! A server that fails mid-run is named in [`Outcome::dead`]; the keys not copied because of
 //! it are counted; a rerun (with the same state file) completes the work. Every write is one
 //! request, which the server applies whole or not at all.
@@ -22,15 +26,20 @@ mod delete;
 mod engine;
 mod error;
 mod feed;
+mod hot;
 mod limits;
 mod options;
 mod outcome;
 mod pool;
+mod scale;
 mod shared;
 mod spool;
+mod throttle;
 
 pub use counts::{get, Counts};
 pub use engine::{preflight, run};
 pub use error::RunError;
 pub use options::{Progress, RunOptions};
 pub use outcome::Outcome;
+pub use scale::Scale;
+pub use throttle::{ByteLimits, Clock, RealClock, Throttle};
