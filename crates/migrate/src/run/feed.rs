@@ -58,6 +58,17 @@ impl<F: FnMut(Vec<Job>) -> Result<(), RunError>> Batches<F> {
         Ok(())
     }
 
+    /// Sends the batch so far now (a rank of `--hot-first` ends: its keys go in rounds of
+    /// their own).
+    fn cut(&mut self) -> Result<(), RunError> {
+        if self.batch.is_empty() {
+            return Ok(());
+        }
+        self.bytes = 0;
+        let part = std::mem::replace(&mut self.batch, Vec::with_capacity(self.cap));
+        (self.send)(part)
+    }
+
     fn finish(mut self) -> Result<(), RunError> {
         if self.batch.is_empty() {
             return Ok(());
@@ -225,9 +236,14 @@ fn drain_all<B: Backend>(
     }
     if let Some(h) = hot {
         inc(&ctx.counts.hot, h.hot);
-        h.drain(|src, it| -> Result<bool, RunError> {
+        let mut last = 0;
+        h.drain(|rank, src, it| -> Result<bool, RunError> {
             if ctx.stopping() {
                 return Ok(false);
+            }
+            if rank != last {
+                last = rank;
+                out.cut()?;
             }
             let fate = pl.fate(src, &it.key);
             if let Some((job, size)) = sort(ctx, src, it, fate, dry_run)? {
@@ -274,13 +290,13 @@ fn sort<B: Backend>(
     if it.exp >= 0 && it.exp <= now() {
         return skip(&c.expired);
     }
-    if !ctx.delete_moved && ctx.scale.listed_too_short(&it) {
-        return skip(&c.short_ttl);
-    }
     let dst = match fate {
         Fate::Stale => return skip(&c.stale),
         Fate::Stays => return skip(&c.stay),
         Fate::NoNewOwner => return skip(&c.no_new_owner),
+        Fate::Moves(_) if !ctx.delete_moved && ctx.scale.listed_too_short(&it) => {
+            return skip(&c.short_ttl)
+        }
         Fate::Moves(d) => d,
     };
     inc(&c.moving, 1);

@@ -79,13 +79,13 @@ impl HotSpools {
         write_keyed(w, &it.key, nums).map_err(|e| failed(&f.path, e))
     }
 
-    /// Hands every key back, hottest rank first, with its OLD server, until `each` returns
-    /// `false`; the files are removed after.
+    /// Hands every key back, hottest rank first, with its rank and OLD server, until `each`
+    /// returns `false`; the files are removed after.
     pub fn drain<E: From<String>>(
         mut self,
-        mut each: impl FnMut(usize, Listed) -> Result<bool, E>,
+        mut each: impl FnMut(usize, usize, Listed) -> Result<bool, E>,
     ) -> Result<(), E> {
-        for f in &mut self.ranks {
+        for (rank, f) in self.ranks.iter_mut().enumerate() {
             let Some(w) = f.out.as_mut() else { continue };
             w.flush().map_err(|e| E::from(failed(&f.path, e)))?;
             let file = File::open(&f.path).map_err(|e| E::from(failed(&f.path, e)))?;
@@ -100,7 +100,7 @@ impl HotSpools {
                     size,
                     heat: Heat::unpack(heat),
                 };
-                if !each(src as usize, it)? {
+                if !each(rank, src as usize, it)? {
                     return Ok(());
                 }
             }
@@ -143,8 +143,9 @@ mod tests {
             .collect();
         assert_eq!(paths.len(), 5);
         let mut back = Vec::new();
-        h.drain(|src, it| {
+        h.drain(|rank, src, it| {
             assert_eq!(src as u64, it.version.0 % 3);
+            assert_eq!(rank, it.heat.rank(60));
             back.push(it);
             Ok::<bool, String>(true)
         })
