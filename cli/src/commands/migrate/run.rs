@@ -63,8 +63,10 @@ pub(crate) fn run(a: &RunArgs, f: Format) -> Result<(String, i32), Fail> {
         shard,
         stop: crate::stop::flag(),
         progress: Some(&bar),
+        scale: a.scale.scale(),
     };
     let r = ketama_migrate::run(&pl, &backend, &opts);
+    let waited = opts.scale.throttle.as_ref().map(|t| t.waited());
     if let Ok(b) = bar.bar.into_inner() {
         b.0.finish();
     }
@@ -85,8 +87,8 @@ pub(crate) fn run(a: &RunArgs, f: Format) -> Result<(String, i32), Fail> {
         0
     };
     let out = match f {
-        Format::Json => crate::output::json(&run_report::outcome_json(&pl, a, &o)),
-        _ => run_report::outcome_table(&pl, a, &o),
+        Format::Json => crate::output::json(&run_report::outcome_json(&pl, a, &o, waited)),
+        _ => run_report::outcome_table(&pl, a, &o, waited),
     };
     Ok((out, code))
 }

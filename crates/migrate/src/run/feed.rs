@@ -235,7 +235,6 @@ fn drain_all<B: Backend>(
         held.push((src, later));
     }
     if let Some(h) = hot {
-        inc(&ctx.counts.hot, h.hot);
         let mut last = 0;
         h.drain(|rank, src, it| -> Result<bool, RunError> {
             if ctx.stopping() {
@@ -300,6 +299,9 @@ fn sort<B: Backend>(
         Fate::Moves(d) => d,
     };
     inc(&c.moving, 1);
+    if ctx.scale.hot_first.is_some_and(|w| it.heat.is_hot(w)) {
+        inc(&c.hot, 1);
+    }
     if !ctx.backend.names(&it.key) {
         return skip(&c.unsendable);
     }

@@ -35,8 +35,6 @@ impl Drop for RankFile {
 pub struct HotSpools {
     window: u64,
     ranks: Vec<RankFile>,
-    /// Keys put in the hot rank.
-    pub hot: u64,
 }
 
 fn failed(path: &std::path::Path, e: io::Error) -> String {
@@ -49,14 +47,12 @@ impl HotSpools {
         HotSpools {
             window,
             ranks: (0..RANKS).map(|_| RankFile::default()).collect(),
-            hot: 0,
         }
     }
 
     /// Puts a moving key listed on OLD server `src` in its rank's file.
     pub fn push(&mut self, src: usize, it: &Listed) -> Result<(), String> {
         let rank = it.heat.rank(self.window);
-        self.hot += u64::from(rank == 0);
         let f = &mut self.ranks[rank];
         if f.out.is_none() {
             let (path, file) = scratch::create_fresh("hot").map_err(|e| {
@@ -134,7 +130,6 @@ mod tests {
             };
             h.push(i as usize % 3, &it).unwrap();
         }
-        assert_eq!(h.hot, 200);
         let paths: Vec<PathBuf> = h
             .ranks
             .iter()
