@@ -138,8 +138,8 @@ stage ruby "Ruby gem: every vector file, bad input, errors, redis-rb and Dalli a
 stage e2e "Mixed-language fleet on live memcached: PHP and Java write; Python, C, PHP, Go, Java and Node read; ketama audit" 15 \
     bash tests/e2e/test.sh
 
-stage migrate "Migrations on live memcached: php-memcached 10 -> 12 weighted and php-memcached -> pecl memcache with ketama migrate, every key read back" 5 \
-    bash tests/e2e/migrate.sh
+stage migrate "Migrations on live servers: php-memcached 10 -> 12 weighted and -> pecl memcache; Predis 4 -> 5 Redis (every type, TTLs), RedisArray -> Predis, go-redis v7 -> v9; every key read back by the real clients" 10 \
+    bash -c 'bash tests/e2e/migrate.sh && bash tests/e2e/redis_migrate.sh'
 
 stage packaging "Packaging: wheel on every CPython without Rust, sdist, Debian packages + pkg-config/CMake/PHP, composer" 30 \
     bash tests/packaging.sh

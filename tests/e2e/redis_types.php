@@ -60,6 +60,19 @@ function node($client, string $key): callable
     return static fn (...$cmd) => $r->rawCommand(...$cmd);
 }
 
+/** The type of `key` as Redis names it (phpredis answers TYPE with a constant). */
+function type_of($client, callable $run, string $key): string
+{
+    if ($client instanceof Predis\Client) {
+        return (string) $run('TYPE', $key);
+    }
+    $names = [
+        Redis::REDIS_STRING => 'string', Redis::REDIS_HASH => 'hash', Redis::REDIS_LIST => 'list',
+        Redis::REDIS_SET => 'set', Redis::REDIS_ZSET => 'zset', Redis::REDIS_STREAM => 'stream',
+    ];
+    return $names[$client->_instance($client->_target($key))->type($key)] ?? 'none';
+}
+
 function write_key(callable $run, int $i, string $key, int $base): void
 {
     $x = expected($i);
@@ -128,7 +141,7 @@ $bad = [];
 for ($i = 0; $i < $n; $i++) {
     $key = "t:$i";
     $run = node($c, $key);
-    $type = (string) $run('TYPE', $key);
+    $type = type_of($c, $run, $key);
     $value = $type === TYPES[$i % 6] ? read_key($run, $i, $key) : null;
     $pttl = (int) $run('PTTL', $key);
     $at = expiry($i, $base);
