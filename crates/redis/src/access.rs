@@ -139,7 +139,12 @@ mod tests {
         }
         assert_eq!(Tracking::of("allkeys-lfu"), Tracking::Freq);
         assert_eq!(Tracking::of("volatile-lfu"), Tracking::Freq);
-        for p in ["noeviction", "allkeys-lru", "volatile-ttl", "allkeys-random"] {
+        for p in [
+            "noeviction",
+            "allkeys-lru",
+            "volatile-ttl",
+            "allkeys-random",
+        ] {
             assert_eq!(Tracking::of(p), Tracking::Idle, "{p}");
         }
     }

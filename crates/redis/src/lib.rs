@@ -47,12 +47,12 @@ mod plain;
 mod reply;
 pub mod scripts;
 
+pub use access::{Access, Tracking};
 pub use conn::Conn;
 pub use error::{Error, ErrorKind};
 pub use info::{unix_ms, ServerInfo};
 pub use ketama_memcache::{ListOptions, Pace, Sizes};
 pub use limits::{MAX_KEY, MAX_PAYLOAD, MAX_REPLY, MIN_VERSION, SCAN_COUNT};
-pub use access::{Access, Tracking};
 pub use listing::{Ask, ListedKey, Listing};
 pub use ops::{Dumped, Removed, Restored};
 pub use options::{Options, Password};

@@ -61,7 +61,12 @@ impl Record for ListedKey {
     }
 
     fn write_to<W: Write>(&self, w: &mut W) -> io::Result<()> {
-        let nums = [self.pttl as u64, self.size, self.version, self.access.pack()];
+        let nums = [
+            self.pttl as u64,
+            self.size,
+            self.version,
+            self.access.pack(),
+        ];
         write_keyed(w, &self.key, nums)
     }
 
@@ -279,7 +284,8 @@ impl Conn {
                 Some(t) => {
                     let (a, no) = self.read_access(t)?;
                     if refused.is_none() {
-                        *refused = no.map(|e| format!("{name} answered `{}` with {e}", t.command()));
+                        *refused =
+                            no.map(|e| format!("{name} answered `{}` with {e}", t.command()));
                     }
                     a
                 }

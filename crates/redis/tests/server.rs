@@ -64,7 +64,12 @@ const ACCESS: Ask = Ask {
 };
 
 /// Lists `conn` asking for accesses: key -> access, and the listing.
-fn accesses(conn: &mut Conn) -> (std::collections::HashMap<String, Access>, ketama_redis::Listing) {
+fn accesses(
+    conn: &mut Conn,
+) -> (
+    std::collections::HashMap<String, Access>,
+    ketama_redis::Listing,
+) {
     let mut seen = std::collections::HashMap::new();
     let l = conn
         .list_keys(one(Pace::EachLine), ACCESS, |k| {
@@ -124,7 +129,10 @@ fn a_listing_tells_each_keys_idle_time_or_lfu_counter_and_touches_none() {
     }
     let mut conn = connect(&lfu, &opts());
     let (seen, l) = accesses(&mut conn);
-    assert_eq!(l.tracking, Some(("allkeys-lfu".to_string(), Tracking::Freq)));
+    assert_eq!(
+        l.tracking,
+        Some(("allkeys-lfu".to_string(), Tracking::Freq))
+    );
     for (k, a) in &seen {
         match a {
             Access::Freq(f) if hot(k) => assert!(*f > ketama_redis::access::LFU_NEW, "{k}: {a:?}"),
@@ -145,7 +153,10 @@ fn a_listing_tells_each_keys_idle_time_or_lfu_counter_and_touches_none() {
     assert_eq!(seen.len(), 200);
     assert!(seen.values().all(|a| *a == Access::Unknown));
     let refused = l.access_refused.unwrap();
-    assert!(refused.contains("OBJECT IDLETIME") && refused.contains("NOPERM"), "{refused}");
+    assert!(
+        refused.contains("OBJECT IDLETIME") && refused.contains("NOPERM"),
+        "{refused}"
+    );
 }
 
 #[test]
