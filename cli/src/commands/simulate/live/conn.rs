@@ -27,13 +27,13 @@ impl Kind {
     }
 }
 
-/// A connection to one process.
+/// A connection to one process (each boxed: the two differ much in size).
 #[derive(Debug)]
 pub(crate) enum LiveConn {
     /// To a memcached (text protocol).
-    Memcached(ketama_memcache::Conn),
+    Memcached(Box<ketama_memcache::Conn>),
     /// To a redis-server.
-    Redis(ketama_redis::Conn),
+    Redis(Box<ketama_redis::Conn>),
 }
 
 /// A memcached client error as the run's failure; a stop request reads as the interruption
@@ -64,13 +64,13 @@ impl LiveConn {
         net: ketama_memcache::Options,
     ) -> Result<LiveConn, Fail> {
         Ok(match kind {
-            Kind::Memcached => LiveConn::Memcached(
+            Kind::Memcached => LiveConn::Memcached(Box::new(
                 ketama_memcache::Conn::connect_addr(addr, label, net).map_err(mc_fail)?,
-            ),
-            Kind::Redis => LiveConn::Redis(
+            )),
+            Kind::Redis => LiveConn::Redis(Box::new(
                 ketama_redis::Conn::connect(label, &addr.to_string(), &redis_options(net))
                     .map_err(redis_fail)?,
-            ),
+            )),
         })
     }
 
