@@ -10,6 +10,9 @@
 //! No copy is written into a server before its own listing is done (it would be listed there
 //! as a misplaced key): a key whose NEW owner is an OLD server still to be listed is held in
 //! another spool file and fed after every listing has ended.
+//!
+//! With `hot_first` every moving key waits by heat rank ([`HotSpools`]) and is fed after every
+//! listing has ended, hottest first.
 
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
