@@ -139,13 +139,20 @@ impl Connection for MemcachedConn {
         each: &mut dyn FnMut(Listed) -> Result<(), ServerError>,
     ) -> Result<ListSummary, ServerError> {
         self.conn.renew_deadline();
-        let server_now = if ask.heat {
-            let t = self.conn.server_time()?;
+        // Heat needs the server's clock (`la` is on it); a server that gives none lists with
+        // unknown heat.
+        let clock = if ask.heat {
+            let t = match self.conn.server_time() {
+                Ok(t) => Ok(t),
+                Err(e) if e.kind == ErrorKind::Interrupted => return Err(e.into()),
+                Err(e) => Err(e.message),
+            };
             self.conn.renew_deadline();
             Some(t)
         } else {
             None
         };
+        let server_now = clock.as_ref().and_then(|t| t.as_ref().ok().copied());
         let how = ListOptions {
             pace: Pace::EachLine,
             sizes: Sizes::ONE_LISTING,
@@ -165,8 +172,9 @@ impl Connection for MemcachedConn {
             bad: l.bad.into_iter().map(|b| (b.line, b.reason)).collect(),
             bad_count: l.bad_count,
             keys: l.keys,
-            heat: server_now.map(|_| match l.method {
-                ketama_memcache::Method::Cachedump => "unknown (stats cachedump)".to_string(),
+            heat: clock.map(|t| match (t, l.method) {
+                (Err(why), _) => format!("unknown: {why}"),
+                (_, ketama_memcache::Method::Cachedump) => "unknown (stats cachedump)".into(),
                 _ => "metadump la and fetch".to_string(),
             }),
         })
