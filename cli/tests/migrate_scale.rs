@@ -284,7 +284,7 @@ fn three_shards_run_by_gnu_parallel_sum_to_one_unsharded_run() {
         .args(["--will-cite", "--halt", "now,fail=1", "-j", "3"])
         .arg(format!(
             "{BIN} migrate run --servers {old_a} --to {new_a} -p twemproxy --format json \
-             --shard {{}}/3 > {}",
+             --shard {{}}/3 --max-bytes-per-s-per-server 1G > {}",
             out.display()
         ))
         .args([":::", "0", "1", "2"])
@@ -309,6 +309,9 @@ fn three_shards_run_by_gnu_parallel_sum_to_one_unsharded_run() {
     );
     assert_eq!(m, w, "the shards' sum is the unsharded run");
     assert_eq!(merged["bytes_read"], whole["bytes_read"]);
+    // The shards ran under a byte limit: the longest wait is reported (the whole run had none).
+    assert!(merged["seconds_waiting_byte_limit"].is_f64(), "{merged}");
+    assert!(whole["seconds_waiting_byte_limit"].is_null());
     // The table says so; a missing shard is named and the report is incomplete (exit 3).
     let mut t = vec!["migrate", "report"];
     t.extend(files.iter().map(String::as_str));

@@ -81,6 +81,15 @@ field() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["
 secs() { python3 -c 'import json,sys; print("%.2f s" % json.load(open(sys.argv[1]))["seconds"])' "$1"; }
 # found OUTPUT: the hits of a reader's "hits=H total=N" line.
 found() { sed -n 's/^hits=\([0-9]*\) total=.*/\1/p' <<<"$1" | head -n1; }
+# control NAME OUTPUT: before a migration the new client must miss keys (else the
+# migration would prove nothing).
+control() {
+    local hits
+    hits=$(found "$2")
+    [[ -n $hits ]] || { head -n 5 <<<"$2" | sed 's/^/    /'; fail "$1: no hits line"; }
+    echo "$1 before the migration: $hits of $n keys found"
+    ((hits < n)) || fail "$1 finds every key before the migration: the placements do not differ"
+}
 # all_found NAME OUTPUT: the reader must have found every key.
 all_found() {
     if [[ $(head -n1 <<<"$2") == "hits=$n total=$n" ]]; then
@@ -96,7 +105,7 @@ base=$(python3 -c 'import time; print(int(time.time() * 1000))')
 step "A. Predis writes $n keys of every type with TTLs to 4 servers (weights ${weights[*]:0:4})"
 types write predis "$work/old4" "$n" "$base"
 before=$(types read predis "$work/new5" "$n" "$base" || true)
-echo "Predis on 5 servers before the migration: $(found "$before") of $n keys found"
+control "Predis on 5 servers" "$before"
 step "A. migrate plan and run 4 -> 5, --profile predis"
 place=(--backend redis --servers "$work/old4" --to "$work/new5" --profile predis)
 migrate plan "${place[@]}" | head -n 12
@@ -113,7 +122,7 @@ flush
 types write redisarray "$work/plain4" "$n" "$base"
 all_found "RedisArray (its own keys)" "$(types read redisarray "$work/plain4" "$n" "$base" || true)"
 before=$(types read predis "$work/plain4" "$n" "$base" || true)
-echo "Predis before the migration: $(found "$before") of $n keys found"
+control "Predis" "$before"
 switch=(--backend redis --servers "$work/plain4" --to "$work/plain4" --profile phpredis-array --to-profile predis)
 migrate run "${switch[@]}" --format json >"$work/runB.json"
 [[ $(field "$work/runB.json" failed) == 0 ]] || fail "switch run: $(cat "$work/runB.json")"
@@ -125,7 +134,7 @@ step "C. go-redis v7 Ring writes $n keys to 4 servers; upgrade to v9"
 flush
 timeout 120 "$work/goredis_upgrade" write-v7 "$work/plain4" "$n"
 before=$(timeout 120 "$work/goredis_upgrade" read-v9 "$work/plain4" "$n" || true)
-echo "go-redis v9 before the migration: $(found "$before") of $n keys found"
+control "go-redis v9" "$before"
 upgrade=(--backend redis --servers "$work/plain4" --to "$work/plain4" --profile go-redis-v7 --to-profile go-redis)
 migrate run "${upgrade[@]}" --format json >"$work/runC.json"
 [[ $(field "$work/runC.json" failed) == 0 ]] || fail "upgrade run: $(cat "$work/runC.json")"

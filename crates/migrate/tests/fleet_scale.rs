@@ -26,11 +26,13 @@ struct Key {
     heat: Heat,
 }
 
-/// Servers by address; the keys every read asked for, in order.
+/// Servers by address; the keys every read asked for, in order; keys whose TTL a client
+/// set anew (seconds) once they were listed.
 #[derive(Default)]
 struct Mem {
     servers: Mutex<BTreeMap<String, BTreeMap<Vec<u8>, Key>>>,
     reads: Mutex<Vec<Vec<u8>>>,
+    ttl_set_after_listing: Mutex<BTreeMap<Vec<u8>, u64>>,
 }
 
 struct Conn {
@@ -107,11 +109,22 @@ impl Connection for Conn {
             .map(|r| match *r {
                 Request::Read(k) => {
                     self.mem.reads.lock().unwrap().push(k.to_vec());
-                    Reply::Item(m.get(k).map(|x| Item {
-                        data: vec![b'v'; x.size],
-                        flags: 0,
-                        expires: x.ttl.map(|t| Instant::now() + Duration::from_secs(t)),
-                        version: Version(1),
+                    let reset = self
+                        .mem
+                        .ttl_set_after_listing
+                        .lock()
+                        .unwrap()
+                        .get(k)
+                        .copied();
+                    Reply::Item(m.get(k).map(|x| {
+                        Item {
+                            data: vec![b'v'; x.size],
+                            flags: 0,
+                            expires: reset
+                                .or(x.ttl)
+                                .map(|t| Instant::now() + Duration::from_secs(t)),
+                            version: Version(1),
+                        }
                     }))
                 }
                 Request::Add(k, it) => {
@@ -246,6 +259,9 @@ fn keys_about_to_expire_are_neither_planned_nor_copied() {
         heat: Heat::Unknown,
     });
     let short = moving.iter().filter(|k| index(k) % 3 == 0).count() as u64;
+    // Of the keys listed with 2 hours left, a client sets every other one to expire in 30 s
+    // after the listing: the item read decides, and those are not copied either.
+    let reset: Vec<&Vec<u8>> = moving.iter().filter(|k| index(k) % 6 == 1).collect();
     let plan = ketama_migrate::plan_with(
         &pl,
         &b,
@@ -260,14 +276,28 @@ fn keys_about_to_expire_are_neither_planned_nor_copied() {
         min_ttl: Some(60),
         ..Scale::default()
     };
+    b.0.ttl_set_after_listing
+        .lock()
+        .unwrap()
+        .extend(reset.iter().map(|k| (k.to_vec(), 30)));
     let o = ketama_migrate::run(&pl, &b, &opts(scale)).unwrap();
-    assert_eq!(get(&o.counts.short_ttl), short);
-    assert_eq!(get(&o.counts.copied), moving.len() as u64 - short);
+    let dropped = short + reset.len() as u64;
+    assert!(!reset.is_empty());
+    assert_eq!(get(&o.counts.short_ttl), dropped);
+    assert_eq!(get(&o.counts.copied), moving.len() as u64 - dropped);
     let reads = b.0.reads.lock().unwrap();
     assert!(
         reads.iter().all(|k| index(k) % 3 != 0),
-        "none was even read"
+        "none listed as short was even read"
     );
+    let servers = b.0.servers.lock().unwrap();
+    for k in &reset {
+        let new = pl.new.owner(k).unwrap();
+        let held = servers
+            .get(&pl.new.endpoints[new].addr)
+            .is_some_and(|m| m.contains_key(k.as_slice()));
+        assert!(!held, "a key read with 30 s left was copied");
+    }
 }
 
 /// Simulated time: it moves only when the limiter sleeps.

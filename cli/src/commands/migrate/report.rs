@@ -196,16 +196,21 @@ pub(crate) fn run(a: &ReportArgs, f: Format) -> Result<(String, i32), Fail> {
         "seconds": longest("seconds"),
         "seconds_listing": longest("seconds_listing"),
         "bytes_read": sum("bytes_read"),
+        "seconds_waiting_byte_limit": (!waited.is_empty())
+            .then(|| waited.iter().copied().fold(0.0, f64::max)),
         "failed_servers": failed,
         "cachedump": any("cachedump"),
         "interrupted": interrupted,
     });
     let out = match f {
         Format::Json => crate::output::json(&merged),
-        _ => {
-            let waited = (!waited.is_empty()).then(|| waited.iter().copied().fold(0.0, f64::max));
-            table(&merged, &names, n, &missing, waited)
-        }
+        _ => table(
+            &merged,
+            &names,
+            n,
+            &missing,
+            merged["seconds_waiting_byte_limit"].as_f64(),
+        ),
     };
     Ok((out, code))
 }
