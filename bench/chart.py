@@ -6,7 +6,7 @@ hand (standard library only).
 One line per implementation of a weighted md5 lookup (the php-memcached ring; uhashring's
 ketama ring for Python): ours solid, the anchors dashed. libmemcached and php-memcached stop
 at 100 servers: Debian's libmemcached 1.1.4 aborts on the 101st server of a consistent ring
-(COMPAT trap T5); uhashring too (bench/py/compare.py --anchor-max): its ring build is
+(an assertion left on; docs/client-notes.md); uhashring too (bench/py/compare.py --anchor-max): its ring build is
 quadratic.
 """
 
@@ -125,7 +125,7 @@ def main() -> int:
     note_y = TOP + 10 + len(lines) * 20 + 14
     for j, t in enumerate(["dashed: the anchors; solid: ketama",
                            "libmemcached, php-memcached: 100 servers at most",
-                           "(Debian's build aborts on the 101st, COMPAT T5)",
+                           "(Debian's build aborts on the 101st: an assertion)",
                            "uhashring: 100 servers at most (its ring build",
                            "is quadratic: about 20 s for 1,000 servers)"]):
         out.append(f'<text x="{LEFT + pw + 15}" y="{note_y + j * 16}" fill="#555">{esc(t)}</text>')

@@ -8,6 +8,7 @@
 #   C      large rings (100 to 50,000 servers; md5, one_at_a_time, 128-bit and tie-run
 #          families): ketama_ring_lookup_index and _lookup_packed  vs  a reference search
 #          (the ring's key hash, then Eytzinger with prefetch over ketama_ring_points)  bench/c/large.c
+#   JS     Ring.get / getMany  vs  the Rust core and npm hashring 3.2.0      bench/js/core.sh
 #   C      our libketama drop-in ketama_get_server  vs  the original last.fm libketama
 #          (only with its source at hand: no registry packages it)                bench/c/libketama.c
 # Same keys (user:N:profile), equal servers (10, 100, 1,000, 10,000; the table is the
@@ -99,6 +100,12 @@ say "Python: ${sizes[*]} servers"
 "$venv/bin/python" "$here/py/compare.py" "${sizes[@]}" >>"$rows"
 say "PHP: ${sizes[*]} servers"
 KETAMA_LIB="$tmp/prefix/lib/libketama.so.0" php -d ffi.enable=1 "$here/php/compare.php" "${sizes[@]}" >>"$rows"
+say "Go: the port against go-ketama and the Rust core, 100 servers (ratios on stderr)"
+bash "$here/go/run.sh" >&2 || say "Go: not measured (bench/go/run.sh failed)"
+say "Java: the port against the Rust core and spymemcached, 100 servers (its table on stderr)"
+bash "$here/java/run.sh" --tsv >>"$rows"
+say "JS: the port against the Rust core and npm hashring, 100 servers"
+bash "$here/js/core.sh" --rows 100 >>"$rows"
 # The original libketama: $LIBKETAMA_SRC (a directory holding RJ/ketama's libketama/, or a
 # git checkout of it: its commit LIBKETAMA_PIN), else a local mirror of the repository.
 LIBKETAMA_PIN=18cf9a7717dad0d8106a5205900a17617043fe2c

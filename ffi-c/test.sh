@@ -10,6 +10,14 @@ root=$(dirname "$here")
 cd "$root"
 
 step() { printf '\n== %s\n' "$*"; }
+# A failure that stops the script: what failed, and how to run that part again.
+die() {
+    printf 'ffi-c/test.sh: FAILED: %s\n  rerun: %s\n' "$1" "$2" >&2
+    exit 1
+}
+# Any other command that stops the script (set -e) says which one and where.
+trap 'rc=$?; printf "ffi-c/test.sh: FAILED (exit %s) at line %s: %s\n  rerun: bash ffi-c/test.sh\n" \
+    "$rc" "$LINENO" "$BASH_COMMAND" >&2' ERR
 
 # --- packages -------------------------------------------------------------------------
 source "$(dirname "${BASH_SOURCE[0]}")/../tests/lib/need.sh"
@@ -29,9 +37,16 @@ step "header freshness (ffi-c/gen-header.sh --check)"
 
 # --- install, then build every C test against the installed prefix ----------------------
 step "make install PREFIX=$prefix"
-make -s -C "$here" install PREFIX="$prefix" CARGO_PROFILE=debug CARGO_FEATURES=test-panic >/dev/null
-test -L "$prefix/lib/libketama.so" && test -L "$prefix/lib/libketama.so.0" && test -f "$prefix/lib/libketama.a"
-readelf -d "$prefix/lib/libketama.so.0" | grep -q 'SONAME.*libketama.so.0'
+install_cmd="make -C ffi-c install PREFIX=/tmp/ketama-prefix CARGO_PROFILE=debug CARGO_FEATURES=test-panic"
+make -s -C "$here" install PREFIX="$prefix" CARGO_PROFILE=debug CARGO_FEATURES=test-panic >/dev/null \
+    || die "make install (the build or the install step; make's errors are above)" "$install_cmd"
+for f in libketama.so libketama.so.0; do
+    [[ -L "$prefix/lib/$f" ]] || die "make install wrote no symbolic link lib/$f" "$install_cmd; ls -l /tmp/ketama-prefix/lib"
+done
+[[ -f "$prefix/lib/libketama.a" ]] || die "make install wrote no lib/libketama.a" "$install_cmd; ls -l /tmp/ketama-prefix/lib"
+soname=$(readelf -d "$prefix/lib/libketama.so.0" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
+[[ $soname == libketama.so.0 ]] \
+    || die "lib/libketama.so.0 has soname '${soname:-none}', not libketama.so.0" "$install_cmd; readelf -d /tmp/ketama-prefix/lib/libketama.so.0"
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 cflags="-std=c11 -Wall -Wextra -pedantic -Werror -g"
 libdir=$(pkg-config --variable=libdir ketama)
@@ -46,6 +61,8 @@ c="$here/tests/c"
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_vectors" "$c/test_vectors.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_buckets" "$c/test_buckets.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_compat" "$c/test_compat.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
+    cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_libketama_files" "$c/test_libketama_files.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
+    cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_raw" "$c/test_raw.c" $(pkg-config --libs ketama) $rpath
     cc $cflags $(pkg-config --cflags ketama-compat) -o "$tmp/golden" "$c/libketama_golden.c" $(pkg-config --libs ketama-compat) $rpath
     # static library: the same API test linked against libketama.a
     cc $cflags $(pkg-config --cflags ketama) -o "$tmp/test_api_static" "$c/test_api.c" \
@@ -54,7 +71,10 @@ c="$here/tests/c"
     c++ -std=c++11 -Wall -Wextra -pedantic -Werror $(pkg-config --cflags ketama) -o "$tmp/header_cpp" \
         "$c/header_cpp.cpp" $(pkg-config --libs ketama) $rpath
 }
-ldd "$tmp/test_api" | grep -q "libketama.so.0 => $libdir/libketama.so.0"
+linked=$(ldd "$tmp/test_api" | sed -n 's/.*libketama.so.0 => \([^ ]*\).*/\1/p')
+[[ $linked == "$libdir/libketama.so.0" ]] \
+    || die "the C tests load libketama.so.0 from '${linked:-nowhere}', not the installed $libdir" \
+        "bash ffi-c/test.sh (then: ldd on the test binary; LD_LIBRARY_PATH set?)"
 
 step "C API and error paths"
 RUST_BACKTRACE=0 "$tmp/test_api" || failed+=("test_api")
@@ -87,10 +107,13 @@ step "AddressSanitizer + UBSan (C side): API test and every vector file"
         -o "$tmp/test_vectors_asan" "$c/test_vectors.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
     cc $cflags -fsanitize=address,undefined -fno-omit-frame-pointer $(pkg-config --cflags ketama) \
         -o "$tmp/test_bad_input_asan" "$c/test_bad_input.c" "$c/json.c" $(pkg-config --libs ketama) $rpath
+    cc $cflags -fsanitize=address,undefined -fno-omit-frame-pointer $(pkg-config --cflags ketama) \
+        -o "$tmp/test_raw_asan" "$c/test_raw.c" $(pkg-config --libs ketama) $rpath
 }
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 RUST_BACKTRACE=0 "$tmp/test_api_asan" >"$tmp/asan-api.out" 2>&1 || { tail -30 "$tmp/asan-api.out"; failed+=("asan test_api"); }
 RUST_BACKTRACE=0 "$tmp/test_bad_input_asan" tests/bad-input.json >"$tmp/asan-bad.out" 2>&1 || { tail -30 "$tmp/asan-bad.out"; failed+=("asan test_bad_input"); }
+"$tmp/test_raw_asan" >"$tmp/asan-raw.out" 2>&1 || { tail -30 "$tmp/asan-raw.out"; failed+=("asan test_raw"); }
 "$tmp/test_vectors_asan" tests/vectors/*.json >"$tmp/asan-vectors.out" 2>&1 || true
 tail -1 "$tmp/asan-vectors.out" | grep -q ', 0 failed' && echo "asan: clean ($(tail -1 "$tmp/asan-vectors.out"))" \
     || { grep -v '^PASS' "$tmp/asan-vectors.out" | tail -30; failed+=("asan vectors"); }
@@ -99,12 +122,19 @@ unset ASAN_OPTIONS UBSAN_OPTIONS
 step "libketama drop-in: API, quirks, libketama-*.json"
 "$tmp/test_compat" tests/vectors/libketama-*.json || failed+=("test_compat")
 
+step "libketama drop-in: hostile servers files against the real libketama's answers (tests/dropin/libketama-files.json)"
+"$tmp/test_libketama_files" tests/dropin/libketama-files.json tests/vectors/dropin/libketama-files.json \
+    || failed+=("test_libketama_files")
+
+step "C: continua over raw node names (ketama_raw_ring_*), (ptr, len) names"
+"$tmp/test_raw" || failed+=("test_raw")
+
 step "libketama golden output (ketama_test over ketama.servers, 1,000,000 keys)"
 sum=$("$tmp/golden" "$here/tests/data/ketama.servers" | md5sum | cut -d' ' -f1)
 echo "md5 $sum (libketama: 5672b131391f5aa2b280936aec1eea74)"
 [[ $sum == 5672b131391f5aa2b280936aec1eea74 ]] || failed+=("golden")
 
-step "valgrind (test_api, test_compat, vectors: one file per profile and kind)"
+step "valgrind (test_api, test_compat, test_libketama_files, test_raw, vectors: one file per profile and kind)"
 if [[ "${KETAMA_VALGRIND_ALL:-0}" == 1 ]]; then
     vfiles=(tests/vectors/*.json)
 else
@@ -122,8 +152,10 @@ PY
 fi
 vg=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible
     --show-leak-kinds=definite,indirect,possible)
-for t in test_api test_compat; do
-    args=(); [[ $t == test_compat ]] && args=(tests/vectors/libketama-*.json)
+for t in test_api test_compat test_libketama_files test_raw; do
+    args=()
+    [[ $t == test_compat ]] && args=(tests/vectors/libketama-*.json)
+    [[ $t == test_libketama_files ]] && args=(tests/dropin/libketama-files.json tests/vectors/dropin/libketama-files.json)
     if RUST_BACKTRACE=0 "${vg[@]}" "$tmp/$t" "${args[@]}" >"$tmp/vg-$t.out" 2>&1; then
         echo "valgrind $t: clean"
     else
@@ -166,6 +198,7 @@ got=$("${as_user[@]}" env KETAMA_LIB="$KETAMA_LIB" php -d opcache.enable_cli=1 -
 step "summary"
 if ((${#failed[@]})); then
     echo "FAILED: ${failed[*]}"
+    echo "rerun: bash ffi-c/test.sh (each step's command is above its output)"
     exit 1
 fi
 echo "all ffi-c tests passed"

@@ -6,6 +6,7 @@ package ketama
 import (
 	"crypto/md5"
 	"encoding/binary"
+	"math"
 	"sort"
 	"strconv"
 	"unicode/utf16"
@@ -39,12 +40,17 @@ type point struct {
 	wide  wide128
 }
 
-// effectiveWeight applies zero_weight "as_one".
+// effectiveWeight is the weight as the profile counts it (zero_weight "as_one", "as_hundred").
 func (r *Ring) effectiveWeight(w uint32) uint32 {
-	if w == 0 && r.prof.zero == zeroAsOne {
+	switch {
+	case w != 0:
+		return w
+	case r.prof.zero == zeroAsOne:
 		return 1
+	case r.prof.zero == zeroAsHundred:
+		return 100
 	}
-	return w
+	return 0
 }
 
 func (r *Ring) buildContinuum(ranks []uint32) error {
@@ -84,16 +90,25 @@ func (r *Ring) buildContinuum(ranks []uint32) error {
 		}
 		return ranks[x.owner] < ranks[y.owner]
 	})
-	r.values = make([]uint32, len(pts))
-	r.owners = make([]uint32, len(pts))
-	wideRing := p.layout == layoutWide
-	if wideRing {
-		r.wide = make([]wide128, len(pts))
+	r.window = make([]uint32, len(pts)+searchWindow)
+	r.values = r.window[:len(pts)]
+	for i := len(pts); i < len(r.window); i++ {
+		r.window[i] = math.MaxUint32
 	}
+	r.owners = make([]uint32, len(pts))
 	for i, pt := range pts {
 		r.values[i], r.owners[i] = pt.value, pt.owner
-		if wideRing {
+	}
+	switch p.layout {
+	case layoutWide:
+		r.wide = make([]wide128, len(pts))
+		for i, pt := range pts {
 			r.wide[i] = pt.wide
+		}
+	case layoutWide64:
+		r.wide64 = make([]uint64, len(pts))
+		for i, pt := range pts {
+			r.wide64[i] = pt.wide.hi
 		}
 	}
 	r.buildIndex()
@@ -158,6 +173,12 @@ func spell(buf []byte, form stringForm, node string, i uint32) []byte {
 	case strColon:
 		buf = append(append(buf, node...), ':')
 		return strconv.AppendUint(buf, uint64(i), 10)
+	case strStar:
+		buf = append(append(buf, node...), '*')
+		return strconv.AppendUint(buf, uint64(i), 10)
+	case strDashNode:
+		buf = append(append(buf, node...), "-NODE-"...)
+		return strconv.AppendUint(buf, uint64(i), 10)
 	default:
 		return append(buf, node...)
 	}
@@ -220,6 +241,17 @@ func (r *Ring) generate(pts []point, owner uint32, n uint32) []point {
 			pts = append(pts, point{value: sha1Word(buf), owner: owner})
 		case p.points == pointsXxh3Word:
 			pts = append(pts, point{value: uint32(xxh3(buf)), owner: owner})
+		case p.points == pointsMd5WordBe:
+			d := md5.Sum(buf)
+			pts = append(pts, point{value: binary.BigEndian.Uint32(d[:4]), owner: owner})
+		case p.points == pointsFnv1aFirstZero && i == 0:
+			pts = append(pts, point{value: fnv1a32Zero(buf), owner: owner})
+		case p.points == pointsFnv1aFirstZero:
+			pts = append(pts, point{value: fnvBytes(buf, false, fnv1a, basis32, prime32), owner: owner})
+		case p.points == pointsKeyHash64:
+			// 64-bit positions in the order the bound compares (signed for Jedis).
+			h := r.hash64(buf) ^ flip64(p.bound)
+			pts = append(pts, point{value: uint32(h >> 32), owner: owner, wide: wide128{hi: h}})
 		default:
 			pts = append(pts, point{value: r.hash(buf), owner: owner})
 		}

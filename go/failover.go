@@ -31,9 +31,10 @@ func (r *Ring) failover(key []byte, n int) ([]int, error) {
 }
 
 // FailoverLimit is how many servers the profile's client tries for one key before it gives
-// up: every server for a walk and for whalin, servers + 1 for xmemcached's bounded rehash,
-// 7 for spymemcached's, the retry count for dalli (20), pecl memcache (21) and
-// python-memcached (10), 1 for emcache.
+// up: every server for a walk and for whalin, servers + 1 for xmemcached's bounded rehash
+// and Enyim's ketama locator, 7 for spymemcached's, the retry count for dalli (20), pecl
+// memcache (21), python-memcached (10) and Cache::Memcached (20), 1 for the clients that
+// keep their pick (emcache, Predis, phpredis, redis-rb, Jedis, ...).
 func (r *Ring) FailoverLimit() int {
 	p := r.prof
 	switch {
@@ -41,7 +42,7 @@ func (r *Ring) FailoverLimit() int {
 		return 1
 	case p.fail == failRehashKeyUntried:
 		return len(r.servers)
-	case p.fail == failRehash && p.bounded:
+	case p.fail == failRehashDoubled, p.fail == failRehash && p.bounded:
 		return len(r.servers) + 1
 	case p.fail == failRehash:
 		return spySequence
@@ -100,6 +101,8 @@ func (r *Ring) eachFailover(key []byte, n int, v visit) error {
 		}
 		r.rehashWalk(key, n-1, v)
 		return nil
+	case p.fail == failRehashDoubled:
+		return r.rehashTries(key, atMost(n, len(r.servers)+1), v)
 	case p.fail != failWalk && p.fail != failRehash:
 		return r.rehashTries(key, atMost(n, p.tries), v)
 	}

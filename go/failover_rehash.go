@@ -1,18 +1,21 @@
 package ketama
 
 import (
+	"math"
 	"sort"
 	"strconv"
 )
 
-// The clients' rehash rules when a server is down: dalli's, pecl memcache's and
-// python-memcached's bounded rehashes and whalin's search for untried servers (spec
-// failover kinds rehash_key, rehash_key_dash, rehash_hash, rehash_key_untried).
+// The clients' rehash rules when a server is down: dalli's, pecl memcache's,
+// python-memcached's, Cache::Memcached's and Enyim's bounded rehashes and whalin's search
+// for untried servers (spec failover kinds rehash_key, rehash_key_dash, rehash_hash,
+// rehash_sum, rehash_doubled, rehash_key_untried).
 
 // rehashTries shows v the n - 1 rehashes after the key's own server (n lookups in all),
 // each placed as a key's hash is: str(t) + key (dalli), key + "-" + str(t) (pecl memcache),
-// str(previous hash) + str(t) (python-memcached). One server with the single-server
-// shortcut has nowhere else to go.
+// str(previous hash) + str(t) (python-memcached), the previous hash plus that of
+// str(t + 1) + key (Cache::Memcached), twice that of str(t) + key (Enyim). One server with
+// the single-server shortcut has nowhere else to go.
 func (r *Ring) rehashTries(key []byte, n int, v visit) error {
 	p := r.prof
 	if p.singleShortcut && len(r.servers) == 1 {
@@ -28,10 +31,21 @@ func (r *Ring) rehashTries(key []byte, n int, v visit) error {
 			tagged = append(strconv.AppendUint(tagged[:0], uint64(t), 10), k...)
 		case failRehashKeyDash:
 			tagged = strconv.AppendUint(append(append(tagged[:0], k...), '-'), uint64(t), 10)
+		case failRehashSum:
+			tagged = append(strconv.AppendUint(tagged[:0], uint64(t+1), 10), k...)
+		case failRehashDoubled:
+			tagged = append(strconv.AppendUint(tagged[:0], uint64(t), 10), k...)
 		default:
 			tagged = strconv.AppendUint(strconv.AppendUint(tagged[:0], uint64(h), 10), uint64(t), 10)
 		}
-		h = r.hash(tagged)
+		switch p.fail {
+		case failRehashSum:
+			h += r.hash(tagged)
+		case failRehashDoubled:
+			h = 2 * r.hash(tagged)
+		default:
+			h = r.hash(tagged)
+		}
 		i, err := r.placeHash(h)
 		if err != nil {
 			return err
@@ -92,13 +106,12 @@ func (r *Ring) placeHash(h uint32) (int, error) {
 		}
 		return int(r.pecl[h%peclBuckets]), nil
 	case layoutSlots:
-		if p.place == placeModula {
-			return r.slotOf(uint64(h))
-		}
 		if p.oldCompat {
 			return 0, ErrNeedsKey
 		}
-		return r.slotOf(uabs(int64(int32(h))))
+		return r.slotOfHash(h)
+	case layoutScaled:
+		return r.scaled.locate(h)
 	case layoutJump:
 		return int(jump(uint64(h), uint32(len(r.servers)))), nil
 	case layoutRendezvous:
@@ -107,6 +120,24 @@ func (r *Ring) placeHash(h uint32) (int, error) {
 		return int(r.maglev[h%maglevSize]), nil
 	}
 	return 0, ErrNeedsKey
+}
+
+// slotOfHash is the server of a 32-bit key hash on a slots placement: the hash itself
+// (modula), |h| of the hash as a Java long (java_abs_modulo), or phpredis's proportional
+// range.
+func (r *Ring) slotOfHash(h uint32) (int, error) {
+	switch r.prof.place {
+	case placeJavaAbsModulo:
+		return r.slotOf(uabs(int64(int32(h))))
+	case placeProportional:
+		// 2^32 - 1 lands one past the last server, which the client reads out of bounds.
+		at := uint64(h) * uint64(len(r.ordered)) / math.MaxUint32
+		if at >= uint64(len(r.ordered)) {
+			return 0, ErrNoServer
+		}
+		return int(r.ordered[at]), nil
+	}
+	return r.slotOf(uint64(h))
 }
 
 // slotOf is the server of slot value v on a modulo placement (high15 folding, weighted

@@ -3,7 +3,8 @@ package ketama
 import "fmt"
 
 // The knobs of the Python clients (pymemcache, Django, emcache, python-memcached), the
-// memcached proxy and the clients' own dead-server rules, as spec/profiles.json names them.
+// memcached proxy, the Redis clients' hash tags and the clients' own dead-server rules, as
+// spec/profiles.json names them.
 
 // families holds a profile's values for these knobs.
 type families struct {
@@ -12,7 +13,9 @@ type families struct {
 	scoreTies scoreTies
 	prefix    string // key "prefix": the bytes put in front of every key
 	fail      failRule
-	tries     int // rehash_key / rehash_hash: lookups in all, the first included
+	tries     int // rehash_key / rehash_hash / rehash_sum: lookups in all, the first included
+	tagKind   tagKind
+	tagRule   tagRule // the rule finding a tag (tagBraces, tagConfigured)
 }
 
 // compileFamilies reads the knobs of families from a spec row (an unknown value sets *bad).
@@ -24,9 +27,13 @@ func compileFamilies(s *specProfile, bad *error) families {
 		f.scoreTies = pick[scoreTies](bad, "placement.ties", s.Placement.Ties, scoreTiesNames)
 	}
 	f.prefix = s.Key.Prefix
+	f.tagKind = pick[tagKind](bad, "key_tag", s.KeyTag.Kind, tagKindNames)
+	if f.tagKind != tagNone {
+		f.tagRule = pick[tagRule](bad, "key_tag.rule", s.KeyTag.Rule, tagRuleNames)
+	}
 	f.fail = pick[failRule](bad, "failover", s.Failover.Kind, failRuleNames)
 	switch f.fail {
-	case failRehashKey, failRehashKeyDash, failRehashHash:
+	case failRehashKey, failRehashKeyDash, failRehashHash, failRehashSum:
 		f.tries = int(s.Failover.Tries)
 		if f.tries < 1 && *bad == nil {
 			*bad = fmt.Errorf("embedded spec: failover %s needs tries >= 1", s.Failover.Kind)
@@ -38,6 +45,12 @@ func compileFamilies(s *specProfile, bad *error) families {
 // allows tells whether a key passes the rule.
 func (c keyChars) allows(key []byte) bool {
 	switch c {
+	case charsSpaceNewlineNul:
+		for _, b := range key {
+			if b == ' ' || b == '\n' || b == '\r' || b == 0 {
+				return false
+			}
+		}
 	case charsControls:
 		for _, b := range key {
 			if b <= 0x20 {

@@ -143,7 +143,7 @@ func TestNewNodeForms(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, _ := nodeString(c.form, &s, false); got != c.want {
+		if got, _ := nodeString(c.form, &s, false, 0); got != c.want {
 			t.Errorf("%d %s: %q, want %q", c.form, c.label, got, c.want)
 		}
 	}

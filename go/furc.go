@@ -18,28 +18,6 @@ const (
 	wch3Tries           = 32
 )
 
-func murmur64a(k []byte, seed uint32) uint64 {
-	const m, r = 0xc6a4a7935bd1e995, 47
-	h := uint64(seed) ^ uint64(len(k))*m
-	for len(k) >= 8 {
-		x := binary.LittleEndian.Uint64(k) * m
-		x ^= x >> r
-		x *= m
-		h ^= x
-		h *= m
-		k = k[8:]
-	}
-	if len(k) > 0 {
-		var b [8]byte
-		copy(b[:], k)
-		h ^= binary.LittleEndian.Uint64(b[:])
-		h *= m
-	}
-	h ^= h >> r
-	h *= m
-	return h ^ h>>r
-}
-
 type furcBits struct {
 	key    []byte
 	words  [furcCache]uint64

@@ -53,6 +53,10 @@ var hashFuncs = map[string]hashFunc{
 	"pymemcache_murmur3":     pymemcacheMurmur3,
 	"emcache_murmur3":        emcacheMurmur3,
 	"xxh3":                   func(k []byte) uint32 { return uint32(xxh3(k)) },
+	"crc32_raw":              crc32Raw,
+	"murmur64a":              func(k []byte) uint32 { return uint32(murmur64a(k, jedisSeed) >> 32) },
+	"xxh64":                  func(k []byte) uint32 { return uint32(xxh64(k, 0) >> 32) },
+	"fnv1a_32_zero":          fnv1a32Zero,
 }
 
 // md5Ketama is ketama's MD5 hash: the little-endian word of digest bytes 0..4.

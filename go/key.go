@@ -16,10 +16,41 @@ func release(b *[]byte) {
 	}
 }
 
-// prepare applies the profile's key refusals and rewriting: the bytes the client hashes.
-// A rewritten key (pecl_sanitize, url_encode, a long dalli key) is built in a pooled buffer,
-// returned too: the caller hands it to release once it has hashed the key.
+// keyRules is what the key step of a ring does, decided once (settleKeys): whether its
+// client hashes every accepted key as it is, refusing keys by their length alone.
+type keyRules struct {
+	plain       bool // no character rule, tag, prefix or rewriting applies
+	refuseEmpty bool // the empty key is KeyRejected
+	maxKey      int  // longer keys are KeyRejected
+}
+
+// settleKeys decides the ring's keyRules from its profile, hash and options.
+func (r *Ring) settleKeys() {
+	p := r.prof
+	r.keys = keyRules{refuseEmpty: p.limitEmpty || r.emptyRejected, maxKey: p.maxLen}
+	if p.maxLen < 0 {
+		r.keys.maxKey = int(^uint(0) >> 1)
+	}
+	tags := p.tagKind == tagBraces || (p.tagKind == tagConfigured && r.opts.HashTag != "")
+	r.keys.plain = p.chars == charsAny && !tags && !r.opts.HashWithPrefix && p.key == keyNone
+}
+
+// prepare applies the profile's key refusals, its hash tag, and the libmemcached prefix or
+// the key rewriting: the bytes the client hashes. A rewritten key (pecl_sanitize,
+// url_encode, a long dalli key, ...) is built in a pooled buffer, returned too: the caller
+// hands it to release once it has hashed the key.
 func (r *Ring) prepare(key []byte) ([]byte, *[]byte, error) {
+	if r.keys.plain {
+		if len(key) > r.keys.maxKey || (len(key) == 0 && r.keys.refuseEmpty) {
+			return nil, nil, ErrKeyRejected
+		}
+		return key, nil, nil
+	}
+	return r.prepareRules(key)
+}
+
+// prepareRules is prepare where more than the key's length decides.
+func (r *Ring) prepareRules(key []byte) ([]byte, *[]byte, error) {
 	p := r.prof
 	if len(key) == 0 && (p.limitEmpty || r.emptyRejected) {
 		return nil, nil, ErrKeyRejected
@@ -30,8 +61,11 @@ func (r *Ring) prepare(key []byte) ([]byte, *[]byte, error) {
 	if !p.chars.allows(key) {
 		return nil, nil, ErrKeyRejected
 	}
-	if r.opts.HashTag != "" || r.opts.HashWithPrefix {
-		k, bp := r.withOptions(key)
+	if p.tagKind != tagNone {
+		key = r.tagged(key)
+	}
+	if r.opts.HashWithPrefix {
+		k, bp := r.withPrefix(key)
 		return k, bp, nil
 	}
 	switch p.key {
@@ -41,6 +75,16 @@ func (r *Ring) prepare(key []byte) ([]byte, *[]byte, error) {
 		if len(key) > p.truncate {
 			return key[:p.truncate], nil, nil
 		}
+		return key, nil, nil
+	}
+	return r.rewrite(key)
+}
+
+// rewrite is the key as the profile's rewriting rule makes it, in a pooled buffer when it
+// differs from the key (ErrKeyRejected where the client cannot rewrite it).
+func (r *Ring) rewrite(key []byte) ([]byte, *[]byte, error) {
+	p := r.prof
+	if (p.key == keyDalliDigest && !dalliLong(key)) || (p.key == keyLatin1 && isASCII(key)) {
 		return key, nil, nil
 	}
 	bp := keyBufs.Get().(*[]byte)
@@ -58,10 +102,6 @@ func (r *Ring) prepare(key []byte) ([]byte, *[]byte, error) {
 			}
 		}
 	case keyDalliDigest:
-		if !dalliLong(key) {
-			keyBufs.Put(bp)
-			return key, nil, nil
-		}
 		out = dalliDigest(key, (*bp)[:0])
 	case keyUrlEncode:
 		out = urlEncode(key, (*bp)[:0])
@@ -69,6 +109,12 @@ func (r *Ring) prepare(key []byte) ([]byte, *[]byte, error) {
 		out = pyBytesRepr(key, (*bp)[:0])
 	case keyPrefix:
 		out = append(append((*bp)[:0], p.prefix...), key...)
+	case keyLatin1:
+		var ok bool
+		if out, ok = appendLatin1((*bp)[:0], key); !ok {
+			keyBufs.Put(bp)
+			return nil, nil, ErrKeyRejected
+		}
 	}
 	if cap(out) > cap(*bp) && cap(out) <= 1<<16 {
 		*bp = out[:0] // keep a grown buffer, unless it is huge

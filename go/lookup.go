@@ -9,10 +9,26 @@ import (
 	"sort"
 )
 
+// searchWindow is how many positions a search compares at once: a bucket of the index
+// smaller than this is searched by counting, without branches, the positions of a window
+// of this many that are below the key hash (r.window holds this many MaxUint32 past the
+// last position, so every window is whole).
+const searchWindow = 8
+
 // lower is lowerBound(r.values, h) through the bucket index.
 func (r *Ring) lower(h uint32) int {
 	b := h >> r.shift
 	lo, hi := int(r.index[b]), int(r.index[b+1])
+	if hi-lo < searchWindow && lo+searchWindow <= len(r.window) {
+		w := r.window[lo : lo+searchWindow : lo+searchWindow]
+		n := 0
+		for _, v := range w {
+			if v < h {
+				n++
+			}
+		}
+		return lo + n
+	}
 	v := r.values
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -29,6 +45,19 @@ func (r *Ring) lower(h uint32) int {
 func (r *Ring) upper(h uint32) int {
 	b := h >> r.shift
 	lo, hi := int(r.index[b]), int(r.index[b+1])
+	if hi-lo < searchWindow && lo+searchWindow <= len(r.window) {
+		w := r.window[lo : lo+searchWindow : lo+searchWindow]
+		n := 0
+		for _, v := range w {
+			if v <= h {
+				n++
+			}
+		}
+		if n > hi-lo {
+			n = hi - lo // the padding's MaxUint32 when h is MaxUint32
+		}
+		return lo + n
+	}
 	v := r.values
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -122,6 +151,19 @@ func (r *Ring) position(h uint32) (int, error) {
 			return r.firstOfRun(n - 1), nil
 		}
 		return r.firstOfRun(p - 1), nil
+	case boundUpperBoundClamp:
+		// No wrap: past the last point, the last point.
+		if p := r.upper(h); p < n {
+			return p, nil
+		}
+		return r.firstOfRun(n - 1), nil
+	case boundLowerBoundBelowLast:
+		// A hash below the first point goes to the last point.
+		p := r.lower(h)
+		if p == 0 && v[0] != h {
+			return r.firstOfRun(n - 1), nil
+		}
+		return wrap(p), nil
 	default:
 		return wrap(r.lower(h)), nil
 	}
@@ -157,7 +199,7 @@ func md5Wide(k []byte) wide128 {
 
 func (r *Ring) keyHash(k []byte) uint32 {
 	if k == nil && r.opts.HashWithPrefix {
-		return 0 // not hashed (see withOptions)
+		return 0 // not hashed (see withPrefix)
 	}
 	if r.md5Key {
 		return md5Ketama(k)
@@ -169,6 +211,10 @@ func (r *Ring) keyHash(k []byte) uint32 {
 func (r *Ring) startOf(k []byte) int {
 	if r.wide != nil {
 		p, _ := r.widePosition(md5Wide(k))
+		return p
+	}
+	if r.wide64 != nil {
+		p, _ := r.position64(r.hash64(k))
 		return p
 	}
 	if r.prof.layout == layoutBuckets {
@@ -195,22 +241,22 @@ func (r *Ring) place(k []byte) (int, error) {
 			return 0, err
 		}
 		return r.ownerAt(at), nil
+	case layoutWide64:
+		at, err := r.position64(r.hash64(k))
+		if err != nil {
+			return 0, err
+		}
+		return int(r.owners[at]), nil
 	case layoutBuckets:
 		if r.pecl == nil {
 			return 0, ErrNoServer
 		}
 		return int(r.pecl[r.keyHash(k)%peclBuckets]), nil
 	case layoutSlots:
-		var v uint64
-		switch {
-		case p.place == placeJavaAbsModulo && p.oldCompat:
-			v = uabs(whalinOldCompat(k))
-		case p.place == placeJavaAbsModulo:
-			v = uabs(int64(int32(r.keyHash(k))))
-		default:
-			v = uint64(r.keyHash(k))
+		if p.place == placeJavaAbsModulo && p.oldCompat {
+			return r.slotOf(uabs(whalinOldCompat(k)))
 		}
-		return r.slotOf(v)
+		return r.slotOfHash(r.keyHash(k))
 	case layoutFurc:
 		n := len(r.servers)
 		if n > furcMaxPool {
@@ -234,6 +280,10 @@ func (r *Ring) place(k []byte) (int, error) {
 		return r.scoredBest(k, nil)
 	case layoutJumpXxh3:
 		return int(jump(xxh3(k), uint32(len(r.servers)))), nil
+	case layoutMixed:
+		return r.mixedBest(r.hash64(k), nil)
+	case layoutScaled:
+		return r.scaled.locate(r.keyHash(k))
 	}
 	return 0, ErrUnsupported
 }

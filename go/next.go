@@ -36,15 +36,30 @@ func (r *Ring) locateN(key []byte, n int) ([]int, error) {
 		start := r.startOf(k)
 		m := len(r.values)
 		back := r.prof.bound == boundFloor || r.prof.bound == boundFloorWrap
+		// A client keeping its points in a map (later wins) holds only each tie's winner:
+		// every point of a run of equal positions is the winner's, the first of the run.
+		later := r.prof.ties == tiesLaterWins
 		for step := 0; step < m && len(out) < want; step++ {
 			p := (start + step) % m
 			if back {
 				p = (start + m - step%m) % m
 			}
+			if later {
+				p = r.firstOfRun(p)
+			}
 			push(int(r.owners[p]))
 		}
 	case r.prof.place == placeHashRendezvous:
 		out = r.scoredN(k, out, want)
+	case r.prof.layout == layoutMixed:
+		h := r.hash64(k)
+		for len(out) < want {
+			i, err := r.mixedBest(h, out)
+			if err != nil {
+				break
+			}
+			out = append(out, i)
+		}
 	case r.prof.place == placeRendezvous:
 		h := r.keyHash(k)
 		for len(out) < want {

@@ -5,9 +5,10 @@ import "bytes"
 // Options are a client's placement options: they change which bytes of a key are hashed,
 // never the servers' points (the rules and limits: the spec's "options").
 type Options struct {
-	// HashTag is twemproxy's hash_tag (exactly 2 bytes; "" = none): only the non-empty
-	// text between the first opening byte and the next closing byte is hashed. Twemproxy
-	// profiles only.
+	// HashTag is a hash tag's delimiters (exactly 2 bytes; "" = none): only the tag the
+	// client's own rule finds between them is hashed: twemproxy's hash_tag (the non-empty
+	// text between the first opening byte and the next closing byte), a Jedis key-tag
+	// pattern ("{}" is its default \{(.+?)\}). Twemproxy and Jedis profiles only.
 	HashTag string
 	// PrefixKey is php-memcached's OPT_PREFIX_KEY (at most 127 bytes, no NUL; "" = none).
 	// Libmemcached profiles only; it moves keys only with HashWithPrefix.
@@ -31,27 +32,18 @@ func (r *Ring) WithOptions(o Options) (*Ring, error) {
 	}
 	next := *r
 	next.opts = o
+	next.settleKeys()
 	return &next, nil
 }
 
 // Options returns the ring's placement options.
 func (r *Ring) Options() Options { return r.opts }
 
-// withOptions is the key the options make of an accepted key. A nil result means the
-// client hashes nothing and uses hash 0 (libmemcached: prefix + key over the limit); it
-// only arises with HashWithPrefix, whose profiles refuse the empty key before.
-func (r *Ring) withOptions(key []byte) ([]byte, *[]byte) {
-	if t := r.opts.HashTag; t != "" {
-		open := bytes.IndexByte(key, t[0])
-		if open < 0 {
-			return key, nil
-		}
-		end := bytes.IndexByte(key[open+1:], t[1])
-		if end <= 0 {
-			return key, nil
-		}
-		return key[open+1 : open+1+end], nil
-	}
+// withPrefix is the key HashWithPrefix makes of an accepted (and tagged) key: PrefixKey +
+// key, where every byte of the key after its first NUL is NUL (strncpy). A nil result means
+// the client hashes nothing and uses hash 0 (prefix + key over the limit); the profiles
+// with the option refuse the empty key before.
+func (r *Ring) withPrefix(key []byte) ([]byte, *[]byte) {
 	p := r.opts.PrefixKey
 	if len(p)+len(key) > spec.Options.PrefixedKeyMaxBytes {
 		return nil, nil

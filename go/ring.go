@@ -31,8 +31,10 @@ type Ring struct {
 	prof          *profile
 	hashName      string
 	hash          hashFunc
-	md5Key        bool // the key hash is ketama md5 (inlined fast path)
+	hash64        hash64Func // the key hash's 64 bits (key_hash64 points, mix_rendezvous)
+	md5Key        bool       // the key hash is ketama md5 (inlined fast path)
 	emptyRejected bool
+	keys          keyRules
 	servers       []parsed
 	labelOf       []string // servers' labels, compact for Get
 	nodes         []string
@@ -41,10 +43,12 @@ type Ring struct {
 	// A continuum (ring and pecl_buckets placements): positions ascending, the tie winner
 	// first among equal positions.
 	values []uint32
+	window []uint32 // values and searchWindow MaxUint32 after them
 	owners []uint32
 	index  []uint32 // index[b] = first position >= b << shift (len(index) = 2^bits + 1)
 	shift  uint
 	wide   []wide128         // md5_wide: the full 128-bit positions
+	wide64 []uint64          // key_hash64: the 64-bit positions, flipped into the bound's order
 	runs   map[uint32]uint32 // sorted_list ties: first position of a run -> owner
 	pecl   []uint32
 
@@ -53,6 +57,8 @@ type Ring struct {
 	cumulative []uint64
 	furcW      []float64
 	maglev     []uint32
+	mixed      []uint64 // mix_rendezvous: each node string's 64-bit hash
+	scaled     scaledPoints
 }
 
 type wide128 struct{ hi, lo uint64 }
@@ -75,7 +81,7 @@ func New(profile, hash string, servers []Server) (*Ring, error) {
 			return nil, err
 		}
 	}
-	r := &Ring{prof: p, hashName: hname, hash: hashFuncs[hname], md5Key: hname == "md5" || hname == "election"}
+	r := &Ring{prof: p, hashName: hname, hash: hashFuncs[hname], hash64: hash64Of(hname), md5Key: hname == "md5" || hname == "election"}
 	for _, h := range p.emptyRejected {
 		if h == hname {
 			r.emptyRejected = true
@@ -107,20 +113,36 @@ func New(profile, hash string, servers []Server) (*Ring, error) {
 			return nil, fail(ErrDuplicateServer)
 		}
 		seen[ep] = struct{}{}
-		node, err := nodeString(p.node, s, p.names)
+		node, err := nodeString(p.node, s, p.names, i)
 		if err != nil {
 			return nil, fail(err.(*Error))
+		}
+		if p.key == keyLatin1 {
+			// The client hashes the node string as it encodes keys: one byte per character.
+			b, ok := appendLatin1(nil, []byte(node))
+			if !ok {
+				return nil, fail(ErrUnsupported)
+			}
+			node = string(b)
 		}
 		r.nodes[i] = node
 		d := md5.Sum([]byte(node))
 		r.seeds[i] = uint64(binary.LittleEndian.Uint32(d[0:4]))<<32 | uint64(binary.LittleEndian.Uint32(d[4:8]))
 	}
+	if err := r.layOut(); err != nil {
+		return nil, err
+	}
+	r.settleKeys()
+	return r, nil
+}
+
+// layOut builds what the profile's layout searches, from the servers and their node strings.
+func (r *Ring) layOut() error {
+	p := r.prof
 	ranks := r.ranks()
 	switch p.layout {
-	case layoutSorted, layoutWide, layoutTieRuns, layoutBuckets:
-		if err := r.buildContinuum(ranks); err != nil {
-			return nil, err
-		}
+	case layoutSorted, layoutWide, layoutWide64, layoutTieRuns, layoutBuckets:
+		return r.buildContinuum(ranks)
 	case layoutSlots:
 		r.ordered = make([]uint32, len(r.servers))
 		for i := range r.ordered {
@@ -151,8 +173,15 @@ func New(profile, hash string, servers []Server) (*Ring, error) {
 		}
 	case layoutMaglev:
 		r.maglev = maglevTable(r.seeds)
+	case layoutMixed:
+		r.mixed = make([]uint64, len(r.nodes))
+		for i, node := range r.nodes {
+			r.mixed[i] = r.hash64(bytesOf(node))
+		}
+	case layoutScaled:
+		r.scaled = newScaledPoints(r.servers, ranks)
 	}
-	return r, nil
+	return nil
 }
 
 // locate is the server index of a key.
@@ -164,11 +193,13 @@ func (r *Ring) locate(key []byte) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer release(buf)
 	if r.prof.singleShortcut && len(r.servers) == 1 {
+		release(buf)
 		return 0, nil
 	}
-	return r.place(k)
+	i, err := r.place(k)
+	release(buf)
+	return i, err
 }
 
 // Index returns the index (in the order given to New) of the server key goes to.
@@ -214,8 +245,11 @@ func (r *Ring) GetN(key string, n int) ([]string, error) {
 
 // Failover returns the client's own failover sequence for key, n entries, primary first:
 // spymemcached's and xmemcached's rehash walks (servers may repeat; xmemcached stops after
-// as many rehashes as servers), dalli's and python-memcached's rehashes (at most 20 and 10
-// entries), emcache's primary alone, for every other client the next distinct servers (GetN).
+// as many rehashes as servers), the rehashes of dalli, pecl memcache, python-memcached,
+// Cache::Memcached and Enyim's ketama locator (each within its retry limit), whalin's search
+// for untried servers, the primary alone for the clients that keep their pick (emcache,
+// Predis, phpredis, redis-rb, Jedis, ...), for every other client the next distinct servers
+// (GetN).
 func (r *Ring) Failover(key string, n int) ([]string, error) {
 	idx, err := r.failover(bytesOf(key), n)
 	return r.labels(idx), err

@@ -151,13 +151,41 @@ func javaV6(a netip.Addr) string {
 	return sb.String()
 }
 
-// nodeString is the string the client hashes for a server.
-func nodeString(form nodeForm, s *parsed, names bool) (string, error) {
+// nodeString is the string the client hashes for a server, the place-th (from 0) of its list.
+func nodeString(form nodeForm, s *parsed, names bool, place int) (string, error) {
+	switch form {
+	case nodeShardPlace:
+		return fmt.Sprintf("SHARD-%d", place), nil
+	case nodeNameStarWeight:
+		name := s.Label
+		if names && s.Name != "" {
+			name = s.Name
+		}
+		return fmt.Sprintf("%s*%d", name, s.Weight), nil
+	}
 	if names && s.Name != "" {
 		return s.Name, nil
 	}
 	hostPort := func(h string) string { return fmt.Sprintf("%s:%d", h, s.port) }
 	switch form {
+	case nodeHostNulPort:
+		return fmt.Sprintf("%s\x00%d", s.host, s.port), nil
+	case nodeRedisUrlDb:
+		return "redis://" + hostPort(s.host) + "/0", nil
+	case nodeRedisUrl:
+		if s.kind == hostV6 {
+			return fmt.Sprintf("redis://[%s]:%d", s.host, s.port), nil
+		}
+		return "redis://" + hostPort(s.host), nil
+	case nodeIpEndPoint:
+		// .NET IPEndPoint.ToString(); a host name needs the address DNS gives it.
+		switch s.kind {
+		case hostV4:
+			return hostPort(s.ip.String()), nil
+		case hostV6:
+			return fmt.Sprintf("[%s]:%d", s.ip, s.port), nil
+		}
+		return "", ErrUnsupported
 	case nodeLabel, nodeBare:
 		return s.Label, nil
 	case nodeOmitDefaultPort:

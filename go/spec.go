@@ -70,6 +70,10 @@ type specProfile struct {
 		Bytes  int    `json:"bytes"`
 		Prefix string `json:"prefix"`
 	} `json:"key"`
+	KeyTag struct {
+		Kind string `json:"kind"`
+		Rule string `json:"rule"`
+	} `json:"key_tag"`
 	SingleShortcut   bool     `json:"single_shortcut"`
 	EmptyKeyRejected []string `json:"empty_key_rejected"`
 	KeyLimits        struct {

@@ -152,6 +152,17 @@ typedef enum ketama_status {
 } ketama_status;
 
 /**
+ * A continuum over raw node names: the servers are byte strings hashed exactly as given (no
+ * label parsing, repeats allowed, each entry its own points), known by their index in the
+ * list the ring was created from.
+ *
+ * Create it with `ketama_raw_ring_create()` or `ketama_raw_ring_create_counted()`, free it
+ * with `ketama_raw_ring_free()`. It never changes: every function may be called from any
+ * thread at any time (except `ketama_raw_ring_free()`).
+ */
+typedef struct ketama_raw_ring ketama_raw_ring;
+
+/**
  * A ring of servers placed the way one memcached client places them.
  *
  * Create it with `ketama_ring_create()`, free it with `ketama_ring_free()`.
@@ -198,12 +209,23 @@ enum ketama_status ketama_bucket(const char *algorithm, size_t algorithm_len, ui
  * `ketama profiles`), NUL-terminated. `hash`: the key hash by name (our snake_case names or
  * the client's own enum names such as `"FNV1A_32_HASH"`), or NULL for the profile's default.
  * On success `*ring_out` receives a ring to free with `ketama_ring_free()`; on failure it is
- * not written.
+ * not written. `ketama_ring_create_len()` is the same with `(ptr, len)` names.
  *
  * # Safety
  * `profile` and `hash` are NULL or NUL-terminated; `ring_out` is NULL or writable.
  */
 enum ketama_status ketama_ring_create(const char *profile, const char *hash, struct ketama_ring **ring_out);
+
+/**
+ * `ketama_ring_create()` with the names as `(ptr, len)` strings, like every other string of
+ * the API: `profile` is `profile_len` bytes; `hash` is `hash_len` bytes, or NULL for the
+ * profile's default.
+ *
+ * # Safety
+ * `profile` points to `profile_len` bytes; `hash` is NULL or points to `hash_len` bytes;
+ * `ring_out` is NULL or writable.
+ */
+enum ketama_status ketama_ring_create_len(const char *profile, size_t profile_len, const char *hash, size_t hash_len, struct ketama_ring **ring_out);
 
 /**
  * Creates a ring whose continuum is exactly the given points, for a client whose point
@@ -226,7 +248,7 @@ enum ketama_status ketama_ring_create(const char *profile, const char *hash, str
  * On success `*ring_out` receives a ring to free with `ketama_ring_free()`; on failure it is
  * not written. `failed_index_out` (NULL allowed) receives, on a failure that one server is
  * to blame for (a bad or duplicate label), that server's index in `labels`; it is written
- * only then.
+ * only then. `ketama_ring_create_points_len()` is the same with `(ptr, len)` names.
  *
  * # Safety
  * `profile` and `hash` are NULL or NUL-terminated; `labels` and `label_lens` hold
@@ -235,6 +257,16 @@ enum ketama_status ketama_ring_create(const char *profile, const char *hash, str
  * writable.
  */
 enum ketama_status ketama_ring_create_points(const char *profile, const char *hash, const char *const *labels, const size_t *label_lens, size_t server_count, const uint32_t *positions, const uint32_t *owners, size_t point_count, struct ketama_ring **ring_out, size_t *failed_index_out);
+
+/**
+ * `ketama_ring_create_points()` with the names as `(ptr, len)` strings: `profile` is
+ * `profile_len` bytes; `hash` is `hash_len` bytes, or NULL for the profile's default.
+ *
+ * # Safety
+ * `profile` points to `profile_len` bytes; `hash` is NULL or points to `hash_len` bytes;
+ * the rest as `ketama_ring_create_points()`.
+ */
+enum ketama_status ketama_ring_create_points_len(const char *profile, size_t profile_len, const char *hash, size_t hash_len, const char *const *labels, const size_t *label_lens, size_t server_count, const uint32_t *positions, const uint32_t *owners, size_t point_count, struct ketama_ring **ring_out, size_t *failed_index_out);
 
 /**
  * Frees a ring (and every label it returned). NULL is a no-op.
@@ -305,8 +337,12 @@ enum ketama_status ketama_ring_set_weight(struct ketama_ring *ring, const char *
 /**
  * Sets the ring's placement options, replacing any set before (they change which bytes of
  * a key are hashed, never the servers' points):
- * - `hash_tag` (`hash_tag_len` bytes, exactly 2; NULL: none): twemproxy's `hash_tag`, only
- *   on the `twemproxy` profiles;
+ * - `hash_tag` (`hash_tag_len` bytes, exactly 2; NULL: none): a hash tag's delimiters, only
+ *   the tag between them being hashed, found by the client's own rule: twemproxy's
+ *   `hash_tag` and the Jedis profiles' key-tag pattern (`{}` being Jedis's default). The
+ *   Redis clients whose tag rule is always on (Predis, phpredis, redis-rb, go-redis,
+ *   redis-shard) hash `{tag}` without it and refuse it; docs/compat.md lists each
+ *   profile's rule;
  * - `prefix_key` (`prefix_key_len` bytes, at most 127, no NUL; NULL or empty: none):
  *   php-memcached's `OPT_PREFIX_KEY`, and `hash_with_prefix` (non-zero) its
  *   `OPT_HASH_WITH_PREFIX_KEY`, only on the libmemcached profiles (`libmemcached`,
@@ -524,6 +560,105 @@ enum ketama_status ketama_ring_point_count(const struct ketama_ring *ring, size_
 enum ketama_status ketama_ring_points(const struct ketama_ring *ring, uint32_t *positions_out, uint32_t *servers_out, size_t capacity, size_t *count_out);
 
 /**
+ * Creates a continuum over raw node names, weighted as the profile's client weighs servers.
+ *
+ * `profile` (`profile_len` bytes): a profile whose placement is a searched continuum with
+ * one owner per point (`libketama`, `flexihash`, `flexihash-seed`, `uhashring`,
+ * `uhashring-ketama`, `hash_ring`, `node-hashring`, ...). `hash` (`hash_len` bytes; NULL: the
+ * profile's default): the key hash, by name, also used for points where the profile hashes
+ * them with the key hash. `names[i]` / `name_lens[i]` / `weights[i]`: the `server_count`
+ * servers, in order; a name is any bytes, hashed as given (`names[i]` is never NULL, not even
+ * for an empty name); the same name twice is two servers, each with its own points.
+ *
+ * Errors: `KETAMA_STATUS_UNKNOWN_PROFILE`, `KETAMA_STATUS_UNKNOWN_HASH`,
+ * `KETAMA_STATUS_EMPTY_RING` (no server), `KETAMA_STATUS_BAD_WEIGHT` (a weight the client
+ * refuses), `KETAMA_STATUS_TOO_MANY_POINTS`, `KETAMA_STATUS_NOT_A_CONTINUUM` (a profile
+ * placed otherwise: modulo, jump, rendezvous, maglev, pecl's buckets, xmemcached's tie
+ * runs). On success `*ring_out` receives a ring to free with `ketama_raw_ring_free()`; on
+ * failure it is not written. `failed_index_out` (NULL allowed) receives, when one server is
+ * to blame, its index; it is written only then.
+ *
+ * # Safety
+ * `profile` points to `profile_len` bytes; `hash` is NULL or points to `hash_len` bytes;
+ * `names`, `name_lens` and `weights` hold `server_count` elements and each name its length
+ * in bytes; `ring_out` is writable; `failed_index_out` is NULL or writable.
+ */
+enum ketama_status ketama_raw_ring_create(const char *profile, size_t profile_len, const char *hash, size_t hash_len, const char *const *names, const size_t *name_lens, const uint32_t *weights, size_t server_count, struct ketama_raw_ring **ring_out, size_t *failed_index_out);
+
+/**
+ * As `ketama_raw_ring_create()`, but `strings[i]` is the number of point strings of server
+ * `i` itself (each giving the profile's points per string; 0: no point), for a client whose
+ * count the caller computes: flexihash's `round(replicas * weight)` positions, uhashring's
+ * `vnodes * weight` points.
+ *
+ * # Safety
+ * As `ketama_raw_ring_create()`, with `strings` for `weights`.
+ */
+enum ketama_status ketama_raw_ring_create_counted(const char *profile, size_t profile_len, const char *hash, size_t hash_len, const char *const *names, const size_t *name_lens, const uint32_t *strings, size_t server_count, struct ketama_raw_ring **ring_out, size_t *failed_index_out);
+
+/**
+ * Frees a raw ring. NULL is a no-op.
+ *
+ * # Safety
+ * `ring` is NULL or a ring from `ketama_raw_ring_create()` (or `_counted`) not yet freed;
+ * no other thread uses it.
+ */
+void ketama_raw_ring_free(struct ketama_raw_ring *ring);
+
+/**
+ * The index (in the list the ring was created from) of the server a key goes to, or a
+ * failure as a negative status: `-KETAMA_STATUS_NO_SERVER` (no server has a point),
+ * `-KETAMA_STATUS_KEY_REJECTED`, `-KETAMA_STATUS_NULL_ARGUMENT` (`ring` NULL, or `key` NULL
+ * with `key_len` > 0) (`ketama_status_str(-result)` names it). The key is refused, rewritten
+ * and hashed as the profile's client does.
+ *
+ * # Safety
+ * `ring` is NULL or a live raw ring; `key` points to `key_len` bytes (NULL allowed when 0).
+ */
+int64_t ketama_raw_ring_lookup_index(const struct ketama_raw_ring *ring, const char *key, size_t key_len);
+
+/**
+ * The index (into `ketama_raw_ring_points()`) of the point a key lands on. Errors as
+ * `ketama_raw_ring_lookup_index()`.
+ *
+ * # Safety
+ * `ring` is a live raw ring; `key` points to `key_len` bytes; `position_out` is writable.
+ */
+enum ketama_status ketama_raw_ring_key_position(const struct ketama_raw_ring *ring, const char *key, size_t key_len, size_t *position_out);
+
+/**
+ * Up to `n` distinct servers for a key, its own first, then the next owners met walking the
+ * continuum the way the profile's search goes: `servers_out[i]` receives server indexes,
+ * `*count_out` how many were written (fewer when fewer servers have points). Errors as
+ * `ketama_raw_ring_lookup_index()`.
+ *
+ * # Safety
+ * `ring` is a live raw ring; `key` points to `key_len` bytes; `servers_out` holds `n`
+ * elements; `count_out` is writable.
+ */
+enum ketama_status ketama_raw_ring_lookup_n(const struct ketama_raw_ring *ring, const char *key, size_t key_len, size_t n, uint32_t *servers_out, size_t *count_out);
+
+/**
+ * Number of servers (entries the ring was created from, points or not) in
+ * `*server_count_out`, and of points in `*point_count_out`.
+ *
+ * # Safety
+ * `ring` is a live raw ring; the outputs are writable.
+ */
+enum ketama_status ketama_raw_ring_size(const struct ketama_raw_ring *ring, size_t *server_count_out, size_t *point_count_out);
+
+/**
+ * Copies the continuum, ascending: `positions_out[i]` the point (on uhashring's 128-bit
+ * continuum its top 32 bits), `servers_out[i]` the index of the server owning it (may be
+ * NULL). Writes `min(capacity, points)` entries and their number to `*count_out`; among
+ * equal positions the winning server comes first.
+ *
+ * # Safety
+ * `ring` is a live raw ring; the arrays hold `capacity` elements; `count_out` is writable.
+ */
+enum ketama_status ketama_raw_ring_points(const struct ketama_raw_ring *ring, uint32_t *positions_out, uint32_t *servers_out, size_t capacity, size_t *count_out);
+
+/**
  * The name of profile number `index` (0-based, in documentation order; aliases are not
  * listed), static and NUL-terminated, or NULL past the last profile: a C program can list
  * every profile the library knows (`for (i = 0; ketama_profile_name(i); i++)`).
@@ -535,13 +670,23 @@ const char *ketama_profile_name(size_t index);
  *
  * `algorithm`: our snake_case names (C/libhashkit flavour: `md5`, `one_at_a_time`, `crc`,
  * `crc32a`, `fnv1a_32`, `murmur`, ...) or a client's own enum name (`KETAMA_HASH`,
- * `FNV1A_32_HASH` = Java flavour). Bare `crc32` is ambiguous and gives
- * `KETAMA_STATUS_AMBIGUOUS_HASH`.
+ * `FNV1A_32_HASH` = Java flavour), NUL-terminated. Bare `crc32` is ambiguous and gives
+ * `KETAMA_STATUS_AMBIGUOUS_HASH`. `ketama_hash_len()` is the same with a `(ptr, len)` name.
  *
  * # Safety
  * `algorithm` is NUL-terminated; `key` points to `len` bytes; `out` is writable.
  */
 enum ketama_status ketama_hash(const char *algorithm, const char *key, size_t len, uint32_t *hash_out);
+
+/**
+ * `ketama_hash()` with the algorithm's name as a `(ptr, len)` string (`algorithm_len`
+ * bytes), like every other string of the API.
+ *
+ * # Safety
+ * `algorithm` points to `algorithm_len` bytes; `key` points to `len` bytes; `out` is
+ * writable.
+ */
+enum ketama_status ketama_hash_len(const char *algorithm, size_t algorithm_len, const char *key, size_t len, uint32_t *hash_out);
 
 /**
  * The library version (`"MAJOR.MINOR.PATCH"`), static and NUL-terminated. Equals the header's

@@ -14,9 +14,10 @@
  * one and rename()-ing it over the old one: an in-place rewrite that pauses longer than
  * 200 ms can be read half-written.
  * Quirks of libketama's parser are kept (the memory token's last character is dropped, so
- * the file must end with a newline); inputs libketama mishandles are refused with a
- * message in ketama_error(): addresses of 23+ characters, memory <= 0 or > 4294967295,
- * blank-only lines. Not provided: union semun and MC_SHMSIZE's meaning (kept as a value).
+ * the file must end with a newline; a repeated address gets its own points); inputs
+ * libketama mishandles are refused with a message in ketama_error() (a negative memory, one
+ * above 4294967295, a last line of blanks only, a path that is not a regular file): see
+ * docs/libketama-files.md. Not provided: union semun and MC_SHMSIZE's meaning (kept as a value).
  * ketama_error() is per thread. Hand-written (the layout is libketama's); the C tests check
  * the struct sizes.
  */
@@ -33,8 +34,10 @@ extern "C" {
 /* qsort comparator type, as libketama declared it. */
 typedef int (*compfn)(const void *, const void *);
 
-/* One point on the circle. `ip` is NUL-terminated unless the address is 22 characters long
- * (the byte after it is then zero in this implementation). */
+/* One point on the circle. `ip` is NUL-terminated unless the address is 22 or 23 characters
+ * long (up to 23 are accepted, as libketama accepts them); in this implementation a 23rd
+ * character follows `ip` in the record's padding, and then a zero byte, so `ip` always reads
+ * as the whole address. */
 typedef struct {
     unsigned int point;
     char ip[22];

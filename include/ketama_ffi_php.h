@@ -30,10 +30,13 @@ typedef enum ketama_status {
     KETAMA_STATUS_NO_BUCKET = 27,
     KETAMA_STATUS_BAD_OPTION = 28,
 } ketama_status;
+typedef struct ketama_raw_ring ketama_raw_ring;
 typedef struct ketama_ring ketama_ring;
 enum ketama_status ketama_bucket(const char *algorithm, size_t algorithm_len, uint64_t input, uint32_t buckets, uint32_t *bucket_out);
 enum ketama_status ketama_ring_create(const char *profile, const char *hash, struct ketama_ring **ring_out);
+enum ketama_status ketama_ring_create_len(const char *profile, size_t profile_len, const char *hash, size_t hash_len, struct ketama_ring **ring_out);
 enum ketama_status ketama_ring_create_points(const char *profile, const char *hash, const char *const *labels, const size_t *label_lens, size_t server_count, const uint32_t *positions, const uint32_t *owners, size_t point_count, struct ketama_ring **ring_out, size_t *failed_index_out);
+enum ketama_status ketama_ring_create_points_len(const char *profile, size_t profile_len, const char *hash, size_t hash_len, const char *const *labels, const size_t *label_lens, size_t server_count, const uint32_t *positions, const uint32_t *owners, size_t point_count, struct ketama_ring **ring_out, size_t *failed_index_out);
 void ketama_ring_free(struct ketama_ring *ring);
 enum ketama_status ketama_ring_add(struct ketama_ring *ring, const char *label, size_t label_len, uint32_t weight);
 enum ketama_status ketama_ring_add_named(struct ketama_ring *ring, const char *label, size_t label_len, uint32_t weight, const char *name, size_t name_len);
@@ -56,7 +59,16 @@ enum ketama_status ketama_ring_server_count(const struct ketama_ring *ring, size
 enum ketama_status ketama_ring_server(const struct ketama_ring *ring, size_t index, const char **label_out, size_t *label_len_out, uint32_t *weight_out);
 enum ketama_status ketama_ring_point_count(const struct ketama_ring *ring, size_t *count_out);
 enum ketama_status ketama_ring_points(const struct ketama_ring *ring, uint32_t *positions_out, uint32_t *servers_out, size_t capacity, size_t *count_out);
+enum ketama_status ketama_raw_ring_create(const char *profile, size_t profile_len, const char *hash, size_t hash_len, const char *const *names, const size_t *name_lens, const uint32_t *weights, size_t server_count, struct ketama_raw_ring **ring_out, size_t *failed_index_out);
+enum ketama_status ketama_raw_ring_create_counted(const char *profile, size_t profile_len, const char *hash, size_t hash_len, const char *const *names, const size_t *name_lens, const uint32_t *strings, size_t server_count, struct ketama_raw_ring **ring_out, size_t *failed_index_out);
+void ketama_raw_ring_free(struct ketama_raw_ring *ring);
+int64_t ketama_raw_ring_lookup_index(const struct ketama_raw_ring *ring, const char *key, size_t key_len);
+enum ketama_status ketama_raw_ring_key_position(const struct ketama_raw_ring *ring, const char *key, size_t key_len, size_t *position_out);
+enum ketama_status ketama_raw_ring_lookup_n(const struct ketama_raw_ring *ring, const char *key, size_t key_len, size_t n, uint32_t *servers_out, size_t *count_out);
+enum ketama_status ketama_raw_ring_size(const struct ketama_raw_ring *ring, size_t *server_count_out, size_t *point_count_out);
+enum ketama_status ketama_raw_ring_points(const struct ketama_raw_ring *ring, uint32_t *positions_out, uint32_t *servers_out, size_t capacity, size_t *count_out);
 const char *ketama_profile_name(size_t index);
 enum ketama_status ketama_hash(const char *algorithm, const char *key, size_t len, uint32_t *hash_out);
+enum ketama_status ketama_hash_len(const char *algorithm, size_t algorithm_len, const char *key, size_t len, uint32_t *hash_out);
 const char *ketama_version(void);
 const char *ketama_status_str(int status);

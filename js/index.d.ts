@@ -19,8 +19,12 @@ export interface ServerSpec {
  * Values are strings (their UTF-8 bytes) or bytes.
  */
 export interface PlacementOptions {
-  /** twemproxy's `hash_tag`, exactly 2 bytes (null: none): only the non-empty bytes between
-   * the first opening byte and the next closing byte are hashed. Twemproxy profiles only. */
+  /** A hash tag's delimiters, exactly 2 bytes (null: none): only the tag between them is
+   * hashed, found by the client's own rule: twemproxy's `hash_tag` (the non-empty bytes
+   * between the first opening byte and the next closing byte), Jedis's key-tag pattern
+   * (`{}`: `\{(.+?)\}` with `find()`). Twemproxy and Jedis profiles only (the Redis clients
+   * whose tag rule is always on, Predis, phpredis, redis-rb, go-redis and redis-shard, hash
+   * `{tag}` without it and refuse it; docs/compat.md lists each profile's rule). */
   hashTag?: string | Uint8Array | null;
   /** php-memcached's `OPT_PREFIX_KEY`, at most 127 bytes without NUL (empty: none); it moves
    * keys only with `hashWithPrefix`. Libmemcached profiles only. */
@@ -55,6 +59,12 @@ export class Ring {
   get(key: Key): string;
   /** The index (in the order given) of the server `key` goes to. */
   index(key: Key): number;
+  /** The label of the server each key goes to, in order; null where the client refuses the
+   * key or no server owns it (EmptyRingError for a ring without servers). */
+  getMany(keys: ArrayLike<Key>): Array<string | null>;
+  /** The index of the server each key goes to, in order, -1 where `getMany` gives null;
+   * into `out` when given (at least as long as `keys`). */
+  indexMany(keys: ArrayLike<Key>, out?: Int32Array): Int32Array;
   /** Up to `n` distinct server labels for `key`, primary first. */
   getN(key: Key, n: number): string[];
   /** Up to `n` distinct server indexes for `key`, primary first. */

@@ -8,8 +8,8 @@
  *   compare build SERVERS         a fresh build, one server added, one removed (our C API)
  *
  * Output: one tab-separated line per measurement, `path servers anchor_ns ours_ns`
- * (anchor `-` where there is none: Debian's libmemcached aborts on the 101st server of a
- * consistent ring, COMPAT trap T5). Every answer is compared with libmemcached's first; a
+ * (anchor `-` where there is none: Debian's libmemcached 1.1.4 aborts on the 101st server of
+ * a consistent ring, an assertion left on; docs/client-notes.md). Every answer is compared with libmemcached's first; a
  * difference exits 1. Each timed call computes its answer (keys differ, nothing is cached
  * by the program). Times are the best round: anchor and ours alternate in each round, so
  * both see the same machine load. */

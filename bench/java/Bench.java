@@ -11,16 +11,20 @@ import org.ketama.Ring;
 import org.ketama.Server;
 
 /**
- * The Java port's lookup against spymemcached's own KetamaNodeLocator.getPrimary, in one JVM
+ * The Java port's lookups against spymemcached's own KetamaNodeLocator.getPrimary, in one JVM
  * run: the same 100 servers, the same ring (profile spymemcached, KETAMA_HASH), the same keys
- * ({@code user:N:profile}); both sides interleaved, each warmed up first. Prints a table row
- * and the ratio (their time / ours). A benchmark, not a test.
+ * ({@code user:N:profile}); every path interleaved in each round, each warmed up first.
+ * Prints one tab-separated line per path, {@code name ns_per_key} (CPU time, median of the
+ * rounds), for bench/java/run.sh. A benchmark, not a test.
  */
 public final class Bench {
     static final int SERVERS = 100;
     static final int KEYS = 1 << 16;
+    /** Keys per batch call (a multi-get), as bench/rust/examples/port_floor.rs batches them. */
+    static final int CHUNK = 1000;
+    static final int WARMUP = 5;
     static final int ROUNDS = 15;
-    static final int PASSES = 8;
+    static final int PASSES = 4;
     static volatile Object sink;
 
     static MemcachedNode node(InetSocketAddress a) {
@@ -36,23 +40,26 @@ public final class Bench {
             });
     }
 
-    interface Lookup {
-        Object at(String key);
+    /** One timed path: a pass over every key. */
+    interface Pass {
+        int over(String[] keys);
     }
 
-    /** Nanoseconds per key of one timed pass over every key. */
-    static double pass(Lookup f, String[] keys) {
-        long t0 = System.nanoTime();
-        Object last = null;
+    static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+
+    /**
+     * CPU nanoseconds per key of PASSES passes: the thread's CPU time, what
+     * bench/rust/examples/port_floor.rs reads too, so that a shared machine's figures count
+     * only the time the thread ran.
+     */
+    static double timed(Pass f, String[] keys) {
+        long t0 = THREADS.getCurrentThreadCpuTime();
         int h = 0;
         for (int p = 0; p < PASSES; p++) {
-            for (String k : keys) {
-                last = f.at(k);
-                h += System.identityHashCode(last);
-            }
+            h += f.over(keys);
         }
-        long dt = System.nanoTime() - t0;
-        sink = h + "" + last;
+        long dt = THREADS.getCurrentThreadCpuTime() - t0;
+        sink = h;
         return (double) dt / ((long) PASSES * keys.length);
     }
 
@@ -71,36 +78,64 @@ public final class Bench {
         for (int i = 0; i < KEYS; i++) {
             keys[i] = "user:" + i + ":profile";
         }
-        // Same answers first: the comparison is between two placements of one ring.
-        for (String k : keys) {
-            if (nodes.get(ring.index(k)) != theirs.getPrimary(k)) {
+        // Same answers first: the comparison is between placements of one ring.
+        String[] many = ring.getMany(keys);
+        for (int i = 0; i < KEYS; i++) {
+            String k = keys[i];
+            if (nodes.get(ring.index(k)) != theirs.getPrimary(k) || !many[i].equals(ring.get(k))) {
                 throw new AssertionError("the rings disagree on " + k);
             }
         }
-        Lookup spy = theirs::getPrimary;
-        Lookup ours = ring::get;
-        Lookup oursIndex = ring::index;
-        for (int w = 0; w < 5; w++) {
-            pass(spy, keys);
-            pass(ours, keys);
-            pass(oursIndex, keys);
+        String[][] chunks = new String[(KEYS + CHUNK - 1) / CHUNK][];
+        for (int c = 0; c < chunks.length; c++) {
+            chunks[c] = Arrays.copyOfRange(keys, c * CHUNK, Math.min(KEYS, (c + 1) * CHUNK));
         }
-        double[] a = new double[ROUNDS], b = new double[ROUNDS], c = new double[ROUNDS];
-        for (int r = 0; r < ROUNDS; r++) {
-            a[r] = pass(spy, keys);
-            b[r] = pass(ours, keys);
-            c[r] = pass(oursIndex, keys);
+        String[] names = {"spymemcached_get_primary", "java_get", "java_index", "java_get_many"};
+        Pass[] paths = {
+            ks -> {
+                int h = 0;
+                for (String k : ks) {
+                    h += System.identityHashCode(theirs.getPrimary(k));
+                }
+                return h;
+            },
+            ks -> {
+                int h = 0;
+                for (String k : ks) {
+                    h += System.identityHashCode(ring.get(k));
+                }
+                return h;
+            },
+            ks -> {
+                int h = 0;
+                for (String k : ks) {
+                    h += ring.index(k);
+                }
+                return h;
+            },
+            ks -> {
+                int h = 0;
+                for (String[] chunk : chunks) {
+                    String[] got = ring.getMany(chunk);
+                    h += System.identityHashCode(got[got.length - 1]);
+                }
+                return h;
+            },
+        };
+        double[][] t = new double[paths.length][ROUNDS];
+        for (int r = 0; r < WARMUP + ROUNDS; r++) {
+            for (int p = 0; p < paths.length; p++) {
+                double ns = timed(paths[p], keys);
+                if (r >= WARMUP) {
+                    t[p][r - WARMUP] = ns;
+                }
+            }
         }
-        Arrays.sort(a);
-        Arrays.sort(b);
-        Arrays.sort(c);
-        double spyNs = a[ROUNDS / 2], oursNs = b[ROUNDS / 2], idxNs = c[ROUNDS / 2];
-        System.out.printf("java %s, %d servers (160 points each), %d keys user:N:profile, median of %d rounds x %d passes%n",
+        System.out.printf("# java\t%s, %d servers (160 points each), %d keys user:N:profile, median of %d rounds x %d passes%n",
             System.getProperty("java.version"), SERVERS, KEYS, ROUNDS, PASSES);
-        System.out.printf("| Java `Ring.get(String)` (profile spymemcached, KETAMA_HASH) | spymemcached 2.12.3 `KetamaNodeLocator.getPrimary` | %.0f ns | %.0f ns | %.2fx | >= 1.5x | %s |%n",
-            spyNs, oursNs, spyNs / oursNs, spyNs / oursNs >= 1.5 ? "yes" : "no");
-        System.out.printf("| Java `Ring.index(String)` | spymemcached 2.12.3 `KetamaNodeLocator.getPrimary` | %.0f ns | %.0f ns | %.2fx | (no goal) | - |%n",
-            spyNs, idxNs, spyNs / idxNs);
-        System.out.printf("ratio %.2f%n", spyNs / oursNs);
+        for (int p = 0; p < paths.length; p++) {
+            Arrays.sort(t[p]);
+            System.out.printf("%s\t%.1f%n", names[p], t[p][ROUNDS / 2]);
+        }
     }
 }

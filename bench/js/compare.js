@@ -2,7 +2,7 @@
 // Side-by-side speed of the JavaScript port's Ring.get (profile node-hashring) and npm
 // hashring 3.2.0's HashRing.get (default options: md5, its 5,000-entry LRU cache), same
 // servers, same keys, one process; plus the package's MD5 against node:crypto for the key
-// hash alone. A benchmark, not a test.
+// hash alone. A benchmark, not a test. Env KETAMA_JS_PKG: the JS package to time (default js/).
 //
 //   node bench/js/compare.js [SERVERS ...] [--keys 20000] [--budget 1]
 //
@@ -14,7 +14,7 @@
 
 const path = require('path');
 const crypto = require('crypto');
-const { Ring, hash } = require(path.join(__dirname, '..', '..', 'js'));
+const { Ring, hash } = require(process.env.KETAMA_JS_PKG || path.join(__dirname, '..', '..', 'js'));
 
 let HashRing;
 try {

@@ -6,8 +6,8 @@
 //   php -d ffi.enable=1 bench/php/compare.php SERVERS [SERVERS ...]
 //
 // Prints one tab-separated line per measurement: `path servers anchor_ns ours_ns` (anchor `-`
-// above 100 servers: Debian's libmemcached aborts on the 101st server of a consistent ring,
-// COMPAT trap T5). Answers are compared on every key first (a difference exits 1). Times: the
+// above 100 servers: Debian's libmemcached 1.1.4 aborts on the 101st server of a consistent
+// ring, an assertion left on; docs/client-notes.md). Answers are compared on every key first (a difference exits 1). Times: the
 // best of many short runs of 500 keys, anchor and ours alternating.
 declare(strict_types=1);
 require __DIR__ . '/../../ffi-c/php/autoload.php';

@@ -67,6 +67,8 @@ pub mod ring;
 #[cfg(feature = "alloc")]
 pub mod server;
 #[cfg(feature = "alloc")]
+pub mod servers_file;
+#[cfg(feature = "alloc")]
 pub mod weight;
 
 /// The `arc-swap` crate [`SharedRing`] publishes snapshots with (its `Guard` type appears in

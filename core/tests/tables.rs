@@ -1,6 +1,7 @@
 //! The profile and hash tables: tests of the tables themselves, and the documentation tables
 //! generated from the rows (the README's profile table, the crate docs' table in
-//! `core/src/profile/mod.rs`, `docs/compat.md`'s profile list).
+//! `core/src/profile/mod.rs`, `docs/compat.md`'s profile list, and the hash-tag table in
+//! `docs/compat.md` and `tests/vectors/README.md`).
 //!
 //! `generated_tables_are_fresh` fails when a committed table differs from what the rows
 //! give; to rewrite them:
@@ -13,7 +14,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use ketama_core::profile::{Placement, PROFILES};
+use ketama_core::profile::{KeyTag, Placement, PROFILES};
 use ketama_core::{Hash, Profile};
 
 /// The line before and after each generated table.
@@ -119,12 +120,52 @@ fn compat_table() -> Vec<String> {
     )
 }
 
-/// `text` with the lines between the markers replaced by `lines` (each line prefixed by
-/// `prefix`, for doc comments); `None` when the markers are missing.
-fn splice(text: &str, prefix: &str, lines: &[String]) -> Option<String> {
+/// The profiles whose client finds a hash tag in a key: whether the tag needs the
+/// `hash_tag` option (its delimiters) or is always `{...}`, and the rule (the spec's
+/// `key_tag.rule`, `spec/README.md`).
+fn hash_tag_table() -> Vec<String> {
+    table(
+        &[
+            "profile",
+            "hash tag",
+            "rule (`key_tag` in `spec/README.md`)",
+        ],
+        PROFILES.iter().filter_map(|p| {
+            let (tag, rule) = match p.key_tag {
+                KeyTag::None => return None,
+                KeyTag::Configured(r) => ("with the `hash_tag` option (2 delimiter bytes)", r),
+                KeyTag::Braces(r) => ("always, between `{` and `}` (no option)", r),
+            };
+            Some(vec![
+                names(p),
+                tag.to_string(),
+                format!("`{}`", snake(&format!("{rule:?}"))),
+            ])
+        }),
+    )
+}
+
+/// A Rust variant name (`FirstNonEmpty`) as the spec spells it (`first_non_empty`).
+fn snake(camel: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in camel.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
+/// `text` with the lines between the `nth` pair of markers (from 0) replaced by `lines`
+/// (each line prefixed by `prefix`, for doc comments); `None` when the markers are missing.
+fn splice(text: &str, prefix: &str, nth: usize, lines: &[String]) -> Option<String> {
     let begin = format!("{prefix}{BEGIN}\n");
     let end = format!("{prefix}{END}\n");
-    let a = text.find(&begin)? + begin.len();
+    let mut a = 0;
+    for _ in 0..=nth {
+        a += text[a..].find(&begin)? + begin.len();
+    }
     let b = a + text[a..].find(&end)?;
     let mut body = String::new();
     for l in lines {
@@ -138,17 +179,21 @@ fn splice(text: &str, prefix: &str, lines: &[String]) -> Option<String> {
 #[test]
 fn generated_tables_are_fresh() {
     let write = std::env::var_os("KETAMA_WRITE_TABLES").is_some();
+    // (file, doc-comment prefix, which marker pair of the file, table)
     let targets = [
-        ("README.md", "", readme_table()),
-        ("core/src/profile/mod.rs", "//! ", crate_doc_table()),
-        ("docs/compat.md", "", compat_table()),
+        ("README.md", "", 0, readme_table()),
+        ("core/src/profile/mod.rs", "//! ", 0, crate_doc_table()),
+        ("docs/compat.md", "", 0, compat_table()),
+        ("docs/compat.md", "", 1, hash_tag_table()),
+        ("tests/vectors/README.md", "", 0, hash_tag_table()),
     ];
     let mut stale = Vec::new();
-    for (path, prefix, lines) in targets {
+    for (path, prefix, nth, lines) in targets {
         let file = repo(path);
         let text = std::fs::read_to_string(&file).unwrap();
-        let fresh = splice(&text, prefix, &lines)
-            .unwrap_or_else(|| panic!("{path}: the generated-table markers are missing"));
+        let fresh = splice(&text, prefix, nth, &lines).unwrap_or_else(|| {
+            panic!("{path}: the generated-table markers (pair {nth}) are missing")
+        });
         if fresh != text {
             if write {
                 std::fs::write(&file, fresh).unwrap();

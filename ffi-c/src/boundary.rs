@@ -1,5 +1,13 @@
-//! The C boundary: one macro that catches panics, and helpers that turn raw pointers into
-//! Rust references (NULL becomes `KETAMA_STATUS_NULL_ARGUMENT`).
+//! The C boundary: one macro that catches panics, and the macros that turn raw pointer
+//! arguments into Rust references (NULL becomes `KETAMA_STATUS_NULL_ARGUMENT`).
+//!
+//! Raw pointers reach this crate only as arguments of its exported functions, or as the
+//! elements of array arguments, and every exported function states in its `# Safety`
+//! section what its C caller guarantees about each (live handle, `len` readable bytes,
+//! writable output, NUL-terminated string). The `try_*!` macros below are the only places
+//! that turn such a pointer into a reference: each checks NULL and lengths first, then makes
+//! the conversion under the one SAFETY argument it carries, that contract. Call sites write
+//! `let key = try_bytes!(key, key_len)?;` and need no `unsafe` block of their own.
 
 use core::ffi::{c_char, CStr};
 
@@ -101,17 +109,26 @@ pub(crate) unsafe fn text<'a>(ptr: *const c_char, len: usize) -> FfiResult<&'a s
     core::str::from_utf8(b).map_err(|_| ketama_status::InvalidUtf8)
 }
 
+/// A NUL-terminated C string's bytes, without the NUL.
+///
+/// # Safety
+/// `ptr` is NULL or a NUL-terminated string that outlives `'a`.
+pub(crate) unsafe fn c_bytes<'a>(ptr: *const c_char) -> FfiResult<&'a [u8]> {
+    if ptr.is_null() {
+        return Err(ketama_status::NullArgument);
+    }
+    // SAFETY: non-NULL and NUL-terminated by the caller's contract.
+    Ok(unsafe { CStr::from_ptr(ptr) }.to_bytes())
+}
+
 /// A NUL-terminated C string as UTF-8 text.
 ///
 /// # Safety
 /// `ptr` is NULL or a NUL-terminated string that outlives `'a`.
 pub(crate) unsafe fn c_text<'a>(ptr: *const c_char) -> FfiResult<&'a str> {
-    if ptr.is_null() {
-        return Err(ketama_status::NullArgument);
-    }
-    // SAFETY: non-NULL and NUL-terminated by the caller's contract.
-    let s = unsafe { CStr::from_ptr(ptr) };
-    s.to_str().map_err(|_| ketama_status::InvalidUtf8)
+    // SAFETY: forwarded contract.
+    let b = unsafe { c_bytes(ptr) }?;
+    core::str::from_utf8(b).map_err(|_| ketama_status::InvalidUtf8)
 }
 
 /// An output pointer as a mutable reference (written only once the call has succeeded).
@@ -162,3 +179,134 @@ pub(crate) unsafe fn in_slice<'a, T>(ptr: *const T, len: usize) -> FfiResult<&'a
     // SAFETY: by the caller's contract.
     Ok(unsafe { core::slice::from_raw_parts(ptr, len) })
 }
+
+/// `try_handle!(Type, ptr)`: the `&Type` behind a handle argument (`FfiResult`; NULL is
+/// `KETAMA_STATUS_NULL_ARGUMENT`).
+macro_rules! try_handle {
+    ($ty:ty, $ptr:expr) => {{
+        let ptr = $ptr;
+        let borrow = <$ty as $crate::boundary::Opaque>::borrow;
+        // SAFETY: `ptr` is a handle argument of the exported function this expands in, whose
+        // `# Safety` section requires NULL or a live handle of this type (a `Box` made by
+        // `Opaque::into_raw`, not yet freed); NULL is refused by `borrow`.
+        unsafe { borrow(ptr) }
+    }};
+}
+pub(crate) use try_handle;
+
+/// `free_handle!(Type, ptr)`: drops the value behind a handle argument; NULL is a no-op.
+macro_rules! free_handle {
+    ($ty:ty, $ptr:expr) => {{
+        let ptr = $ptr;
+        let free = <$ty as $crate::boundary::Opaque>::free;
+        // SAFETY: `ptr` is the handle argument of a `_free` function, whose `# Safety` section
+        // requires NULL or a live handle of this type that no other thread uses.
+        unsafe { free(ptr) }
+    }};
+}
+pub(crate) use free_handle;
+
+/// `try_out!(ptr)`: an output argument as `&mut T` (`FfiResult`; NULL refused).
+macro_rules! try_out {
+    ($ptr:expr) => {{
+        let ptr = $ptr;
+        // SAFETY: `ptr` is an output argument of the exported function this expands in, whose
+        // `# Safety` section requires it to be NULL or valid for one write; NULL is refused.
+        unsafe { $crate::boundary::out(ptr) }
+    }};
+}
+pub(crate) use try_out;
+
+/// `try_opt_out!(ptr)`: an optional output argument as `Option<&mut T>` (NULL: `None`).
+macro_rules! try_opt_out {
+    ($ptr:expr) => {{
+        let ptr = $ptr;
+        // SAFETY: `ptr` is an optional output argument of the exported function this expands
+        // in, whose `# Safety` section requires it to be NULL or valid for one write.
+        unsafe { ptr.as_mut() }
+    }};
+}
+pub(crate) use try_opt_out;
+
+/// `try_opt_ref!(ptr)`: an input argument as `Option<&T>` (NULL: `None`).
+macro_rules! try_opt_ref {
+    ($ptr:expr) => {{
+        let ptr = $ptr;
+        // SAFETY: `ptr` is an input argument of the exported function this expands in, whose
+        // `# Safety` section requires it to be NULL or valid for reads of one `T`.
+        unsafe { ptr.as_ref() }
+    }};
+}
+pub(crate) use try_opt_ref;
+
+/// `try_bytes!(ptr, len)`: `(ptr, len)` bytes (`FfiResult`; see [`bytes`] for the checks).
+macro_rules! try_bytes {
+    ($ptr:expr, $len:expr) => {{
+        let (ptr, len) = ($ptr, $len);
+        // SAFETY: `(ptr, len)` is a byte-string argument of the exported function this expands
+        // in (or an element of one of its array arguments), whose `# Safety` section requires
+        // `len` readable bytes at `ptr`; NULL and impossible lengths are refused by `bytes`.
+        unsafe { $crate::boundary::bytes(ptr, len) }
+    }};
+}
+pub(crate) use try_bytes;
+
+/// `try_text!(ptr, len)`: `(ptr, len)` UTF-8 text (`FfiResult`; see [`text`]).
+macro_rules! try_text {
+    ($ptr:expr, $len:expr) => {{
+        let (ptr, len) = ($ptr, $len);
+        // SAFETY: as `try_bytes!`: a string argument (or array element) of `len` readable
+        // bytes by the exported function's `# Safety` section; checked by `text`.
+        unsafe { $crate::boundary::text(ptr, len) }
+    }};
+}
+pub(crate) use try_text;
+
+/// `try_c_bytes!(ptr)`: a NUL-terminated string argument's bytes, without the NUL
+/// (`FfiResult`; NULL refused).
+macro_rules! try_c_bytes {
+    ($ptr:expr) => {{
+        let ptr = $ptr;
+        // SAFETY: `ptr` is a string argument of the exported function this expands in, whose
+        // `# Safety` section requires NULL or a NUL-terminated string; NULL is refused.
+        unsafe { $crate::boundary::c_bytes(ptr) }
+    }};
+}
+pub(crate) use try_c_bytes;
+
+/// `try_c_text!(ptr)`: a NUL-terminated string argument as UTF-8 text (`FfiResult`).
+macro_rules! try_c_text {
+    ($ptr:expr) => {{
+        let ptr = $ptr;
+        // SAFETY: as `try_c_bytes!`: NULL or NUL-terminated by the exported function's
+        // `# Safety` section; checked by `c_text`.
+        unsafe { $crate::boundary::c_text(ptr) }
+    }};
+}
+pub(crate) use try_c_text;
+
+/// `try_slice!(ptr, len)`: an input array argument of `len` elements (`FfiResult`; see
+/// [`in_slice`]).
+macro_rules! try_slice {
+    ($ptr:expr, $len:expr) => {{
+        let (ptr, len) = ($ptr, $len);
+        // SAFETY: `(ptr, len)` is an array argument of the exported function this expands
+        // in, whose `# Safety` section requires `len` readable elements at `ptr`; NULL and
+        // impossible lengths are refused by `in_slice`.
+        unsafe { $crate::boundary::in_slice(ptr, len) }
+    }};
+}
+pub(crate) use try_slice;
+
+/// `try_slice_mut!(ptr, len)`: an output array argument of `len` elements (`FfiResult`; see
+/// [`out_slice`]).
+macro_rules! try_slice_mut {
+    ($ptr:expr, $len:expr) => {{
+        let (ptr, len) = ($ptr, $len);
+        // SAFETY: `(ptr, len)` is an output array argument of the exported function this
+        // expands in, whose `# Safety` section requires room for `len` elements at `ptr`;
+        // NULL and impossible lengths are refused by `out_slice`.
+        unsafe { $crate::boundary::out_slice(ptr, len) }
+    }};
+}
+pub(crate) use try_slice_mut;

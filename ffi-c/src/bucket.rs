@@ -5,7 +5,7 @@ use core::ffi::c_char;
 
 use ketama_core::alt::bucket::{bucket, Bucket};
 
-use crate::boundary::{ffi_boundary, out, text};
+use crate::boundary::{ffi_boundary, try_out, try_text};
 use crate::status::ketama_status;
 
 /// Writes to `*bucket_out` the bucket (0 .. `buckets` - 1) of `input` under the bucket
@@ -30,10 +30,8 @@ pub unsafe extern "C" fn ketama_bucket(
     bucket_out: *mut u32,
 ) -> ketama_status {
     ffi_boundary! {
-        // SAFETY: caller's contract.
-        let bucket_out = unsafe { out(bucket_out) }?;
-        // SAFETY: caller's contract.
-        let name = unsafe { text(algorithm, algorithm_len) }?;
+        let bucket_out = try_out!(bucket_out)?;
+        let name = try_text!(algorithm, algorithm_len)?;
         let algorithm = Bucket::from_name(name)?;
         *bucket_out = bucket(algorithm, input, buckets)?;
         Ok(())

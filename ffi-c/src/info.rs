@@ -7,7 +7,7 @@ use core::ffi::c_int;
 
 use ketama_core::{Hash, Profile};
 
-use crate::boundary::{bytes, c_text, ffi_boundary, out};
+use crate::boundary::{ffi_boundary, try_bytes, try_c_text, try_out, try_text};
 use crate::status::ketama_status;
 
 /// The name of profile number `index` (0-based, in documentation order; aliases are not
@@ -29,8 +29,8 @@ pub extern "C" fn ketama_profile_name(index: usize) -> *const c_char {
 ///
 /// `algorithm`: our snake_case names (C/libhashkit flavour: `md5`, `one_at_a_time`, `crc`,
 /// `crc32a`, `fnv1a_32`, `murmur`, ...) or a client's own enum name (`KETAMA_HASH`,
-/// `FNV1A_32_HASH` = Java flavour). Bare `crc32` is ambiguous and gives
-/// `KETAMA_STATUS_AMBIGUOUS_HASH`.
+/// `FNV1A_32_HASH` = Java flavour), NUL-terminated. Bare `crc32` is ambiguous and gives
+/// `KETAMA_STATUS_AMBIGUOUS_HASH`. `ketama_hash_len()` is the same with a `(ptr, len)` name.
 ///
 /// # Safety
 /// `algorithm` is NUL-terminated; `key` points to `len` bytes; `out` is writable.
@@ -42,13 +42,34 @@ pub unsafe extern "C" fn ketama_hash(
     hash_out: *mut u32,
 ) -> ketama_status {
     ffi_boundary! {
-        // SAFETY: caller's contract.
-        let hash_out = unsafe { out(hash_out) }?;
-        // SAFETY: caller's contract.
-        let h = Hash::from_name(unsafe { c_text(algorithm) }?)?;
-        // SAFETY: caller's contract.
-        let key = unsafe { bytes(key, len) }?;
-        *hash_out = h.hash(key);
+        let hash_out = try_out!(hash_out)?;
+        let h = Hash::from_name(try_c_text!(algorithm)?)?;
+        *hash_out = h.hash(try_bytes!(key, len)?);
+        Ok(())
+    }
+}
+
+/// `ketama_hash()` with the algorithm's name as a `(ptr, len)` string (`algorithm_len`
+/// bytes), like every other string of the API.
+///
+/// # Safety
+/// `algorithm` points to `algorithm_len` bytes; `key` points to `len` bytes; `out` is
+/// writable.
+#[no_mangle]
+pub unsafe extern "C" fn ketama_hash_len(
+    algorithm: *const c_char,
+    algorithm_len: usize,
+    key: *const c_char,
+    len: usize,
+    hash_out: *mut u32,
+) -> ketama_status {
+    ffi_boundary! {
+        let hash_out = try_out!(hash_out)?;
+        if algorithm.is_null() {
+            return Err(ketama_status::NullArgument);
+        }
+        let h = Hash::from_name(try_text!(algorithm, algorithm_len)?)?;
+        *hash_out = h.hash(try_bytes!(key, len)?);
         Ok(())
     }
 }

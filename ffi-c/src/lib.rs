@@ -23,6 +23,9 @@ pub mod bucket;
 pub mod compat;
 pub mod ring;
 
+/// Continua over raw node names (after `ring`: the header lists them after the rings).
+pub mod raw;
+
 // After `ring`: cbindgen writes the header's functions in declaration order.
 pub mod info;
 mod split;

@@ -183,3 +183,53 @@ func TestLiveRing(t *testing.T) {
 		t.Fatal("no key of the stopped server was written")
 	}
 }
+
+// With the go-redis profile, the hook routes as go-redis's own default hash does, also once
+// a shard is down (go-redis then hashes over the live shards alone; the profile walks its
+// rendezvous order to the first live server): both Rings watch the same servers.
+func TestLiveGoRedisProfileWithAShardDown(t *testing.T) {
+	procs := startRedis(t, 4)
+	servers := make([]Server, len(procs))
+	for i, p := range procs {
+		servers[i] = Server{Label: p.addr, Weight: 1}
+	}
+	servers[2].Name = "named-shard"
+	ring, err := core.New("go-redis", "", servers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := NewHook(ring)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := func(hash func([]string) redis.ConsistentHash) *redis.RingOptions {
+		return &redis.RingOptions{
+			Addrs: h.Addrs(), NewConsistentHash: hash, HeartbeatFrequency: 50 * time.Millisecond,
+			DialTimeout: time.Second, ReadTimeout: time.Second, MaxRetries: -1,
+		}
+	}
+	theirs, ours := redis.NewRing(opts(nil)), redis.NewRing(opts(h.NewConsistentHash))
+	t.Cleanup(func() { theirs.Close(); ours.Close() })
+	same := func(when string) {
+		for i := 0; i < 2000; i++ {
+			for _, key := range []string{fmt.Sprintf("user:%d", i), fmt.Sprintf("{user:%d}:name", i)} {
+				a, errA := theirs.GetShardClientForKey(key)
+				b, errB := ours.GetShardClientForKey(key)
+				if errA != nil || errB != nil {
+					t.Fatalf("%s %s: %v / %v", when, key, errA, errB)
+				}
+				if a.Options().Addr != b.Options().Addr {
+					t.Fatalf("%s %s: go-redis %s, hook %s", when, key, a.Options().Addr, b.Options().Addr)
+				}
+			}
+		}
+	}
+	same("all up")
+	procs[2].stop()
+	for deadline := time.Now().Add(10 * time.Second); theirs.Len() != 3 || ours.Len() != 3; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("go-redis still counts %d and %d live shards", theirs.Len(), ours.Len())
+		}
+	}
+	same("one down")
+}

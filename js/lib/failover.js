@@ -17,6 +17,7 @@ function limit(ring) {
   const p = ring.profile;
   if (p.failover === 'walk' || p.failover === 'rehash_key_untried') return ring.n;
   if (p.failover === 'rehash') return p.boundedByServers ? ring.n + 1 : SPY_SEQUENCE;
+  if (p.failover === 'rehash_doubled') return ring.n + 1;
   if (p.failover === 'stay') return 1;
   return p.tries;
 }
@@ -24,15 +25,18 @@ function limit(ring) {
 /** Shows `visit` the key's failover sequence (server indexes), at most `n`, until it returns true. */
 function each(ring, key, n, visit) {
   const p = ring.profile;
-  const first = ring.index(key);
+  const first = ring.locateKey(key);
   if (n <= 0) return;
-  // The key as the client hashes it, loaded into K by ring.index: copied (before any visitor
+  // The key as the client hashes it, loaded into K by ring.locateKey: copied (before any visitor
   // runs) only for the rules that rehash it.
   const key0 = p.failover === 'walk' || p.failover === 'stay' ? null : K.b.slice(0, K.n);
   if (visit(first)) return;
   const continuum = p.isRing;
-  if (p.failover === 'rehash_key' || p.failover === 'rehash_key_dash' || p.failover === 'rehash_hash') {
+  if (p.failover === 'rehash_key' || p.failover === 'rehash_key_dash' || p.failover === 'rehash_hash' ||
+    p.failover === 'rehash_sum') {
     rehashTries(ring, key0, Math.min(n, p.tries), visit);
+  } else if (p.failover === 'rehash_doubled') {
+    rehashTries(ring, key0, Math.min(n, ring.n + 1), visit);
   } else if (p.failover === 'rehash_key_untried') {
     rehashUntried(ring, key0, first, Math.min(n, ring.n), visit);
   } else if (p.failover === 'rehash' && continuum) {
@@ -59,9 +63,11 @@ function rehashWalk(ring, key0, rehashes, visit) {
 
 /**
  * dalli (`rehash_key`: lookup t >= 1 hashes `decimal(t - 1) + key`), pecl memcache
- * (`rehash_key_dash`: `key + '-' + decimal(t - 1)`) and python-memcached (`rehash_hash`:
- * `h(t + 1) = H(decimal(h(t)) + decimal(t))`): `n` lookups in all, each hash placed as the key's
- * own hash is; one server with the single-server shortcut: that server alone.
+ * (`rehash_key_dash`: `key + '-' + decimal(t - 1)`), python-memcached (`rehash_hash`:
+ * `h(t + 1) = H(decimal(h(t)) + decimal(t))`), Cache::Memcached (`rehash_sum`:
+ * `h += H(decimal(t) + key)` for t = 1, 2, ...) and Enyim's ketama (`rehash_doubled`:
+ * `2 * H(decimal(t - 1) + key)`): `n` lookups in all, each hash placed as the key's own hash
+ * is; one server with the single-server shortcut: that server alone.
  */
 function rehashTries(ring, key0, n, visit) {
   const p = ring.profile;
@@ -70,19 +76,31 @@ function rehashTries(ring, key0, n, visit) {
   const tagged = new Uint8Array(key0.length + 40);
   for (let t = 0; t < n - 1; t++) {
     let len;
-    if (p.failover === 'rehash_key') {
-      len = putDigits(tagged, 0, String(t));
-      tagged.set(key0, len);
-      len += key0.length;
-    } else if (p.failover === 'rehash_key_dash') {
-      tagged.set(key0, 0);
-      tagged[key0.length] = 0x2d;
-      len = putDigits(tagged, key0.length + 1, String(t));
-    } else {
-      len = putDigits(tagged, 0, String(h));
-      len = putDigits(tagged, len, String(t));
+    switch (p.failover) {
+      case 'rehash_key':
+      case 'rehash_doubled':
+        len = putDigits(tagged, 0, String(t));
+        tagged.set(key0, len);
+        len += key0.length;
+        break;
+      case 'rehash_sum':
+        len = putDigits(tagged, 0, String(t + 1));
+        tagged.set(key0, len);
+        len += key0.length;
+        break;
+      case 'rehash_key_dash':
+        tagged.set(key0, 0);
+        tagged[key0.length] = 0x2d;
+        len = putDigits(tagged, key0.length + 1, String(t));
+        break;
+      default:
+        len = putDigits(tagged, 0, String(h));
+        len = putDigits(tagged, len, String(t));
     }
-    h = ring.hashFn(tagged, len);
+    const th = ring.hashFn(tagged, len);
+    if (p.failover === 'rehash_sum') h = (h + th) >>> 0;
+    else if (p.failover === 'rehash_doubled') h = (th * 2) >>> 0;
+    else h = th;
     if (visit(ring.indexOfHash(h))) return;
   }
 }

@@ -2,10 +2,8 @@
 // mcrouter's furc_hash (CH3) and WeightedCh3HashFunc.
 
 const { hash32: spooky32 } = require('./spooky');
+const { murmur64aSeeded, H64 } = require('./hash64');
 
-const M64 = (1n << 64n) - 1n;
-const MM = 0xc6a4a7935bd1e995n;
-const R = 47n;
 /** MurmurHash64A seed furc uses. */
 const FURC_SEED = 4193360111;
 /** Bits between the tree levels of one try; limits pools to 2^23 servers. */
@@ -19,28 +17,10 @@ const WCH3_SEED = 0xface2014;
 /** Tries of WeightedCh3HashFunc. */
 const WCH3_TRIES = 32;
 
-/** MurmurHash64A of `key[0..len)` with a 32-bit seed, little-endian word reads. */
+/** MurmurHash64A of `key[0..len)` with a 32-bit seed, as a BigInt. */
 function murmur64a(key, len, seed) {
-  let h = (BigInt(seed) ^ ((BigInt(len) * MM) & M64)) & M64;
-  let at = 0;
-  for (; at + 8 <= len; at += 8) {
-    let k = 0n;
-    for (let i = 7; i >= 0; i--) k = (k << 8n) | BigInt(key[at + i]);
-    k = (k * MM) & M64;
-    k ^= k >> R;
-    k = (k * MM) & M64;
-    h ^= k;
-    h = (h * MM) & M64;
-  }
-  if (at < len) {
-    let t = 0n;
-    for (let i = len - 1; i >= at; i--) t = (t << 8n) | BigInt(key[i]);
-    h ^= t;
-    h = (h * MM) & M64;
-  }
-  h ^= h >> R;
-  h = (h * MM) & M64;
-  return h ^ (h >> R);
+  murmur64aSeeded(key, len, seed);
+  return (BigInt(H64[0]) << 32n) | BigInt(H64[1]);
 }
 
 /** The bit stream of one key: word 0 = murmur64a(key), word n = murmur64a(le64(word n-1)). */

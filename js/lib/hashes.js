@@ -9,6 +9,7 @@ const spooky = require('./spooky');
 const { utf16, codePointLowBytes } = require('./bytes');
 const { emcache } = require('./murmur128');
 const { xxh3Low32 } = require('./xxh3');
+const { murmur64a, xxh64, H64 } = require('./hash64');
 
 // ----- CRC -----
 
@@ -24,6 +25,11 @@ function crc32a(b, n) {
   let c = -1;
   for (let i = 0; i < n; i++) c = CRC_TABLE[(c ^ b[i]) & 0xff] ^ (c >>> 8);
   return (c ^ -1) >>> 0;
+}
+
+/** CRC-32 without its final inversion, `~crc32` (phpredis RedisArray's consistent ring). */
+function crc32Raw(b, n) {
+  return ~crc32a(b, n) >>> 0;
 }
 
 /** libhashkit crc, Java CRC_HASH: (crc32 >> 16) & 0x7fff. */
@@ -356,6 +362,7 @@ const IMPL = {
   fnv1a_64_unsigned: fnvBytes(BASIS_64_LOW, PRIME_64_LOW, true, false),
   fnv1_32_unsigned: fnvBytes(BASIS_32, PRIME_32, false, false),
   fnv1a_32_unsigned: fnvBytes(BASIS_32, PRIME_32, true, false),
+  fnv1a_32_zero: fnvBytes(0, PRIME_32, true, false),
   java_fnv1_64: fnvJava(BASIS_64_LOW, PRIME_64_LOW, false),
   java_fnv1a_64: fnvJava(BASIS_64_LOW, PRIME_64_LOW, true),
   java_fnv1_32: fnvJava(BASIS_32, PRIME_32, false),
@@ -378,13 +385,37 @@ const IMPL = {
   emcache_murmur3: emcache,
   xxh3: xxh3Low32,
   seed_tohash: seedToHash,
+  crc32_raw: crc32Raw,
+  murmur64a,
+  xxh64,
 };
+
+/**
+ * The 64-bit hashes by canonical name: each leaves its value in `H64` (high word, low word).
+ * Every other hash is its 32-bit value zero-extended ({@link hash64Of}).
+ */
+const IMPL64 = { murmur64a, xxh64 };
+
+/**
+ * The 64-bit form of the named hash: `(b, n)` leaves the value of `b[0..n)` in `H64` (high
+ * word, low word; a 32-bit hash: high 0, low its value).
+ * @param {string} name
+ * @returns {(b: Uint8Array, n: number) => void}
+ */
+function hash64Of(name) {
+  if (IMPL64[name]) return IMPL64[name];
+  const fn = IMPL[name];
+  return (b, n) => {
+    H64[1] = fn(b, n);
+    H64[0] = 0;
+  };
+}
 
 /** How each implementation reads the key (the spec's `input` field of each hash). */
 const INPUT = {};
 for (const name of Object.keys(IMPL)) INPUT[name] = 'bytes';
 for (const name of ['one_at_a_time', 'fnv1_64', 'fnv1a_64', 'fnv1_32', 'fnv1a_32', 'hsieh']) INPUT[name] = 'signed_bytes';
-for (const name of ['one_at_a_time_unsigned', 'fnv1_64_unsigned', 'fnv1a_64_unsigned', 'fnv1_32_unsigned', 'fnv1a_32_unsigned', 'hsieh_unsigned']) {
+for (const name of ['one_at_a_time_unsigned', 'fnv1_64_unsigned', 'fnv1a_64_unsigned', 'fnv1_32_unsigned', 'fnv1a_32_unsigned', 'fnv1a_32_zero', 'hsieh_unsigned']) {
   INPUT[name] = 'unsigned_bytes';
 }
 for (const name of ['java_fnv1_64', 'java_fnv1a_64', 'java_fnv1_32', 'java_fnv1a_32', 'native', 'mysql', 'elf', 'rs', 'lua']) {
@@ -402,4 +433,4 @@ function oldCompat(b, n) {
   return h >= SIGN64 ? h - TWO64 : h;
 }
 
-module.exports = { IMPL, INPUT, oldCompat, crc32a, murmur3Guava, sha1be, md5le };
+module.exports = { IMPL, INPUT, oldCompat, crc32a, murmur3Guava, sha1be, md5le, hash64Of, H64 };

@@ -5,7 +5,8 @@
 const { md5 } = require('./md5');
 const { encodeShared, scratchBytes, charLen } = require('./bytes');
 const E = require('./errors');
-const { rewrites, applyOptions } = require('./options');
+const { applyPrefix } = require('./options');
+const { findTag, tagEnd } = require('./tag');
 
 /**
  * The bytes of the key being looked up: `K.b[0..K.n)` (shared by every ring, valid until the
@@ -14,6 +15,7 @@ const { rewrites, applyOptions } = require('./options');
  */
 const K = { b: new Uint8Array(0), n: 0, zero: false };
 let rewriteBuf = new Uint8Array(1024);
+let tagBuf = new Uint8Array(256);
 
 /** Sets K.b/K.n to the bytes of `key`. */
 function loadKey(key) {
@@ -38,18 +40,21 @@ const HEXL = '0123456789abcdef';
 const HEXU = '0123456789ABCDEF';
 
 /**
- * Applies the profile's key refusals, then the ring's placement options `opts` (normalised,
- * or null) or else the profile's key rewrite, to K.b/K.n (in place: K.b/K.n may then point
- * at a rewrite buffer). Refusals are on the key as given. Throws KeyRejectedError.
+ * Applies the profile's key refusals, then its hash tag (the client's braces, or the ring's
+ * `hashTag` option where the client's tags are configured), then libmemcached's hashed
+ * prefix (the ring's options `opts`, normalised, or null) or else the profile's key rewrite,
+ * to K.b/K.n (in place: K.b/K.n may then point at a tag or rewrite buffer). Refusals are on
+ * the key as given. Throws KeyRejectedError.
  */
 function prepare(p, hashName, opts) {
   const lim = p.keyLimits;
   let refused =
     (K.n === 0 && (lim.empty || p.emptyKeyRejected.includes(hashName))) || K.n > lim.maxLen;
   if (refused || !charsAllow(lim.chars, K.b, K.n)) throw new E.KeyRejectedError();
-  if (opts !== undefined && rewrites(opts)) {
-    // only profiles whose key is not rewritten have options
-    applyOptions(opts, K);
+  if (p.keyTag !== 'none') tagged(p, opts);
+  if (opts !== null && opts !== undefined && opts.hashWithPrefix) {
+    // only profiles whose key is not rewritten have the prefix option
+    applyPrefix(opts, K);
     return;
   }
   switch (p.key) {
@@ -149,16 +154,62 @@ function prepare(p, hashName, opts) {
     case 'prefix': {
       const pre = p.keyPrefix;
       const out = ensureRewrite(pre.length + K.n);
-      // K.b is the caller's key or the encoding scratch, never the rewrite buffer
+      // K.b is the caller's key, the encoding scratch or a tag, never the rewrite buffer
       out.set(K.b.subarray(0, K.n), pre.length);
       out.set(pre, 0);
       K.b = out;
       K.n = pre.length + K.n;
       return;
     }
+    case 'latin1':
+      latin1();
+      return;
     default:
       throw new E.UnsupportedError(`key rewrite ${p.key}`);
   }
+}
+
+/** K's hash tag by the profile's rule, between `{}` or the ring's `hashTag` delimiters. */
+function tagged(p, opts) {
+  let o = 0x7b;
+  let c = 0x7d;
+  if (p.keyTag === 'configured') {
+    const t = opts === null || opts === undefined ? null : opts.hashTag;
+    if (t === null) return;
+    o = t[0];
+    c = t[1];
+  }
+  const start = findTag(p.tagRule, K.b, K.n, o, c);
+  if (start < 0) return;
+  // copied out of the caller's key or the encoding scratch (a tag starts past its `o`)
+  const len = tagEnd() - start;
+  if (tagBuf.length < len) tagBuf = new Uint8Array(len + 64);
+  for (let i = 0; i < len; i++) tagBuf[i] = K.b[start + i];
+  K.b = tagBuf;
+  K.n = len;
+}
+
+/**
+ * K (read as UTF-8) as one latin-1 byte per character (`str.encode('iso-8859-1')`);
+ * KeyRejectedError when it is not UTF-8 or has a character above U+00FF.
+ */
+function latin1() {
+  const out = ensureRewrite(K.n);
+  let o = 0;
+  for (let i = 0; i < K.n; i++) {
+    const x = K.b[i];
+    if (x < 0x80) {
+      out[o++] = x;
+    } else if ((x === 0xc2 || x === 0xc3) && i + 1 < K.n && (K.b[i + 1] & 0xc0) === 0x80) {
+      out[o++] = ((x & 0x03) << 6) | (K.b[i + 1] & 0x3f);
+      i++;
+    } else {
+      // a character above U+00FF, or bytes that are not UTF-8
+      throw new E.KeyRejectedError();
+    }
+  }
+  K.b = out;
+  K.n = o;
 }
 
 const isCtl = (c) => c <= 0x20 || c === 0x7f;
@@ -186,6 +237,12 @@ function charsAllow(chars, b, n) {
       }
       return ws === 0 || ws === n;
     }
+    case 'space_newline_nul':
+      for (let i = 0; i < n; i++) {
+        const c = b[i];
+        if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0) return false;
+      }
+      return true;
     case 'python_memcached': {
       // `[\x21-\x7e\x80-\xff]+$`: `$` also matches before one final newline
       const end = n > 0 && b[n - 1] === 0x0a ? n - 1 : n;

@@ -204,6 +204,20 @@ function md5(bytes, len) {
 }
 
 /**
+ * The first digest word (signed int32) of the one padded block already in `WORDS` (a short
+ * key packed by lib/md5-pair.js `packAscii`).
+ * @returns {number}
+ */
+function packedFirstWord() {
+  state[0] = 0x67452301;
+  state[1] = 0xefcdab89 | 0;
+  state[2] = 0x98badcfe | 0;
+  state[3] = 0x10325476;
+  block();
+  return state[0];
+}
+
+/**
  * The 16-byte digest of `bytes`.
  * @param {Uint8Array} bytes
  * @returns {Uint8Array}
@@ -226,4 +240,7 @@ function bswap(w) {
   return (((w & 0xff) << 24) | ((w & 0xff00) << 8) | ((w >>> 8) & 0xff00) | (w >>> 24)) >>> 0;
 }
 
-module.exports = { md5, digest, bswap, state };
+/** The message words of the block being hashed (a packed short key goes here). */
+const WORDS = X;
+
+module.exports = { md5, digest, bswap, state, WORDS, packedFirstWord };

@@ -1,9 +1,10 @@
 'use strict';
 // MurmurHash3_x64_128 (seed 0) and the 32-bit value emcache derives from it. 64-bit words are
-// kept as two uint32 halves (hi, lo); the helpers leave their result in RH / RL.
+// kept as two uint32 halves (hi, lo); the helpers leave their result in R[0] (high) and R[1]
+// (low): a typed array, where storing a 32-bit number allocates nothing (a module variable
+// holding one above 2^30 would box it).
 
-let RH = 0;
-let RL = 0;
+const R = new Uint32Array(2);
 
 /** (ah:al) * (bh:bl) mod 2^64. */
 function mul(ah, al, bh, bl) {
@@ -15,9 +16,9 @@ function mul(ah, al, bh, bl) {
   const p01 = a0 * b1;
   const p10 = a1 * b0;
   const mid = (p00 >>> 16) + (p01 & 0xffff) + (p10 & 0xffff);
-  RL = (((mid & 0xffff) << 16) | (p00 & 0xffff)) >>> 0;
+  R[1] = (((mid & 0xffff) << 16) | (p00 & 0xffff)) >>> 0;
   const carry = a1 * b1 + (p01 >>> 16) + (p10 >>> 16) + (mid >>> 16);
-  RH = (carry + Math.imul(al, bh) + Math.imul(ah, bl)) >>> 0;
+  R[0] = (carry + Math.imul(al, bh) + Math.imul(ah, bl)) >>> 0;
 }
 
 /** (h:l) rotated left by k (0 < k < 64). */
@@ -29,19 +30,19 @@ function rotl(h, l, k) {
     k -= 32;
   }
   if (k === 0) {
-    RH = h >>> 0;
-    RL = l >>> 0;
+    R[0] = h >>> 0;
+    R[1] = l >>> 0;
     return;
   }
-  RH = ((h << k) | (l >>> (32 - k))) >>> 0;
-  RL = ((l << k) | (h >>> (32 - k))) >>> 0;
+  R[0] = ((h << k) | (l >>> (32 - k))) >>> 0;
+  R[1] = ((l << k) | (h >>> (32 - k))) >>> 0;
 }
 
 /** (ah:al) + (bh:bl) mod 2^64. */
 function add(ah, al, bh, bl) {
   const lo = al + bl;
-  RL = lo >>> 0;
-  RH = (ah + bh + (lo > 0xffffffff ? 1 : 0)) >>> 0;
+  R[1] = lo >>> 0;
+  R[0] = (ah + bh + (lo > 0xffffffff ? 1 : 0)) >>> 0;
 }
 
 const C1H = 0x87c37b91;
@@ -53,10 +54,10 @@ const C2L = 0x2745937f;
 function fmix(h, l) {
   l = (l ^ (h >>> 1)) >>> 0; // k ^= k >> 33
   mul(h, l, 0xff51afd7, 0xed558ccd);
-  h = RH;
-  l = (RL ^ (RH >>> 1)) >>> 0;
+  h = R[0];
+  l = (R[1] ^ (R[0] >>> 1)) >>> 0;
   mul(h, l, 0xc4ceb9fe, 0x1a85ec53);
-  RL = (RL ^ (RH >>> 1)) >>> 0;
+  R[1] = (R[1] ^ (R[0] >>> 1)) >>> 0;
 }
 
 /** Little-endian 32-bit word of b[at..end) (at most 4 bytes, zero padded). */
@@ -70,12 +71,12 @@ function le32(b, at, end) {
 function scramble(kh, kl, first) {
   if (first) {
     mul(kh, kl, C1H, C1L);
-    rotl(RH, RL, 31);
-    mul(RH, RL, C2H, C2L);
+    rotl(R[0], R[1], 31);
+    mul(R[0], R[1], C2H, C2L);
   } else {
     mul(kh, kl, C2H, C2L);
-    rotl(RH, RL, 33);
-    mul(RH, RL, C1H, C1L);
+    rotl(R[0], R[1], 33);
+    mul(R[0], R[1], C1H, C1L);
   }
 }
 
@@ -91,56 +92,56 @@ function murmur3x64(b, n) {
   const blocks = n - (n % 16);
   for (let i = 0; i < blocks; i += 16) {
     scramble(le32(b, i + 4, n), le32(b, i, n), true);
-    h1h = (h1h ^ RH) >>> 0;
-    h1l = (h1l ^ RL) >>> 0;
+    h1h = (h1h ^ R[0]) >>> 0;
+    h1l = (h1l ^ R[1]) >>> 0;
     rotl(h1h, h1l, 27);
-    add(RH, RL, h2h, h2l);
-    mul(RH, RL, 0, 5);
-    add(RH, RL, 0, 0x52dce729);
-    h1h = RH;
-    h1l = RL;
+    add(R[0], R[1], h2h, h2l);
+    mul(R[0], R[1], 0, 5);
+    add(R[0], R[1], 0, 0x52dce729);
+    h1h = R[0];
+    h1l = R[1];
     scramble(le32(b, i + 12, n), le32(b, i + 8, n), false);
-    h2h = (h2h ^ RH) >>> 0;
-    h2l = (h2l ^ RL) >>> 0;
+    h2h = (h2h ^ R[0]) >>> 0;
+    h2l = (h2l ^ R[1]) >>> 0;
     rotl(h2h, h2l, 31);
-    add(RH, RL, h1h, h1l);
-    mul(RH, RL, 0, 5);
-    add(RH, RL, 0, 0x38495ab5);
-    h2h = RH;
-    h2l = RL;
+    add(R[0], R[1], h1h, h1l);
+    mul(R[0], R[1], 0, 5);
+    add(R[0], R[1], 0, 0x38495ab5);
+    h2h = R[0];
+    h2l = R[1];
   }
   const tail = n - blocks;
   if (tail > 8) {
     const t = blocks + 8;
     scramble(tail > 12 ? le32(b, t + 4, n) : 0, le32(b, t, n), false);
-    h2h = (h2h ^ RH) >>> 0;
-    h2l = (h2l ^ RL) >>> 0;
+    h2h = (h2h ^ R[0]) >>> 0;
+    h2l = (h2l ^ R[1]) >>> 0;
   }
   if (tail > 0) {
     const end = blocks + Math.min(tail, 8);
     scramble(tail > 4 ? le32(b, blocks + 4, end) : 0, le32(b, blocks, end), true);
-    h1h = (h1h ^ RH) >>> 0;
-    h1l = (h1l ^ RL) >>> 0;
+    h1h = (h1h ^ R[0]) >>> 0;
+    h1l = (h1l ^ R[1]) >>> 0;
   }
   h1l = (h1l ^ n) >>> 0;
   h2l = (h2l ^ n) >>> 0;
   add(h1h, h1l, h2h, h2l);
-  h1h = RH;
-  h1l = RL;
+  h1h = R[0];
+  h1l = R[1];
   add(h2h, h2l, h1h, h1l);
-  h2h = RH;
-  h2l = RL;
+  h2h = R[0];
+  h2l = R[1];
   fmix(h1h, h1l);
-  h1h = RH;
-  h1l = RL;
+  h1h = R[0];
+  h1l = R[1];
   fmix(h2h, h2l);
-  h2h = RH;
-  h2l = RL;
+  h2h = R[0];
+  h2l = R[1];
   add(h1h, h1l, h2h, h2l);
-  h1h = RH;
-  h1l = RL;
+  h1h = R[0];
+  h1l = R[1];
   add(h2h, h2l, h1h, h1l);
-  return [h1h, h1l, RH, RL];
+  return [h1h, h1l, R[0], R[1]];
 }
 
 /**

@@ -1,7 +1,8 @@
 'use strict';
 // Placement options: a client's settings that change which bytes of a key are hashed, never
-// the servers' points (twemproxy's `hash_tag`; php-memcached's `OPT_PREFIX_KEY`, hashed only
-// with `OPT_HASH_WITH_PREFIX_KEY`). Their rules and limits are the spec's `options`.
+// the servers' points (twemproxy's `hash_tag` and Jedis's key-tag pattern; php-memcached's
+// `OPT_PREFIX_KEY`, hashed only with `OPT_HASH_WITH_PREFIX_KEY`). Their rules and limits are
+// the spec's `options`.
 
 const { utf8 } = require('./bytes');
 const E = require('./errors');
@@ -18,7 +19,8 @@ function bytesOf(name, v) {
 /**
  * Checks `o` (`{ hashTag?, prefixKey?, hashWithPrefix? }`) against the client's value rules
  * and the profile's options; returns the normalised options (bytes), or null for none.
- * `hashTag` is exactly 2 bytes (null/undefined: none), twemproxy profiles only; `prefixKey`
+ * `hashTag` is exactly 2 bytes (null/undefined: none), profiles whose tags are configured
+ * (twemproxy, Jedis); `prefixKey`
  * at most 127 bytes without NUL (empty: none) and `hashWithPrefix`, libmemcached profiles.
  */
 function checkOptions(profile, o) {
@@ -53,33 +55,12 @@ function rewrites(opts) {
 let optBuf = new Uint8Array(LIMITS.prefixed_key_max_bytes);
 
 /**
- * Applies the options to the accepted key K (in place): twemproxy's hash tag keeps only the
- * non-empty bytes between the first opening byte and the next closing byte; libmemcached's
- * hashed prefix is written before the key as `strncpy` copies it (every key byte after a NUL
- * is NUL), and `prefix + key` over 250 bytes is not hashed (K.zero: hash 0).
+ * Applies libmemcached's hashed prefix to the accepted key K (in place): the prefix is
+ * written before the key as `strncpy` copies it (every key byte after a NUL is NUL), and
+ * `prefix + key` over 250 bytes is not hashed (K.zero: hash 0). (A hash tag is the key's tag
+ * step, lib/key.js.)
  */
-function applyOptions(opts, K) {
-  const tag = opts.hashTag;
-  if (tag !== null) {
-    let open = -1;
-    for (let i = 0; i < K.n; i++) {
-      if (K.b[i] === tag[0]) {
-        open = i;
-        break;
-      }
-    }
-    if (open < 0) return;
-    for (let j = open + 1; j < K.n; j++) {
-      if (K.b[j] === tag[1]) {
-        if (j > open + 1) {
-          K.b = K.b.subarray(open + 1, j);
-          K.n = j - open - 1;
-        }
-        return;
-      }
-    }
-    return;
-  }
+function applyPrefix(opts, K) {
   const p = opts.prefixKey;
   const len = p.length + K.n;
   if (len > LIMITS.prefixed_key_max_bytes) {
@@ -117,4 +98,4 @@ function publicOptions(opts) {
   };
 }
 
-module.exports = { LIMITS, checkOptions, rewrites, applyOptions, publicOptions };
+module.exports = { LIMITS, checkOptions, rewrites, applyPrefix, publicOptions };

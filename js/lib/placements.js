@@ -1,6 +1,7 @@
 'use strict';
 // The placements that are not a continuum, as pure functions: rendezvous scores, jump
-// consistent hash, the Maglev table, and the weighted modula slot.
+// consistent hash, the Maglev table, the weighted modula slot, and go-redis's mixed
+// rendezvous.
 
 /** Maglev table size. */
 const MAGLEV_SIZE = 65537;
@@ -61,6 +62,51 @@ function jump(key, buckets) {
   return Math.max(b, 0);
 }
 
+/** go-rendezvous's `xorshiftMult64` multiplier 2685821657736338717 (high, low; low's halves). */
+const XM_HI = 0x2545f491;
+const XM_LO = 0x4f6cdd1d;
+const XM_L0 = XM_LO & 0xffff;
+const XM_L1 = XM_LO >>> 16;
+
+/**
+ * go-redis v9's rendezvous (dgryski/go-rendezvous): the server, not in `skip` (null: none),
+ * whose score `xorshiftMult64(key ^ node)` is the greatest, unsigned 64-bit; an equal score
+ * keeps the earlier server; -1 when every server is skipped. The key's 64-bit hash is kh:kl,
+ * each node's nodeHi[i]:nodeLo[i]. `xorshiftMult64(x)`: `x ^= x >> 12; x ^= x << 25;
+ * x ^= x >> 27; x * 2685821657736338717` mod 2^64, in 32-bit halves (the product's low word
+ * through 16-bit halves, each partial sum below 2^32), written out in the loop: it runs once
+ * per server per lookup.
+ */
+function mixRendezvous(kh, kl, nodeHi, nodeLo, skip) {
+  let best = -1;
+  let bh = 0;
+  let bl = 0;
+  for (let i = 0; i < nodeHi.length; i++) {
+    if (skip !== null && skip.includes(i)) continue;
+    let xh = kh ^ nodeHi[i];
+    let xl = kl ^ nodeLo[i];
+    xl ^= (xl >>> 12) | (xh << 20);
+    xh ^= xh >>> 12;
+    xh ^= (xh << 25) | (xl >>> 7);
+    xl ^= xl << 25;
+    xl ^= (xl >>> 27) | (xh << 5);
+    xh ^= xh >>> 27;
+    const a0 = xl & 0xffff;
+    const a1 = xl >>> 16;
+    const p00 = a0 * XM_L0;
+    const m1 = a1 * XM_L0 + (p00 >>> 16);
+    const m2 = a0 * XM_L1 + (m1 & 0xffff);
+    const sl = ((m2 << 16) | (p00 & 0xffff)) >>> 0;
+    const sh = (a1 * XM_L1 + (m1 >>> 16) + (m2 >>> 16) + Math.imul(xh, XM_LO) + Math.imul(xl, XM_HI)) >>> 0;
+    if (best < 0 || sh > bh || (sh === bh && sl > bl)) {
+      best = i;
+      bh = sh;
+      bl = sl;
+    }
+  }
+  return best;
+}
+
 /** Fills the Maglev lookup table from each server's 64-bit seed. */
 function maglevTable(seeds) {
   if (seeds.length === 0) return new Uint32Array(0);
@@ -101,4 +147,4 @@ function slotOf(cumulative, h) {
   return lo;
 }
 
-module.exports = { MAGLEV_SIZE, score, jump, maglevTable, slotOf };
+module.exports = { MAGLEV_SIZE, score, jump, maglevTable, slotOf, mixRendezvous };

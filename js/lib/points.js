@@ -23,7 +23,10 @@ function putDecimal(buf, o, i) {
   return o + digits;
 }
 
-/** Writes point string i of `node` (UTF-8 bytes) into `buf`; returns its length. */
+/** `-NODE-`: Jedis's unnamed shards' point strings are `SHARD-<place>-NODE-i`. */
+const DASH_NODE = Uint8Array.from([0x2d, 0x4e, 0x4f, 0x44, 0x45, 0x2d]);
+
+/** Writes point string i of `node` (its bytes) into `buf` (room for 16 bytes past the node); returns its length. */
 function spell(buf, form, node, i) {
   let o = 0;
   switch (form) {
@@ -45,6 +48,14 @@ function spell(buf, form, node, i) {
       buf.set(node, 0);
       buf[node.length] = 0x3a;
       return putDecimal(buf, node.length + 1, i);
+    case 'star':
+      buf.set(node, 0);
+      buf[node.length] = 0x2a;
+      return putDecimal(buf, node.length + 1, i);
+    case 'dash_node':
+      buf.set(node, 0);
+      buf.set(DASH_NODE, node.length);
+      return putDecimal(buf, node.length + DASH_NODE.length, i);
     default:
       throw new E.UnsupportedError(`string form ${form}`);
   }

@@ -46,6 +46,8 @@ function normalize(p) {
   check(p.name, 'ties', p.ties);
   check(p.name, 'zero_weight', p.zero_weight);
   check(p.name, 'key', p.key.kind);
+  check(p.name, 'key_tag', p.key_tag.kind);
+  if (p.key_tag.kind !== 'none') check(p.name, 'tag_rule', p.key_tag.rule);
   check(p.name, 'order', p.order);
   check(p.name, 'failover', p.failover.kind);
   check(p.name, 'removal', p.removal);
@@ -78,6 +80,10 @@ function normalize(p) {
     key: p.key.kind,
     keyN: p.key.bytes || 0,
     keyPrefix: p.key.kind === 'prefix' ? new TextEncoder().encode(p.key.prefix) : null,
+    /** The client's hash tags: `none`, `braces` (always `{}`) or `configured` (the ring's `hashTag`). */
+    keyTag: p.key_tag.kind,
+    /** How a tag is found (lib/tag.js), null without tags. */
+    tagRule: p.key_tag.kind === 'none' ? null : p.key_tag.rule,
     singleShortcut: !!p.single_shortcut,
     emptyKeyRejected: p.empty_key_rejected || [],
     keyLimits: {

@@ -4,8 +4,7 @@
 // Ring (installed on its prototype by ring.js).
 
 const { md5 } = require('./md5');
-const { sha1 } = require('./sha1');
-const { IMPL } = require('./hashes');
+const { IMPL, sha1be, H64 } = require('./hashes');
 const { strings } = require('./weight');
 const { xxh3Low32 } = require('./xxh3');
 const { maglevTable } = require('./placements');
@@ -14,17 +13,84 @@ const E = require('./errors');
 
 /** The most points one continuum may hold: 2^23. */
 const MAX_POINTS = 1 << 23;
+const U32_MAX = 4294967295;
 /** pecl memcache's bucket spacing and count. */
 const PECL_STEP = Math.floor(0xffffffff / 1024);
 const PECL_BUCKETS = 1024;
+
+/** The weight a server of weight 0 counts as, by the profile's `zero_weight`. */
+const ZERO_WEIGHT = { as_one: 1, as_hundred: 100, as_is: 0, reject: 0 };
+
+/** The hash of point string `i` for the one-position-per-string point kinds. */
+function pointHash(kind, i, keyHash) {
+  switch (kind) {
+    case 'sha1_word':
+      return sha1be;
+    case 'xxh3_word':
+      return xxh3Low32;
+    case 'md5_word_be':
+      return IMPL.md5_be;
+    case 'fnv1a_first_zero':
+      // one hasher for every string, initialised only after its first hash (Enyim)
+      return i === 0 ? IMPL.fnv1a_32_zero : IMPL.fnv1a_32_unsigned;
+    default:
+      return keyHash;
+  }
+}
+
+/**
+ * Cache::Memcached::Fast's compatible continuum: one point per server, added in the client's
+ * order; each server adds its weight to the total W (a double) and scales every earlier point
+ * p to `(u32)(p - p * (w / W))`, then takes the point 2^32 - 1. Returns the points (ascending)
+ * with their owners and the total.
+ */
+function scaledPoints(entries) {
+  const order = entries.map((_, i) => i).sort((a, b) => entries[a].rank - entries[b].rank);
+  const points = new Float64Array(order.length);
+  let total = 0;
+  order.forEach((i, k) => {
+    const w = entries[i].server.weight;
+    total += w;
+    const scale = w / total;
+    for (let j = 0; j < k; j++) points[j] = cToU32(points[j] - points[j] * scale);
+    points[k] = U32_MAX;
+  });
+  return { points, owners: Uint32Array.from(order), total };
+}
+
+/**
+ * A double converted to C's `unsigned int` as x86-64 compilers do it (through a 64-bit
+ * integer, its low 32 bits kept); NaN and non-positive values give 0.
+ */
+function cToU32(x) {
+  if (!(x > 0)) return 0;
+  const t = Math.trunc(x);
+  return t >= 18446744073709551615 ? U32_MAX : t % 4294967296;
+}
 
 const methods = {
   /** Generates, sorts and indexes the points, or the non-ring placement's tables. */
   build() {
     const p = this.profile;
     const entries = this.entries;
+    // Every layout's fields, in one order: rings of every profile share one object shape,
+    // so the lookup methods they share stay monomorphic.
     this.values = new Uint32Array(0);
     this.owners = new Uint32Array(0);
+    this.starts = null;
+    this.shift = 0;
+    this.wide = null;
+    this.runs = null;
+    this.buckets = null;
+    this.ordered = null;
+    this.cumulative = null;
+    this.nodeHashes = null;
+    this.joined = null;
+    this.furcWeights = null;
+    this.maglev = null;
+    this.nodeHi = null;
+    this.nodeLo = null;
+    this.scaled = null;
     switch (p.layout) {
       case 'slots': {
         const ordered = entries.map((_, i) => i).sort((a, b) => entries[a].rank - entries[b].rank);
@@ -52,10 +118,23 @@ const methods = {
       case 'maglev':
         this.maglev = maglevTable(entries.map((e) => e.seed));
         return;
+      case 'mixed':
+        // each node string's 64-bit hash (go-redis)
+        this.nodeHi = new Uint32Array(entries.length);
+        this.nodeLo = new Uint32Array(entries.length);
+        entries.forEach((e, i) => {
+          this.hash64Fn(e.nodeBytes, e.nodeBytes.length);
+          this.nodeHi[i] = H64[0];
+          this.nodeLo[i] = H64[1];
+        });
+        return;
+      case 'scaled':
+        this.scaled = scaledPoints(entries);
+        return;
       default:
     }
     // a continuum
-    const eff = (w) => (w === 0 && p.zeroWeight === 'as_one' ? 1 : w);
+    const eff = (w) => (w === 0 ? ZERO_WEIGHT[p.zeroWeight] : w);
     const total = entries.reduce((t, e) => t + eff(e.server.weight), 0);
     const perString = p.points === 'md5_words' ? p.per : 1;
     let points = 0;
@@ -65,11 +144,12 @@ const methods = {
       points += e.strings * perString;
     }
     if (points > MAX_POINTS) throw new E.TooManyPointsError();
-    const wide = p.layout === 'wide';
+    // words kept per point beyond its top 32 bits: 128-bit md5 positions, 64-bit ones
+    const ww = p.layout === 'wide' ? 3 : p.layout === 'wide64' ? 1 : 0;
     const java4 = p.points === 'java_ketama' && this.hashName === 'md5';
     let count = 0;
     for (const e of entries) count += java4 ? Math.ceil(e.strings / 4) * 4 : e.strings * perString;
-    const out = { values: new Uint32Array(count), owners: new Uint32Array(count), wide: wide ? new Uint32Array(count * 3) : null, at: 0, segments: [] };
+    const out = { values: new Uint32Array(count), owners: new Uint32Array(count), wide: ww > 0 ? new Uint32Array(count * ww) : null, at: 0, segments: [] };
     entries.forEach((e, owner) => {
       const from = out.at;
       this.generate(e, owner, out);
@@ -93,24 +173,22 @@ const methods = {
       }
     }
     radixSort(vals, idx, new Uint32Array(count), new Uint32Array(count));
-    if (wide) {
-      // 128-bit positions: runs sharing their top 32 bits ordered by the whole position
+    if (ww > 0) {
+      // wide positions: runs sharing their top 32 bits ordered by the whole position
+      const w = out.wide;
+      const byPosition = (a, b) => {
+        for (let g = 0; g < ww; g++) if (w[ww * a + g] !== w[ww * b + g]) return w[ww * a + g] - w[ww * b + g];
+        return ranks[out.owners[a]] - ranks[out.owners[b]];
+      };
       for (let i = 0; i < count; ) {
         let j = i + 1;
         while (j < count && vals[j] === vals[i]) j++;
-        if (j - i > 1) {
-          const run = Array.from(idx.subarray(i, j));
-          const w = out.wide;
-          run.sort((a, b) =>
-            w[3 * a] - w[3 * b] || w[3 * a + 1] - w[3 * b + 1] || w[3 * a + 2] - w[3 * b + 2] ||
-            ranks[out.owners[a]] - ranks[out.owners[b]]);
-          idx.set(run, i);
-        }
+        if (j - i > 1) idx.set(Array.from(idx.subarray(i, j)).sort(byPosition), i);
         i = j;
       }
-      // the low 96 bits of each position, three words per point, in sorted order
-      this.wide = new Uint32Array(count * 3);
-      for (let i = 0; i < count; i++) this.wide.set(out.wide.subarray(3 * idx[i], 3 * idx[i] + 3), 3 * i);
+      // the rest of each position, `ww` words per point, in sorted order
+      this.wide = new Uint32Array(count * ww);
+      for (let i = 0; i < count; i++) this.wide.set(w.subarray(ww * idx[i], ww * idx[i] + ww), ww * i);
     }
     const owns = new Uint32Array(count);
     for (let i = 0; i < count; i++) owns[i] = out.owners[idx[i]];
@@ -169,7 +247,20 @@ const methods = {
       }
       return;
     }
-    const buf = new Uint8Array(e.nodeBytes.length + 12);
+    const buf = new Uint8Array(e.nodeBytes.length + 16);
+    if (p.points === 'key_hash64') {
+      // 64-bit positions in the order the bound compares (signed for Jedis): top 32 bits as
+      // the value, the low 32 in the wide column
+      const flip = p.bound === 'lower_bound_signed' ? 0x80000000 : 0;
+      for (let i = 0; i < t; i++) {
+        const len = spell(buf, p.strings, e.nodeBytes, i);
+        const at = out.at;
+        this.hash64Fn(buf, len);
+        push((H64[0] ^ flip) >>> 0);
+        out.wide[at] = H64[1];
+      }
+      return;
+    }
     const java4 = p.points === 'java_ketama' && this.hashName === 'md5';
     if (p.points === 'md5_words' || java4) {
       const per = java4 ? 4 : p.per;
@@ -193,7 +284,7 @@ const methods = {
     }
     for (let i = 0; i < t; i++) {
       const len = spell(buf, p.strings, e.nodeBytes, i);
-      push(p.points === 'sha1_word' ? sha1(buf, len)[0] : p.points === 'xxh3_word' ? xxh3Low32(buf, len) : this.hashFn(buf, len));
+      push(pointHash(p.points, i, this.hashFn)(buf, len));
     }
   },
 
@@ -234,4 +325,4 @@ const methods = {
   },
 };
 
-module.exports = { methods, MAX_POINTS, PECL_STEP, PECL_BUCKETS };
+module.exports = { methods, MAX_POINTS, PECL_STEP, PECL_BUCKETS, U32_MAX, cToU32 };

@@ -8,10 +8,24 @@ const { oldCompat } = require('./hashes');
 const { furcHash, weightedCh3, FURC_MAX_POOL } = require('./furc');
 const { xxh3_64 } = require('./xxh3');
 const { K } = require('./key');
-const { MAGLEV_SIZE, score, jump, slotOf } = require('./placements');
+const { H64 } = require('./hash64');
+const { MAGLEV_SIZE, score, jump, slotOf, mixRendezvous } = require('./placements');
 const { compareBytes, bswapU } = require('./points');
-const { PECL_BUCKETS } = require('./ring-build');
+const { PECL_BUCKETS, U32_MAX, cToU32 } = require('./ring-build');
 const E = require('./errors');
+
+/**
+ * phpredis `RedisArray`'s range partition: `(h * n) / (2^32 - 1)` in integers (2^32 - 1
+ * itself gives n: past the last server).
+ */
+function proportional(h, n) {
+  const prod = h * n;
+  if (prod > Number.MAX_SAFE_INTEGER) return Number((BigInt(h) * BigInt(n)) / BigInt(U32_MAX));
+  // the double quotient may round up to the next integer: corrected exactly
+  let q = Math.floor(prod / U32_MAX);
+  if (q * U32_MAX > prod) q -= 1;
+  return q;
+}
 
 const methods = {
   /** First position with value >= h (may be len). */
@@ -56,35 +70,65 @@ const methods = {
     return this.owners[p];
   },
 
+  /** The first 128-bit md5 position > the prepared key's md5 (uhashring), wrapping. */
+  positionMd5Wide() {
+    const len = this.values.length;
+    const d = md5(K.b, K.n);
+    const top = bswapU(d[0]);
+    const k1 = bswapU(d[1]);
+    const k2 = bswapU(d[2]);
+    const k3 = bswapU(d[3]);
+    const v = this.values;
+    const w = this.wide;
+    let lo = this.starts[top >>> this.shift];
+    let hi = this.starts[(top >>> this.shift) + 1];
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const x = v[mid];
+      const le = x < top || (x === top && (w[3 * mid] < k1 || (w[3 * mid] === k1 &&
+        (w[3 * mid + 1] < k2 || (w[3 * mid + 1] === k2 && w[3 * mid + 2] <= k3)))));
+      if (le) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === len ? 0 : lo;
+  },
+
+  /**
+   * The first 64-bit position >= the prepared key's 64-bit hash in the bound's order (signed
+   * for Jedis: the sign bit flipped, as the points were), wrapping.
+   */
+  position64() {
+    const len = this.values.length;
+    const flip = this.profile.bound === 'lower_bound_signed' ? 0x80000000 : 0;
+    this.hash64Fn(K.b, K.n);
+    const top = (H64[0] ^ flip) >>> 0;
+    const low = H64[1];
+    const v = this.values;
+    const w = this.wide;
+    let lo = this.starts[top >>> this.shift];
+    let hi = this.starts[(top >>> this.shift) + 1];
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const x = v[mid];
+      if (x < top || (x === top && w[mid] < low)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === len ? 0 : lo;
+  },
+
   /**
    * The continuum position a (prepared) key lands on, by the profile's bound; `hv`, when
-   * given, is placed instead of the key's hash.
+   * given, is placed instead of the key's hash (NeedsKeyError on 64-bit positions).
    */
   position(hv) {
     const len = this.values.length;
     if (len === 0) throw new E.NoServerError();
     const p = this.profile;
-    if (this.wide && hv === undefined) {
-      // the key as a 128-bit big-endian number: first point > it
-      const d = md5(K.b, K.n);
-      const top = bswapU(d[0]);
-      const k1 = bswapU(d[1]);
-      const k2 = bswapU(d[2]);
-      const k3 = bswapU(d[3]);
-      const v = this.values;
-      const w = this.wide;
-      let lo = this.starts[top >>> this.shift];
-      let hi = this.starts[(top >>> this.shift) + 1];
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        const x = v[mid];
-        const le = x < top || (x === top && (w[3 * mid] < k1 || (w[3 * mid] === k1 &&
-          (w[3 * mid + 1] < k2 || (w[3 * mid + 1] === k2 && w[3 * mid + 2] <= k3)))));
-        if (le) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo === len ? 0 : lo;
+    if (p.layout === 'wide64') {
+      if (hv !== undefined) throw new E.NeedsKeyError(p.placement);
+      return this.position64();
     }
+    if (p.layout === 'wide' && hv === undefined) return this.positionMd5Wide();
     const h = hv === undefined ? this.hashFn(K.b, K.n) : hv;
     let at;
     switch (p.bound) {
@@ -115,6 +159,15 @@ const methods = {
       case 'floor_wrap':
         at = this.upperBound(h);
         return this.firstOfRun(at === 0 ? len - 1 : at - 1);
+      case 'upper_bound_clamp':
+        // past the last point: the last point, no wrap (redis-shard)
+        at = this.upperBound(h);
+        return at === len ? this.firstOfRun(len - 1) : at;
+      case 'lower_bound_below_last':
+        // below the first point: the last point (Enyim)
+        at = this.lowerBound(h);
+        if (at === 0 && this.values[0] !== h) return this.firstOfRun(len - 1);
+        return at === len ? 0 : at;
       default:
         throw new E.UnsupportedError(`bound ${p.bound}`);
     }
@@ -127,8 +180,14 @@ const methods = {
     switch (p.layout) {
       case 'sorted':
       case 'wide':
+      case 'wide64':
       case 'tie_runs':
         return this.ownerAt(this.position());
+      case 'mixed':
+        this.hash64Fn(K.b, K.n);
+        return this.mixedBest(H64[0], H64[1], null);
+      case 'scaled':
+        return this.scaledLocate(this.hashFn(K.b, K.n));
       case 'buckets':
         if (this.values.length === 0) throw new E.NoServerError();
         return this.buckets[this.hashFn(K.b, K.n) % PECL_BUCKETS];
@@ -139,13 +198,7 @@ const methods = {
           if (h < 0n) h = -h;
           at = p.weighted ? slotOf(this.cumulative, h) : Number(h % BigInt(this.n));
         } else {
-          let h = this.hashFn(K.b, K.n);
-          if (p.placement === 'java_abs_modulo') h = Math.abs(h | 0);
-          if (p.high15) {
-            h = (h >>> 16) & 0x7fff;
-            if (h === 0) h = 1;
-          }
-          at = p.weighted ? slotOf(this.cumulative, h) : h % this.n;
+          return this.slotOfHash(this.hashFn(K.b, K.n));
         }
         if (at < 0) throw new E.NoServerError();
         return this.ordered[at];
@@ -172,6 +225,52 @@ const methods = {
     }
   },
 
+  /** The server of a slots placement (not old_compat) for the 32-bit key hash `h`. */
+  slotOfHash(h) {
+    const p = this.profile;
+    let at;
+    if (p.placement === 'proportional') {
+      at = proportional(h, this.n);
+    } else {
+      if (p.placement === 'java_abs_modulo') h = Math.abs(h | 0);
+      if (p.high15) {
+        h = (h >>> 16) & 0x7fff;
+        if (h === 0) h = 1;
+      }
+      at = p.weighted ? slotOf(this.cumulative, h) : h % this.n;
+    }
+    if (at < 0 || at >= this.n) throw new E.NoServerError();
+    return this.ordered[at];
+  },
+
+  /**
+   * Cache::Memcached::Fast's compatible continuum: the key's 15-bit hash `h` becomes
+   * `b = h % (u32)(W + 0.5)` (none when that is 0), the point
+   * `(u32)(b / W * 4294967295.0 + 0.5) + 1` (wrapping), and goes to the first server point
+   * >= it (the earliest of equal points), wrapping to the first.
+   */
+  scaledLocate(h) {
+    const { points, owners, total } = this.scaled;
+    const buckets = cToU32(total + 0.5);
+    if (buckets === 0 || points.length === 0) throw new E.NoServerError();
+    const point = (cToU32(((h % buckets) / total) * U32_MAX + 0.5) + 1) >>> 0;
+    let lo = 0;
+    let hi = points.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (points[mid] < point) lo = mid + 1;
+      else hi = mid;
+    }
+    return owners[lo === points.length ? 0 : lo];
+  },
+
+  /** go-redis v9 rendezvous over the key's 64-bit hash kh:kl (placements.js `mixRendezvous`). */
+  mixedBest(kh, kl, skip) {
+    const best = mixRendezvous(kh, kl, this.nodeHi, this.nodeLo, skip);
+    if (best < 0) throw new E.NoServerError();
+    return best;
+  },
+
   /** The server a key hash `h` is placed on, as the key's own hash is (rehash failover). */
   indexOfHash(h) {
     const p = this.profile;
@@ -182,17 +281,11 @@ const methods = {
       case 'buckets':
         if (this.values.length === 0) throw new E.NoServerError();
         return this.buckets[h % PECL_BUCKETS];
-      case 'slots': {
+      case 'slots':
         if (p.oldCompat) break;
-        if (p.placement === 'java_abs_modulo') h = Math.abs(h | 0);
-        if (p.high15) {
-          h = (h >>> 16) & 0x7fff;
-          if (h === 0) h = 1;
-        }
-        const at = p.weighted ? slotOf(this.cumulative, h) : h % this.n;
-        if (at < 0) throw new E.NoServerError();
-        return this.ordered[at];
-      }
+        return this.slotOfHash(h);
+      case 'scaled':
+        return this.scaledLocate(h);
       case 'jump':
         return jump(BigInt(h), this.n);
       case 'rendezvous':

@@ -4,10 +4,12 @@
 // holds the public API and its input rules; building is in ring-build.js, lookups in
 // ring-lookup.js, the key's refusals and rewrites in key.js.
 
-const { md5 } = require('./md5');
 const { encoder, requireUnicode } = require('./bytes');
 const { Server } = require('./server');
 const { profileByName, hashForProfile } = require('./profiles');
+const { hash64Of, H64, md5le } = require('./hashes');
+const { md5, WORDS, packedFirstWord } = require('./md5');
+const { SHORT_MAX, packAscii } = require('./md5-pair');
 const { K, loadKey, prepare } = require('./key');
 const { checkOptions, rewrites, publicOptions } = require('./options');
 
@@ -16,6 +18,7 @@ const { compareBytes } = require('./points');
 const build = require('./ring-build');
 const failover = require('./failover');
 const lookup = require('./ring-lookup');
+const batch = require('./ring-batch');
 const E = require('./errors');
 
 const { MAX_POINTS, PECL_STEP, PECL_BUCKETS } = build;
@@ -31,8 +34,26 @@ function shown(w) {
   return typeof w === 'bigint' ? `${w}n` : String(JSON.stringify(w));
 }
 
-/** One server of the list given: its checks (`seen`: the endpoints before it) and what building reads. */
-function entry(p, s, seen) {
+/**
+ * The bytes a client hashes for a node string: its UTF-8, or one latin-1 byte per character
+ * where the profile's keys are latin-1 (a character above U+00FF: UnsupportedError).
+ */
+function nodeBytesOf(p, node) {
+  if (p.key !== 'latin1') return encoder.encode(node);
+  const out = new Uint8Array(node.length);
+  for (let i = 0; i < node.length; i++) {
+    const c = node.charCodeAt(i);
+    if (c > 0xff) throw new E.UnsupportedError(`${node}: not latin-1`);
+    out[i] = c;
+  }
+  return out;
+}
+
+/**
+ * One server of the list given, at `place` (from 0): its checks (`seen`: the endpoints before
+ * it) and what building reads.
+ */
+function entry(p, s, seen, place) {
   requireUnicode(s.label, 'label');
   if (typeof s.name === 'string') requireUnicode(s.name, 'name');
   const weight = s.weight === undefined ? 1 : s.weight;
@@ -44,8 +65,8 @@ function entry(p, s, seen) {
   const ep = server.endpoint();
   if (seen.has(ep)) throw new E.DuplicateServerError(server.label);
   seen.add(ep);
-  const node = server.nodeString(p.node, p.names);
-  const nodeBytes = encoder.encode(node);
+  const node = server.nodeString(p.node, p.names, place);
+  const nodeBytes = nodeBytesOf(p, node);
   const d = md5(nodeBytes);
   const seed = (BigInt(d[0] >>> 0) << 32n) | BigInt(d[1] >>> 0);
   return { server, node, nodeBytes, seed, rank: 0, strings: 0 };
@@ -67,6 +88,8 @@ class Ring {
     /** The canonical name of the key hash in use. */
     this.hashName = hashRow.name;
     this.hashFn = hashRow.fn;
+    /** The key hash's 64 bits (left in `H64`: high, low), for 64-bit positions and scores. */
+    this.hash64Fn = hash64Of(hashRow.name);
     const list = options.servers || [];
     if (!Array.isArray(list)) throw new TypeError('servers must be an array');
     const seen = new Set();
@@ -75,7 +98,7 @@ class Ring {
       if (s === null || typeof s !== 'object') throw new TypeError('each server must be an object');
       if (typeof s.label !== 'string') throw new TypeError('a server label must be a string');
       try {
-        entries.push(entry(p, s, seen));
+        entries.push(entry(p, s, seen, i));
       } catch (err) {
         // A refusal of this server names it: its place in the list and its label.
         if (err instanceof E.KetamaError) err.blame(i, s.label);
@@ -106,7 +129,7 @@ class Ring {
     // The common shape, looked up by `index` without the general dispatch: a sorted
     // continuum searched lower-bound, the winner stored first, keys hashed as given.
     this.plainShape = p.layout === 'sorted' && p.bound === 'lower_bound' && p.key === 'none' &&
-      p.keyLimits.chars === 'any';
+      p.keyTag === 'none' && p.keyLimits.chars === 'any';
     this.emptyRefused = p.keyLimits.empty || p.emptyKeyRejected.includes(this.hashName);
     this.maxLen = p.keyLimits.maxLen;
     this.shortcut = p.singleShortcut && this.n === 1;
@@ -115,9 +138,11 @@ class Ring {
   }
 
   /**
-   * A copy of the ring with these placement options (this ring is unchanged): `hashTag`
-   * (twemproxy's `hash_tag`, exactly 2 bytes: only the non-empty bytes between the first
-   * opening byte and the next closing byte are hashed; twemproxy profiles), `prefixKey`
+   * A copy of the ring with these placement options (this ring is unchanged): `hashTag` (a
+   * hash tag's 2 delimiter bytes, the tag found by the client's own rule: twemproxy's
+   * `hash_tag`, Jedis's key-tag pattern; twemproxy and Jedis profiles; the Redis clients
+   * whose tag rule is always on, Predis, phpredis, redis-rb, go-redis and redis-shard, hash
+   * `{tag}` without it and refuse it; docs/compat.md lists each profile's rule), `prefixKey`
    * (php-memcached's `OPT_PREFIX_KEY`, at most 127 bytes without NUL; empty: none) and
    * `hashWithPrefix` (`OPT_HASH_WITH_PREFIX_KEY`: prefix + key is hashed), libmemcached
    * profiles. BadOptionError when the profile's client lacks one or refuses its value.
@@ -146,6 +171,10 @@ class Ring {
     this.plain = this.plainShape && !rewrites(opts);
     const base = this.baseHash;
     this.hashFn = opts !== null && opts.hashWithPrefix ? (b, n) => (K.zero ? 0 : base(b, n)) : base;
+    // The plain shape keyed by md5 with points to search: a short ASCII string key is
+    // hashed straight from the string (lib/md5-pair.js), its length being its byte count.
+    this.shortMd5 = this.plain && base === md5le && this.values.length > 0 && !this.shortcut &&
+      this.maxLen >= SHORT_MAX;
   }
 
   /**
@@ -154,6 +183,22 @@ class Ring {
    * @returns {number}
    */
   index(key) {
+    if (this.shortMd5 && typeof key === 'string' && key.length !== 0 && key.length <= SHORT_MAX &&
+      packAscii(key, WORDS)) {
+      const len = this.values.length;
+      const at = this.lowerBound(packedFirstWord() >>> 0);
+      return this.owners[at === len ? 0 : at];
+    }
+    return this.locateKey(key);
+  }
+
+  /**
+   * {@link index}, leaving the key as the client hashes it in K (what the walks and rehashes
+   * of a key read after it).
+   * @param {string|Uint8Array} key
+   * @returns {number}
+   */
+  locateKey(key) {
     if (this.n === 0) throw new E.EmptyRingError();
     loadKey(key);
     if (this.plain) {
@@ -186,7 +231,7 @@ class Ring {
    * @returns {number[]}
    */
   indexN(key, n) {
-    const first = this.index(key);
+    const first = this.locateKey(key);
     const want = Math.min(n, this.n);
     const out = [];
     if (want <= 0) return out;
@@ -205,13 +250,21 @@ class Ring {
         }
       }
       const backwards = p.bound === 'floor' || p.bound === 'floor_wrap';
+      // A client keeping its points in a map (later wins) holds only each tie's winner: every
+      // point of a run of equal positions is the winner's, the first of the run.
+      const later = p.ties === 'later_wins';
       for (let step = 0; step < len && out.length < want; step++) {
         const at = backwards ? (start + len - (step % len)) % len : (start + step) % len;
-        const o = this.owners[at];
+        const o = this.owners[later ? this.firstOfRun(at) : at];
         if (!out.includes(o)) out.push(o);
       }
     } else if (p.layout === 'scored') {
       while (out.length < want) out.push(this.scoredBest(out));
+    } else if (p.layout === 'mixed') {
+      this.hash64Fn(K.b, K.n);
+      const kh = H64[0];
+      const kl = H64[1];
+      while (out.length < want) out.push(this.mixedBest(kh, kl, out));
     } else if (p.layout === 'rendezvous') {
       const h = this.hashFn(K.b, K.n);
       while (out.length < want) {
@@ -309,7 +362,7 @@ class Ring {
 }
 
 // The building and lookup methods, non-enumerable like the class's own.
-for (const part of [build.methods, lookup.methods]) {
+for (const part of [build.methods, lookup.methods, batch.methods]) {
   for (const [name, d] of Object.entries(Object.getOwnPropertyDescriptors(part))) {
     Object.defineProperty(Ring.prototype, name, { ...d, enumerable: false });
   }

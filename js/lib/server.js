@@ -57,6 +57,31 @@ function javaIpv6(g) {
   return g.map((x) => x.toString(16)).join(':');
 }
 
+/**
+ * An IPv6 address as Rust's `Ipv6Addr` prints it (RFC 5952): an IPv4-mapped address as
+ * `::ffff:a.b.c.d`; else lowercase hex groups, the first longest run of two or more zero
+ * groups written `::`.
+ */
+function compressedIpv6(g) {
+  if (g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0xffff) {
+    return `::ffff:${g[6] >>> 8}.${g[6] & 0xff}.${g[7] >>> 8}.${g[7] & 0xff}`;
+  }
+  let best = 0;
+  let bestAt = 0;
+  for (let i = 0; i < 8; ) {
+    let j = i;
+    while (j < 8 && g[j] === 0) j++;
+    if (j - i > best) {
+      best = j - i;
+      bestAt = i;
+    }
+    i = j === i ? i + 1 : j;
+  }
+  const hex = (part) => part.map((x) => x.toString(16)).join(':');
+  if (best < 2) return hex(g);
+  return `${hex(g.slice(0, bestAt))}::${hex(g.slice(bestAt + best))}`;
+}
+
 function parsePort(p) {
   if (!/^[0-9]+$/.test(p) || p[0] === '0') throw new BadLabelError(p);
   const v = Number(p);
@@ -133,10 +158,14 @@ class Server {
    * The node string the client hashes for this server.
    * @param {string} form the profile's node knob
    * @param {boolean} names whether an explicit name replaces it
+   * @param {number} place the server's place in the list given, from 0
    * @returns {string}
    */
-  nodeString(form, names) {
-    if (names && this.name !== null) return this.name;
+  nodeString(form, names, place) {
+    const name = names ? this.name : null;
+    if (form === 'shard_place') return `SHARD-${place}`;
+    if (form === 'name_star_weight') return `${name === null ? this.label : name}*${this.weight}`;
+    if (name !== null) return name;
     const hostPort = (h) => `${h}:${this.port}`;
     switch (form) {
       case 'label':
@@ -152,6 +181,16 @@ class Server {
         return `${this.host}${this.port}`;
       case 'host_slash_host_port':
         return `${this.host}/${hostPort(this.host)}`;
+      case 'host_nul_port':
+        return `${this.host}\0${this.port}`;
+      case 'redis_url_db':
+        return `redis://${hostPort(this.host)}/0`;
+      case 'redis_url':
+        return this.v6 ? `redis://[${this.host}]:${this.port}` : `redis://${hostPort(this.host)}`;
+      case 'ip_end_point':
+        if (this.v4) return hostPort(this.host);
+        if (this.v6) return `[${compressedIpv6(this.v6)}]:${this.port}`;
+        throw new UnsupportedError(this.label);
       case 'java_evcache': {
         // EVCache writes the port as 11211 whatever it is; a host name needs its address.
         let ip;
@@ -193,4 +232,4 @@ class Server {
   }
 }
 
-module.exports = { Server, parseIpv4, parseIpv6, DEFAULT_PORT };
+module.exports = { Server, parseIpv4, parseIpv6, compressedIpv6, DEFAULT_PORT };

@@ -10,6 +10,34 @@ function clamp(x) {
   return Number.isFinite(x) && x > 0 ? Math.trunc(Math.min(x, U32_MAX)) : 0;
 }
 
+/** `10^e` as the nearest double, as PHP computes it (exact for 0 <= e <= 22). */
+function pow10(e) {
+  let p = 1;
+  for (let i = 0; i < Math.abs(e); i++) p *= 10;
+  return e < 0 ? 1 / p : p;
+}
+
+/**
+ * PHP 8.0-8.3's `round($x)` for a non-negative finite `x`: when `x` has a place to spare
+ * below 10^15, it is first rounded to 15 significant digits (`x * 10^p`, half up, divided
+ * back), then rounded half up to an integer (`floor(x + 0.5)`).
+ */
+function phpRound(x) {
+  if (!Number.isFinite(x) || x <= 0) return Math.max(x, 0);
+  // floor(log10(x)) as PHP finds it, by comparison with powers of ten
+  let e = -8;
+  while (e < 23 && pow10(e + 1) <= x) e++;
+  const places = 14 - e;
+  let pre = x;
+  if (places > 0 && places < 15) {
+    const f = pow10(places);
+    pre = Math.floor(x * f + 0.5) / f;
+  } else if (x >= 1e15) {
+    return x;
+  }
+  return Math.floor(pre + 0.5);
+}
+
 /**
  * Digests (strings) of a server of weight `w` among `n` servers totalling `total`, by the
  * named relative-weight formula.
@@ -57,6 +85,16 @@ function digests(formula, w, total, n) {
       const p = Number(160n * BigInt(n) * BigInt(w));
       return clamp(Math.floor(p / total));
     }
+    case 'predis':
+      return clamp(phpRound((w / total) * n * 128));
+    case 'predis_ketama':
+      return clamp(Math.floor((w / total) * n * 40));
+    case 'finagle': {
+      // Java ints: the weight and the total wrap at 32 bits
+      const t = Number(BigInt.asIntN(32, BigInt(total)));
+      if (t === 0) return 0;
+      return clamp(((w | 0) / t) * n * 40 + 1e-10);
+    }
     default:
       throw new Error(`unknown weight formula ${formula}`);
   }
@@ -72,6 +110,11 @@ function strings(count, w, total, n) {
       return count.k;
     case 'per_weight':
       return Math.min(count.k * w, U32_MAX);
+    case 'per_weight_int': {
+      // a Java int: the product wraps, a negative one gives no strings
+      const p = Math.imul(count.k, w | 0);
+      return p < 0 ? 0 : p;
+    }
     case 'relative':
       return digests(count.formula, w, total, n);
     default:
@@ -79,4 +122,4 @@ function strings(count, w, total, n) {
   }
 }
 
-module.exports = { digests, strings };
+module.exports = { digests, strings, phpRound };

@@ -37,9 +37,12 @@ const P64_3H = 0x165667b1, P64_3L = 0x9e3779f9;
 const P64_4H = 0x85ebca77, P64_4L = 0xc2b2ae63;
 const P64_5H = 0x27d4eb2f, P64_5L = 0x165667c5;
 
-/** The result of the last 64-bit operation: high and low words (unsigned). */
-let oh = 0;
-let ol = 0;
+/**
+ * The result of the last 64-bit operation, high and low words, then the running sum's (a
+ * typed array: storing a 32-bit number there allocates nothing, unlike a module variable
+ * holding one above 2^30).
+ */
+const O = new Uint32Array(4);
 
 function r32(b, at) {
   return (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24)) >>> 0;
@@ -49,7 +52,7 @@ function bswap32(w) {
   return (((w & 0xff) << 24) | ((w & 0xff00) << 8) | ((w >>> 8) & 0xff00) | (w >>> 24)) >>> 0;
 }
 
-/** The full 64-bit product of two unsigned 32-bit numbers, into oh:ol. */
+/** The full 64-bit product of two unsigned 32-bit numbers, into O[0]:O[1]. */
 function mul32(a, b) {
   const a0 = a & 0xffff;
   const a1 = a >>> 16;
@@ -57,69 +60,67 @@ function mul32(a, b) {
   const b1 = b >>> 16;
   const p00 = a0 * b0;
   const mid = a0 * b1 + a1 * b0 + (p00 >>> 16); // < 2^34: exact
-  ol = (((mid & 0xffff) << 16) | (p00 & 0xffff)) >>> 0;
-  oh = (a1 * b1 + Math.floor(mid / 65536)) >>> 0;
+  O[1] = (((mid & 0xffff) << 16) | (p00 & 0xffff)) >>> 0;
+  O[0] = (a1 * b1 + Math.floor(mid / 65536)) >>> 0;
 }
 
-/** (ah:al * bh:bl) mod 2^64, into oh:ol. */
+/** (ah:al * bh:bl) mod 2^64, into O[0]:O[1]. */
 function mul64(ah, al, bh, bl) {
   mul32(al, bl);
-  oh = (oh + Math.imul(ah, bl) + Math.imul(al, bh)) >>> 0;
+  O[0] = (O[0] + Math.imul(ah, bl) + Math.imul(al, bh)) >>> 0;
 }
 
-/** The low and high halves of the 128-bit product ah:al * bh:bl, xored, into oh:ol. */
+/** The low and high halves of the 128-bit product ah:al * bh:bl, xored, into O[0]:O[1]. */
 function fold(ah, al, bh, bl) {
   mul32(al, bl);
-  const llh = oh;
-  const lll = ol;
+  const llh = O[0];
+  const lll = O[1];
   mul32(ah, bl);
-  const hlh = oh;
-  const hll = ol;
+  const hlh = O[0];
+  const hll = O[1];
   mul32(al, bh);
-  const lhh = oh;
-  const lhl = ol;
+  const lhh = O[0];
+  const lhl = O[1];
   mul32(ah, bh);
   const cross = llh + hll + lhl; // bits 32..95 of the product, low word and carry
   const crossHi = lhh + Math.floor(cross / TWO32);
-  const upper = ol + hlh + crossHi;
-  const w3 = (oh + Math.floor(upper / TWO32)) >>> 0;
-  oh = ((cross >>> 0) ^ w3) >>> 0;
-  ol = (lll ^ (upper >>> 0)) >>> 0;
+  const upper = O[1] + hlh + crossHi;
+  const w3 = (O[0] + Math.floor(upper / TWO32)) >>> 0;
+  O[0] = ((cross >>> 0) ^ w3) >>> 0;
+  O[1] = (lll ^ (upper >>> 0)) >>> 0;
 }
 
-/** XXH3's final mix of h = hh:hl, into oh:ol. */
+/** XXH3's final mix of h = hh:hl, into O[0]:O[1]. */
 function avalanche(hh, hl) {
   hl = (hl ^ (hh >>> 5)) >>> 0; // h ^= h >> 37
   mul64(hh, hl, 0x16566791, 0x9e3779f9);
-  ol = (ol ^ oh) >>> 0; // h ^= h >> 32
+  O[1] = (O[1] ^ O[0]) >>> 0; // h ^= h >> 32
 }
 
-/** XXH64's final mix of h = hh:hl, into oh:ol. */
+/** XXH64's final mix of h = hh:hl, into O[0]:O[1]. */
 function xxh64Avalanche(hh, hl) {
   hl = (hl ^ (hh >>> 1)) >>> 0; // h ^= h >> 33
   mul64(hh, hl, P64_2H, P64_2L);
-  hl = (ol ^ ((ol >>> 29) | (oh << 3))) >>> 0; // h ^= h >> 29
-  hh = (oh ^ (oh >>> 29)) >>> 0;
+  hl = (O[1] ^ ((O[1] >>> 29) | (O[0] << 3))) >>> 0; // h ^= h >> 29
+  hh = (O[0] ^ (O[0] >>> 29)) >>> 0;
   mul64(hh, hl, P64_3H, P64_3L);
-  ol = (ol ^ oh) >>> 0; // h ^= h >> 32
+  O[1] = (O[1] ^ O[0]) >>> 0; // h ^= h >> 32
 }
 
-// Running sum for the 17..240-byte paths and the merge of the long path.
-let sh = 0;
-let sl = 0;
+// Running sum for the 17..240-byte paths and the merge of the long path: O[2]:O[3].
 
-/** Adds oh:ol to the running sum sh:sl. */
+/** Adds O[0]:O[1] to the running sum O[2]:O[3]. */
 function addSum() {
-  const s = sl + ol;
-  sl = s >>> 0;
-  sh = (sh + oh + (s >= TWO32 ? 1 : 0)) >>> 0;
+  const s = O[3] + O[1];
+  O[3] = s >>> 0;
+  O[2] = (O[2] + O[0] + (s >= TWO32 ? 1 : 0)) >>> 0;
 }
 
 /** Sets the running sum to n * PRIME64_1. */
 function startSum(n) {
   mul64(Math.floor(n / TWO32) >>> 0, n >>> 0, P64_1H, P64_1L);
-  sh = oh;
-  sl = ol;
+  O[2] = O[0];
+  O[3] = O[1];
 }
 
 /** Adds the 16-byte mix of `b[at..at+16)` with the secret at `s` to the running sum. */
@@ -139,8 +140,8 @@ function short(b, n) {
     const hiL = (r32(b, n - 8) ^ S[40] ^ S[48]) >>> 0;
     fold(loH, loL, hiH, hiL);
     // n + bswap64(lo) + hi + fold(lo, hi)
-    let l = bswap32(loH) + hiL + ol + n; // < 2^34
-    let h = bswap32(loL) + hiH + oh + Math.floor(l / TWO32);
+    let l = bswap32(loH) + hiL + O[1] + n; // < 2^34
+    let h = bswap32(loL) + hiH + O[0] + Math.floor(l / TWO32);
     avalanche(h >>> 0, l >>> 0);
     return;
   }
@@ -151,10 +152,10 @@ function short(b, n) {
     let vh = xh ^ ((xl << 17) | (xh >>> 15)) ^ ((xh << 24) | (xl >>> 8));
     let vl = xl ^ ((xh << 17) | (xl >>> 15)) ^ ((xl << 24) | (xh >>> 8));
     mul64(vh >>> 0, vl >>> 0, 0x9fb21c65, 0x1e98df25);
-    vl = (ol ^ ((oh >>> 3) + n)) >>> 0; // v ^= (v >> 35) + len
-    mul64(oh, vl, 0x9fb21c65, 0x1e98df25);
-    ol = (ol ^ ((ol >>> 28) | (oh << 4))) >>> 0; // v ^ (v >> 28)
-    oh = (oh ^ (oh >>> 28)) >>> 0;
+    vl = (O[1] ^ ((O[0] >>> 3) + n)) >>> 0; // v ^= (v >> 35) + len
+    mul64(O[0], vl, 0x9fb21c65, 0x1e98df25);
+    O[1] = (O[1] ^ ((O[1] >>> 28) | (O[0] << 4))) >>> 0; // v ^ (v >> 28)
+    O[0] = (O[0] ^ (O[0] >>> 28)) >>> 0;
     return;
   }
   if (n > 0) {
@@ -181,19 +182,19 @@ function medium(b, n) {
   }
   mix16(b, 0, 0);
   mix16(b, n - 16, 16);
-  avalanche(sh, sl);
+  avalanche(O[2], O[3]);
 }
 
 function mid(b, n) {
   startSum(n);
   const rounds = Math.floor(n / 16);
   for (let i = 0; i < 8; i++) mix16(b, 16 * i, 16 * i);
-  avalanche(sh, sl);
-  sh = oh;
-  sl = ol;
+  avalanche(O[2], O[3]);
+  O[2] = O[0];
+  O[3] = O[1];
   for (let i = 8; i < rounds; i++) mix16(b, 16 * i, 16 * (i - 8) + 3);
   mix16(b, n - 16, 136 - 17);
-  avalanche(sh, sl);
+  avalanche(O[2], O[3]);
 }
 
 /** The 8 accumulator lanes of the long path: lane i is ACC[2i] (high) : ACC[2i + 1] (low). */
@@ -215,9 +216,9 @@ function stripe(b, at, s) {
     ACC[j] = ACC[j] + vh + (t >= TWO32 ? 1 : 0);
     // lane i += low32(k) * high32(k), k = v ^ secret
     mul32((vl ^ S[s + 8 * i]) >>> 0, (vh ^ S[s + 8 * i + 4]) >>> 0);
-    t = ACC[2 * i + 1] + ol;
+    t = ACC[2 * i + 1] + O[1];
     ACC[2 * i + 1] = t;
-    ACC[2 * i] = ACC[2 * i] + oh + (t >= TWO32 ? 1 : 0);
+    ACC[2 * i] = ACC[2 * i] + O[0] + (t >= TWO32 ? 1 : 0);
   }
 }
 
@@ -228,8 +229,8 @@ function scramble() {
     const l = ACC[2 * i + 1];
     // (acc ^ (acc >> 47) ^ secret) * PRIME32_1
     mul64((h ^ S[s + 8 * i + 4]) >>> 0, (l ^ (h >>> 15) ^ S[s + 8 * i]) >>> 0, 0, P32_1);
-    ACC[2 * i] = oh;
-    ACC[2 * i + 1] = ol;
+    ACC[2 * i] = O[0];
+    ACC[2 * i + 1] = O[1];
   }
 }
 
@@ -254,10 +255,10 @@ function long(b, n) {
     );
     addSum();
   }
-  avalanche(sh, sl);
+  avalanche(O[2], O[3]);
 }
 
-/** XXH3 64-bit (seed 0) of `b[0..n)` into oh:ol. */
+/** XXH3 64-bit (seed 0) of `b[0..n)` into O[0]:O[1]. */
 function hash(b, n) {
   if (n <= 16) short(b, n);
   else if (n <= 128) medium(b, n);
@@ -273,13 +274,13 @@ function hash(b, n) {
  */
 function xxh3_64(b, n = b.length) {
   hash(b, n);
-  return (BigInt(oh) << 32n) | BigInt(ol);
+  return (BigInt(O[0]) << 32n) | BigInt(O[1]);
 }
 
 /** The low 32 bits of XXH3 64-bit (seed 0): memcached's proxy reads the hash as `unsigned int`. */
 function xxh3Low32(b, n = b.length) {
   hash(b, n);
-  return ol;
+  return O[1];
 }
 
 module.exports = { xxh3_64, xxh3Low32 };

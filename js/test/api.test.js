@@ -31,6 +31,61 @@ test('the ASCII fast path and the encoder agree around the shared buffer size', 
   assert.strictEqual(hash('md5', 'x'.repeat(3000) + 'é'), hash('md5', Buffer.from('x'.repeat(3000) + 'é')));
 });
 
+test('short ASCII keys hashed from the string land where their bytes do, every length', () => {
+  for (const profile of ['php-memcached', 'spymemcached', 'libketama', 'node-hashring']) {
+    const ring = new Ring({ profile, servers });
+    for (let n = 1; n <= 70; n++) {
+      for (const k of ['a'.repeat(n), Array.from({ length: n }, (_, i) => String.fromCharCode(33 + ((i * 37 + n) % 94))).join('')]) {
+        assert.strictEqual(ring.get(k), ring.get(Buffer.from(k)), `${profile} ${JSON.stringify(k)}`);
+      }
+    }
+    // a character beyond ASCII anywhere in the key leaves the string path
+    for (const k of ['é', 'aé', 'abcé', 'abcdé', 'x'.repeat(54) + 'é', '\u007f\u0080']) assert.strictEqual(ring.get(k), ring.get(Buffer.from(k)), k);
+  }
+});
+
+test('getMany and indexMany answer each key as get and index do, null / -1 where get throws', () => {
+  const keys = Array.from({ length: 1001 }, (_, i) => {
+    if (i % 17 === 0) return `ключ${i}`;
+    if (i % 13 === 0) return 'x'.repeat(i % 300);
+    if (i % 11 === 0) return Buffer.from(`bytes${i}`);
+    if (i % 7 === 0) return `k ${i}\n`;
+    return `user:${i}:profile`;
+  });
+  keys.push('', 'é', 'x'.repeat(251));
+  const many = Array.from({ length: 20 }, (_, i) => ({ label: `10.0.1.${i + 1}:11211`, weight: 1 + (i % 3) }));
+  let fast = 0;
+  for (const p of ketama.profiles()) {
+    for (const list of [many, many.slice(0, 1)]) {
+      let ring;
+      try {
+        ring = new Ring({ profile: p.name, servers: list });
+      } catch (err) {
+        continue;
+      }
+      const want = keys.map((k) => {
+        try {
+          return ring.index(k);
+        } catch (err) {
+          if (err instanceof ketama.KetamaError) return -1;
+          throw err;
+        }
+      });
+      assert.deepStrictEqual(Array.from(ring.indexMany(keys)), want, p.name);
+      assert.deepStrictEqual(ring.getMany(keys), want.map((i) => (i < 0 ? null : list[i].label)), p.name);
+      const out = new Int32Array(keys.length + 5).fill(7);
+      assert.strictEqual(ring.indexMany(keys, out), out);
+      assert.deepStrictEqual(Array.from(out.subarray(0, keys.length)), want);
+      if (ring.shortMd5) fast++;
+    }
+  }
+  assert.ok(fast >= 4, `${fast} rings on the paired md5 path`);
+  const empty = new Ring({ profile: 'php-memcached', servers: [] });
+  assert.throws(() => empty.getMany(['a']), ketama.EmptyRingError);
+  assert.throws(() => new Ring({ profile: 'php-memcached', servers }).getMany([5]), TypeError);
+  assert.throws(() => new Ring({ profile: 'php-memcached', servers }).indexMany(['a', 'b'], new Int32Array(1)), TypeError);
+});
+
 test('getN gives distinct servers, primary first; failover of a walk client equals getN', () => {
   const ring = new Ring({ profile: 'libmemcached-weighted', servers });
   for (let i = 0; i < 200; i++) {

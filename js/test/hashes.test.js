@@ -147,3 +147,91 @@ test('pymemcache murmur3_32 hashes each character\'s low byte', () => {
   assert.strictEqual(hash('pymemcache_murmur3', 'abc'), 3017643002);
   assert.strictEqual(hash('pymemcache_murmur3', Uint8Array.from([0x61, 0xff])), hash('murmur3_32', Uint8Array.from([0x61, 0xff])));
 });
+
+test('the Redis and Enyim clients\' hashes: known answers (ketama hash)', () => {
+  const cases = [
+    ['crc32_raw', 'apple', 1456549807], ['crc32_raw', '', 4294967295], ['crc32_raw', 'a', 390611388],
+    ['fnv1a_32_zero', 'apple', 1182587488], ['fnv1a_32_zero', '', 0], ['fnv1a_32_zero', 'a', 1627429043],
+    ['murmur64a', 'apple', 2117380221], ['murmur64a', '', 1949108325], ['MURMUR_HASH', 'a', 1860359258],
+    ['xxh64', 'apple', 1485414849], ['xxh64', '', 4014398263], ['xxhash.Sum64', 'a', 3528377585],
+  ];
+  for (const [name, key, want] of cases) assert.strictEqual(hash(name, key), want, `${name}(${key})`);
+});
+
+// The 64-bit hashes in BigInt arithmetic, written from their definitions (spec/README.md):
+// the 32-bit-halves implementations must give every bit of them.
+const M64 = (1n << 64n) - 1n;
+const rotl = (x, r) => ((x << BigInt(r)) | (x >> BigInt(64 - r))) & M64;
+const le = (b, at, k) => {
+  let x = 0n;
+  for (let j = k - 1; j >= 0; j--) x = (x << 8n) | BigInt(b[at + j]);
+  return x;
+};
+function murmur64aRef(b, seed) {
+  const m = 0xc6a4a7935bd1e995n;
+  let h = (BigInt(seed) ^ (BigInt(b.length) * m)) & M64;
+  let i = 0;
+  for (; i + 8 <= b.length; i += 8) {
+    let k = (le(b, i, 8) * m) & M64;
+    k = ((k ^ (k >> 47n)) * m) & M64;
+    h = ((h ^ k) * m) & M64;
+  }
+  if (i < b.length) h = ((h ^ le(b, i, b.length - i)) * m) & M64;
+  h = ((h ^ (h >> 47n)) * m) & M64;
+  return h ^ (h >> 47n);
+}
+const P1 = 0x9e3779b185ebca87n;
+const P2 = 0xc2b2ae3d27d4eb4fn;
+const P3 = 0x165667b19e3779f9n;
+const P4 = 0x85ebca77c2b2ae63n;
+const P5 = 0x27d4eb2f165667c5n;
+const xround = (acc, x) => (rotl((acc + x * P2) & M64, 31) * P1) & M64;
+function xxh64Ref(b) {
+  const n = b.length;
+  let h = P5;
+  let i = 0;
+  if (n >= 32) {
+    const v = [(P1 + P2) & M64, P2, 0n, -P1 & M64];
+    for (; i + 32 <= n; i += 32) for (let l = 0; l < 4; l++) v[l] = xround(v[l], le(b, i + 8 * l, 8));
+    h = (rotl(v[0], 1) + rotl(v[1], 7) + rotl(v[2], 12) + rotl(v[3], 18)) & M64;
+    for (const x of v) h = (((h ^ xround(0n, x)) * P1) + P4) & M64;
+  }
+  h = (h + BigInt(n)) & M64;
+  for (; i + 8 <= n; i += 8) h = (rotl(h ^ xround(0n, le(b, i, 8)), 27) * P1 + P4) & M64;
+  if (i + 4 <= n) {
+    h = (rotl(h ^ ((le(b, i, 4) * P1) & M64), 23) * P2 + P3) & M64;
+    i += 4;
+  }
+  for (; i < n; i++) h = (rotl(h ^ ((BigInt(b[i]) * P5) & M64), 11) * P1) & M64;
+  h = ((h ^ (h >> 33n)) * P2) & M64;
+  h = ((h ^ (h >> 29n)) * P3) & M64;
+  return h ^ (h >> 32n);
+}
+
+test('MurmurHash64A and XXH64 in 32-bit halves equal 64-bit arithmetic at every length 0..300', () => {
+  const { murmur64a, murmur64aSeeded, xxh64, H64 } = require('../lib/hash64');
+  // the returned high word, and the whole value left in H64
+  const both = (hi) => {
+    assert.strictEqual(hi, H64[0]);
+    return (BigInt(H64[0]) << 32n) | BigInt(H64[1]);
+  };
+  for (let n = 0; n <= 300; n++) {
+    for (const fill of [(i) => (i * 131 + n) & 0xff, () => 0xff, () => 0]) {
+      const b = Uint8Array.from({ length: n }, (_, i) => fill(i));
+      assert.strictEqual(both(murmur64a(b, n)), murmur64aRef(b, 0x1234abcd), `murmur64a ${n}`);
+      assert.strictEqual(both(murmur64aSeeded(b, n, 0xffffffff)), murmur64aRef(b, 0xffffffff), `murmur64a seed ${n}`);
+      assert.strictEqual(both(xxh64(b, n)), xxh64Ref(b), `xxh64 ${n}`);
+    }
+  }
+  // the reference values: XXH64('') (xxhash's own test), SMHasher's MurmurHash64A verification
+  assert.strictEqual(both(xxh64(new Uint8Array(0), 0)), 0xef46db3751d8e999n);
+  const key = Uint8Array.from({ length: 256 }, (_, i) => i);
+  const all = new Uint8Array(256 * 8);
+  const view = new DataView(all.buffer);
+  for (let len = 0; len < 256; len++) {
+    view.setUint32(8 * len + 4, murmur64aSeeded(key, len, 256 - len), true);
+    view.setUint32(8 * len, H64[1], true);
+  }
+  murmur64aSeeded(all, all.length, 0);
+  assert.strictEqual(H64[1], 0x1f0d3804);
+});

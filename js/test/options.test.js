@@ -7,7 +7,7 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { Ring, KetamaError, BadOptionError, profiles } = require('..');
+const { Ring, KetamaError, BadOptionError, profiles, hash } = require('..');
 
 const VECTORS = path.join(__dirname, '..', '..', 'tests', 'vectors');
 const DIR = path.join(VECTORS, 'options');
@@ -100,7 +100,7 @@ test('only the clients that have an option take it', () => {
     if (answer(() => ring.withOptions({ hashTag: '{}' })) !== null) has.tag.push(p.name);
     if (answer(() => ring.withOptions({ prefixKey: 'p:', hashWithPrefix: true })) !== null) has.prefix.push(p.name);
   }
-  for (const name of ['twemproxy', 'twemproxy-modula']) assert.ok(has.tag.includes(name), name);
+  for (const name of ['twemproxy', 'twemproxy-modula', 'jedis', 'jedis-named', 'jedis-2-named', 'jedis-4']) assert.ok(has.tag.includes(name), name);
   for (const name of ['libmemcached', 'libmemcached-weighted', 'modula']) assert.ok(has.prefix.includes(name), name);
   assert.ok(!has.tag.includes('libketama') && !has.prefix.includes('libketama'));
   assert.ok(!has.prefix.includes('twemproxy') && !has.tag.includes('libmemcached'));
@@ -151,4 +151,65 @@ test('hash tags and hashed prefixes move keys as the client does', () => {
   assert.strictEqual(php.keyHash('k'.repeat(249)), 0);
   assert.notStrictEqual(php.keyHash('k'.repeat(248)), 0);
   assert.deepStrictEqual(php.options(), { hashTag: null, prefixKey: 'p:', hashWithPrefix: true });
+});
+
+test("each client's hash-tag rule, side by side (Predis, phpredis, redis-rb, redis-shard, Jedis)", () => {
+  const { findTag, tagEnd } = require('../lib/tag');
+  const rules = ['first_non_empty', 'first_up_to_nul', 'line_start', 'greedy_last', 'lazy_find'];
+  const tagOf = (rule, key, o = '{', c = '}') => {
+    const b = Buffer.from(key);
+    const s = findTag(rule, b, b.length, o.charCodeAt(0), c.charCodeAt(0));
+    return s < 0 ? key : b.subarray(s, tagEnd()).toString();
+  };
+  // what each client's oracle recorded (docs/compat.md, the hash-tag rules)
+  const cases = [
+    ['user:{42}:profile', ['42', '42', 'user:{42}:profile', '42', '42']],
+    ['{}', ['{}', '', '{}', '', '{}']],
+    ['a{}b', ['a{}b', '', 'a{}b', '', 'a{}b']],
+    ['{}{42}', ['{}{42}', '', '}{42', '42', '}{42']],
+    ['{a}{b}', ['a', 'a', 'a', 'b', 'a']],
+    ['pre{tag}mid{other}post', ['tag', 'tag', 'pre{tag}mid{other}post', 'other', 'tag']],
+    ['}42{', Array(5).fill('}42{')],
+    ['a{b', Array(5).fill('a{b')],
+    ['{a{b}', ['a{b', 'a{b', 'a{b', 'b', 'a{b']],
+    ['{{x}}', ['{x', '{x', '{x', 'x}', '{x']],
+    ['{x}}', ['x', 'x', 'x', 'x}', 'x']],
+  ];
+  for (const [key, want] of cases) assert.deepStrictEqual(rules.map((r) => tagOf(r, key)), want, key);
+  // Ruby's ^ starts every line and its . stops at \n; Python's match stays on the first line
+  assert.strictEqual(tagOf('line_start', 'x\n{t}y'), 't');
+  assert.strictEqual(tagOf('line_start', '{a\nb}'), '{a\nb}');
+  assert.strictEqual(tagOf('greedy_last', '{a}\n{b}'), 'a');
+  assert.strictEqual(tagOf('greedy_last', 'x\n{b}'), 'x\n{b}');
+  // Java's . stops at \r and U+2028 too; a later { may still match
+  assert.strictEqual(tagOf('lazy_find', '{a\rb}'), '{a\rb}');
+  assert.strictEqual(tagOf('lazy_find', '{a\u2028b}{c}'), 'c');
+  assert.strictEqual(tagOf('lazy_find', 'a[b]c', '[', ']'), 'b');
+  // phpredis reads the key as a C string
+  assert.strictEqual(tagOf('first_up_to_nul', 'a\0{b}'), 'a\0{b}');
+  assert.strictEqual(tagOf('first_up_to_nul', '{a\0}'), '{a\0}');
+  assert.strictEqual(tagOf('first_up_to_nul', '{a}\0'), 'a');
+  assert.strictEqual(tagOf('first_non_empty', 'a:b:c', ':', ':'), 'b');
+  assert.strictEqual(tagOf('first_non_empty', '::x', ':', ':'), '::x');
+});
+
+test('Redis clients hash their tag; Jedis only with hashTag; redis-shard then as latin-1', () => {
+  const servers = Array.from({ length: 10 }, (_, i) => ({ label: `10.0.0.${i + 1}:11211` }));
+  for (const profile of ['predis', 'predis-ketama', 'phpredis-array', 'phpredis-array-consistent', 'redis-rb', 'redis-rb-5', 'go-redis', 'go-redis-v7', 'redis-shard']) {
+    const ring = new Ring({ profile, servers });
+    for (let i = 0; i < 30; i++) assert.strictEqual(ring.get(`{user:${i}}:cart`), ring.get(`user:${i}`), profile);
+  }
+  const jedis = new Ring({ profile: 'jedis', servers });
+  const tagged = jedis.withOptions({ hashTag: '{}' });
+  let moved = 0;
+  for (let i = 0; i < 30; i++) {
+    assert.strictEqual(tagged.get(`{user:${i}}:cart`), jedis.get(`user:${i}`));
+    if (jedis.get(`{user:${i}}:cart`) !== jedis.get(`user:${i}`)) moved++;
+  }
+  assert.ok(moved > 0, 'without hashTag Jedis hashes the whole key');
+  const shard = new Ring({ profile: 'redis-shard', servers });
+  assert.strictEqual(shard.keyHash('ключ:{42}'), shard.keyHash('42'));
+  assert.strictEqual(shard.keyHash('é'), hash('crc32a', Uint8Array.from([0xe9])));
+  assert.throws(() => shard.get('ключ'), KetamaError);
+  assert.throws(() => shard.get(Uint8Array.from([0xe9])), KetamaError);
 });

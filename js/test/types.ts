@@ -10,6 +10,8 @@ const label: string = ring.get('key');
 const fromBytes: string = ring.get(new Uint8Array([1, 2, 3]));
 const index: number = ring.index('key');
 const many: string[] = ring.getN('key', 2);
+const batch: Array<string | null> = ring.getMany(['a', new Uint8Array([1])]);
+const batchAt: Int32Array = ring.indexMany(['a', 'b'], new Int32Array(2));
 const seq: string[] = ring.failover('key', 3);
 const alive: string | null = ring.getAlive('key', [0]);
 const pts: Array<[number, string]> = ring.points();
@@ -54,4 +56,4 @@ try {
   if (err instanceof InvalidUtf8Error) void err.message;
 }
 
-void [label, fromBytes, index, many, seq, alive, pts, h, names, limit, b, prefixed, tag];
+void [label, fromBytes, index, many, batch, batchAt, seq, alive, pts, h, names, limit, b, prefixed, tag];

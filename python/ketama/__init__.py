@@ -23,7 +23,9 @@ With pymemcache::
                         hasher=ketama.hasher("php-memcached"))
 
 Drop-ins: :mod:`ketama.uhashring` (``from ketama.uhashring import HashRing`` for uhashring
-2.x) and libketama's own binding API (:class:`Continuum`, :func:`hashi`).
+2.x) and libketama's own binding API (:class:`Continuum`, :func:`hashi`). :class:`RawRing`
+is a continuum over raw node names (any bytes, the same name twice is two servers), what
+those drop-ins place names a :class:`Ring` does not take as labels with.
 
 Thread safety: a ring may be shared by any number of threads (free-threaded CPython
 included). Each lookup sees the ring either before or after a concurrent ``add``/``remove``,
@@ -39,6 +41,7 @@ from ketama._errors import *  # noqa: F401,F403 (every error class, listed in _e
 from ketama._libketama import Continuum, hashi
 from ketama._ketama import (
     CORE_VERSION,
+    RawRing,
     Ring,
     __version__,
     bucket,
@@ -53,6 +56,7 @@ __all__ = [
     "__version__",
     "CORE_VERSION",
     "Ring",
+    "RawRing",
     "KetamaHasher",
     "hasher",
     "hash",

@@ -7,10 +7,15 @@ from typing_extensions import Self, disjoint_base
 __all__ = [
     "CORE_VERSION",
     "DETACH_THRESHOLD",
+    "RawRing",
     "Ring",
+    "_LIBKETAMA_MAX_FILE_BYTES",
     "_NodeLookup",
     "__version__",
     "_error_classes",
+    "_libketama_check",
+    "_libketama_io_error",
+    "_libketama_read",
     "bucket",
     "bucket_algorithms",
     "hash",
@@ -22,6 +27,7 @@ __all__ = [
 __version__: str
 CORE_VERSION: str
 DETACH_THRESHOLD: int
+_LIBKETAMA_MAX_FILE_BYTES: int
 
 _R = TypeVar("_R", bound="Ring")
 
@@ -50,8 +56,12 @@ class Ring:
         """Builds a ring of ``servers`` (labels, ``(label, weight[, name])`` tuples or a
         ``{label: weight}`` dict) placed like ``profile``'s client, with ``hash`` as key hash
         (``None``: the client's default). A refused server raises with its label.
-        Placement options: ``hash_tag`` (twemproxy's ``hash_tag``, exactly 2 bytes, twemproxy
-        profiles), ``prefix_key`` (php-memcached's ``OPT_PREFIX_KEY``, 1..127 bytes) and
+        Placement options: ``hash_tag`` (a hash tag's delimiters, exactly 2 bytes: only the
+        tag between them is hashed, found by the client's own rule; twemproxy's ``hash_tag``
+        and the Jedis profiles' key-tag pattern, ``{}`` being Jedis's default; the Redis
+        clients whose tag rule is always on, Predis, phpredis, redis-rb, go-redis and
+        redis-shard, hash ``{tag}`` without it and refuse it; docs/compat.md lists each
+        profile's rule), ``prefix_key`` (php-memcached's ``OPT_PREFIX_KEY``, 1..127 bytes) and
         ``hash_with_prefix`` (``OPT_HASH_WITH_PREFIX_KEY``), libmemcached profiles; others
         raise ``BadOptionError``."""
     def __init__(
@@ -154,6 +164,48 @@ class _NodeLookup:
     def get(self, key: object) -> Any:
         """The same as calling the lookup (a bound method: called without an argument tuple)."""
 
+@final
+class RawRing:
+    """A continuum over raw node names: each ``(name, count)`` is a server known by its index
+    in the list, hashed exactly as given (any bytes; the same name twice is two servers, each
+    with its own points), by a profile's rules (``libketama``, ``flexihash``, ``uhashring``,
+    ``uhashring-ketama``, ``hash_ring``, ...). ``strings=True`` reads each count as the number
+    of point strings itself rather than as a weight."""
+
+    def __new__(
+        cls,
+        servers: Iterable[Tuple[bytes, int]],
+        profile: str = "libketama",
+        hash: Optional[str] = None,
+        strings: bool = False,
+    ) -> Self: ...
+    def __len__(self) -> int:
+        """Number of points."""
+    @property
+    def server_count(self) -> int:
+        """Number of servers (entries of the list, points or not)."""
+    def locate(self, key: _Key) -> int:
+        """The index of the server ``key`` goes to (``NoServerError`` when no server has a point)."""
+    def position(self, key: _Key) -> int:
+        """The index (into ``points()``) of the point ``key`` lands on."""
+    def locate_n(self, key: _Key, n: int) -> list[int]:
+        """Up to ``n`` distinct server indexes for ``key``: its own, then the next owners walking
+        the continuum the way the profile's search goes."""
+    def points(self) -> list[Tuple[int, int]]:
+        """Every ``(point, server index)``, ascending (the tie rule's winner first among equal
+        points); on uhashring's 128-bit continuum the points are the whole 128-bit values."""
+
+def _libketama_check(file: str, kind: str, size: int) -> None:
+    """Checks what ``os.stat`` found (``kind``: ``regular``, ``directory``, ``fifo``, ``device``,
+    ``socket`` or ``other``; ``size`` in bytes) against core's rule for a servers file."""
+def _libketama_io_error(file: str, problem: str, errno: int) -> Exception:
+    """The ``KetamaError`` for a servers file that could not be seen (``missing``), opened or
+    read (``unreadable``, with the system's error number), or grew past the cap while read
+    (``grew``)."""
+def _libketama_read(data: bytes, file: str) -> Tuple[list[Tuple[bytes, int]], RawRing]:
+    """A servers file's bytes read as libketama reads them (core's parser): the servers,
+    ``[(address, memory)]`` in file order, and their continuum; a refusal is a
+    ``KetamaError`` with core's message, naming the line."""
 def hash(key: _Key, algorithm: str) -> int:
     """The hash ``algorithm`` computes for ``key`` (snake_case libhashkit names or a client's
     enum name such as ``KETAMA_HASH``)."""

@@ -13,6 +13,7 @@ mod fastcall;
 mod labels;
 mod lookup;
 mod pin;
+mod raw;
 mod ring;
 
 use ketama_core::{Hash, Profile};
@@ -77,6 +78,11 @@ fn _ketama(m: &Bound<'_, PyModule>) -> PyResult<()> {
     pin::init(m.py())?;
     m.add_class::<ring::Ring>()?;
     m.add_class::<lookup::NodeLookup>()?;
+    m.add_class::<raw::RawRing>()?;
+    m.add("_LIBKETAMA_MAX_FILE_BYTES", raw::MAX_FILE_BYTES)?;
+    m.add_function(wrap_pyfunction!(raw::_libketama_check, m)?)?;
+    m.add_function(wrap_pyfunction!(raw::_libketama_io_error, m)?)?;
+    m.add_function(wrap_pyfunction!(raw::_libketama_read, m)?)?;
     let ring = m.py().get_type::<ring::Ring>();
     fastcall::install::<ring::FastGet>(&ring)?;
     fastcall::install::<ring::FastGetNode>(&ring)?;

@@ -92,11 +92,14 @@ def test_file_quirks_like_libketama(tmp_path: Path) -> None:
         "10.0.0.1:11211\t0\n",  # memory 0
         "10.0.0.1:11211\t-5\n",
         "10.0.0.1:11211\t5",  # one digit, no newline: nothing left
-        "a-very-long-host-name.example.com:11211\t1\n",  # over 22 characters
-        "10.0.0.1:11211\t1\n10.0.0.1:11211\t2\n",  # the same address twice
+        "a-very-long-host-name.example.com:11211\t1\n",  # over 23 characters
     ]:
         with pytest.raises(ketama.KetamaError):
             ketama.Continuum(write(tmp_path, bad, "bad"))
+    # the same address twice: two servers, each with its own points (as libketama)
+    twice = ketama.Continuum(write(tmp_path, "10.0.0.1:11211\t1\n10.0.0.1:11211\t2\n", "twice"))
+    assert len(twice.get_points()) == 4 * (26 + 53)
+    assert {a for _, a in twice.get_points()} == {"10.0.0.1:11211"}
     with pytest.raises(ketama.KetamaError, match="Invalid filename"):
         ketama.Continuum(str(tmp_path / "missing"))
     with pytest.raises(ValueError):

@@ -195,10 +195,47 @@ def test_native_and_slow_paths_are_both_exercised() -> None:
     assert HashRing(["a:1", "b:2"], hash_fn="ketama").runtime._native is not None
     assert HashRing(["a:1", "b:2"], hash_fn="ketama", replicas=3).runtime._native is not None
     assert HashRing({"a:1": {"vnodes": 80, "weight": 2}}).runtime._native is not None
-    assert HashRing(["node 1"]).runtime._native is None
-    assert HashRing(["a:1"], vnodes=7).runtime._native is None
-    assert HashRing(["a:1"], hash_fn="ketama", vnodes=41).runtime._native is None
+    # names a Ring refuses as labels, and point counts it cannot weigh: core's raw ring
+    for raw in [
+        HashRing(["node 1"]),
+        HashRing(["a:1"], vnodes=7),
+        HashRing(["cache1:port", "cache2"]),
+        HashRing([7, "node 1"]),
+        HashRing(["node 1"], hash_fn="ketama"),
+        HashRing({"cache1": 1, "a:b:c": 2}, hash_fn="ketama", replicas=3),
+    ]:
+        assert raw.runtime._native is None and raw.runtime._raw is not None
+    # what no profile describes: uhashring's own Python tables
+    for slow in [
+        HashRing(["a:1"], hash_fn="ketama", vnodes=41),
+        HashRing(["a:1"], hash_fn="ketama", replicas=2),
+        HashRing([1, "1"]),
+    ]:
+        assert slow.runtime._native is None and slow.runtime._raw is None
     assert HashRing(["a:1"], hash_fn=lambda k: 1).runtime._native is None
+
+
+def test_raw_rings_place_as_uhashring_does() -> None:
+    keys: list[Any] = [f"key:{i}" for i in range(2000)] + ["", "é", 42, None]
+    cases: list[tuple[Any, dict[str, Any]]] = [
+        (["node 1", "node 2", "cache1", "cache1:port", 7], {}),
+        ({"node 1": 3, "node 2": 1, "x y": 2}, {"hash_fn": "ketama"}),
+        ({"node 1": 3, "node 2": 1, "x y": 2}, {"hash_fn": "ketama", "replicas": 3}),
+        ({"a:1": {"vnodes": 7, "weight": 3}, "b:2": {"vnodes": 200, "weight": 1}}, {}),
+    ]
+    for nodes, kwargs in cases:
+        ours = HashRing(nodes, **kwargs)
+        theirs = uhashring.HashRing(nodes, **kwargs)
+        assert ours.runtime._raw is not None
+        assert_same(ours, theirs, keys, f"{nodes} {kwargs}: ")
+        # a change keeps the raw ring and the agreement
+        ours.remove_node("node 2" if "node 2" in ours.get_nodes() else "b:2")
+        theirs.remove_node("node 2" if "node 2" in theirs.get_nodes() else "b:2")
+        assert ours.runtime._raw is not None
+        assert_same(ours, theirs, keys, f"{nodes} {kwargs} after a removal: ")
+        again = pickle.loads(pickle.dumps(ours))
+        assert again.runtime._raw is not None
+        assert [again.get_node(k) for k in keys] == [theirs.get_node(k) for k in keys]
 
 
 def outcome(action: Callable[[], Any]) -> Optional[type]:
@@ -350,3 +387,22 @@ def test_monkey_patches_python_memcached() -> None:
         assert client._get_server("k") == (None, None)  # nothing listens on ports 1 and 2
     finally:
         memcache.Client.__init__, memcache.Client._get_server = saved
+
+
+@pytest.mark.parametrize("first", ["a:1", "node 1"])
+def test_points_follow_the_conf_of_the_node_s_last_change(first: str) -> None:
+    # uhashring remakes a node's points only when that node changes: setting the same weight
+    # without vnodes stores vnodes=160 in the conf but keeps the 640 points of vnodes=320,
+    # and a later change of another node does not remake them (native ring and raw ring).
+    keys = [f"key:{i}" for i in range(3000)]
+    nodes: dict[str, Any] = {first: {"vnodes": 320, "weight": 2}, "b:2": 1, "c:3": 1}
+    ours, theirs = HashRing(nodes), uhashring.HashRing(nodes)
+    for ring in (ours, theirs):
+        ring[first] = {"weight": 2}
+        ring.remove_node("c:3")
+    assert theirs.distribution[first] == 640
+    assert_same(ours, theirs, keys)
+    for ring in (ours, theirs):
+        ring.regenerate()
+    assert theirs.distribution[first] == 320
+    assert_same(ours, theirs, keys)

@@ -85,6 +85,38 @@ class ErrorsTest < Minitest::Test
     assert_equal ['10.0.0.1:11211'], ring.servers, 'failed changes left the ring as it was'
   end
 
+  # A refusal of one server input says which: its place in the list given (nil for a call
+  # that took one server) and its label, as in the other bindings; an error no server is to
+  # blame for names none.
+  def test_errors_name_the_server_to_blame
+    ring = Ketama::Ring.new(profile: 'libketama', servers: ['10.0.0.1:1', '10.0.0.2:1'])
+    bad_utf8 = "10.0.0.2:1\xFF".b
+    [
+      [Ketama::BadLabelError, -> { Ketama::Ring.new(profile: 'libketama', servers: ['10.0.0.1:1', 'bad label', '10.0.0.3:1']) }, 1, 'bad label'],
+      [Ketama::DuplicateServerError, -> { Ketama::Ring.new(profile: 'libketama', servers: ['[::1]:1', '10.0.0.2:1', '[0:0::1]:1']) }, 2, '[0:0::1]:1'],
+      [Ketama::BadWeightError, -> { Ketama::Ring.new(profile: 'twemproxy', servers: [{ label: '10.0.0.1:1' }, { label: '10.0.0.2:1', weight: 0 }]) }, 1, '10.0.0.2:1'],
+      [Ketama::BadWeightError, -> { Ketama::Ring.new(profile: 'libketama', servers: ['10.0.0.1:1', { 'label' => '10.0.0.2:1', 'weight' => -1 }]) }, 1, '10.0.0.2:1'],
+      [Ketama::UnsupportedError, -> { Ketama::Ring.new(profile: 'xmemcached-nginx', servers: ['10.0.0.1:1', 'cache1.lan:1']) }, 1, 'cache1.lan:1'],
+      [Ketama::InvalidUtf8Error, -> { Ketama::Ring.new(profile: 'libketama', servers: ['10.0.0.1:1', bad_utf8]) }, 1, bad_utf8],
+      [Ketama::DuplicateServerError, -> { ring.add_many(['10.0.0.3:1', '10.0.0.1:1']) }, 1, '10.0.0.1:1'],
+      [Ketama::MissingServerError, -> { ring.remove('10.9.9.9:1') }, nil, '10.9.9.9:1'],
+      [Ketama::DuplicateServerError, -> { ring.add('10.0.0.2:1') }, nil, '10.0.0.2:1'],
+      [Ketama::BadLabelError, -> { ring.add('x:0') }, nil, 'x:0'],
+      [Ketama::BadWeightError, -> { ring.set_weight('10.0.0.1:1', -1) }, nil, '10.0.0.1:1'],
+      [Ketama::InvalidUtf8Error, -> { ring.add(bad_utf8) }, nil, bad_utf8]
+    ].each do |cls, call, index, label|
+      e = assert_raises(cls, &call)
+      assert_equal [index, label], [e.server_index, e.server_label], "#{cls}: #{e.message}"
+    end
+    empty = assert_raises(Ketama::EmptyRingError) { Ketama::Ring.new(profile: 'libketama').get('k') }
+    assert_equal [nil, nil], [empty.server_index, empty.server_label]
+    key = assert_raises(Ketama::KeyRejectedError) do
+      Ketama::Ring.new(profile: 'xmemcached', hash: 'KETAMA_HASH', servers: ['a:1']).get('')
+    end
+    assert_equal [nil, nil], [key.server_index, key.server_label]
+    assert_equal ['10.0.0.1:1', '10.0.0.2:1'], ring.servers, 'failed changes left the ring as it was'
+  end
+
   def test_a_panic_in_the_library_is_an_error_not_an_abort
     unless Ketama::Native.respond_to?(:ketama_test_force_panic)
       flunk 'the library has no test-panic hook' if ENV['KETAMA_REQUIRE_PANIC_HOOK'] == '1'

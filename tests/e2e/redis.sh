@@ -52,6 +52,8 @@ cat >"$work/pom.xml" <<POM
   <groupId>e2e</groupId><artifactId>jedis-classpath</artifactId><version>1</version>
   <dependencies>
     <dependency><groupId>redis.clients</groupId><artifactId>jedis</artifactId><version>$jedis_version</version></dependency>
+    <!-- Jedis logs through SLF4J 1.7: its no-op binding, so stderr holds only the reader's own errors -->
+    <dependency><groupId>org.slf4j</groupId><artifactId>slf4j-nop</artifactId><version>1.7.36</version></dependency>
   </dependencies>
   <build><plugins><plugin>
     <groupId>org.apache.maven.plugins</groupId><artifactId>maven-dependency-plugin</artifactId><version>3.8.1</version>
@@ -63,8 +65,6 @@ jedis_cp=$(cat "$work/jedis.cp")
 # the port's and the adapter's sources compiled as they are
 javac -nowarn -encoding UTF-8 -cp "$jedis_cp" -d "$work/classes" "$root"/java/core/src/main/java/org/ketama/*.java \
     "$root"/java/jedis/src/main/java/org/ketama/jedis/*.java "$here/JedisReader.java"
-mkdir -p "$work/classes/org/ketama"
-cp "$root/java/core/src/main/resources/org/ketama/profiles.json" "$work/classes/org/ketama/"
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 wait_port() {

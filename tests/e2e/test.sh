@@ -35,7 +35,6 @@ javac -nowarn -cp "$spy" -d "$work" "$here/SpyWriter.java"
 # the Java reader: spymemcached through our NodeLocator (the port's sources compiled as they are)
 javac -nowarn -encoding UTF-8 -cp "$spy" -d "$work" "$root"/java/core/src/main/java/org/ketama/*.java \
     "$root"/java/spymemcached/src/main/java/org/ketama/spymemcached/*.java "$here/SpyReader.java"
-cp "$root/java/core/src/main/resources/org/ketama/profiles.json" "$work/org/ketama/"
 
 go_bin=$(command -v go || echo /usr/local/go/bin/go)
 (cd "$here/go_reader" && GOFLAGS="-mod=mod -buildvcs=false" CGO_ENABLED=0 "$go_bin" build -o "$work/go_reader" .)

@@ -12,13 +12,15 @@
 # redis-rb needs REDIS_RB_GIT and REDIS_CLIENT_GIT (git clones) for 5.x: see redis-rb/README.md.
 # enyim needs ENYIM_GIT (a git clone of enyim/EnyimMemcached; see enyim/README.md).
 # `buckets` needs GO_MAGLEV_GIT and GO_MPCHASH_GIT (git clones): see buckets/generate.sh.
+# `libketama` (dropin/libketama-files.json: the real libketama over hostile servers files)
+# needs KETAMA_SRC, a git clone of RJ/ketama: see libketama/generate.sh.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 families=("$@")
 if [ ${#families[@]} -eq 0 ]; then
   families=(libmemcached java live python node go flexihash buckets jumpback-anchor
             dalli nginx whalin folsom memjs mcrouter xmemcached-gwhalin
-            pyclients memcached-proxy evcache
+            pyclients memcached-proxy evcache libketama
             predis phpredis redis-rb redis-shard perl-memcached
             jedis go-redis finagle enyim)
 fi

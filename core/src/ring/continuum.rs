@@ -6,8 +6,7 @@ use super::points::Point;
 use super::scratch::Scratch;
 use crate::error::Error;
 use crate::index::{self, SearchIndex};
-
-use crate::profile::Bound;
+use crate::profile::{Bound, Ties};
 
 /// Sorted 32-bit points and their owners (struct of arrays: the search reads only `values`),
 /// with a prefix index over `values`.
@@ -187,6 +186,42 @@ impl Continuum {
                 p => wrap(p),
             },
         })
+    }
+
+    /// Appends to `out` the owners met walking from position `start` (forwards, or
+    /// `backwards` for the floor searches) until `out` holds `want` distinct owners or every
+    /// point was seen; an owner already in `out` is skipped. With `ties` [`Ties::LaterWins`]
+    /// (a client keeping its points in a map, where a later server's point replaces an
+    /// earlier one's) every point of a run of equal positions is its winner's; otherwise (an
+    /// array) each point is its own owner's.
+    pub(super) fn walk(
+        &self,
+        start: usize,
+        backwards: bool,
+        ties: Ties,
+        want: usize,
+        out: &mut Vec<usize>,
+    ) {
+        let len = self.values.len();
+        for step in 0..len {
+            if out.len() >= want {
+                break;
+            }
+            let p = if backwards {
+                (start + len - step % len) % len
+            } else {
+                (start + step) % len
+            };
+            let p = if ties == Ties::LaterWins {
+                self.first_of_run(p)
+            } else {
+                p
+            };
+            let owner = self.owners[p] as usize;
+            if !out.contains(&owner) {
+                out.push(owner);
+            }
+        }
     }
 
     /// The position a 128-bit key point lands on, wrapping: the first point > w (`UPPER`:

@@ -273,8 +273,10 @@ mod tests {
         assert_eq!(fh.locate_hash(300), Ok(0));
         let mut out = Vec::new();
         fh.locate_n_hash(150, 3, &mut out).unwrap();
-        assert_eq!(out, vec![1, 0, 2]); // 200 (server 1 wins the tie), 200 (0), 300 (2)
-                                        // dalli: largest point <= h, wrapping below the first.
+        // 200 (server 1 wins the tie: flexihash's map holds only its point there), 300 (2),
+        // then 100 (0): a walk never reports a tie's loser.
+        assert_eq!(out, vec![1, 2, 0]);
+        // dalli: largest point <= h, wrapping below the first.
         let da = Ring::from_points(profile("dalli"), None, servers(3), &pts).unwrap();
         assert_eq!(da.locate_hash(250), da.locate_hash(200));
         assert_eq!(da.locate_hash(50), Ok(2));

@@ -13,6 +13,7 @@ use super::scratch::Scratch;
 use super::slots::{Reduce, Slots};
 use super::tie_runs::TieRuns;
 use crate::alt::maglev;
+use crate::error::Error;
 use crate::hash::{md5, whalin, Hash};
 use crate::profile::{Bound, Join, Placement, PointHash, Profile, ScoreTies, Ties};
 
@@ -273,6 +274,30 @@ impl Layout {
         match self {
             Layout::TieRuns(_, _, runs) => runs.owner(c, p),
             _ => c.owners[p] as usize,
+        }
+    }
+
+    /// The continuum position a key point lands on, for layouts searched by a bound
+    /// (sorted, 128-bit and tie-run continua): the 128-bit search where both the layout and
+    /// the key point are wide, else the layout's bound over the key's 32 bits (which cannot
+    /// place a key among 64-bit positions).
+    pub(super) fn position(&self, k: KeyPoint) -> Result<(&Continuum, usize), Error> {
+        match (self, k) {
+            (Layout::Wide(c, wide, WideKey::Md5), KeyPoint::Wide(w)) => {
+                Ok((c, c.position_wide::<true>(wide, w)?))
+            }
+            (Layout::Wide(c, wide, WideKey::Hash64(_)), KeyPoint::Wide(w)) => {
+                Ok((c, c.position_wide::<false>(wide, w)?))
+            }
+            (Layout::Wide(c, _, WideKey::Md5), k) => {
+                Ok((c, c.position(Bound::UpperBound, k.narrow())?))
+            }
+            // A 32-bit hash alone cannot place a key among 64-bit positions.
+            (Layout::Wide(_, _, WideKey::Hash64(_)), _) => Err(Error::NeedsKey),
+            (Layout::Sorted(c, bound) | Layout::TieRuns(c, bound, _), k) => {
+                Ok((c, c.position(*bound, k.narrow())?))
+            }
+            _ => Err(Error::NotAContinuum),
         }
     }
 

@@ -82,7 +82,7 @@ pub use build::BuildError;
 pub use compiled::Ring;
 pub use layout::Shape;
 pub use points::MAX_POINTS;
-pub use raw::RawContinuum;
+pub use raw::{RawContinuum, RawCount};
 pub use scratch::Scratch;
 #[cfg(feature = "std")]
 pub use shared::{carry, SharedRing, Snapshot};

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use super::compiled::Ring;
 use super::continuum::Continuum;
 use super::key::{prepare, KeyBuf, KeyPoint, Prepared};
-use super::layout::{Layout, WideKey};
+use super::layout::Layout;
 use crate::alt::{jump, maglev, rendezvous};
 use crate::error::Error;
 use crate::hash::{furc, xxh3_64};
@@ -44,23 +44,7 @@ impl Ring {
     /// The continuum position a key point lands on, for layouts searched by a bound
     /// (sorted, 128-bit and tie-run continua).
     pub(super) fn ring_position(&self, k: KeyPoint) -> Result<(&Continuum, usize), Error> {
-        match (&self.layout, k) {
-            (Layout::Wide(c, wide, WideKey::Md5), KeyPoint::Wide(w)) => {
-                Ok((c, c.position_wide::<true>(wide, w)?))
-            }
-            (Layout::Wide(c, wide, WideKey::Hash64(_)), KeyPoint::Wide(w)) => {
-                Ok((c, c.position_wide::<false>(wide, w)?))
-            }
-            (Layout::Wide(c, _, WideKey::Md5), k) => {
-                Ok((c, c.position(Bound::UpperBound, k.narrow())?))
-            }
-            // A 32-bit hash alone cannot place a key among 64-bit positions.
-            (Layout::Wide(_, _, WideKey::Hash64(_)), _) => Err(Error::NeedsKey),
-            (Layout::Sorted(c, bound) | Layout::TieRuns(c, bound, _), k) => {
-                Ok((c, c.position(*bound, k.narrow())?))
-            }
-            _ => Err(Error::NotAContinuum),
-        }
+        self.layout.position(k)
     }
 
     /// The server index for a key point (a key already rewritten and hashed): the whole
@@ -245,22 +229,8 @@ impl Ring {
         want: usize,
         out: &mut Vec<usize>,
     ) {
-        let len = c.values.len();
         let backwards = self.layout.bound().is_some_and(Bound::walks_backwards);
-        for step in 0..len {
-            if out.len() >= want {
-                break;
-            }
-            let p = if backwards {
-                (start + len - step % len) % len
-            } else {
-                (start + step) % len
-            };
-            let owner = c.owners[p] as usize;
-            if !out.contains(&owner) {
-                out.push(owner);
-            }
-        }
+        c.walk(start, backwards, self.profile.ties, want, out);
     }
 
     /// The highest-scoring server not in `skip`.

@@ -18,8 +18,10 @@ namespace Ketama;
  * whoever holds it; a key goes to the server with the largest point <= `toHash($key)`, and a
  * key below every point gets `$serverList[count - 1]`, which is `null` unless that number
  * happens to be a point (the original also raises an "Undefined array key" warning there).
- * Lookups run in the native ring; servers whose names it refuses as labels switch the object
- * to a PHP scan of the points, as the original does.
+ * Lookups run in the native ring; once a server's name is one it refuses as a label (a
+ * blank, a bad port, two names of one endpoint), in a {@see RawRing} over the names as given
+ * (core's continuum over raw names, the same profile), rebuilt at the first lookup after a
+ * change.
  */
 class FlexiHash
 {
@@ -27,7 +29,10 @@ class FlexiHash
     private array $serverList = [];
     /** the native ring while every server is a label it accepts */
     private ?Ring $ring;
-    private bool $sorted = false;
+    /** once a name is refused as a label: the raw ring of `$serverList`, null after a change */
+    private ?RawRing $raw = null;
+    /** @var list<string> the raw ring's servers as given, by index */
+    private array $rawServers = [];
     /** @var list<string> servers to add to the native ring in one batch at the next lookup */
     private array $pending = [];
 
@@ -57,7 +62,7 @@ class FlexiHash
         $point = $this->toHash($server);
         if (!isset($this->serverList[$point])) {
             $this->serverList[$point] = $server;
-            $this->sorted = false;
+            $this->raw = null;
             if ($this->ring !== null) {
                 $this->pending[] = (string) $server;
             }
@@ -79,7 +84,7 @@ class FlexiHash
                 $this->ring->remove((string) $this->serverList[$point]);
             }
             unset($this->serverList[$point]);
-            $this->sorted = false;
+            $this->raw = null;
         }
         return true;
     }
@@ -96,32 +101,32 @@ class FlexiHash
             return null;
         }
         $this->flush();
-        if ($this->ring !== null) {
-            try {
+        try {
+            if ($this->ring !== null) {
                 return $this->ring->get((string) $key);
-            } catch (KetamaException $e) {
-                // NO_SERVER: the user's PHP FlexiHash class falls off its list and returns null (the refusal
-                // rule makes a single get() throw there).
-                if ($e->getCode() !== KetamaException::NO_SERVER) {
-                    throw $e;
-                }
             }
-        } else {
-            $hash = $this->toHash($key);
-            if (!$this->sorted) {
-                krsort($this->serverList, SORT_NUMERIC);
-                $this->sorted = true;
-            }
-            foreach ($this->serverList as $point => $server) {
-                if ($hash >= $point) {
-                    return $server;
-                }
+            return $this->rawServers[$this->rawRing()->get((string) $key)];
+        } catch (KetamaException $e) {
+            // NO_SERVER: the user's PHP FlexiHash class falls off its list and returns null (the refusal
+            // rule makes a single get() throw there).
+            if ($e->getCode() !== KetamaException::NO_SERVER) {
+                throw $e;
             }
         }
         return $this->serverList[count($this->serverList) - 1] ?? null;
     }
 
-    /** Adds the queued servers to the native ring; a name it refuses switches to the PHP scan. */
+    /** The raw ring of the current servers (one point each, as the native ring has them). */
+    private function rawRing(): RawRing
+    {
+        if ($this->raw === null) {
+            $this->rawServers = array_values($this->serverList);
+            $this->raw = new RawRing(array_map(fn ($s) => [(string) $s, 1], $this->rawServers), 'flexihash-seed');
+        }
+        return $this->raw;
+    }
+
+    /** Adds the queued servers to the native ring; a name it refuses switches to the raw ring. */
     private function flush(): void
     {
         if ($this->pending === [] || $this->ring === null) {

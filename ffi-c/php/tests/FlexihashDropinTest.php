@@ -118,7 +118,7 @@ final class FlexihashDropinTest extends TestCase
         $this->assertNull((new SeedFlexiHash())->lookup('x'));
     }
 
-    public function testSeedClassOddNamesUseThePhpScan(): void
+    public function testSeedClassOddNamesUseTheRawRing(): void
     {
         require_once dirname(__DIR__, 3) . '/tests/oracles/flexihash/SeedFlexiHash.php';
         $ours = new SeedFlexiHash();
@@ -129,6 +129,63 @@ final class FlexihashDropinTest extends TestCase
         }
         for ($k = 0; $k < 300; $k++) {
             $this->assertSame(@$seed->lookup("k$k"), $ours->lookup("k$k"));
+        }
+        $raw = new \ReflectionProperty(SeedFlexiHash::class, 'raw');
+        $raw->setAccessible(true);
+        $this->assertInstanceOf(\Ketama\RawRing::class, $raw->getValue($ours));
+        $ours->removeServer('a b');
+        $seed->removeServer('a b');
+        for ($k = 0; $k < 300; $k++) {
+            $this->assertSame(@$seed->lookup("k$k"), $ours->lookup("k$k"));
+        }
+    }
+
+    /**
+     * Targets the native ring refuses (names that are not labels, position counts that are
+     * not a multiple of 64) are placed by core's raw ring: the same answers as flexihash's
+     * own position table, which a hasher of the caller's gets (positions computed in PHP).
+     */
+    public function testOddTargetsUseTheRawRing(): void
+    {
+        foreach ([[new Crc32Hasher(), 'crc32'], [new Md5Hasher(), 'md5']] as [$hasher, $name]) {
+            $mirror = $name === 'crc32'
+                ? new class implements HasherInterface {
+                    public function hash($string)
+                    {
+                        return crc32((string) $string);
+                    }
+                }
+                : new class implements HasherInterface {
+                    public function hash($string)
+                    {
+                        return hexdec(substr(md5((string) $string), 0, 8));
+                    }
+                };
+            foreach ([64, 10] as $replicas) {
+                $ours = new Flexihash($hasher, $replicas);
+                $table = new Flexihash($mirror, $replicas);
+                foreach ([['node 1', 1], ['cache-2', 1.5], ['10.0.0.1:11211', 2], ['x y', 0], ['cache-2:11211', 1]] as [$t, $w]) {
+                    $ours->addTarget($t, $w);
+                    $table->addTarget($t, $w);
+                }
+                $check = function () use ($ours, $table, $name, $replicas): void {
+                    for ($k = 0; $k < 400; $k++) {
+                        $key = "object-$k";
+                        $this->assertSame($table->lookup($key), $ours->lookup($key), "$name/$replicas $key");
+                        $this->assertSame($table->lookupList($key, 3), $ours->lookupList($key, 3), "$name/$replicas $key");
+                    }
+                };
+                $check();
+                $raw = new \ReflectionProperty(Flexihash::class, 'raw');
+                $raw->setAccessible(true);
+                $this->assertInstanceOf(\Ketama\RawRing::class, $raw->getValue($ours));
+                $ours->removeTarget('node 1');
+                $table->removeTarget('node 1');
+                $ours->addTarget('late one', 3);
+                $table->addTarget('late one', 3);
+                $check();
+                $this->assertInstanceOf(\Ketama\RawRing::class, $raw->getValue($ours));
+            }
         }
     }
 

@@ -39,7 +39,8 @@ final class RingFromPointsTest extends TestCase
         $this->assertSame('c:1', $ring->get('150'));
         $this->assertSame('a:1', $ring->get('250'));
         $this->assertSame('a:1', $ring->get('300'));
-        $this->assertSame(['c:1', 'b:1', 'a:1'], $ring->getN('150', 5));
+        // b:1's only position is c:1's (flexihash's map gives a tie to the later target): no walk meets b:1
+        $this->assertSame(['c:1', 'a:1'], $ring->getN('150', 5));
         $this->assertSame(['a:1', 'c:1'], $ring->getMany(['50', '150']));
         $this->assertSame(150, $ring->keyHash('150'));
         $this->assertSame([0, 2], $ring->indexesByHash(250, 2));

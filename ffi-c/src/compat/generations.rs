@@ -5,8 +5,8 @@ use core::ffi::c_char;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use ketama_core::profile::LIBKETAMA;
 use ketama_core::ring::RawContinuum;
+use ketama_core::servers_file::{self, FileError};
 
 use super::{mcs, ADDR_LEN};
 
@@ -113,24 +113,26 @@ impl Generation {
     /// `store`; refused when core refuses the continuum (more points than one may hold).
     pub(super) fn new(
         digest: [u8; 16],
-        servers: &[(Vec<u8>, u32)],
+        servers: &[(&[u8], u32)],
         store: Arc<Records>,
-    ) -> Result<Generation, ketama_core::BuildError> {
-        let list: Vec<(&[u8], u32)> = servers.iter().map(|(a, m)| (a.as_slice(), *m)).collect();
-        let search = RawContinuum::build(&LIBKETAMA, &list)?;
-        let ips: Vec<[c_char; ADDR_LEN]> = servers.iter().map(|(a, _)| ip(a)).collect();
+    ) -> Result<Generation, FileError> {
+        let search = servers_file::continuum(servers)?;
+        let ips: Vec<Ip> = servers.iter().map(|(a, _)| ip(a)).collect();
         let owners = search.owners();
         let points: Box<[mcs]> = search
             .points()
             .iter()
             .zip(owners)
-            .map(|(&point, &o)| mcs {
-                point,
-                ip: ips[o as usize],
-                _pad: [0; 2],
+            .map(|(&point, &o)| {
+                let (ip, pad) = ips[o as usize];
+                mcs {
+                    point,
+                    ip,
+                    _pad: pad,
+                }
             })
             .collect();
-        let addrs: Vec<&[u8]> = owners.iter().map(|&o| list[o as usize].0).collect();
+        let addrs: Vec<&[u8]> = owners.iter().map(|&o| servers[o as usize].0).collect();
         let records = store.intern(&points, &addrs);
         Ok(Generation {
             digest,
@@ -156,24 +158,26 @@ impl Generation {
     }
 }
 
-/// An address as `mcs.ip` holds it: at most [`ADDR_LEN`] bytes, zero-padded.
-fn ip(addr: &[u8]) -> [c_char; ADDR_LEN] {
+/// An address as `mcs` holds it: `ip` and the two padding bytes after it.
+type Ip = ([c_char; ADDR_LEN], [u8; 2]);
+
+/// An address as `mcs` holds it: its first [`ADDR_LEN`] bytes in `ip`, a 23rd byte (the
+/// longest address libketama accepts) in the first padding byte, the rest zero, so `ip`
+/// always reads as the whole address, up to a NUL inside the record.
+fn ip(addr: &[u8]) -> Ip {
     let mut ip = [0 as c_char; ADDR_LEN];
     for (d, s) in ip.iter_mut().zip(addr) {
         *d = *s as c_char;
     }
-    ip
+    (ip, [addr.get(ADDR_LEN).copied().unwrap_or(0), 0])
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn servers(lines: &[(&str, u32)]) -> Vec<(Vec<u8>, u32)> {
-        lines
-            .iter()
-            .map(|&(a, m)| (a.as_bytes().to_vec(), m))
-            .collect()
+    fn servers<'a>(lines: &[(&'a str, u32)]) -> Vec<(&'a [u8], u32)> {
+        lines.iter().map(|&(a, m)| (a.as_bytes(), m)).collect()
     }
 
     #[test]
@@ -216,30 +220,24 @@ mod tests {
     }
 
     #[test]
-    fn too_many_points_are_refused_before_hashing() {
-        // 60,000 lines of weight 1: 160 points each, 9.6 million, over core's 2^23.
-        let many: Vec<(Vec<u8>, u32)> = (0..60_000u32)
-            .map(|i| {
-                (
-                    format!("10.{}.{}.1:11211", i / 256, i % 256).into_bytes(),
-                    1,
-                )
-            })
-            .collect();
-        let err = Generation::new([0; 16], &many, Arc::new(Records::default())).unwrap_err();
-        assert_eq!(err.error, ketama_core::Error::TooManyPoints);
-    }
-
-    #[test]
     fn repeated_addresses_and_raw_bytes_each_get_their_points() {
-        let servers = vec![
-            (b"10.0.0.1:11211".to_vec(), 100),
-            (b"10.0.0.1:11211".to_vec(), 100),
-            (b"\xff\xfe:1".to_vec(), 100),
+        let servers: Vec<(&[u8], u32)> = vec![
+            (b"10.0.0.1:11211", 100),
+            (b"10.0.0.1:11211", 100),
+            (b"\xff\xfe:1", 100),
         ];
         let g = Generation::new([0; 16], &servers, Arc::new(Records::default())).unwrap();
         assert_eq!(g.points.len(), 480);
         assert!(g.points.windows(2).all(|w| w[0].point <= w[1].point));
         assert!(!g.record(12345).is_null());
+    }
+
+    #[test]
+    fn a_23_byte_address_reads_whole_from_ip() {
+        let servers: Vec<(&[u8], u32)> = vec![(b"aaaaaaaaaaaaaaaaaaaaaab", 1)];
+        let g = Generation::new([0; 16], &servers, Arc::new(Records::default())).unwrap();
+        // SAFETY: `ip` is followed by the record's padding, zero after a 23rd byte.
+        let s = unsafe { core::ffi::CStr::from_ptr(g.points[0].ip.as_ptr()) };
+        assert_eq!(s.to_bytes(), servers[0].0);
     }
 }

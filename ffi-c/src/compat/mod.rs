@@ -11,9 +11,9 @@
 //! time or status-change time (`ctime`, which every write moves, even one that puts the mtime
 //! back) differ from the last check; the file is then read and rebuilt only when its content
 //! (MD5 of the bytes) differs, so `touch` alone costs one read and no new continuum.
-//! The path must name a regular file of at most [`reload::MAX_FILE_BYTES`]: a directory, a FIFO, a
-//! device (`/dev/zero`) or a larger file is refused at once, without reading, with a message
-//! saying which.
+//! The path must name a regular file of at most 64 MiB: a directory, a FIFO, a device
+//! (`/dev/zero`) or a larger file is refused at once, without reading, with a message saying
+//! which (libketama hangs on the first three).
 //!
 //! Pointer lifetime: an `mcs *` from `ketama_get_server` stays valid until `ketama_smoke`,
 //! across any number of reloads. It points to an interned record, one per distinct
@@ -35,28 +35,28 @@
 //! it over the old one is the safe way to change the servers; a writer that rewrites the
 //! file in place and pauses longer than [`reload::SETTLE_MS`] mid-way can still be read half-written.
 //!
-//! File-format quirks (docs/client-notes.md 3.5) are reproduced or rejected explicitly:
-//! - reproduced: lines are read `fgets`-style in pieces of at most 126 bytes (a longer line
-//!   becomes several lines); lines under 2 bytes or starting with `#` are skipped; tokens
-//!   split on tab or space; **the memory token's last character is dropped** (so a last line
-//!   without newline reads `100` as 10, and a one-digit memory there fails); the memory is
-//!   read with `strtol` rules (leading spaces, a sign, digits, trailing junk ignored); CRLF
-//!   works; duplicate addresses each get their own points; ties keep file order.
-//! - rejected with a message where libketama misbehaves: addresses of 23 or more characters
-//!   (libketama rejects over 23 and overflows `mcs.ip` at 22-23; we keep 22, whose `ip` is
-//!   followed by a zero padding byte here); memory 0 or negative (libketama: a message
-//!   without reason, or a huge unsigned weight); memory above 4294967295; a line of only
-//!   blanks (libketama crashes).
+//! The file's format, its quirks and every refusal's message are core's
+//! ([`ketama_core::servers_file`], shared with Python's `ketama.Continuum`, which gives the
+//! same answer for every file): libketama's reading reproduced (126-byte `fgets` pieces, `#`
+//! and short lines skipped, tokens split on space and tab, the memory token's last character
+//! dropped, `strtol` numbers, CRLF, repeated addresses each with their own points, ties in
+//! file order), and refused with a message where libketama crashes, hangs or reads garbage.
+//! docs/libketama-files.md lists what the real libketama does with each hostile file.
+//! Addresses of up to 23 bytes are accepted, as libketama accepts them: `mcs.ip` holds the
+//! first 22, and a 23rd byte sits in the padding after it, followed by a zero byte, so `ip`
+//! always reads as the whole address.
 //!
-//! Thread safety: as libketama, a continuum is meant for one thread at a time; the library's
+//! Thread safety: `ketama_get_server` may be called from several threads at once on one
+//! continuum (a reload is read and built under a lock and published atomically);
+//! `ketama_roll` and `ketama_smoke` of one continuum are the caller's to serialise, as in
+//! libketama.
 //!
-//! The module's files: `parse` reads a server file the way libketama does; `reload` decides
-//! when a file is read again and shares one parse per path; `generations` holds the published
-//! generations and the interned records; this file declares the C types and the exported
+//! The module's files: `reload` decides when a file is read again (and reads it) and shares
+//! one parse per path; `generations` holds the published generations and the interned records; this file declares the C types and the exported
 //! functions. The points are core's ([`ketama_core::ring::RawContinuum`]): libketama's
 //! formula, MD5 point strings and lower-bound search, over the file's addresses as bytes.
 
-use core::ffi::{c_char, c_int, c_uint, c_void, CStr};
+use core::ffi::{c_char, c_int, c_uint, c_void};
 use std::cell::UnsafeCell;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
@@ -65,12 +65,12 @@ use std::sync::atomic::Ordering;
 
 use ketama_core::hash::md5;
 
-use crate::boundary::ffi_boundary;
+use crate::boundary::{ffi_boundary, try_c_bytes, try_opt_out, try_opt_ref, try_slice_mut};
 
 mod clock;
 mod generations;
 mod handle;
-mod parse;
+
 mod reload;
 
 use clock::now_ms;
@@ -87,9 +87,9 @@ const ADDR_LEN: usize = 22;
 pub struct mcs {
     /// Point on the circle.
     pub point: c_uint,
-    /// The server address, NUL-terminated unless it is 22 characters long.
+    /// The server address, NUL-terminated unless it is 22 or 23 characters long.
     pub ip: [c_char; ADDR_LEN],
-    /// C's padding, kept zero so a 22-character `ip` still reads as a string.
+    /// C's padding: a 23rd address byte, then zero, so `ip` always reads as a string.
     _pad: [u8; 2],
 }
 
@@ -155,12 +155,11 @@ pub unsafe extern "C" fn ketama_roll(
 ) -> c_int {
     ffi_boundary!(0 => {
         set_error("");
-        if contptr.is_null() || filename.is_null() {
+        let (Some(contptr), Ok(filename)) = (try_opt_out!(contptr), try_c_bytes!(filename)) else {
             set_error("NULL argument to ketama_roll");
             return 0;
-        }
-        // SAFETY: NUL-terminated by the caller's contract.
-        let path = PathBuf::from(OsStr::from_bytes(unsafe { CStr::from_ptr(filename) }.to_bytes()));
+        };
+        let path = PathBuf::from(OsStr::from_bytes(filename));
         if let Err(msg) = stamp(&path) {
             set_error(&msg);
             return 0;
@@ -176,8 +175,7 @@ pub unsafe extern "C" fn ketama_roll(
                 0
             }
         };
-        // SAFETY: checked non-NULL; writable by the caller's contract.
-        unsafe { *contptr = Box::into_raw(cont).cast::<continuum>() };
+        *contptr = Box::into_raw(cont).cast::<continuum>();
         ok
     })
 }
@@ -206,7 +204,10 @@ pub unsafe extern "C" fn ketama_smoke(contptr: ketama_continuum) {
 #[no_mangle]
 pub unsafe extern "C" fn ketama_get_server(key: *mut c_char, cont: ketama_continuum) -> *mut mcs {
     ffi_boundary!(core::ptr::null_mut() => {
-        if key.is_null() || cont.is_null() {
+        let Ok(key) = try_c_bytes!(key) else {
+            return core::ptr::null_mut();
+        };
+        if cont.is_null() {
             return core::ptr::null_mut();
         }
         // SAFETY: allocated by ketama_roll as a Box<Continuum>.
@@ -225,8 +226,7 @@ pub unsafe extern "C" fn ketama_get_server(key: *mut c_char, cont: ketama_contin
         let Some(g) = (unsafe { this.current.load(Ordering::Acquire).as_ref() }) else {
             return core::ptr::null_mut();
         };
-        // SAFETY: NUL-terminated by the caller's contract.
-        let h = md5::ketama(unsafe { CStr::from_ptr(key) }.to_bytes());
+        let h = md5::ketama(key);
         // An interned record: valid until ketama_smoke, whatever reloads come meanwhile.
         g.record(h)
     })
@@ -244,8 +244,7 @@ extern "C" {
 #[no_mangle]
 pub unsafe extern "C" fn ketama_print_continuum(cont: ketama_continuum) {
     ffi_boundary!(() => {
-        // SAFETY: NULL or from ketama_roll.
-        let Some(c) = (unsafe { cont.as_ref() }) else {
+        let Some(c) = try_opt_ref!(cont) else {
             return;
         };
         // SAFETY: format strings match their arguments.
@@ -259,7 +258,7 @@ pub unsafe extern "C" fn ketama_print_continuum(cont: ketama_continuum) {
         // SAFETY: array points to numpoints mcs (set by publish).
         let points = unsafe { core::slice::from_raw_parts(c.array.cast::<mcs>(), n) };
         for m in points {
-            // SAFETY: ip is followed by a zero padding byte, so %s stops inside the struct.
+            // SAFETY: the record's last padding byte is zero, so %s stops inside the struct.
             unsafe { printf(c"%s (%u)\n".as_ptr(), m.ip.as_ptr(), m.point) };
         }
     })
@@ -272,8 +271,7 @@ pub unsafe extern "C" fn ketama_print_continuum(cont: ketama_continuum) {
 #[no_mangle]
 pub unsafe extern "C" fn ketama_compare(a: *mut mcs, b: *mut mcs) -> c_int {
     ffi_boundary!(0 => {
-        // SAFETY: caller's contract.
-        match unsafe { (a.as_ref(), b.as_ref()) } {
+        match (try_opt_ref!(a), try_opt_ref!(b)) {
             (Some(a), Some(b)) => a.point.cmp(&b.point) as c_int,
             _ => 0,
         }
@@ -287,11 +285,7 @@ pub unsafe extern "C" fn ketama_compare(a: *mut mcs, b: *mut mcs) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn ketama_hashi(in_string: *mut c_char) -> c_uint {
     ffi_boundary!(0 => {
-        if in_string.is_null() {
-            return 0;
-        }
-        // SAFETY: caller's contract.
-        md5::ketama(unsafe { CStr::from_ptr(in_string) }.to_bytes())
+        try_c_bytes!(in_string).map_or(0, md5::ketama)
     })
 }
 
@@ -302,13 +296,9 @@ pub unsafe extern "C" fn ketama_hashi(in_string: *mut c_char) -> c_uint {
 #[no_mangle]
 pub unsafe extern "C" fn ketama_md5_digest(in_string: *mut c_char, md5pword: *mut u8) {
     ffi_boundary!(() => {
-        if in_string.is_null() || md5pword.is_null() {
-            return;
+        if let (Ok(s), Ok(out)) = (try_c_bytes!(in_string), try_slice_mut!(md5pword, 16)) {
+            out.copy_from_slice(&md5::digest(s));
         }
-        // SAFETY: caller's contract.
-        let d = md5::digest(unsafe { CStr::from_ptr(in_string) }.to_bytes());
-        // SAFETY: 16 writable bytes by the caller's contract.
-        unsafe { core::ptr::copy_nonoverlapping(d.as_ptr(), md5pword, 16) };
     })
 }
 

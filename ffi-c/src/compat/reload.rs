@@ -7,13 +7,10 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 use ketama_core::hash::md5;
+use ketama_core::servers_file::{self, check_file, FileError, FileKind, MAX_FILE_BYTES};
 
 use super::clock::now_ms;
 use super::generations::{Generation, Records};
-use super::parse::read_servers;
-
-/// Largest server file accepted (bytes): 64 MiB, about 2.5 million lines.
-const MAX_FILE_BYTES: u64 = 64 << 20;
 
 /// How long a server file must stay unchanged before it is published (milliseconds).
 pub(super) const SETTLE_MS: u64 = 200;
@@ -39,35 +36,31 @@ static CACHE: Mutex<Option<HashMap<PathBuf, CacheEntry>>> = Mutex::new(None);
 /// A path's last generation and its interned records, while some continuum uses them.
 type CacheEntry = (Weak<Generation>, Weak<Records>);
 
-/// The file's stamp, or why it cannot be a server file (missing, not a regular file, too big).
+/// A refusal's message for the file at `path` (core's wording, shared with Python's drop-in).
+fn message(e: &FileError, path: &Path) -> String {
+    e.in_file(&path.display().to_string()).to_string()
+}
+
+/// The file's stamp, or why it cannot be a server file (missing, not a regular file, too big:
+/// core's [`check_file`] rule).
 pub(super) fn stamp(path: &Path) -> Result<Stamp, String> {
     use std::os::unix::fs::{FileTypeExt, MetadataExt};
-    let file = path.display();
-    let m = std::fs::metadata(path).map_err(|_| format!("Invalid filename specified: {file}"))?;
+    let m = std::fs::metadata(path).map_err(|_| message(&servers_file::missing(), path))?;
     let t = m.file_type();
-    if t.is_dir() {
-        return Err(format!("Invalid filename specified: {file} is a directory"));
-    }
-    if !t.is_file() {
-        let what = if t.is_fifo() {
-            "a FIFO"
-        } else if t.is_char_device() || t.is_block_device() {
-            "a device"
-        } else if t.is_socket() {
-            "a socket"
-        } else {
-            "not a regular file"
-        };
-        return Err(format!(
-            "Invalid filename specified: {file} is {what}, not a regular file"
-        ));
-    }
-    if m.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "File {file} is larger than {MAX_FILE_BYTES} bytes ({} bytes)",
-            m.len()
-        ));
-    }
+    let kind = if t.is_file() {
+        FileKind::Regular
+    } else if t.is_dir() {
+        FileKind::Directory
+    } else if t.is_fifo() {
+        FileKind::Fifo
+    } else if t.is_char_device() || t.is_block_device() {
+        FileKind::Device
+    } else if t.is_socket() {
+        FileKind::Socket
+    } else {
+        FileKind::Other
+    };
+    check_file(kind, m.len()).map_err(|e| message(&e, path))?;
     Ok(Stamp {
         dev: m.dev(),
         ino: m.ino(),
@@ -80,14 +73,19 @@ pub(super) fn stamp(path: &Path) -> Result<Stamp, String> {
 /// Reads at most [`MAX_FILE_BYTES`] of a file [`stamp`] accepted (it may have grown since).
 fn read_capped(path: &Path) -> Result<Vec<u8>, String> {
     use std::io::Read;
-    let file = path.display();
-    let f = std::fs::File::open(path).map_err(|_| format!("File {file} doesn't exist!"))?;
+    let unreadable = |e: std::io::Error| {
+        message(
+            &servers_file::unreadable(e.raw_os_error().unwrap_or(0)),
+            path,
+        )
+    };
+    let f = std::fs::File::open(path).map_err(unreadable)?;
     let mut data = Vec::new();
     f.take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut data)
-        .map_err(|e| format!("File {file} could not be read: {e}"))?;
+        .map_err(unreadable)?;
     if data.len() as u64 > MAX_FILE_BYTES {
-        return Err(format!("File {file} is larger than {MAX_FILE_BYTES} bytes"));
+        return Err(message(&servers_file::grew_too_large(), path));
     }
     Ok(data)
 }
@@ -127,7 +125,6 @@ fn quiet_for_ms(st: &Stamp) -> Option<u64> {
 /// through the cache: reparsed only when its content changed. `pending` is what the last
 /// look found unsettled.
 pub(super) fn load(path: &Path, pending: Option<Pending>) -> Result<Loaded, String> {
-    let file = path.display().to_string();
     let before = stamp(path)?;
     let data = read_capped(path)?;
     let after = stamp(path)?;
@@ -152,14 +149,10 @@ pub(super) fn load(path: &Path, pending: Option<Pending>) -> Result<Loaded, Stri
             return Ok(Loaded::Ready(g, after));
         }
     }
-    let servers = read_servers(&data, &file)?;
-    if servers.is_empty() {
-        return Err(format!("No valid server definitions in file {file}"));
-    }
+    let servers = servers_file::parse(&data).map_err(|e| message(&e, path))?;
     let store = entry.1.upgrade().unwrap_or_default();
     entry.1 = Arc::downgrade(&store);
-    let g = Generation::new(digest, &servers, store)
-        .map_err(|e| format!("File {file} is refused: {}", e.error))?;
+    let g = Generation::new(digest, &servers, store).map_err(|e| message(&e, path))?;
     let g = Arc::new(g);
     entry.0 = Arc::downgrade(&g);
     Ok(Loaded::Ready(g, after))

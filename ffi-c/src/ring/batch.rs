@@ -6,7 +6,9 @@ use core::ffi::c_char;
 use ketama_core::{Error, Snapshot};
 
 use super::handle::{ketama_ring, Handle, Labels};
-use crate::boundary::{bytes, ffi_boundary, in_slice, out, out_slice, FfiResult, Opaque};
+use crate::boundary::{
+    ffi_boundary, try_bytes, try_handle, try_out, try_slice, try_slice_mut, FfiResult,
+};
 use crate::status::ketama_status;
 
 /// Where each key of a batch goes, against one snapshot (MD5-keyed profiles hash the keys
@@ -54,17 +56,13 @@ pub unsafe extern "C" fn ketama_ring_lookup_many(
     label_lens_out: *mut usize,
 ) -> ketama_status {
     ffi_boundary! {
-        // SAFETY: caller's contract.
-        let handle = unsafe { Handle::borrow(ring) }?;
-        // SAFETY: caller's contract.
-        let (keys, key_lens) = unsafe { (in_slice(keys, count)?, in_slice(key_lens, count)?) };
-        // SAFETY: caller's contract.
+        let handle = try_handle!(Handle, ring)?;
+        let (keys, key_lens) = (try_slice!(keys, count)?, try_slice!(key_lens, count)?);
         let (labels_out, label_lens_out) =
-            unsafe { (out_slice(labels_out, count)?, out_slice(label_lens_out, count)?) };
+            (try_slice_mut!(labels_out, count)?, try_slice_mut!(label_lens_out, count)?);
         let mut list = Vec::with_capacity(count);
         for (k, l) in keys.iter().zip(key_lens) {
-            // SAFETY: caller's contract.
-            list.push(unsafe { bytes(*k, *l) }?);
+            list.push(try_bytes!(*k, *l)?);
         }
         let state = handle.read();
         let found = locate_all(&state, list.iter().copied(), count)?;
@@ -100,15 +98,11 @@ pub unsafe extern "C" fn ketama_ring_lookup_packed(
     servers_out: *mut u32,
 ) -> ketama_status {
     ffi_boundary! {
-        // SAFETY: caller's contract.
-        let handle = unsafe { Handle::borrow(ring) }?;
-        // SAFETY: caller's contract.
-        let key_lens = unsafe { in_slice(key_lens, count) }?;
+        let handle = try_handle!(Handle, ring)?;
+        let key_lens = try_slice!(key_lens, count)?;
         let total = key_lens.iter().try_fold(0usize, |a, &l| a.checked_add(l)).ok_or(ketama_status::Internal)?;
-        // SAFETY: caller's contract: `keys` holds `total` bytes.
-        let buf = unsafe { bytes(keys, total) }?;
-        // SAFETY: caller's contract.
-        let servers_out = unsafe { out_slice(servers_out, count) }?;
+        let buf = try_bytes!(keys, total)?;
+        let servers_out = try_slice_mut!(servers_out, count)?;
         let state = handle.read();
         if state.ring.is_empty() {
             return Err(ketama_core::Error::EmptyRing.into());
@@ -160,14 +154,10 @@ pub unsafe extern "C" fn ketama_ring_lookup_joined(
     refused_out: *mut usize,
 ) -> ketama_status {
     ffi_boundary! {
-        // SAFETY: caller's contract.
-        let handle = unsafe { Handle::borrow(ring) }?;
-        // SAFETY: caller's contract.
-        let (labels_len_out, refused_out) = unsafe { (out(labels_len_out)?, out(refused_out)?) };
-        // SAFETY: caller's contract: `keys` holds `keys_len` bytes.
-        let buf = unsafe { bytes(keys, keys_len) }?;
-        // SAFETY: caller's contract: `labels_out` has room for `labels_capacity` bytes.
-        let room = unsafe { out_slice(labels_out.cast::<u8>(), labels_capacity) }?;
+        let handle = try_handle!(Handle, ring)?;
+        let (labels_len_out, refused_out) = (try_out!(labels_len_out)?, try_out!(refused_out)?);
+        let buf = try_bytes!(keys, keys_len)?;
+        let room = try_slice_mut!(labels_out.cast::<u8>(), labels_capacity)?;
         let state = handle.read();
         if state.ring.is_empty() {
             return Err(ketama_core::Error::EmptyRing.into());

@@ -6,22 +6,19 @@ use core::ffi::c_char;
 use ketama_core::{BuildError, Server};
 
 use super::handle::{ketama_ring, Handle};
-use crate::boundary::{ffi_boundary, in_slice, text, FfiResult, Opaque};
+use crate::boundary::{ffi_boundary, try_handle, try_opt_out, try_slice, try_text, FfiResult};
 use crate::status::ketama_status;
 
-/// Writes `i` to `failed_index_out` when it is not NULL.
+/// Writes `i` to `failed_index_out` (an optional output argument) when it is not NULL.
 pub(super) fn blame(failed_index_out: *mut usize, i: usize) {
-    if !failed_index_out.is_null() {
-        // SAFETY: writable when not NULL (the caller's contract of the functions taking it).
-        unsafe { *failed_index_out = i };
+    if let Some(slot) = try_opt_out!(failed_index_out) {
+        *slot = i;
     }
 }
 
-/// Builds `count` servers from C arrays; a refused one is blamed through `failed_index_out`.
-///
-/// # Safety
-/// As [`ketama_ring_add_many`].
-pub(super) unsafe fn servers_from(
+/// Builds `count` servers from C arrays (the array arguments of [`ketama_ring_add_many`] or
+/// `ketama_ring_create_points`); a refused one is blamed through `failed_index_out`.
+pub(super) fn servers_from(
     labels: &[*const c_char],
     label_lens: &[usize],
     weights: Option<&[u32]>,
@@ -32,8 +29,7 @@ pub(super) unsafe fn servers_from(
     for (i, (&label, &len)) in labels.iter().zip(label_lens).enumerate() {
         let (name, name_len) = names.map_or((core::ptr::null(), 0), |(n, l)| (n[i], l[i]));
         let weight = weights.map_or(1, |w| w[i]);
-        // SAFETY: caller's contract.
-        match unsafe { server(label, len, weight, name, name_len) } {
+        match server(label, len, weight, name, name_len) {
             Ok(s) => servers.push(s),
             Err(e) => {
                 blame(failed_index_out, i);
@@ -45,18 +41,15 @@ pub(super) unsafe fn servers_from(
 }
 
 /// A core refusal as a status, blaming its server through `failed_index_out`.
-pub(super) fn blamed(e: BuildError, failed_index_out: *mut usize) -> ketama_status {
+pub(crate) fn blamed(e: BuildError, failed_index_out: *mut usize) -> ketama_status {
     if let Some(i) = e.server {
         blame(failed_index_out, i);
     }
     e.error.into()
 }
 
-/// Builds one server from C arguments.
-///
-/// # Safety
-/// As [`text`] for both strings.
-pub(super) unsafe fn server(
+/// Builds one server from C arguments (`name` NULL: no name).
+pub(super) fn server(
     label: *const c_char,
     label_len: usize,
     weight: u32,
@@ -66,13 +59,11 @@ pub(super) unsafe fn server(
     if label.is_null() {
         return Err(ketama_status::NullArgument);
     }
-    // SAFETY: forwarded contract.
-    let label = unsafe { text(label, label_len) }?;
-    // SAFETY: forwarded contract.
+    let label = try_text!(label, label_len)?;
     let name = if name.is_null() {
         None
     } else {
-        Some(unsafe { text(name, name_len) }?)
+        Some(try_text!(name, name_len)?)
     };
     Ok(Server::parse(label, weight)?.with_name(name))
 }
@@ -91,8 +82,7 @@ pub unsafe extern "C" fn ketama_ring_add(
     label_len: usize,
     weight: u32,
 ) -> ketama_status {
-    // SAFETY: caller's contract; no name.
-    unsafe { ketama_ring_add_named(ring, label, label_len, weight, core::ptr::null(), 0) }
+    add(ring, label, label_len, weight, core::ptr::null(), 0)
 }
 
 /// Adds a server with an explicit node name: twemproxy's server name, or for the Java
@@ -110,11 +100,21 @@ pub unsafe extern "C" fn ketama_ring_add_named(
     name: *const c_char,
     name_len: usize,
 ) -> ketama_status {
+    add(ring, label, label_len, weight, name, name_len)
+}
+
+/// The body of `ketama_ring_add` and `ketama_ring_add_named` (their arguments).
+fn add(
+    ring: *mut ketama_ring,
+    label: *const c_char,
+    label_len: usize,
+    weight: u32,
+    name: *const c_char,
+    name_len: usize,
+) -> ketama_status {
     ffi_boundary! {
-        // SAFETY: caller's contract.
-        let handle = unsafe { Handle::borrow(ring) }?;
-        // SAFETY: caller's contract.
-        let server = unsafe { server(label, label_len, weight, name, name_len) }?;
+        let handle = try_handle!(Handle, ring)?;
+        let server = server(label, label_len, weight, name, name_len)?;
         Ok(handle.change(|ring, scratch| ring.with_added_in(server, scratch))?)
     }
 }
@@ -149,20 +149,15 @@ pub unsafe extern "C" fn ketama_ring_add_many(
     failed_index_out: *mut usize,
 ) -> ketama_status {
     ffi_boundary! {
-        // SAFETY: caller's contract.
-        let handle = unsafe { Handle::borrow(ring) }?;
-        // SAFETY: caller's contract (each array holds `count` elements).
-        let (labels, label_lens) = unsafe { (in_slice(labels, count)?, in_slice(label_lens, count)?) };
-        // SAFETY: as above; NULL arrays are optional.
-        let weights = if weights.is_null() { None } else { Some(unsafe { in_slice(weights, count) }?) };
+        let handle = try_handle!(Handle, ring)?;
+        let (labels, label_lens) = (try_slice!(labels, count)?, try_slice!(label_lens, count)?);
+        let weights = if weights.is_null() { None } else { Some(try_slice!(weights, count)?) };
         let names = if names.is_null() {
             None
         } else {
-            // SAFETY: as above.
-            Some(unsafe { (in_slice(names, count)?, in_slice(name_lens, count)?) })
+            Some((try_slice!(names, count)?, try_slice!(name_lens, count)?))
         };
-        // SAFETY: caller's contract.
-        let servers = unsafe { servers_from(labels, label_lens, weights, names, failed_index_out) }?;
+        let servers = servers_from(labels, label_lens, weights, names, failed_index_out)?;
         handle
             .change(|old, scratch| old.with_added_many_in(servers, scratch))
             .map_err(|e| blamed(e, failed_index_out))
@@ -180,13 +175,11 @@ pub unsafe extern "C" fn ketama_ring_remove(
     label_len: usize,
 ) -> ketama_status {
     ffi_boundary! {
-        // SAFETY: caller's contract.
-        let handle = unsafe { Handle::borrow(ring) }?;
+        let handle = try_handle!(Handle, ring)?;
         if label.is_null() {
             return Err(ketama_status::NullArgument);
         }
-        // SAFETY: caller's contract.
-        let label = unsafe { text(label, label_len) }?;
+        let label = try_text!(label, label_len)?;
         Ok(handle.change(|ring, scratch| {
             ring.with_removed_in(label, scratch).map(|(next, _)| next)
         })?)
@@ -205,13 +198,11 @@ pub unsafe extern "C" fn ketama_ring_set_weight(
     weight: u32,
 ) -> ketama_status {
     ffi_boundary! {
-        // SAFETY: caller's contract.
-        let handle = unsafe { Handle::borrow(ring) }?;
+        let handle = try_handle!(Handle, ring)?;
         if label.is_null() {
             return Err(ketama_status::NullArgument);
         }
-        // SAFETY: caller's contract.
-        let label = unsafe { text(label, label_len) }?;
+        let label = try_text!(label, label_len)?;
         Ok(handle.change(|ring, scratch| ring.with_weight_in(label, weight, scratch))?)
     }
 }

@@ -9,7 +9,7 @@ use ketama_core::arc_swap::Guard;
 use ketama_core::ring::carry;
 use ketama_core::{Ring, Scratch, SharedRing, Snapshot};
 
-use crate::boundary::{ffi_boundary, FfiResult, Opaque};
+use crate::boundary::{ffi_boundary, free_handle, FfiResult, Opaque};
 use crate::status::ketama_status;
 
 /// A ring of servers placed the way one memcached client places them.
@@ -126,8 +126,7 @@ impl Handle {
 #[no_mangle]
 pub unsafe extern "C" fn ketama_ring_free(ring: *mut ketama_ring) {
     let _ = ffi_boundary! {
-        // SAFETY: caller's contract.
-        unsafe { Handle::free(ring) };
+        free_handle!(Handle, ring);
         Ok(())
     };
 }

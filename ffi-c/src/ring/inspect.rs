@@ -3,7 +3,7 @@
 use core::ffi::c_char;
 
 use super::handle::{ketama_ring, Handle};
-use crate::boundary::{bytes, ffi_boundary, out, out_slice, Opaque};
+use crate::boundary::{ffi_boundary, try_bytes, try_handle, try_opt_out, try_out, try_slice_mut};
 use crate::status::ketama_status;
 
 /// The ring's key hash of `key` (after the client's own key rewriting), as the lookup uses it.
@@ -18,12 +18,9 @@ pub unsafe extern "C" fn ketama_ring_key_hash(
     hash_out: *mut u32,
 ) -> ketama_status {
     ffi_boundary! {
-        // SAFETY: caller's contract.
-        let handle = unsafe { Handle::borrow(ring) }?;
-        // SAFETY: caller's contract.
-        let hash_out = unsafe { out(hash_out) }?;
-        // SAFETY: caller's contract.
-        let key = unsafe { bytes(key, key_len) }?;
+        let handle = try_handle!(Handle, ring)?;
+        let hash_out = try_out!(hash_out)?;
+        let key = try_bytes!(key, key_len)?;
         *hash_out = handle.read().ring.key_hash(key)?;
         Ok(())
     }
@@ -39,10 +36,8 @@ pub unsafe extern "C" fn ketama_ring_server_count(
     count_out: *mut usize,
 ) -> ketama_status {
     ffi_boundary! {
-        // SAFETY: caller's contract.
-        let handle = unsafe { Handle::borrow(ring) }?;
-        // SAFETY: caller's contract.
-        let count_out = unsafe { out(count_out) }?;
+        let handle = try_handle!(Handle, ring)?;
+        let count_out = try_out!(count_out)?;
         *count_out = handle.read().ring.len();
         Ok(())
     }
@@ -62,17 +57,14 @@ pub unsafe extern "C" fn ketama_ring_server(
     weight_out: *mut u32,
 ) -> ketama_status {
     ffi_boundary! {
-        // SAFETY: caller's contract.
-        let handle = unsafe { Handle::borrow(ring) }?;
-        // SAFETY: caller's contract.
-        let (label_out, label_len_out) = unsafe { (out(label_out)?, out(label_len_out)?) };
+        let handle = try_handle!(Handle, ring)?;
+        let (label_out, label_len_out) = (try_out!(label_out)?, try_out!(label_len_out)?);
         let state = handle.read();
         let server = state.ring.server(index).ok_or(ketama_status::IndexOutOfRange)?;
         let (p, l) = state.extra.label(index)?;
         *label_out = p;
         *label_len_out = l;
-        // SAFETY: caller's contract (NULL allowed).
-        if let Some(w) = unsafe { weight_out.as_mut() } {
+        if let Some(w) = try_opt_out!(weight_out) {
             *w = server.weight;
         }
         Ok(())
@@ -89,10 +81,8 @@ pub unsafe extern "C" fn ketama_ring_point_count(
     count_out: *mut usize,
 ) -> ketama_status {
     ffi_boundary! {
-        // SAFETY: caller's contract.
-        let handle = unsafe { Handle::borrow(ring) }?;
-        // SAFETY: caller's contract.
-        let count_out = unsafe { out(count_out) }?;
+        let handle = try_handle!(Handle, ring)?;
+        let count_out = try_out!(count_out)?;
         *count_out = handle.read().ring.point_count();
         Ok(())
     }
@@ -114,17 +104,13 @@ pub unsafe extern "C" fn ketama_ring_points(
     count_out: *mut usize,
 ) -> ketama_status {
     ffi_boundary! {
-        // SAFETY: caller's contract.
-        let handle = unsafe { Handle::borrow(ring) }?;
-        // SAFETY: caller's contract.
-        let count_out = unsafe { out(count_out) }?;
-        // SAFETY: caller's contract.
-        let positions = unsafe { out_slice(positions_out, capacity) }?;
+        let handle = try_handle!(Handle, ring)?;
+        let count_out = try_out!(count_out)?;
+        let positions = try_slice_mut!(positions_out, capacity)?;
         let servers = if servers_out.is_null() {
             None
         } else {
-            // SAFETY: caller's contract.
-            Some(unsafe { out_slice(servers_out, capacity) }?)
+            Some(try_slice_mut!(servers_out, capacity)?)
         };
         let state = handle.read();
         let mut written = 0;

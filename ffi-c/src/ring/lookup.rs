@@ -4,7 +4,7 @@
 use core::ffi::c_char;
 
 use super::handle::{ketama_ring, Handle};
-use crate::boundary::{bytes, ffi_boundary, out, FfiResult, Opaque};
+use crate::boundary::{ffi_boundary, try_bytes, try_c_bytes, try_handle, try_out, FfiResult};
 use crate::status::ketama_status;
 
 /// The server a key goes to.
@@ -25,12 +25,9 @@ pub unsafe extern "C" fn ketama_ring_lookup(
     label_len_out: *mut usize,
 ) -> ketama_status {
     ffi_boundary! {
-        // SAFETY: caller's contract.
-        let handle = unsafe { Handle::borrow(ring) }?;
-        // SAFETY: caller's contract.
-        let (label_out, label_len_out) = unsafe { (out(label_out)?, out(label_len_out)?) };
-        // SAFETY: caller's contract.
-        let key = unsafe { bytes(key, key_len) }?;
+        let handle = try_handle!(Handle, ring)?;
+        let (label_out, label_len_out) = (try_out!(label_out)?, try_out!(label_len_out)?);
+        let key = try_bytes!(key, key_len)?;
         let state = handle.read();
         let (p, l) = state.extra.label(state.ring.locate_index(key)?)?;
         *label_out = p;
@@ -61,10 +58,8 @@ pub unsafe extern "C" fn ketama_ring_lookup_index(
 ) -> i64 {
     ffi_boundary!(-(ketama_status::Panic as i64) => {
         let run = || -> FfiResult<i64> {
-            // SAFETY: caller's contract.
-            let handle = unsafe { Handle::borrow(ring) }?;
-            // SAFETY: caller's contract.
-            let key = unsafe { bytes(key, key_len) }?;
+            let handle = try_handle!(Handle, ring)?;
+            let key = try_bytes!(key, key_len)?;
             let i = handle.read().ring.locate_index(key)?;
             i64::try_from(i).map_err(|_| ketama_status::Internal)
         };
@@ -100,13 +95,8 @@ pub unsafe extern "C" fn ketama_ring_lookup_str(
 ) -> i64 {
     ffi_boundary!(-(ketama_status::Panic as i64) => {
         let run = || -> FfiResult<i64> {
-            // SAFETY: caller's contract.
-            let handle = unsafe { Handle::borrow(ring) }?;
-            if key.is_null() {
-                return Err(ketama_status::NullArgument);
-            }
-            // SAFETY: non-NULL and NUL-terminated by the caller's contract.
-            let key = unsafe { core::ffi::CStr::from_ptr(key) }.to_bytes();
+            let handle = try_handle!(Handle, ring)?;
+            let key = try_c_bytes!(key)?;
             let len = i64::try_from(key.len())
                 .ok()
                 .filter(|&l| l < 1 << 31)

@@ -28,6 +28,7 @@ mod walk;
 mod inspect;
 
 pub use batch::*;
+pub(crate) use change::blamed;
 pub use change::*;
 pub use create::*;
 pub use handle::ketama_ring;

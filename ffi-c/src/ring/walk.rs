@@ -4,7 +4,9 @@
 use core::ffi::c_char;
 
 use super::handle::{ketama_ring, Handle};
-use crate::boundary::{bytes, ffi_boundary, in_slice, out, out_slice, FfiResult, Opaque};
+use crate::boundary::{
+    ffi_boundary, try_bytes, try_handle, try_out, try_slice, try_slice_mut, FfiResult,
+};
 use crate::status::ketama_status;
 
 /// Where a key hash computed by the caller goes (for a ring from
@@ -27,12 +29,9 @@ pub unsafe extern "C" fn ketama_ring_lookup_hash(
     count_out: *mut usize,
 ) -> ketama_status {
     ffi_boundary! {
-        // SAFETY: caller's contract.
-        let handle = unsafe { Handle::borrow(ring) }?;
-        // SAFETY: caller's contract.
-        let count_out = unsafe { out(count_out) }?;
-        // SAFETY: caller's contract.
-        let servers_out = unsafe { out_slice(servers_out, n) }?;
+        let handle = try_handle!(Handle, ring)?;
+        let count_out = try_out!(count_out)?;
+        let servers_out = try_slice_mut!(servers_out, n)?;
         let mut idx = Vec::new();
         handle.read().ring.locate_n_hash(hash, n, &mut idx)?;
         for (slot, &i) in servers_out.iter_mut().zip(&idx) {
@@ -60,19 +59,16 @@ pub unsafe extern "C" fn ketama_ring_lookup_n(
     label_lens_out: *mut usize,
     count_out: *mut usize,
 ) -> ketama_status {
-    // SAFETY: the caller's contract, passed on unchanged.
-    unsafe {
-        write_walk(
-            ring,
-            key,
-            key_len,
-            n,
-            labels_out,
-            label_lens_out,
-            count_out,
-            Walk::Distinct,
-        )
-    }
+    write_walk(
+        ring,
+        key,
+        key_len,
+        n,
+        labels_out,
+        label_lens_out,
+        count_out,
+        Walk::Distinct,
+    )
 }
 
 /// The client's own failover sequence for a key, primary first, `n` entries at most: for
@@ -93,19 +89,16 @@ pub unsafe extern "C" fn ketama_ring_failover(
     label_lens_out: *mut usize,
     count_out: *mut usize,
 ) -> ketama_status {
-    // SAFETY: the caller's contract, passed on unchanged.
-    unsafe {
-        write_walk(
-            ring,
-            key,
-            key_len,
-            n,
-            labels_out,
-            label_lens_out,
-            count_out,
-            Walk::Failover,
-        )
-    }
+    write_walk(
+        ring,
+        key,
+        key_len,
+        n,
+        labels_out,
+        label_lens_out,
+        count_out,
+        Walk::Failover,
+    )
 }
 
 /// The server a key goes to while the servers at the indexes `dead[0..n_dead]` are down (see
@@ -133,14 +126,10 @@ pub unsafe extern "C" fn ketama_ring_lookup_alive(
     label_len_out: *mut usize,
 ) -> ketama_status {
     ffi_boundary! {
-        // SAFETY: caller's contract.
-        let handle = unsafe { Handle::borrow(ring) }?;
-        // SAFETY: caller's contract.
-        let (label_out, label_len_out) = unsafe { (out(label_out)?, out(label_len_out)?) };
-        // SAFETY: caller's contract.
-        let key = unsafe { bytes(key, key_len) }?;
-        // SAFETY: caller's contract.
-        let dead = unsafe { in_slice(dead, n_dead) }?;
+        let handle = try_handle!(Handle, ring)?;
+        let (label_out, label_len_out) = (try_out!(label_out)?, try_out!(label_len_out)?);
+        let key = try_bytes!(key, key_len)?;
+        let dead = try_slice!(dead, n_dead)?;
         let state = handle.read();
         let dead = dead
             .iter()
@@ -162,12 +151,9 @@ enum Walk {
     Failover,
 }
 
-/// The shared body of `ketama_ring_lookup_n` and `ketama_ring_failover`.
-///
-/// # Safety
-/// As those functions.
+/// The shared body of `ketama_ring_lookup_n` and `ketama_ring_failover` (their arguments).
 #[allow(clippy::too_many_arguments)]
-unsafe fn write_walk(
+fn write_walk(
     ring: *const ketama_ring,
     key: *const c_char,
     key_len: usize,
@@ -178,15 +164,11 @@ unsafe fn write_walk(
     walk: Walk,
 ) -> ketama_status {
     ffi_boundary! {
-        // SAFETY: caller's contract.
-        let handle = unsafe { Handle::borrow(ring) }?;
-        // SAFETY: caller's contract.
-        let count_out = unsafe { out(count_out) }?;
-        // SAFETY: caller's contract.
+        let handle = try_handle!(Handle, ring)?;
+        let count_out = try_out!(count_out)?;
         let (labels_out, label_lens_out) =
-            unsafe { (out_slice(labels_out, n)?, out_slice(label_lens_out, n)?) };
-        // SAFETY: caller's contract.
-        let key = unsafe { bytes(key, key_len) }?;
+            (try_slice_mut!(labels_out, n)?, try_slice_mut!(label_lens_out, n)?);
+        let key = try_bytes!(key, key_len)?;
         let state = handle.read();
         let idx = match walk {
             Walk::Distinct => {

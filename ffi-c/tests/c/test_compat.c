@@ -79,7 +79,8 @@ static void test_quirks(void) {
     CHECK(numpoints("# servers\n\n10.0.0.1:11211 100\r\n10.0.0.2:11211\t100\r\n", t++) == 320);
     /* last line without newline: "100" reads as 10 (its last character is dropped) */
     CHECK(numpoints("10.0.0.1:11211\t100\n10.0.0.2:11211\t100", t++) == 40 * 2 * 10 / 110 * 4 + 40 * 2 * 100 / 110 * 4);
-    /* a 22-character address is accepted and its ip reads back whole */
+    /* 22- and 23-character addresses are accepted (as libketama) and their ip reads back
+     * whole (the 23rd character is in the record's padding, then a zero byte) */
     {
         int ok;
         ketama_continuum c = roll("abcdefghijklmnop:11211\t1\n", t++, &ok);
@@ -87,6 +88,11 @@ static void test_quirks(void) {
         CHECK(ok == 1);
         m = ketama_get_server("k", c);
         CHECK(m != NULL && strlen(m->ip) == 22 && strcmp(m->ip, "abcdefghijklmnop:11211") == 0);
+        ketama_smoke(c);
+        c = roll("abcdefghijklmnopq:11211\t1\n", t++, &ok);
+        CHECK(ok == 1);
+        m = ketama_get_server("k", c);
+        CHECK(m != NULL && strlen(m->ip) == 23 && strcmp(m->ip, "abcdefghijklmnopq:11211") == 0);
         ketama_smoke(c);
     }
     expect_error("10.0.0.1:11211\t5", "Invalid memory value", t++);
@@ -96,7 +102,7 @@ static void test_quirks(void) {
     expect_error("10.0.0.1:11211\t99999999999\n", "Memory value above 4294967295", t++);
     expect_error("10.0.0.1:11211\n", "Unable to find delimiter", t++);
     expect_error("   ", "Unable to find delimiter", t++);
-    expect_error("abcdefghijklmnopq:11211\t1\n", "Address longer than 22 characters", t++);
+    expect_error("abcdefghijklmnopqr:11211\t1\n", "Address longer than 23 characters", t++);
     {
         int ok;
         char want[128];

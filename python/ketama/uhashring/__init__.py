@@ -24,9 +24,16 @@ Where the work happens:
   (:meth:`ketama.Ring.from_points`, uhashring's search: first point above the key's hash,
   wrapping), and each key is hashed by the callable and searched natively (a key whose hash
   is not such an int takes the slow path).
-- The slow path, used for every other configuration: the ring is a Python dict of points
-  plus a sorted list searched with :func:`bisect.bisect`, as uhashring itself does (same
-  speed as uhashring).
+- Node names a ``Ring`` does not take as labels (blanks, a bad port, two names of one
+  endpoint, names that are not ``str``), and default-mode point counts that are not a
+  multiple of 160: a :class:`ketama.RawRing` over ``str(name)``'s bytes, core's continuum
+  over raw names, with the same profile (uhashring hashes ``f"{name}-{i}"`` whatever the
+  name is).
+- The slow path, used for what no profile describes (weights or vnodes that are not
+  integers, ``replicas`` other than 3 or 4, ketama-mode vnodes other than 40, negative point
+  counts, names whose ``str`` is the same): the ring is a Python dict of points plus a
+  sorted list searched with :func:`bisect.bisect`, as uhashring itself does (same speed as
+  uhashring).
 - ``get_node`` is, on each instance, the native lookup itself (one call, no Python frame)
   whenever one of the native rings above places the keys.
 - The views that expose every point (``ring``/``continuum``, ``get_points``, ``size``,
@@ -177,6 +184,8 @@ class HashRing:
         rt = self.runtime
         if rt._native is not None:
             return rt.node_of(key)
+        if rt._raw is not None:
+            return rt.raw_node_of(key)
         if rt._explicit is not None:
             return True, rt._explicit(key)
         tables = rt.tables()

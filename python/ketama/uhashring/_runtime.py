@@ -1,10 +1,16 @@
 """The rings behind :class:`ketama.uhashring.HashRing` (uhashring's ``runtime``): the
 default ring (``MetaRing``) and the ketama ring (``KetamaRing``), each placing keys in the
-native :class:`ketama.Ring` when it can represent the nodes, else in Python tables (a dict of
-points and a sorted list searched with :func:`bisect.bisect`, as uhashring does). With a
+native :class:`ketama.Ring` when it can represent the nodes; when the node names are not
+labels a ``Ring`` takes (``str(name)`` with blanks, a bad port, two names of one endpoint,
+names that are not ``str``), in a :class:`ketama.RawRing` over ``str(name)``'s UTF-8 bytes,
+core's continuum over raw names (uhashring hashes ``f"{name}-{i}"``, whatever the name). With a
 callable ``hash_fn`` the tables are built in Python (the callable hashes every point, as in
 uhashring) and searched natively through :meth:`ketama.Ring.from_points` when every point is
-an int in 0..2**32-1.
+an int in 0..2**32-1. The rest, Python tables (a dict of points and a sorted list searched
+with :func:`bisect.bisect`, as uhashring does), is for what no profile describes: weights or
+vnodes that are not integers, ``replicas`` other than 3 or 4, ketama-mode vnodes other than
+40, negative point counts, and names whose ``str`` is the same (uhashring's dict of points
+lets them overwrite each other).
 
 After every change the runtime publishes a :class:`ketama._ketama._NodeLookup` (one native
 call per key, no Python frame) that :class:`HashRing` installs as its ``get_node``.
@@ -18,7 +24,7 @@ from hashlib import md5
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 from ketama._errors import KetamaError
-from ketama._ketama import Ring, _NodeLookup
+from ketama._ketama import RawRing, Ring, _NodeLookup
 
 DEFAULT_VNODES = 160
 KETAMA_VNODES = 40
@@ -67,6 +73,10 @@ class Runtime:
     def __init__(self) -> None:
         self._nodes: Dict[Any, Dict[str, Any]] = {}
         self._native: Optional[Ring] = None
+        # Names a Ring refuses as labels: core's continuum over their raw names, and the node
+        # name of each of its servers.
+        self._raw: Optional[RawRing] = None
+        self._raw_names: List[Any] = []
         self._native_plan: List[Tuple[str, int]] = []
         self._by_label: Dict[str, Any] = {}
         self._tables: Optional[Tables] = Tables()
@@ -78,14 +88,19 @@ class Runtime:
         self._publish: List[Callable[[Optional[_NodeLookup]], None]] = []
 
     def __getstate__(self) -> Dict[str, Any]:
-        """Pickling and ``copy``: without the published lookup (rebuilt on unpickling)."""
+        """Pickling and ``copy``: without the published lookup and the raw ring (rebuilt on
+        unpickling)."""
         state = self.__dict__.copy()
         state["_lookup"] = state["_explicit"] = None
         state["_publish"] = []
+        if state["_raw"] is not None:
+            state["_raw"] = state["_tables"] = None
         return state
 
     def __setstate__(self, state: Dict[str, Any]) -> None:
         self.__dict__.update(state)
+        if self._native is None and self._tables is None:
+            self._sync_rings(())
         self._refresh_lookup()
 
     # -- hashing ----------------------------------------------------------------------------
@@ -103,6 +118,53 @@ class Runtime:
         """The native weight that gives ``conf`` its uhashring point count, or None."""
         raise NotImplementedError  # pragma: no cover
 
+    def _raw_count(self, conf: Dict[str, Any]) -> Optional[int]:
+        """The count a :class:`RawRing` of this runtime's profile takes for ``conf`` (a weight,
+        or a number of point strings), or None."""
+        raise NotImplementedError  # pragma: no cover
+
+    #: Whether :meth:`_raw_count` gives point strings rather than weights.
+    _RAW_STRINGS = False
+
+    def _raw_plan(self) -> Optional[List[Tuple[bytes, int]]]:
+        """``[(str(name) in UTF-8, count)]`` in node order for a :class:`RawRing`, or None when
+        it cannot place the nodes as uhashring does (no profile, a count it cannot take, two
+        names of one ``str``)."""
+        if self._profile() is None:
+            return None
+        plan: List[Tuple[bytes, int]] = []
+        seen: set[bytes] = set()
+        for name, conf in self._effective():
+            count = self._raw_count(conf)
+            try:
+                raw = str(name).encode("utf-8", "surrogatepass")
+            except Exception:  # noqa: BLE001 (a name whose str() fails: uhashring fails too)
+                return None
+            if count is None or raw in seen:
+                return None
+            seen.add(raw)
+            plan.append((raw, count))
+        return plan
+
+    def _apply_raw(self, plan: List[Tuple[bytes, int]]) -> bool:
+        """Places the nodes in a :class:`RawRing` over ``plan``."""
+        profile = self._profile()
+        assert profile is not None
+        try:
+            self._raw = RawRing(plan, profile, strings=self._RAW_STRINGS)
+        except (KetamaError, OverflowError):
+            return False
+        self._raw_names = list(self._nodes)
+        return True
+
+    def _effective(self) -> List[Tuple[Any, Dict[str, Any]]]:
+        """Each node with the conf its points come from (see :meth:`_note_built`)."""
+        return list(self._nodes.items())
+
+    def _note_built(self, changed: Iterable[Tuple[Any, Dict[str, Any]]]) -> None:
+        """Records the confs a change made points from (a ring whose nodes keep the points of
+        their last change needs them)."""
+
     def _plan(self) -> Optional[List[Tuple[str, int]]]:
         """``[(label, native weight)]`` in node order, or None if the native ring cannot
         represent the current nodes exactly."""
@@ -110,7 +172,7 @@ class Runtime:
             return None
         plan: List[Tuple[str, int]] = []
         seen: set[str] = set()
-        for name, conf in self._nodes.items():
+        for name, conf in self._effective():
             if isinstance(name, (str, int)) and not isinstance(name, bool):
                 label = str(name)
             else:
@@ -156,6 +218,8 @@ class Runtime:
 
     def _sync(self, changed: Iterable[Tuple[Any, Dict[str, Any]]]) -> None:
         """After ``_nodes`` changed: update whichever ring is authoritative, then the lookup."""
+        changed = list(changed)
+        self._note_built(changed)
         self._sync_rings(changed)
         self._refresh_lookup()
 
@@ -209,19 +273,35 @@ class Runtime:
         return tables.ring[tables.keys[self.pos_of(key)]]
 
     def _sync_rings(self, changed: Iterable[Tuple[Any, Dict[str, Any]]]) -> None:
-        plan = self._plan()
-        if plan is not None and self._apply_plan(plan):
-            self._tables = None
+        was_native = self._native is not None or self._raw is not None
+        if self._place_natively():
             return
-        was_native = self._native is not None
         self._native = None
         self._native_plan = []
         self._by_label = {}
         if was_native or self._tables is None:
             self._tables = Tables()
-            self._build(self._tables, list(self._nodes.items()))
+            self._build(self._tables, self._effective())
         else:
             self._build(self._tables, list(changed))
+
+    def _place_natively(self) -> bool:
+        """Places the nodes in a native :class:`Ring`, else in a :class:`RawRing`; False when
+        neither can (the caller builds the Python tables)."""
+        self._raw = None
+        self._raw_names = []
+        plan = self._plan()
+        if plan is not None and self._apply_plan(plan):
+            self._tables = None
+            return True
+        self._native = None
+        self._native_plan = []
+        self._by_label = {}
+        raw = self._raw_plan()
+        if raw is not None and self._nodes and self._apply_raw(raw):
+            self._tables = None
+            return True
+        return False
 
     def _create_ring(self, nodes: Iterable[Tuple[Any, Dict[str, Any]]]) -> None:
         self._sync(nodes)
@@ -242,12 +322,39 @@ class Runtime:
         raise NotImplementedError  # pragma: no cover
 
     def tables(self) -> Tables:
-        """The Python view of the continuum (built from the native ring if needed)."""
+        """The Python view of the continuum (built from the native or raw ring if needed)."""
         if self._tables is None:
             tables = Tables()
-            self._build(tables, list(self._nodes.items()))
+            if self._raw is not None:
+                self._raw_tables(tables, self._raw)
+            else:
+                self._build(tables, self._effective())
             self._tables = tables
         return self._tables
+
+    def _raw_tables(self, tables: Tables, raw: RawRing) -> None:
+        """The tables of a raw ring's points: each point once in ``ring`` (the tie winner,
+        stored first), every point in ``keys`` where uhashring keeps duplicates (ketama mode)
+        or each once (default mode), and each node's point count."""
+        names = self._raw_names
+        ring: Dict[Any, Any] = {}
+        keys: List[Any] = []
+        dist: Counter[Any] = Counter()
+        node_points: Dict[Any, List[Any]] = {}
+        for point, server in raw.points():
+            name = names[server]
+            if point not in ring:
+                ring[point] = name
+                keys.append(point)
+            elif self._RAW_DUPLICATE_KEYS:
+                keys.append(point)
+            dist[name] += 1
+            node_points.setdefault(name, []).append(point)
+        tables.ring, tables.keys, tables.distribution = ring, keys, dist
+        tables.node_points = node_points
+
+    #: Whether ``keys`` lists a point as many times as nodes put it there (ketama mode).
+    _RAW_DUPLICATE_KEYS = False
 
     # -- lookups ------------------------------------------------------------------------------
 
@@ -261,7 +368,19 @@ class Runtime:
             return False, None
         return True, self._by_label[label]
 
+    def raw_node_of(self, key: Any) -> Tuple[bool, Any]:
+        """``(found, node name)`` for ``key`` from the raw ring; ``(False, None)`` when no node
+        has a point. Only valid when ``_raw`` is set."""
+        raw = self._raw
+        assert raw is not None
+        if not len(raw):
+            return False, None
+        return True, self._raw_names[raw.locate(str(key))]
+
     def pos_of(self, key: Any) -> int:
+        raw = self._raw
+        if raw is not None and len(raw):
+            return raw.position(str(key))
         keys = self.tables().keys
         p = bisect(keys, self.hashi(key))
         return 0 if p == len(keys) else p
@@ -287,6 +406,10 @@ class MetaRuntime(Runtime):
         if hash_fn and not callable(hash_fn):
             raise TypeError("hash_fn should be a callable function")
         self._hash_fn: Optional[Callable[[Any], Any]] = hash_fn or None
+        # The conf each node's points were last made from: uhashring remakes a node's points
+        # only when that node changes, so a conf edited without a change (same weight, no
+        # vnodes given) keeps the points it had.
+        self._built: Dict[Any, Dict[str, Any]] = {}
         super().__init__()
 
     def hashi(self, key: Any) -> Any:
@@ -311,8 +434,28 @@ class MetaRuntime(Runtime):
             return None
         return count // DEFAULT_VNODES
 
+    _RAW_STRINGS = True
+
+    def _raw_count(self, conf: Dict[str, Any]) -> Optional[int]:
+        vnodes: Any = conf.get("vnodes")
+        weight: Any = conf.get("weight")
+        if type(vnodes) not in (int, bool) or type(weight) not in (int, bool):
+            return None
+        count = int(vnodes) * int(weight)
+        return count if count >= 0 else None
+
+    def _note_built(self, changed: Iterable[Tuple[Any, Dict[str, Any]]]) -> None:
+        for name, conf in changed:
+            self._built[name] = dict(conf)
+
+    def _effective(self) -> List[Tuple[Any, Dict[str, Any]]]:
+        built = self._built
+        return [(name, built.get(name, conf)) for name, conf in self._nodes.items()]
+
     def _remove_node(self, node_name: Any) -> None:
         conf = self._nodes.get(node_name)
+        if node_name in self._nodes:
+            self._built.pop(node_name, None)
         super()._remove_node(node_name)
         if conf is not None and not _points_of(conf):
             # uhashring 2.5 drops a node without points, then raises KeyError on its empty
@@ -365,13 +508,8 @@ class KetamaRuntime(Runtime):
         return _KETAMA_PROFILES.get(self._replicas)
 
     def _plan(self) -> Optional[List[Tuple[str, int]]]:
-        total = 0
-        for conf in self._nodes.values():
-            if type(conf.get("weight")) not in (int, bool):
-                return None
-            total += int(conf["weight"])
-        if self._nodes and total <= 0:
-            return None  # uhashring divides by the weight sum: the slow path raises as it does
+        if not self._plan_weights_ok():
+            return None
         return super()._plan()
 
     def _native_weight(self, conf: Dict[str, Any]) -> Optional[int]:
@@ -379,6 +517,26 @@ class KetamaRuntime(Runtime):
             return None
         weight = int(conf["weight"])
         return weight if weight >= 0 else None
+
+    _RAW_DUPLICATE_KEYS = True
+
+    def _raw_count(self, conf: Dict[str, Any]) -> Optional[int]:
+        return self._native_weight(conf)
+
+    def _raw_plan(self) -> Optional[List[Tuple[bytes, int]]]:
+        if self._plan_weights_ok():
+            return super()._raw_plan()
+        return None
+
+    def _plan_weights_ok(self) -> bool:
+        """Integer weights with a positive sum (uhashring divides by it: otherwise the slow
+        path raises as uhashring does)."""
+        total = 0
+        for conf in self._nodes.values():
+            if type(conf.get("weight")) not in (int, bool):
+                return False
+            total += int(conf["weight"])
+        return not self._nodes or total > 0
 
     def _build(self, tables: Tables, nodes: List[Tuple[Any, Dict[str, Any]]]) -> None:
         # The ketama ring depends on every node (n and the weight sum): always rebuilt whole.
@@ -416,18 +574,14 @@ class KetamaRuntime(Runtime):
         if node_name not in self._nodes:
             raise KeyError(f"node '{node_name}' not found, available nodes: {self._nodes.keys()}")
         self._nodes.pop(node_name)
-        self._tables = None if self._native is not None else self._tables
+        if self._native is not None or self._raw is not None:
+            self._tables = None
         self._sync(())
 
     def _sync_rings(self, changed: Iterable[Tuple[Any, Dict[str, Any]]]) -> None:
         # Whole rebuild in the slow path too (the ring depends on every node).
-        plan = self._plan()
-        if plan is not None and self._apply_plan(plan):
-            self._tables = None
+        if self._place_natively():
             return
-        self._native = None
-        self._native_plan = []
-        self._by_label = {}
         tables = Tables()
         self._build(tables, list(self._nodes.items()))
         self._tables = tables

@@ -9,15 +9,41 @@ module Ketama
   #
   # A status of the C layer that is no core error (a panic caught at the C boundary, an
   # internal error) raises this class itself. Wrong argument types raise Ruby's TypeError.
+  #
+  # When one server of the input is to blame (its label, weight or endpoint), `server_label`
+  # names it and `server_index` is its place in the list given (nil when the call took a
+  # single server); both are nil otherwise.
   class Error < StandardError
+    # The errors that blame one server input when a call that took servers fails.
+    SERVER_VARIANTS = %w[BadWeight DuplicateServer MissingServer BadLabel Unsupported InvalidUtf8].freeze
+
     # The library's status number (`KETAMA_STATUS_*`), or nil for an error made in Ruby.
     attr_reader :status
+    # The place of the server to blame in the list given, when a list was given; else nil.
+    attr_reader :server_index
+    # The label of the server to blame, when one server is to blame; else nil.
+    attr_reader :server_label
 
     # `message` defaults to the library's text of the class's status.
-    def initialize(message = nil, status: nil)
+    def initialize(message = nil, status: nil, server_index: nil, server_label: nil)
       own = self.class.status_number
       @status = status || own
+      @server_index = server_index
+      @server_label = server_label
       super(message || (own && Error.text(own, nil)))
+    end
+
+    # Whether this error is one that blames a server input (see SERVER_VARIANTS).
+    def self.blames_server?
+      SERVER_VARIANTS.include?(variant)
+    end
+
+    # Names the server input to blame, where it was not named yet (an error raised for a
+    # server of a list learns its place there); returns self.
+    def blame(server_index: nil, server_label: nil)
+      @server_index = server_index if @server_index.nil?
+      @server_label = server_label if @server_label.nil?
+      self
     end
 
     # The core's variant name (`"EmptyRing"`), nil for this base class.
@@ -44,10 +70,12 @@ module Ketama
       detail.nil? || detail.empty? ? base : "#{base}: #{detail}"
     end
 
-    # The error for a failed status, its message the library's text (and the detail).
-    def self.for_status(status, detail = nil)
+    # The error for a failed status, its message the library's text (and the detail);
+    # `server_index` and `server_label` are kept when the error blames a server input.
+    def self.for_status(status, detail = nil, server_index: nil, server_label: nil)
       cls = Ketama.error_class(status) || Error
-      cls.new(text(status, detail), status: status)
+      err = cls.new(text(status, detail), status: status)
+      cls.blames_server? ? err.blame(server_index: server_index, server_label: server_label) : err
     end
   end
 end
@@ -63,8 +91,9 @@ module Ketama
     BY_STATUS[status]
   end
 
-  # Raises the error of a failed status (nothing for 0).
-  def self.check(status, detail = nil)
-    raise Error.for_status(status, detail) unless status.zero?
+  # Raises the error of a failed status (nothing for 0), naming the server input to blame
+  # when the error is one's (Error#server_index, Error#server_label).
+  def self.check(status, detail = nil, server_index: nil, server_label: nil)
+    raise Error.for_status(status, detail, server_index: server_index, server_label: server_label) unless status.zero?
   end
 end

@@ -103,11 +103,26 @@ module Ketama
       [lab, weight(h.fetch(:weight, 1), lab), name]
     end
 
-    # The server list of a constructor or add_many: an Array of entries.
+    # The server list of a constructor or add_many: an Array of entries. A refused entry's
+    # error names its place in the list and its label.
     def servers(list)
       arr = Array.try_convert(list) or
         raise TypeError, "servers must be an Array of \"host:port\" Strings or Hashes, got #{list.class}"
-      arr.map { |e| server(e) }
+      arr.each_with_index.map do |e, i|
+        given = String.try_convert(e) || (e.is_a?(Hash) ? e[:label] || e['label'] : nil)
+        blaming(i, given) { server(e) }
+      end
+    end
+
+    # Runs the block; an error of this gem that blames a server input (Error.blames_server?)
+    # raised there learns which: `index`, its place in the list given (nil for a single
+    # server), and `label`.
+    def blaming(index, label)
+      yield
+    rescue Error => e
+      raise unless e.class.blames_server?
+
+      raise e.blame(server_index: index, server_label: label)
     end
 
     # Text for a message: at most 80 bytes, bytes outside printable ASCII as \xNN.

@@ -30,10 +30,14 @@ module Ketama
     attr_reader :hash_fn
 
     # Builds a ring of `servers` placed like `profile`'s client, with `hash` as key hash (nil:
-    # the client's default). Placement options: `hash_tag` (twemproxy's `hash_tag`, exactly 2
-    # bytes, twemproxy profiles), `prefix_key` (php-memcached's `OPT_PREFIX_KEY`, 1..127
-    # bytes) and `hash_with_prefix` (`OPT_HASH_WITH_PREFIX_KEY`), libmemcached profiles;
-    # others raise BadOptionError. The servers are added in one step: a refused one raises,
+    # the client's default). Placement options: `hash_tag` (a hash tag's delimiters, exactly 2
+    # bytes: only the tag between them is hashed, found by the client's own rule; twemproxy's
+    # `hash_tag` and the Jedis profiles' key-tag pattern, `{}` being Jedis's default; the
+    # Redis clients whose tag rule is always on, Predis, phpredis, redis-rb, go-redis and
+    # redis-shard, hash `{tag}` without it and refuse it; docs/compat.md lists each
+    # profile's rule), `prefix_key` (php-memcached's `OPT_PREFIX_KEY`, 1..127 bytes) and
+    # `hash_with_prefix` (`OPT_HASH_WITH_PREFIX_KEY`), libmemcached profiles; others raise
+    # BadOptionError. The servers are added in one step: a refused one raises,
     # naming it.
     def initialize(profile:, servers: [], hash: nil, hash_tag: nil, prefix_key: nil, hash_with_prefix: false)
       entries = Input.servers(servers)
@@ -71,7 +75,7 @@ module Ketama
                                                 pos, own, positions.size, out, failed)
       keep.clear
       blamed = labels[failed.read(:size_t)]
-      Ketama.check(status, blamed && "server '#{Input.show(blamed)}'")
+      Ketama.check(status, blamed && "server '#{Input.show(blamed)}'", server_label: blamed)
       ring = allocate
       ring.send(:adopt, out.read_pointer, prof, name, hash_fn)
       ring

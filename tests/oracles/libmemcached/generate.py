@@ -158,8 +158,8 @@ LM_SRC = ("libmemcached %s + libhashkit %s (Debian packages libmemcached11/libha
 NDEBUG_SRC = ("libmemcached %s + libhashkit %s built from the upstream tarball of Debian's source package "
               "(libmemcached_%s.orig.tar.gz, sha256 %s, as listed in the signed libmemcached_%s.dsc; "
               "Debian's patches not applied) with cmake -DCMAKE_BUILD_TYPE=None and -DNDEBUG, because "
-              "Debian's build keeps assertions and aborts at the 101st server in consistent modes "
-              "(trap T5); this build gave results identical to Debian's on every vector set of <= 100 "
+              "Debian's build keeps assertions and aborts at the 101st server in consistent modes; "
+              "this build gave results identical to Debian's on every vector set of <= 100 "
               "servers here (the generator checks it)" % (
                   V["upstream"], V["upstream"], V["upstream"], V["orig_sha256"], V["libmemcached11"]))
 
@@ -209,7 +209,7 @@ def lm_vector(name, profile, hash_name, servers, dist_ops, add_weighted, api, ke
                NDEBUG_SRC if big else LM_SRC, calls, info["distribution"], info["ketama_weighted"],
                info["hash"], pts))
     if t3:
-        src += (" Trap T3: no KETAMA_WEIGHTED behaviour was set; adding a server with weight > 1 "
+        src += (" No KETAMA_WEIGHTED behaviour was set: adding a server with weight > 1 "
                 "to a consistent distribution switched libmemcached to the weighted md5 ring while "
                 "the key hash stayed one_at_a_time.")
     write(name, {"source": src, "generator": GEN, "kind": "locate", "profile": profile,
@@ -443,7 +443,7 @@ def gen_php():
                compat + [["OPT_HASH", "HASH_CRC"]],
                cdesc + ["$m->setOption(Memcached::OPT_HASH, Memcached::HASH_CRC) (key hash only)"],
                locate_keys(600, "php-crc"), "$m->addServer($host, $port, $weight) for each server in file order",
-               extra=" The 15-bit crc keeps every key hash below 32768 (trap T7).")
+               extra=" The 15-bit crc keeps every key hash below 32768.")
     # default options: modula + one_at_a_time
     php_vector("php-memcached-default-modula.json", "modula", "one_at_a_time", MIXED10, [],
                ["no setOption (defaults: OPT_DISTRIBUTION = DISTRIBUTION_MODULA, OPT_HASH = HASH_DEFAULT)"],

@@ -8,6 +8,7 @@ use Ketama\Flexihash\Hasher\Crc32Hasher;
 use Ketama\Flexihash\Hasher\HasherInterface;
 use Ketama\Flexihash\Hasher\Md5Hasher;
 use Ketama\KetamaException;
+use Ketama\RawRing;
 use Ketama\Ring;
 
 /**
@@ -27,13 +28,15 @@ use Ketama\Ring;
  *
  * With {@see Crc32Hasher} or {@see Md5Hasher} (exactly those classes) the native ring does the
  * work (our `flexihash` profile, hash `crc32a` or `md5_be`) whenever it can represent the
- * targets: labels it accepts and `round($replicas * $weight)` a multiple of 64. Any other
- * {@see HasherInterface}, and those targets, keep flexihash's own position table (the hasher
- * is called as flexihash calls it); lookups then search a ring built from those positions
- * ({@see Ring::fromPoints()}, rebuilt at the first lookup after a change) when every position
- * and the resource's hash are ints in 0..2^32-1, else a PHP sorted array searched by bisection
- * (flexihash's own speed). A ring that leaves the native path rebuilds its positions from its
- * current targets, in order.
+ * targets: labels it accepts and `round($replicas * $weight)` a multiple of 64. Targets it
+ * cannot take (names that are not labels, other position counts) go to a {@see RawRing}:
+ * core's continuum over the targets' names as given, with `round($replicas * $weight)`
+ * positions each (the same profile and hash; rebuilt at the first lookup after a change).
+ * Any other {@see HasherInterface} (and counts above 2^32 - 1 or beyond the 2^23 points a
+ * continuum holds) keeps flexihash's own position table (the hasher is called as flexihash
+ * calls it); lookups then search a ring built from those positions ({@see Ring::fromPoints()},
+ * rebuilt at the first lookup after a change) when every position and the resource's hash are
+ * ints in 0..2^32-1, else a PHP sorted array searched by bisection (flexihash's own speed).
  */
 class Flexihash
 {
@@ -50,11 +53,17 @@ class Flexihash
     private $targets = [];
     /** @var ?Ring the native ring, while it places the resources */
     private $ring = null;
+    /** @var bool the raw ring places the resources (our hasher, targets the native ring refused) */
+    private $rawPath = false;
+    /** @var ?RawRing the raw ring of the current targets, null after a change */
+    private $raw = null;
+    /** @var list<mixed> the raw ring's targets as given, by server index */
+    private $rawTargets = [];
     /** @var array<string, mixed> native label => target as given */
     private $byLabel = [];
     /** @var array<string, int> native path: label => weight added since the last lookup (one batch) */
     private $pending = [];
-    /** @var float positions of the current targets (native path) */
+    /** @var float positions of the current targets (native path; raw path: as the raw ring counts them) */
     private $positionTotal = 0.0;
     /** @var array<int|string, mixed> slow path: position => target */
     private $positionToTarget = [];
@@ -111,6 +120,15 @@ class Flexihash
             $this->leaveNative(); // rebuilds every position, this target's included
             return $this;
         }
+        if ($this->rawPath) {
+            if (self::rawCount($count) !== null) {
+                $this->positionTotal += self::rawCount($count);
+                $this->raw = null;
+                return $this;
+            }
+            $this->leaveRaw(); // a count the raw ring cannot take: flexihash's table, in order
+            return $this;
+        }
         $key = array_key_last($this->targets);
         $this->hashTarget($key, $target, $count);
         return $this;
@@ -144,15 +162,29 @@ class Flexihash
             throw new Exception("Target '$target' does not exist.");
         }
         [$value, $count] = $this->targets[$target];
-        unset($this->targets[$target]);
         if ($this->ring !== null) {
             $this->flush();
         }
+        if (($this->ring !== null || $this->rawPath) && $this->sharesPositions($target)) {
+            // flexihash's removal clears every position the target's strings hash to, whoever
+            // holds it now: only its own table reproduces that
+            if ($this->ring !== null) {
+                $this->leaveNative(true);
+            } else {
+                $this->leaveRaw();
+            }
+        }
+        unset($this->targets[$target]);
         if ($this->ring !== null) {
             $label = (string) $value;
             $this->ring->remove($label);
             unset($this->byLabel[$label]);
             $this->positionTotal -= $count;
+            return $this;
+        }
+        if ($this->rawPath) {
+            $this->positionTotal -= self::rawCount($count) ?? 0;
+            $this->raw = null;
             return $this;
         }
         foreach ($this->targetToPositions[$target] as $position) {
@@ -185,9 +217,10 @@ class Flexihash
         if ($this->ring !== null) {
             $this->flush();
         }
-        if ($this->ring !== null && $this->positionTotal > 0 && count($this->targets) > 1 && is_string($resource)) {
+        $raw = $this->rawPath ? $this->rawRing() : null;
+        if (($this->ring !== null || $raw !== null) && $this->positionTotal > 0 && count($this->targets) > 1 && is_string($resource)) {
             try {
-                return $this->byLabel[$this->ring->get($resource)];
+                return $this->ring !== null ? $this->byLabel[$this->ring->get($resource)] : $this->rawTargets[$raw->get($resource)];
             } catch (\Ketama\KetamaException $e) {
                 if ($e->getCode() !== \Ketama\KetamaException::NO_SERVER) {
                     throw $e;
@@ -218,7 +251,8 @@ class Flexihash
         if ($this->ring !== null) {
             $this->flush();
         }
-        if ($this->ring === null) {
+        $raw = $this->rawPath ? $this->rawRing() : null;
+        if ($this->ring === null && $raw === null) {
             return $this->slowLookupList($resource, $requestedCount);
         }
         if ($this->positionTotal <= 0) {
@@ -233,6 +267,12 @@ class Flexihash
             $this->hasher->hash($resource); // flexihash's hashers take strings: same TypeError
         }
         $out = [];
+        if ($raw !== null) {
+            foreach ($raw->getN((string) $resource, $limit) as $i) {
+                $out[] = $this->rawTargets[$i];
+            }
+            return $out;
+        }
         foreach ($this->ring->getN((string) $resource, $limit) as $label) {
             $out[] = $this->byLabel[$label];
         }
@@ -289,12 +329,121 @@ class Flexihash
         }
     }
 
-    /** Switches to the slow path: every current target's positions, hashed in order. */
-    private function leaveNative(): void
+    /**
+     * Leaves the native ring: for our hashers to the raw ring when it can take every count
+     * (unless `$toTable`), else to flexihash's table (every current target's positions,
+     * hashed in order).
+     */
+    private function leaveNative(bool $toTable = false): void
     {
         $this->ring = null;
         $this->byLabel = [];
         $this->pending = [];
+        $this->positionTotal = 0.0;
+        $raw = !$toTable && isset(self::NATIVE_HASHES[get_class($this->hasher)]);
+        foreach ($this->targets as [, $count]) {
+            $raw = $raw && self::rawCount($count) !== null;
+            $this->positionTotal += self::rawCount($count) ?? 0;
+        }
+        if ($raw) {
+            $this->rawPath = true;
+            $this->raw = null;
+            return;
+        }
+        $this->leaveRaw();
+    }
+
+    /**
+     * Whether a target holds a position another current target also has (two point strings
+     * alike, `'cache-5' . 12` and `'cache-51' . 2`, or two hashes alike), on the native or the
+     * raw ring.
+     *
+     * @param int|string $target
+     */
+    private function sharesPositions($target): bool
+    {
+        $mine = [];
+        $others = [];
+        if ($this->ring !== null) {
+            $label = (string) $this->targets[$target][0];
+            foreach ($this->ring->points() as [$p, $l]) {
+                if ((string) $l === $label) {
+                    $mine[$p] = true;
+                } else {
+                    $others[$p] = true;
+                }
+            }
+        } else {
+            $raw = $this->rawRing();
+            if ($raw === null) {
+                return false;
+            }
+            $me = 0;
+            foreach (array_keys($this->targets) as $i => $key) {
+                if ((string) $key === (string) $target) {
+                    $me = $i;
+                }
+            }
+            foreach ($raw->points() as [$p, $i]) {
+                if ($i === $me) {
+                    $mine[$p] = true;
+                } else {
+                    $others[$p] = true;
+                }
+            }
+        }
+        return array_intersect_key($mine, $others) !== [];
+    }
+
+    // -- the raw path (our hashers, targets the native ring refused) -------------------------
+
+    /**
+     * The point strings a raw ring gives a target with `$count` positions (flexihash's loop
+     * `for ($i = 0; $i < $count; ++$i)` runs none for a negative or NAN count), or null
+     * when it cannot take the count (above 2^32 - 1, infinite).
+     */
+    private static function rawCount(float $count): ?int
+    {
+        if (is_nan($count) || $count <= 0) {
+            return 0;
+        }
+        return $count > 0xFFFFFFFF ? null : (int) $count;
+    }
+
+    /**
+     * The raw ring of the current targets, in order (built at the first lookup after a
+     * change); null, and the object on flexihash's table from then on, when core refuses it
+     * (more points than a continuum holds).
+     */
+    private function rawRing(): ?RawRing
+    {
+        if ($this->raw !== null) {
+            return $this->raw;
+        }
+        $servers = [];
+        $this->rawTargets = [];
+        foreach ($this->targets as [$value, $count]) {
+            $servers[] = [(string) $value, self::rawCount($count) ?? 0];
+            $this->rawTargets[] = $value;
+        }
+        if ($servers === []) {
+            return null;
+        }
+        try {
+            $this->raw = new RawRing($servers, 'flexihash', self::NATIVE_HASHES[get_class($this->hasher)], true);
+        } catch (KetamaException $e) {
+            $this->leaveRaw();
+            return null;
+        }
+        return $this->raw;
+    }
+
+    /** Switches to the slow path: every current target's positions, hashed in order. */
+    private function leaveRaw(): void
+    {
+        $this->rawPath = false;
+        $this->raw = null;
+        $this->rawTargets = [];
         $this->positionTotal = 0.0;
         $this->positionToTarget = [];
         $this->targetToPositions = [];

@@ -9,7 +9,7 @@ use Ketama\KetamaException;
 use Ketama\Library;
 
 /**
- * Placement options of a {@see \Ketama\Ring}: twemproxy's `hash_tag`, php-memcached's
+ * Placement options of a {@see \Ketama\Ring}: a hash tag's delimiters, php-memcached's
  * `OPT_PREFIX_KEY` and `OPT_HASH_WITH_PREFIX_KEY` (the rules are the library's).
  *
  * @internal a part of {@see \Ketama\Ring}, used by it alone
@@ -18,7 +18,11 @@ trait Options
 {
     /**
      * Sets the placement options, replacing any set before: `hash_tag` (a 2-byte string,
-     * twemproxy profiles), `prefix_key` (1..127 bytes) and `hash_with_prefix` (bool),
+     * the delimiters of a tag, only the tag being hashed, found by the client's own rule:
+     * twemproxy's `hash_tag` and the Jedis profiles' key-tag pattern, `{}` being Jedis's
+     * default; the Redis clients whose tag rule is always on, Predis, phpredis, redis-rb,
+     * go-redis and redis-shard, hash `{tag}` without it and refuse it; docs/compat.md lists
+     * each profile's rule), `prefix_key` (1..127 bytes) and `hash_with_prefix` (bool),
      * libmemcached profiles (`php-memcached`, `libmemcached`, `modula`, ...). A key the
      * array does not name is refused; so is an option the profile's client lacks or a value
      * it refuses (BAD_OPTION; the ring is then unchanged).

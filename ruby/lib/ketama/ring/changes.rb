@@ -8,12 +8,13 @@ module Ketama
     # Adds a server at the end of the server order (`name`: twemproxy's server name or a
     # Java/groupcache node string). Only its points are hashed.
     def add(label, weight: 1, name: nil)
-      lab = Input.label(label)
-      w = Input.weight(weight, lab)
-      nm = name.nil? ? nil : Input.label(name, "server '#{Input.show(lab)}' name")
+      lab = Input.blaming(nil, label) { Input.label(label) }
+      w, nm = Input.blaming(nil, lab) do
+        [Input.weight(weight, lab), name.nil? ? nil : Input.label(name, "server '#{Input.show(lab)}' name")]
+      end
       change do
         status = Native.ketama_ring_add_named(@ptr, lab, lab.bytesize, w, nm, nm ? nm.bytesize : 0)
-        Ketama.check(status, "server '#{Input.show(lab)}'")
+        Ketama.check(status, "server '#{Input.show(lab)}'", server_label: lab)
       end
       self
     end
@@ -27,24 +28,30 @@ module Ketama
 
     # Removes the server with this label (MissingServerError when there is none).
     def remove(label)
-      lab = Input.label(label)
-      change { Ketama.check(Native.ketama_ring_remove(@ptr, lab, lab.bytesize), "server '#{Input.show(lab)}'") }
+      lab = Input.blaming(nil, label) { Input.label(label) }
+      change do
+        Ketama.check(Native.ketama_ring_remove(@ptr, lab, lab.bytesize), "server '#{Input.show(lab)}'",
+                     server_label: lab)
+      end
       self
     end
 
     # Changes a server's weight, keeping its place in the server order.
     def set_weight(label, weight)
-      lab = Input.label(label)
-      w = Input.weight(weight, lab)
-      change { Ketama.check(Native.ketama_ring_set_weight(@ptr, lab, lab.bytesize, w), "server '#{Input.show(lab)}'") }
+      lab = Input.blaming(nil, label) { Input.label(label) }
+      w = Input.blaming(nil, lab) { Input.weight(weight, lab) }
+      change do
+        Ketama.check(Native.ketama_ring_set_weight(@ptr, lab, lab.bytesize, w), "server '#{Input.show(lab)}'",
+                     server_label: lab)
+      end
       self
     end
 
-    # Sets the placement options, replacing any set before: `hash_tag` (2 bytes, twemproxy
-    # profiles), `prefix_key` (1..127 bytes) and `hash_with_prefix`, libmemcached profiles
-    # (`php-memcached`, `libmemcached`, `modula`, ...). An option the profile's client lacks,
-    # or a value it refuses, raises BadOptionError and leaves the ring unchanged. The values
-    # are bytes, as keys are.
+    # Sets the placement options, replacing any set before: `hash_tag` (2 bytes, the twemproxy
+    # and Jedis profiles; see Ring.new), `prefix_key` (1..127 bytes) and `hash_with_prefix`,
+    # libmemcached profiles (`php-memcached`, `libmemcached`, `modula`, ...). An option the
+    # profile's client lacks, or a value it refuses, raises BadOptionError and leaves the
+    # ring unchanged. The values are bytes, as keys are.
     def set_options(hash_tag: nil, prefix_key: nil, hash_with_prefix: false)
       tag = hash_tag.nil? ? nil : Input.key(hash_tag)
       prefix = prefix_key.nil? ? nil : Input.key(prefix_key)
@@ -81,7 +88,9 @@ module Ketama
                                              entries.size, failed)
         keep.clear
         keep_names.clear
-        Ketama.check(status, blame(status, entries, failed.read(:size_t)))
+        at = failed.read(:size_t)
+        blamed = entries[at] # nil when no entry is to blame
+        Ketama.check(status, blame(status, entries, at), server_index: blamed && at, server_label: blamed&.first)
       end
     end
 

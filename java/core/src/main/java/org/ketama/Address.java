@@ -281,6 +281,54 @@ final class Address {
         return b.toString();
     }
 
+    /**
+     * An IPv6 address in its compressed lowercase form (RFC 5952, as Rust's {@code Ipv6Addr}
+     * and .NET print it): the longest run of two or more zero groups (the first of equal ones)
+     * as {@code ::}; an IPv4-mapped address as {@code ::ffff:a.b.c.d}.
+     */
+    String compressedIpv6() {
+        int[] g = new int[8];
+        for (int i = 0; i < 8; i++) {
+            g[i] = (ip[2 * i] & 0xff) << 8 | (ip[2 * i + 1] & 0xff);
+        }
+        if (g[0] == 0 && g[1] == 0 && g[2] == 0 && g[3] == 0 && g[4] == 0 && g[5] == 0xffff) {
+            return "::ffff:" + (ip[12] & 0xff) + "." + (ip[13] & 0xff) + "." + (ip[14] & 0xff) + "." + (ip[15] & 0xff);
+        }
+        int bestStart = 0, bestLen = 0, start = 0, len = 0;
+        for (int i = 0; i < 8; i++) {
+            if (g[i] == 0) {
+                if (len == 0) {
+                    start = i;
+                }
+                len++;
+                if (len > bestLen) {
+                    bestStart = start;
+                    bestLen = len;
+                }
+            } else {
+                len = 0;
+            }
+        }
+        StringBuilder b = new StringBuilder(39);
+        if (bestLen > 1) {
+            groups(b, g, 0, bestStart);
+            b.append("::");
+            groups(b, g, bestStart + bestLen, 8);
+        } else {
+            groups(b, g, 0, 8);
+        }
+        return b.toString();
+    }
+
+    private static void groups(StringBuilder b, int[] g, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (i > from) {
+                b.append(':');
+            }
+            b.append(Integer.toHexString(g[i]));
+        }
+    }
+
     private String ipText() {
         return kind == Kind.IPV4 ? host : javaIpv6();
     }
@@ -301,6 +349,19 @@ final class Address {
                 return host + port;
             case HOST_SLASH_HOST_PORT:
                 return host + "/" + host + ":" + port;
+            case REDIS_URL_DB:
+                return "redis://" + host + ":" + port + "/0";
+            case REDIS_URL:
+                return kind == Kind.IPV6 ? "redis://[" + host + "]:" + port : "redis://" + host + ":" + port;
+            case HOST_NUL_PORT:
+                return host + "\0" + port;
+            case IP_END_POINT:
+                // .NET resolves a host name by DNS: only an explicit name places one
+                switch (kind) {
+                    case IPV4: return host + ":" + port;
+                    case IPV6: return "[" + compressedIpv6() + "]:" + port;
+                    default: throw new UnsupportedException(label);
+                }
             case JAVA_EVCACHE: {
                 // EVCache writes the port as 11211 whatever it is; a host name needs its address.
                 if (kind == Kind.NAME) {

@@ -34,6 +34,14 @@ final class Bits {
         return h;
     }
 
+    /** FNV-1a 32 over unsigned bytes from the state {@code h} (Enyim starts from 0). */
+    static int fnvFrom(int h, byte[] b, int off, int len) {
+        for (int i = off, end = off + len; i < end; i++) {
+            h = (h ^ (b[i] & 0xff)) * FNV32_PRIME;
+        }
+        return h;
+    }
+
     private static int le16(byte[] b, int q) {
         return (b[q] & 0xff) | (b[q + 1] & 0xff) << 8;
     }

@@ -10,9 +10,19 @@ final class Counts {
     static final long MAX_POINTS = 1L << 23;
     private static final long U32_MAX = 0xFFFFFFFFL;
 
-    /** The weight as the profile counts it (weight 0 as 1 where the client does so). */
+    /** The weight as the profile counts it (weight 0 as 1 or as 100 where the client does so). */
     static long effectiveWeight(Profile p, long w) {
-        return w == 0 && p.zeroWeight == Profile.ZeroWeight.AS_ONE ? 1 : w;
+        if (w != 0) {
+            return w;
+        }
+        switch (p.zeroWeight) {
+            case AS_ONE:
+                return 1;
+            case AS_HUNDRED:
+                return 100;
+            default:
+                return 0;
+        }
     }
 
     /** Positions one point string yields (md5 words per digest; else one). */
@@ -42,6 +52,12 @@ final class Counts {
                 case PER_WEIGHT:
                     t = w != 0 && p.countStrings > U32_MAX / w ? U32_MAX : Math.min(p.countStrings * w, U32_MAX);
                     break;
+                case PER_WEIGHT_INT: {
+                    // k * w as a Java int: wrapping, and a negative product gives none
+                    int product = (int) p.countStrings * (int) w;
+                    t = Math.max(product, 0);
+                    break;
+                }
                 default:
                     t = w == 0 ? 0 : digests(p.formula, w, total, n);
                     break;
@@ -98,8 +114,61 @@ final class Counts {
                 double prod = BigInteger.valueOf(160L * n).multiply(BigInteger.valueOf(w)).doubleValue();
                 return clamp(Math.floor(prod / (double) total));
             }
+            case PREDIS:
+                return clamp(phpRound((double) w / (double) total * (double) n * 128.0));
+            case PREDIS_KETAMA:
+                return clamp(Math.floor((double) w / (double) total * (double) n * 40.0));
+            case FINAGLE: {
+                // Java ints: the weight and the total as int (the total wrapping)
+                int t = (int) total;
+                if (t == 0) {
+                    return 0;
+                }
+                return clamp((double) (int) w / (double) t * (double) n * 40.0 + 1e-10);
+            }
             default:
                 throw new IllegalStateException(f.toString());
         }
+    }
+
+    /**
+     * PHP's {@code round($x)} as PHP 8.0 to 8.3 compute it for a non-negative finite
+     * {@code x}: when {@code x} has a place to spare below 10^15 it is first rounded to 15
+     * significant digits ({@code x * 10^p} rounded half up, divided back), then rounded half
+     * up to an integer.
+     */
+    static double phpRound(double x) {
+        if (Double.isNaN(x) || Double.isInfinite(x) || x <= 0.0) {
+            return 0.0;
+        }
+        int places = 14 - phpIntLog10(x);
+        double pre;
+        if (places > 0 && places < 15) {
+            double f = pow10(places);
+            pre = Math.floor(x * f + 0.5) / f;
+        } else if (x >= 1e15) {
+            return x;
+        } else {
+            pre = x;
+        }
+        return Math.floor(pre + 0.5);
+    }
+
+    /** {@code floor(log10(x))} as PHP finds it: by comparing with powers of ten from 10^-8 to 10^23. */
+    private static int phpIntLog10(double x) {
+        int e = -8;
+        while (e < 23 && pow10(e + 1) <= x) {
+            e++;
+        }
+        return e;
+    }
+
+    /** 10^e as the nearest double (exact for 0 <= e <= 22). */
+    private static double pow10(int e) {
+        double p = 1.0;
+        for (int i = 0; i < Math.abs(e); i++) {
+            p *= 10.0;
+        }
+        return e < 0 ? 1.0 / p : p;
     }
 }

@@ -53,8 +53,14 @@ final class FailoverSequence {
             int start = lookup.walkStart(k);
             int len = layout.biased.length;
             boolean backwards = profile.bound == Profile.Bound.FLOOR || profile.bound == Profile.Bound.FLOOR_WRAP;
+            // A client keeping its points in a map (later wins) holds only each tie's winner:
+            // every point of a run of equal positions is the winner's, the first of the run.
+            boolean later = profile.ties == Profile.Ties.LATER_WINS;
             for (int step = 0; step < len && out.size() < want; step++) {
                 int p = backwards ? (int) (((long) start + len - step % len) % len) : (int) (((long) start + step) % len);
+                if (later) {
+                    p = lookup.firstOfRun(p);
+                }
                 int owner = layout.owners[p];
                 if (!out.contains(owner)) {
                     out.add(owner);
@@ -63,6 +69,11 @@ final class FailoverSequence {
         } else if (profile.placement == Profile.Placement.HASH_RENDEZVOUS) {
             while (out.size() < want) {
                 out.add(lookup.scoredBest(k, out));
+            }
+        } else if (profile.shape == Profile.Shape.MIXED) {
+            long h = hash.apply64(k, 0, k.length);
+            while (out.size() < want) {
+                out.add(lookup.mixedBest(h, out));
             }
         } else if (profile.placement == Profile.Placement.RENDEZVOUS) {
             int h = Keys.hash(hash, k);
@@ -95,6 +106,8 @@ final class FailoverSequence {
                 return entries.length;
             case REHASH:
                 return profile.boundedByServers ? entries.length + 1 : SPY_SEQUENCE;
+            case REHASH_DOUBLED:
+                return entries.length + 1;
             case STAY:
                 return 1;
             default:
@@ -142,7 +155,11 @@ final class FailoverSequence {
             case REHASH_KEY:
             case REHASH_KEY_DASH:
             case REHASH_HASH:
+            case REHASH_SUM:
                 rehashTries(key, (int) Math.min(n, profile.tries), stop);
+                return;
+            case REHASH_DOUBLED:
+                rehashTries(key, Math.min(n, entries.length + 1), stop);
                 return;
             case REHASH_KEY_UNTRIED:
                 rehashUntried(key, first, Math.min(n, entries.length), stop);
@@ -181,7 +198,7 @@ final class FailoverSequence {
             byte[] tagged = Arrays.copyOf(tag, tag.length + k.length);
             System.arraycopy(k, 0, tagged, tag.length, k.length);
             hv += hash.apply(tagged, 0, tagged.length);
-            int p = Layout.lowerBound(v, hv ^ MIN);
+            int p = layout.index.lowerBound(hv ^ MIN);
             if (stop.test(layout.ownerAt(p == v.length ? 0 : p))) {
                 return;
             }
@@ -213,10 +230,12 @@ final class FailoverSequence {
 
     /**
      * dalli ({@code rehash_key}: lookup t >= 1 hashes {@code decimal(t - 1) + key}), pecl memcache
-     * ({@code rehash_key_dash}: lookup t >= 1 hashes {@code key + "-" + decimal(t - 1)}) and
-     * python-memcached ({@code rehash_hash}: {@code h(t + 1) = H(decimal(h(t)) + decimal(t))}):
-     * {@code n} lookups in all, each hash placed as the key's own hash is; a one-server ring
-     * with the single-server shortcut has nowhere else to go.
+     * ({@code rehash_key_dash}: lookup t >= 1 hashes {@code key + "-" + decimal(t - 1)}),
+     * python-memcached ({@code rehash_hash}: {@code h(t + 1) = H(decimal(h(t)) + decimal(t))}),
+     * Cache::Memcached ({@code rehash_sum}: {@code h += H(decimal(t) + key)} for t from 1) and
+     * Enyim ({@code rehash_doubled}: {@code h = 2 H(decimal(t - 1) + key)}): {@code n} lookups
+     * in all, each hash placed as the key's own hash is; a one-server ring with the
+     * single-server shortcut has nowhere else to go.
      */
     private void rehashTries(byte[] key, int n, IntPredicate stop) {
         if (profile.singleShortcut && entries.length == 1) {
@@ -226,8 +245,9 @@ final class FailoverSequence {
         int h = Keys.hash(hash, k);
         for (int t = 0; t < n - 1; t++) {
             byte[] tagged;
-            if (profile.failover == Profile.Failover.REHASH_KEY) {
-                byte[] tag = Integer.toString(t).getBytes(StandardCharsets.US_ASCII);
+            Profile.Failover f = profile.failover;
+            if (f == Profile.Failover.REHASH_KEY || f == Profile.Failover.REHASH_SUM || f == Profile.Failover.REHASH_DOUBLED) {
+                byte[] tag = Integer.toString(f == Profile.Failover.REHASH_SUM ? t + 1 : t).getBytes(StandardCharsets.US_ASCII);
                 tagged = Arrays.copyOf(tag, tag.length + k.length);
                 System.arraycopy(k, 0, tagged, tag.length, k.length);
             } else if (profile.failover == Profile.Failover.REHASH_KEY_DASH) {
@@ -237,7 +257,8 @@ final class FailoverSequence {
             } else {
                 tagged = (Long.toString(h & 0xFFFFFFFFL) + t).getBytes(StandardCharsets.US_ASCII);
             }
-            h = hash.apply(tagged, 0, tagged.length);
+            int th = hash.apply(tagged, 0, tagged.length);
+            h = f == Profile.Failover.REHASH_SUM ? h + th : f == Profile.Failover.REHASH_DOUBLED ? th * 2 : th;
             if (stop.test(lookup.locateHash(h))) {
                 return;
             }

@@ -14,39 +14,13 @@ final class Furc {
     /** The largest pool mcrouter accepts: 2^23. */
     static final int MAX_POOL = 1 << SHIFT;
     private static final int CACHE_WORDS = 384;
-    private static final long M = 0xc6a4a7935bd1e995L;
-    private static final int R = 47;
     /** Seed of WeightedCh3's SpookyHash draw. */
     static final int WCH3_SEED = 0xface2014;
     static final int WCH3_TRIES = 32;
 
-    /** MurmurHash64A with a 32-bit seed widened, little-endian words. */
+    /** MurmurHash64A ({@link Hash64#murmur64a}) with a 32-bit seed widened. */
     static long murmur64a(byte[] key, int off, int len, int seed) {
-        long h = (seed & 0xFFFFFFFFL) ^ ((long) len * M);
-        int q = off;
-        for (int n = len >>> 3; n > 0; n--, q += 8) {
-            long k = 0;
-            for (int i = 7; i >= 0; i--) {
-                k = (k << 8) | (key[q + i] & 0xff);
-            }
-            k *= M;
-            k ^= k >>> R;
-            k *= M;
-            h ^= k;
-            h *= M;
-        }
-        int rest = len & 7;
-        if (rest != 0) {
-            long t = 0;
-            for (int i = rest - 1; i >= 0; i--) {
-                t = (t << 8) | (key[q + i] & 0xff);
-            }
-            h ^= t;
-            h *= M;
-        }
-        h ^= h >>> R;
-        h *= M;
-        return h ^ (h >>> R);
+        return Hash64.murmur64a(key, off, len, seed & 0xFFFFFFFFL);
     }
 
     private static long murmurOfWord(long w) {

@@ -121,6 +121,20 @@ enum HashFn {
     },
     SEED_TOHASH("seed_tohash") {
         @Override int apply(byte[] b, int off, int len) { return seedToHash(Md5.word0(b, off, len)); }
+    },
+    CRC32_RAW("crc32_raw") {
+        @Override int apply(byte[] b, int off, int len) { return ~Crc.crc32a(b, off, len); }
+    },
+    MURMUR64A("murmur64a") {
+        @Override int apply(byte[] b, int off, int len) { return (int) (apply64(b, off, len) >>> 32); }
+        @Override long apply64(byte[] b, int off, int len) { return Hash64.murmur64a(b, off, len, Hash64.JEDIS_SEED); }
+    },
+    XXH64("xxh64") {
+        @Override int apply(byte[] b, int off, int len) { return (int) (apply64(b, off, len) >>> 32); }
+        @Override long apply64(byte[] b, int off, int len) { return Hash64.xxh64(b, off, len, 0); }
+    },
+    FNV1A_32_ZERO("fnv1a_32_zero") {
+        @Override int apply(byte[] b, int off, int len) { return Bits.fnvFrom(0, b, off, len); }
     };
 
     /** The canonical name (the spec's {@code hashes[].name}). */
@@ -132,6 +146,31 @@ enum HashFn {
 
     /** The unsigned 32-bit hash of {@code len} bytes at {@code off}, as an int's bits. */
     abstract int apply(byte[] b, int off, int len);
+
+    /**
+     * The 64-bit hash: all 64 bits of the 64-bit functions ({@code murmur64a}, {@code xxh64}),
+     * the unsigned 32-bit hash of every other one.
+     */
+    long apply64(byte[] b, int off, int len) {
+        return apply(b, off, len) & 0xFFFFFFFFL;
+    }
+
+    /** Whether this hash is a function of the MD5 digest's first little-endian word alone. */
+    boolean fromMd5Word0() {
+        return this == MD5 || this == ELECTION || this == MD5_BE || this == SEED_TOHASH;
+    }
+
+    /** This hash of a key whose MD5 digest's first little-endian word is {@code w} (only where {@link #fromMd5Word0}). */
+    int ofMd5Word0(int w) {
+        switch (this) {
+            case MD5_BE:
+                return Integer.reverseBytes(w);
+            case SEED_TOHASH:
+                return seedToHash(w);
+            default:
+                return w;
+        }
+    }
 
     /** Whether this function reads UTF-16 code units (the Java clients' flavour). */
     boolean utf16() {
@@ -158,7 +197,7 @@ enum HashFn {
     boolean unsignedBytes() {
         switch (this) {
             case ONE_AT_A_TIME_UNSIGNED: case FNV1_64_UNSIGNED: case FNV1A_64_UNSIGNED:
-            case FNV1_32_UNSIGNED: case FNV1A_32_UNSIGNED: case HSIEH_UNSIGNED:
+            case FNV1_32_UNSIGNED: case FNV1A_32_UNSIGNED: case HSIEH_UNSIGNED: case FNV1A_32_ZERO:
                 return true;
             default:
                 return false;

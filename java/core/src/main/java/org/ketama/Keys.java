@@ -8,14 +8,18 @@ final class Keys {
 
     /** Whether the client refuses {@code key} (before any rewriting). */
     static boolean refused(Profile p, HashFn hash, byte[] key) {
-        int len = key.length;
+        return refused(p, hash, key, key.length);
+    }
+
+    /** Whether the client refuses the key {@code key[0..len)} (before any rewriting). */
+    static boolean refused(Profile p, HashFn hash, byte[] key, int len) {
         if (len == 0 && (p.emptyRefused || p.emptyKeyRejected.contains(hash))) {
             return true;
         }
         if (p.maxLen >= 0 && len > p.maxLen) {
             return true;
         }
-        return !charsAllow(p.chars, key);
+        return p.chars != Profile.Chars.ANY && !charsAllow(p.chars, key, len);
     }
 
     private static boolean ctl(int c) {
@@ -24,19 +28,24 @@ final class Keys {
 
     /** Whether a key passes the profile's {@code key_limits.chars} rule. */
     static boolean charsAllow(Profile.Chars chars, byte[] key) {
+        return charsAllow(chars, key, key.length);
+    }
+
+    /** Whether the key {@code key[0..len)} passes the profile's {@code key_limits.chars} rule. */
+    static boolean charsAllow(Profile.Chars chars, byte[] key, int len) {
         switch (chars) {
             case ANY:
                 return true;
             case CONTROLS:
-                for (byte b : key) {
-                    if ((b & 0xff) <= 0x20) {
+                for (int i = 0; i < len; i++) {
+                    if ((key[i] & 0xff) <= 0x20) {
                         return false;
                     }
                 }
                 return true;
             case CONTROLS_DEL:
-                for (byte b : key) {
-                    if (ctl(b & 0xff)) {
+                for (int i = 0; i < len; i++) {
+                    if (ctl(key[i] & 0xff)) {
                         return false;
                     }
                 }
@@ -45,8 +54,8 @@ final class Keys {
             case PY_WHITESPACE_ASCII: {
                 // no NUL; whitespace only where the key is all whitespace (`key.split()` empty)
                 int ws = 0;
-                for (byte b : key) {
-                    int c = b & 0xff;
+                for (int i = 0; i < len; i++) {
+                    int c = key[i] & 0xff;
                     if (c == 0 || (c >= 0x80 && chars == Profile.Chars.PY_WHITESPACE_ASCII)) {
                         return false;
                     }
@@ -54,11 +63,11 @@ final class Keys {
                         ws++;
                     }
                 }
-                return ws == 0 || ws == key.length;
+                return ws == 0 || ws == len;
             }
             case PYTHON_MEMCACHED: {
                 // `[\x21-\x7e\x80-\xff]+$`: `$` also matches before one final newline
-                int end = key.length > 0 && key[key.length - 1] == '\n' ? key.length - 1 : key.length;
+                int end = len > 0 && key[len - 1] == '\n' ? len - 1 : len;
                 if (end == 0) {
                     return false;
                 }
@@ -69,9 +78,26 @@ final class Keys {
                 }
                 return true;
             }
+            case SPACE_NEWLINE_NUL:
+                for (int i = 0; i < len; i++) {
+                    byte b = key[i];
+                    if (b == ' ' || b == '\n' || b == '\r' || b == 0) {
+                        return false;
+                    }
+                }
+                return true;
             default:
                 throw new IllegalStateException(chars.toString());
         }
+    }
+
+    /**
+     * Whether the key a client hashes is always the key as given (after its refusals): no
+     * hash tag, no prefix, no rewrite.
+     */
+    static boolean plain(Profile p, Options options) {
+        boolean tags = p.keyTag == Profile.KeyTag.BRACES || (p.keyTag == Profile.KeyTag.CONFIGURED && options.hasHashTag());
+        return !tags && !options.hashWithPrefix() && p.rewrite == Profile.Rewrite.NONE;
     }
 
     /**
@@ -79,24 +105,41 @@ final class Keys {
      * hashed prefix + key over 250 bytes); compared by identity, never a caller's array.
      */
     static final byte[] UNHASHED = new byte[0];
+    /** The length a batch records for {@link #UNHASHED} (never a key's length). */
+    static final int UNHASHED_LENGTH = -2;
 
     /** The 32-bit hash of a prepared key: 0 for {@link #UNHASHED}. */
     static int hash(HashFn hash, byte[] k) {
         return k == UNHASHED ? 0 : hash.apply(k, 0, k.length);
     }
 
+    /** The delimiters of the clients whose hash tags are always braces. */
+    private static final byte OPEN_BRACE = '{';
+    private static final byte CLOSE_BRACE = '}';
+
     /**
      * The key the client hashes, or throws {@link KeyRejectedException}: the refusals on the
-     * key as given, then the ring's options (only profiles whose key is not rewritten have
-     * them), else the profile's rewrite.
+     * key as given, then the hash tag (the client's braces, or the ring's {@code hash_tag}
+     * option where the client takes one), then libmemcached's hashed prefix when the ring has
+     * it (only profiles whose key is not rewritten take it), else the profile's rewrite.
      */
     static byte[] prepare(Profile p, HashFn hash, Options options, byte[] key) {
         if (refused(p, hash, key)) {
             throw new KeyRejectedException();
         }
-        if (options.rewrites()) {
-            return options.apply(key);
+        if (p.keyTag == Profile.KeyTag.BRACES) {
+            key = Tags.tag(p.tagRule, key, OPEN_BRACE, CLOSE_BRACE);
+        } else if (p.keyTag == Profile.KeyTag.CONFIGURED && options.hasHashTag()) {
+            key = Tags.tag(p.tagRule, key, options.tagOpen(), options.tagClose());
         }
+        if (options.hashWithPrefix()) {
+            return options.withPrefix(key);
+        }
+        return rewrite(p, key);
+    }
+
+    /** The profile's rewrite of a key (after its tag). */
+    private static byte[] rewrite(Profile p, byte[] key) {
         switch (p.rewrite) {
             case NONE:
                 return key;
@@ -122,9 +165,39 @@ final class Keys {
                 System.arraycopy(key, 0, out, p.keyPrefix.length, key.length);
                 return out;
             }
+            case LATIN1: {
+                byte[] out = latin1(key);
+                if (out == null) {
+                    throw new KeyRejectedException("not UTF-8 of characters up to U+00FF");
+                }
+                return out;
+            }
             default:
                 throw new IllegalStateException(p.rewrite.toString());
         }
+    }
+
+    /**
+     * The characters of UTF-8 {@code text} as one latin-1 byte each ({@code
+     * str.encode('iso-8859-1')}); null when {@code text} is not UTF-8 or holds a character
+     * above U+00FF.
+     */
+    static byte[] latin1(byte[] text) {
+        byte[] out = new byte[text.length];
+        int n = 0;
+        for (int i = 0; i < text.length; ) {
+            int b = text[i] & 0xff;
+            if (b < 0x80) {
+                out[n++] = (byte) b;
+                i++;
+            } else if ((b == 0xC2 || b == 0xC3) && i + 1 < text.length && (text[i + 1] & 0xC0) == 0x80) {
+                out[n++] = (byte) ((b & 0x1F) << 6 | (text[i + 1] & 0x3F));
+                i += 2;
+            } else {
+                return null;
+            }
+        }
+        return n == out.length ? out : Arrays.copyOf(out, n);
     }
 
     private static final byte[] UPPER_HEX = "0123456789ABCDEF".getBytes(java.nio.charset.StandardCharsets.US_ASCII);

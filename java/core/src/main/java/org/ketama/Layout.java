@@ -25,6 +25,8 @@ final class Layout {
     int[] biased = new int[0];
     /** Server index owning each position. */
     int[] owners = new int[0];
+    /** The searches of {@link #biased}. */
+    SearchIndex index = new SearchIndex(biased);
     /** 128-bit positions (uhashring), high and low halves; null elsewhere. */
     long[] wideHi;
     long[] wideLo;
@@ -42,6 +44,13 @@ final class Layout {
     int[] maglev;
     /** Scored rendezvous: the key hash of each node string alone (emcache ties). */
     int[] nodeHashes;
+    /** Mixed rendezvous (go-redis): the ring hash's 64 bits of each node string. */
+    long[] nodeHashes64;
+    /** Cache::Memcached::Fast's compatible continuum: one point per server, ascending, and its owners. */
+    int[] scaledPoints;
+    int[] scaledOwners;
+    /** The sum of the weights, as that client keeps it (a double). */
+    double scaledTotal;
 
     /** One point before sorting. */
     private static final class Point {
@@ -130,6 +139,16 @@ final class Layout {
             case JUMP_XXH3:
             case RENDEZVOUS:
                 return l;
+            case MIXED: {
+                l.nodeHashes64 = new long[n];
+                for (int i = 0; i < n; i++) {
+                    l.nodeHashes64[i] = hash.apply64(entries[i].nodeBytes, 0, entries[i].nodeBytes.length);
+                }
+                return l;
+            }
+            case SCALED:
+                Scaled.build(l, entries);
+                return l;
             case SCORED: {
                 // emcache settles equal scores by the hash of each node string alone
                 l.nodeHashes = new int[n];
@@ -162,7 +181,7 @@ final class Layout {
         for (int i = 0; i < n; i++) {
             rank[i] = entries[i].rank;
         }
-        boolean wide = p.shape == Profile.Shape.WIDE;
+        boolean wide = p.shape == Profile.Shape.WIDE || p.shape == Profile.Shape.WIDE64;
         Sink sink = new Sink(wide, p.ties, rank, total + 8);
         for (int i = 0; i < n; i++) {
             generate(p, hash, entries[i], i, counts[i], sink);
@@ -208,40 +227,13 @@ final class Layout {
                 l.owners[i] = byRank[r];
             }
         }
+        l.index = new SearchIndex(l.biased);
         if (p.shape == Profile.Shape.BUCKETS) {
             l.buckets = peclTable(l, p.bound);
         } else if (p.shape == Profile.Shape.TIE_RUNS) {
             tieRuns(l, entries);
         }
         return l;
-    }
-
-    /** First index whose position is >= the biased value {@code kb} (may be the length). */
-    static int lowerBound(int[] v, int kb) {
-        int lo = 0, hi = v.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (v[mid] < kb) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
-    }
-
-    /** First index whose position is > the biased value {@code kb} (may be the length). */
-    static int upperBound(int[] v, int kb) {
-        int lo = 0, hi = v.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (v[mid] <= kb) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
     }
 
     /** pecl's table: bucket b is the owner of the position {@code b * PECL_STEP} lands on by {@code bound}. */
@@ -252,19 +244,19 @@ final class Layout {
         }
         int[] t = new int[PECL_BUCKETS];
         for (int b = 0; b < PECL_BUCKETS; b++) {
-            t[b] = l.owners[bucketStart(l.biased, bound, b)];
+            t[b] = l.owners[l.bucketStart(bound, b)];
         }
         return t;
     }
 
     /** The continuum index bucket {@code b}'s position lands on by {@code bound} (wrapping). */
-    static int bucketStart(int[] biased, Profile.Bound bound, int b) {
+    int bucketStart(Profile.Bound bound, int b) {
         int kb = (b * PECL_STEP) ^ MIN;
         switch (bound) {
             case LOWER_BOUND:
-                return lowerBound(biased, kb) % biased.length;
+                return index.lowerBound(kb) % biased.length;
             case UPPER_BOUND:
-                return upperBound(biased, kb) % biased.length;
+                return index.upperBound(kb) % biased.length;
             default:
                 throw new IllegalStateException("a bucket table is filled by a lower or upper bound, not " + bound);
         }
@@ -323,6 +315,10 @@ final class Layout {
                 System.arraycopy(node, 0, s, digits.length, node.length);
                 return s;
             }
+            case DASH_NODE:
+                return join(node, NODE_INFIX, digits);
+            case STAR:
+                return join(node, STAR_INFIX, digits);
             case CONCAT: {
                 byte[] s = Arrays.copyOf(node, node.length + digits.length);
                 System.arraycopy(digits, 0, s, node.length, digits.length);
@@ -337,6 +333,38 @@ final class Layout {
         }
     }
 
+    private static final byte[] NODE_INFIX = "-NODE-".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] STAR_INFIX = {'*'};
+
+    private static byte[] join(byte[] a, byte[] b, byte[] c) {
+        byte[] s = Arrays.copyOf(a, a.length + b.length + c.length);
+        System.arraycopy(b, 0, s, a.length, b.length);
+        System.arraycopy(c, 0, s, a.length + b.length, c.length);
+        return s;
+    }
+
+    /** The sign flip of 64-bit positions on signed-order rings (Jedis's {@code TreeMap<Long>}). */
+    static long flip64(Profile.Bound bound) {
+        return bound == Profile.Bound.LOWER_BOUND_SIGNED ? Long.MIN_VALUE : 0;
+    }
+
+    /** The position of point string {@code i}, {@code s}, on the rings whose strings hash to one each. */
+    private static int pointOf(Profile.Points points, HashFn hash, byte[] s, long i) {
+        switch (points) {
+            case SHA1_WORD:
+                return HashFn.sha1FirstWord(s, 0, s.length);
+            case XXH3_WORD:
+                return (int) Xxh3.hash64(s, 0, s.length);
+            case MD5_WORD_BE:
+                return Integer.reverseBytes(Md5.word0(s, 0, s.length));
+            case FNV1A_FIRST_ZERO:
+                // Enyim's one hasher: string 0 from the state 0, every later one from the basis
+                return i == 0 ? HashFn.FNV1A_32_ZERO.apply(s, 0, s.length) : HashFn.FNV1A_32_UNSIGNED.apply(s, 0, s.length);
+            default:
+                return hash.apply(s, 0, s.length);
+        }
+    }
+
     private static void generate(Profile p, HashFn hash, Entry e, int owner, long count, Sink out) {
         byte[] node = e.nodeBytes;
         switch (p.points) {
@@ -345,6 +373,15 @@ final class Layout {
                 for (long i = 0; i < count; i++) {
                     prev = Crc.crc32aWithLe32(node, 0, node.length, prev);
                     out.push(prev, owner);
+                }
+                return;
+            }
+            case KEY_HASH64: {
+                // 64-bit positions in the order the bound compares, in the top half of a wide one
+                long flip = flip64(p.bound);
+                for (long i = 0; i < count; i++) {
+                    byte[] s = spell(p.strings, node, i);
+                    out.pushWide(hash.apply64(s, 0, s.length) ^ flip, 0, owner);
                 }
                 return;
             }
@@ -395,9 +432,7 @@ final class Layout {
         }
         for (long i = 0; i < count; i++) {
             byte[] s = spell(p.strings, node, i);
-            int v = p.points == Profile.Points.SHA1_WORD ? HashFn.sha1FirstWord(s, 0, s.length)
-                : p.points == Profile.Points.XXH3_WORD ? (int) Xxh3.hash64(s, 0, s.length) : hash.apply(s, 0, s.length);
-            out.push(v, owner);
+            out.push(pointOf(p.points, hash, s, i), owner);
         }
     }
 }

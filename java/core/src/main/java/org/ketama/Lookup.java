@@ -34,6 +34,12 @@ final class Lookup {
                 Md5.words(k, 0, k.length, w);
                 return layout.ownerAt(wideUpper(w));
             }
+            case WIDE64:
+                return layout.owners[wide64Position(k)];
+            case MIXED:
+                return mixedBest(hash.apply64(k, 0, k.length), Collections.emptyList());
+            case SCALED:
+                return Scaled.locate(layout, Keys.hash(hash, k));
             case SORTED:
             case TIE_RUNS:
                 return layout.ownerAt(position(Keys.hash(hash, k)));
@@ -81,6 +87,8 @@ final class Lookup {
                 return rendezvous(h, Collections.emptyList());
             case MAGLEV:
                 return layout.maglev[(int) ((h & 0xFFFFFFFFL) % Alt.MAGLEV_SIZE)];
+            case SCALED:
+                return Scaled.locate(layout, h);
             default:
                 break;
         }
@@ -144,6 +152,38 @@ final class Lookup {
         return i;
     }
 
+    /**
+     * go-redis: the server (not in {@code skip}) with the greatest unsigned
+     * {@code mix(keyHash ^ nodeHash)}; an equal score keeps the earlier server.
+     */
+    int mixedBest(long keyHash, List<Integer> skip) {
+        long[] nodes = layout.nodeHashes64;
+        int best = -1;
+        long bestScore = 0;
+        for (int i = 0; i < nodes.length; i++) {
+            if (skip.contains(i)) {
+                continue;
+            }
+            long s = mix(keyHash ^ nodes[i]);
+            if (best < 0 || Long.compareUnsigned(s, bestScore) > 0) {
+                best = i;
+                bestScore = s;
+            }
+        }
+        if (best < 0) {
+            throw new NoServerException();
+        }
+        return best;
+    }
+
+    /** go-rendezvous's {@code xorshiftMult64}. */
+    static long mix(long x) {
+        x ^= x >>> 12;
+        x ^= x << 25;
+        x ^= x >>> 27;
+        return x * 2685821657736338717L;
+    }
+
     private int slot(byte[] k) {
         if (profile.oldCompat) {
             long h = Utf16.oldCompat(Utf16.decode(k, 0, k.length));
@@ -152,8 +192,18 @@ final class Lookup {
         return slotOfHash(Keys.hash(hash, k));
     }
 
-    /** The modulo slot of a 32-bit key hash. */
+    /** The modulo slot of a 32-bit key hash (phpredis: its proportional range). */
     private int slotOfHash(int h32) {
+        if (profile.placement == Profile.Placement.PROPORTIONAL) {
+            // (h * n) / (2^32 - 1): 2^32 - 1 lands past the last server, which the client
+            // reads out of bounds
+            int[] ordered = layout.ordered;
+            long at = (h32 & 0xFFFFFFFFL) * ordered.length / 0xFFFFFFFFL;
+            if (at >= ordered.length) {
+                throw new NoServerException();
+            }
+            return ordered[(int) at];
+        }
         long v;
         if (profile.placement == Profile.Placement.JAVA_ABS_MODULO) {
             long h = h32;
@@ -207,30 +257,38 @@ final class Lookup {
         }
         switch (profile.bound) {
             case LOWER_BOUND_SIGNED:
-                return wrap(Layout.lowerBound(v, h), len);
+                return wrap(layout.index.lowerBound(h), len);
             case UPPER_BOUND:
-                return wrap(Layout.upperBound(v, h ^ MIN), len);
+                return wrap(layout.index.upperBound(h ^ MIN), len);
             case LOWER_BOUND_ZERO_LAST:
-                return h == 0 ? firstOfRun(len - 1) : wrap(Layout.lowerBound(v, h ^ MIN), len);
+                return h == 0 ? firstOfRun(len - 1) : wrap(layout.index.lowerBound(h ^ MIN), len);
             case FLOOR: {
-                int p = Layout.upperBound(v, h ^ MIN);
+                int p = layout.index.upperBound(h ^ MIN);
                 if (p != 0) {
                     return firstOfRun(p - 1);
                 }
                 // PHP reads $serverList[count - 1]: a server only if some point equals it.
                 int probe = distinctPositions() - 1;
-                int q = Layout.lowerBound(v, probe ^ MIN);
+                int q = layout.index.lowerBound(probe ^ MIN);
                 if (q < len && v[q] == (probe ^ MIN)) {
                     return q;
                 }
                 throw new NoServerException();
             }
             case FLOOR_WRAP: {
-                int p = Layout.upperBound(v, h ^ MIN);
+                int p = layout.index.upperBound(h ^ MIN);
                 return firstOfRun(p == 0 ? len - 1 : p - 1);
             }
+            case UPPER_BOUND_CLAMP: {
+                int p = layout.index.upperBound(h ^ MIN);
+                return p == len ? firstOfRun(len - 1) : p;
+            }
+            case LOWER_BOUND_BELOW_LAST: {
+                int p = layout.index.lowerBound(h ^ MIN);
+                return p == 0 && v[0] != (h ^ MIN) ? firstOfRun(len - 1) : wrap(p, len);
+            }
             default:
-                return wrap(Layout.lowerBound(v, h ^ MIN), len);
+                return wrap(layout.index.lowerBound(h ^ MIN), len);
         }
     }
 
@@ -238,7 +296,8 @@ final class Lookup {
         return p == len ? 0 : p;
     }
 
-    private int firstOfRun(int p) {
+    /** The first position of the run of equal positions that holds position {@code p}. */
+    int firstOfRun(int p) {
         int[] v = layout.biased;
         while (p > 0 && v[p - 1] == v[p]) {
             p--;
@@ -281,6 +340,28 @@ final class Lookup {
         return wrap(a, H.length);
     }
 
+    /**
+     * Jedis: the first 64-bit position {@code >=} the key's 64-bit hash in the bound's order,
+     * wrapping; a 32-bit hash alone cannot place a key there.
+     */
+    private int wide64Position(byte[] k) {
+        long[] H = layout.wideHi;
+        if (H.length == 0) {
+            throw new NoServerException();
+        }
+        long key = hash.apply64(k, 0, k.length) ^ Layout.flip64(profile.bound);
+        int a = 0, b = H.length;
+        while (a < b) {
+            int mid = (a + b) >>> 1;
+            if (Long.compareUnsigned(H[mid], key) < 0) {
+                a = mid + 1;
+            } else {
+                b = mid;
+            }
+        }
+        return wrap(a, H.length);
+    }
+
     /** Weighted rendezvous: the server (not in {@code skip}) scoring highest for key hash {@code h}. */
     int rendezvous(int h, List<Integer> skip) {
         double best = Double.NEGATIVE_INFINITY;
@@ -304,7 +385,10 @@ final class Lookup {
     /** The start of a walk for the key (already prepared) on a continuum. */
     int walkStart(byte[] k) {
         if (profile.shape == Profile.Shape.BUCKETS) {
-            return Layout.bucketStart(layout.biased, profile.bound, Keys.hash(hash, k) & (Layout.PECL_BUCKETS - 1));
+            return layout.bucketStart(profile.bound, Keys.hash(hash, k) & (Layout.PECL_BUCKETS - 1));
+        }
+        if (profile.shape == Profile.Shape.WIDE64) {
+            return wide64Position(k);
         }
         if (layout.wideHi != null) {
             int[] w = new int[4];

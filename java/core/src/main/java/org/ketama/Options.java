@@ -5,7 +5,10 @@ import java.util.Arrays;
 
 /**
  * A client's placement options: they change which bytes of a key are hashed, never the
- * servers' points. Twemproxy's {@code hash_tag} (twemproxy profiles) and php-memcached's
+ * servers' points. A hash tag's delimiters (twemproxy's {@code hash_tag}, Jedis's key tag
+ * pattern {@code o(.+?)c}: the twemproxy and Jedis profiles; the Redis clients whose tag rule is
+ * always on, Predis, phpredis, redis-rb, go-redis and redis-shard, hash {@code {tag}} without
+ * it and refuse it; docs/compat.md lists each profile's rule) and php-memcached's
  * {@code OPT_PREFIX_KEY}, which moves keys only with {@code OPT_HASH_WITH_PREFIX_KEY}
  * (libmemcached profiles). Values are checked by the client's rules when set
  * ({@link BadOptionException}); {@link Ring#withOptions} checks that the profile's client has
@@ -40,10 +43,11 @@ public final class Options {
     }
 
     /**
-     * Twemproxy's {@code hash_tag}: exactly 2 bytes, the opening and the closing one
-     * (twemproxy counts bytes: {@code "é"} is a tag, {@code "«»"} is not); {@code null}: none.
-     * Only the non-empty bytes between the first opening byte and the next closing byte are
-     * hashed; a key without them is hashed whole.
+     * A hash tag's delimiters ({@code hash_tag}): exactly 2 bytes, the opening and the closing
+     * one (twemproxy counts bytes: {@code "é"} is a tag, {@code "«»"} is not); {@code null}:
+     * none. The tag is found by the client's own rule (twemproxy: the non-empty bytes between
+     * the first opening byte and the next closing byte; Jedis: its pattern {@code o(.+?)c}
+     * with {@code find()}, {@code "{}"} being its default); a key without one is hashed whole.
      *
      * @throws BadOptionException not 2 bytes
      */
@@ -112,34 +116,27 @@ public final class Options {
         }
     }
 
-    /** Whether these options change the bytes hashed. */
-    boolean rewrites() {
-        return hashTag != null || hashWithPrefix;
+    /** Whether a hash tag is set. */
+    boolean hasHashTag() {
+        return hashTag != null;
+    }
+
+    /** The hash tag's opening byte (only with {@link #hasHashTag}). */
+    byte tagOpen() {
+        return hashTag[0];
+    }
+
+    /** The hash tag's closing byte (only with {@link #hasHashTag}). */
+    byte tagClose() {
+        return hashTag[1];
     }
 
     /**
-     * The key these options make of an accepted key: the tagged part, or the prefix + key
-     * ({@link Keys#UNHASHED} over 250 bytes).
+     * The prefix + key libmemcached hashes with {@code OPT_HASH_WITH_PREFIX_KEY}, copied as
+     * {@code strncpy} copies it (the key's bytes after a NUL are NUL); {@link Keys#UNHASHED}
+     * over 250 bytes.
      */
-    byte[] apply(byte[] key) {
-        if (hashTag != null) {
-            int open = -1;
-            for (int i = 0; i < key.length; i++) {
-                if (key[i] == hashTag[0]) {
-                    open = i;
-                    break;
-                }
-            }
-            if (open < 0) {
-                return key;
-            }
-            for (int j = open + 1; j < key.length; j++) {
-                if (key[j] == hashTag[1]) {
-                    return j > open + 1 ? Arrays.copyOfRange(key, open + 1, j) : key;
-                }
-            }
-            return key;
-        }
+    byte[] withPrefix(byte[] key) {
         int len = prefixKey.length + key.length;
         if (len > Spec.get().prefixedKeyMaxBytes) {
             return Keys.UNHASHED;

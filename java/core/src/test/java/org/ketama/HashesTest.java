@@ -104,6 +104,25 @@ class HashesTest {
         }
     }
 
+    /** The MD5 lanes of the batch lookups: each lane's first word is that message's, whatever the lane count. */
+    @Test
+    void md5LanesMatchOneAtATime() {
+        Random r = new Random(11);
+        Md5Lanes lanes = new Md5Lanes();
+        for (int n : new int[] {1, 7, 8, 9, 56, Md5Lanes.LANES}) {
+            byte[][] msgs = new byte[n][];
+            for (int j = 0; j < n; j++) {
+                msgs[j] = new byte[(j * 7 + n) % (Md5.ONE_BLOCK + 1) + 3];
+                r.nextBytes(msgs[j]);
+                lanes.set(j, msgs[j], 3, msgs[j].length - 3);
+            }
+            lanes.run(n);
+            for (int j = 0; j < n; j++) {
+                assertEquals(Md5.word0(msgs[j], 3, msgs[j].length - 3), lanes.word0(j), n + " lanes, message " + j);
+            }
+        }
+    }
+
     @Test
     void namesResolveAsCoreDoes() {
         assertEquals("md5", Hashes.canonicalName("KETAMA_HASH"));
@@ -187,5 +206,46 @@ class HashesTest {
         assertEquals(3017643002L, h("pymemcache_murmur3", "abc"));
         byte[] raw = {0x61, (byte) 0xff};
         assertEquals(Hashes.hash("murmur3_32", raw), Hashes.hash("pymemcache_murmur3", raw));
+    }
+
+    @Test
+    void theSixtyFourBitHashes() {
+        // SMHasher's verification value of MurmurHash64A: the keys [0], [0, 1], ..., [0..254]
+        // with seeds 256 - length, then their concatenated little-endian hashes with seed 0
+        byte[] key = new byte[256];
+        for (int i = 0; i < 256; i++) {
+            key[i] = (byte) i;
+        }
+        byte[] all = new byte[256 * 8];
+        for (int len = 0; len < 256; len++) {
+            long h = Hash64.murmur64a(key, 0, len, 256 - len);
+            for (int i = 0; i < 8; i++) {
+                all[len * 8 + i] = (byte) (h >>> (8 * i));
+            }
+        }
+        assertEquals(0x1F0D3804, (int) Hash64.murmur64a(all, 0, all.length, 0));
+        assertEquals(0L, Hash64.murmur64a(new byte[0], 0, 0, 0));
+        // the reference XXH64 (seed 0): "", "a", and 100 bytes through the 32-byte stripes
+        assertEquals(0xEF46DB3751D8E999L, HashFn.XXH64.apply64(new byte[0], 0, 0));
+        assertEquals(0xEF46DB37L, Hashes.hash("xxh64", ""));
+        assertEquals(0xD24EC4F1A98C6E5BL, HashFn.XXH64.apply64(new byte[] {'a'}, 0, 1));
+        byte[] abc = "abc".getBytes(StandardCharsets.UTF_8);
+        assertEquals(0x44BC2CF5AD770999L, HashFn.XXH64.apply64(abc, 0, 3));
+        byte[] hundred = new byte[103];
+        for (int i = 0; i < 100; i++) {
+            hundred[i + 3] = (byte) i;
+        }
+        assertEquals(0x6AC1E58032166597L, HashFn.XXH64.apply64(hundred, 3, 100));
+        assertEquals(0xD93FA2DFEE5C24C9L, HashFn.XXH64.apply64(hundred, 3, 37));
+        // a 64-bit hash's 32-bit form is its high word; every other hash's 64-bit form its 32 bits
+        byte[] k = "key".getBytes(StandardCharsets.UTF_8);
+        for (HashFn f : new HashFn[] {HashFn.MURMUR64A, HashFn.XXH64}) {
+            assertEquals(f.apply64(k, 0, 3) >>> 32, f.apply(k, 0, 3) & 0xFFFFFFFFL, f.canonical);
+        }
+        assertEquals(3195025439L, HashFn.MD5.apply64("apple".getBytes(StandardCharsets.UTF_8), 0, 5));
+        assertEquals(~0xCBF43926L & 0xFFFFFFFFL, h("crc32_raw", "123456789"));
+        // FNV-1a from the state 0: nothing hashed is 0; one byte is that byte times the prime
+        assertEquals(0L, h("fnv1a_32_zero", ""));
+        assertEquals(0x61L * 0x01000193L & 0xFFFFFFFFL, h("fnv1a_32_zero", "a"));
     }
 }

@@ -29,6 +29,53 @@ class LabelsTest {
         assertEquals("[2001:db8::1]\u000011211", node(Profile.Node.NGINX_HOST_NUL_PORT, "[2001:db8::1]:11211"));
         assertEquals("2001:db8:0:0:0:0:0:1:11211", node(Profile.Node.JAVA_HOST_NAME_PORT, "[2001:db8::1]:11211"));
         assertThrows(UnsupportedException.class, () -> node(Profile.Node.JAVA_NGINX, "cache1:11211"));
+        assertEquals("redis://10.0.0.1:6379/0", node(Profile.Node.REDIS_URL_DB, "10.0.0.1:6379"));
+        assertEquals("redis://::1:11211/0", node(Profile.Node.REDIS_URL_DB, "[::1]"));
+        assertEquals("redis://[::1]:6379", node(Profile.Node.REDIS_URL, "[::1]:6379"));
+        assertEquals("redis://cache1:6379", node(Profile.Node.REDIS_URL, "cache1:6379"));
+        assertEquals("10.0.0.1\u000011211", node(Profile.Node.HOST_NUL_PORT, "10.0.0.1"));
+        assertEquals("2001:db8::1\u00006379", node(Profile.Node.HOST_NUL_PORT, "[2001:db8::1]:6379"));
+        assertEquals("10.0.0.1:11211", node(Profile.Node.IP_END_POINT, "10.0.0.1"));
+        assertThrows(UnsupportedException.class, () -> node(Profile.Node.IP_END_POINT, "cache1:11211"));
+    }
+
+    /** .NET's IPEndPoint form of IPv6: RFC 5952 compression, as Rust's Ipv6Addr prints it. */
+    @Test
+    void compressedIpv6() {
+        String[][] cases = {
+            {"[2001:db8:0:0:0:0:0:1]:11211", "[2001:db8::1]:11211"},
+            {"[::1]:1", "[::1]:1"},
+            {"[::]:1", "[::]:1"},
+            {"[1:0:0:2:0:0:0:3]:1", "[1:0:0:2::3]:1"},
+            {"[1:0:0:2:0:0:3:4]:1", "[1::2:0:0:3:4]:1"},
+            {"[1:0:2:3:4:5:6:7]:1", "[1:0:2:3:4:5:6:7]:1"},
+            {"[2001:DB8::A]:1", "[2001:db8::a]:1"},
+            {"[::ffff:10.0.0.1]:1", "[::ffff:10.0.0.1]:1"},
+            {"[::10.0.0.1]:1", "[::a00:1]:1"},
+            {"[1::]:1", "[1::]:1"},
+        };
+        for (String[] c : cases) {
+            assertEquals(c[1], node(Profile.Node.IP_END_POINT, c[0]), c[0]);
+        }
+    }
+
+    /** Jedis's node strings: the place in the list, and the name (or label) with the weight. */
+    @Test
+    void jedisNodeStrings() {
+        Ring unnamed = Ring.create("jedis", null, List.of(new Server("10.0.0.1:6379", 2), new Server("10.0.0.2:6379", 1)));
+        assertEquals("SHARD-0", unnamed.nodeString(0));
+        assertEquals("SHARD-1", unnamed.nodeString(1));
+        Ring named = Ring.create("jedis-2-named", null, List.of(new Server("10.0.0.1:6379", 2, "a"), new Server("10.0.0.2:6379", 3)));
+        assertEquals("a*2", named.nodeString(0));
+        assertEquals("10.0.0.2:6379*3", named.nodeString(1));
+    }
+
+    /** redis-shard encodes node names in latin-1; one it cannot encode is refused. */
+    @Test
+    void latin1NodeNames() {
+        assertEquals(1, Ring.create("redis-shard", null, List.of(new Server("10.0.0.1:6379", 1, "n\u00e9"))).size());
+        assertThrows(UnsupportedException.class,
+            () -> Ring.create("redis-shard", null, List.of(new Server("10.0.0.1:6379", 1, "\u043a\u043b\u044e\u0447"))));
     }
 
     @Test

@@ -81,6 +81,12 @@ class OptionsTest {
                     }
                 }
             }
+            String[] many = ring.getMany(keys.toArray(new String[0]));
+            for (int i = 0; i < keys.size(); i++) {
+                if (!java.util.Objects.equals(many[i], expect.get(i)) && differ++ < 3) {
+                    bad.add(f.getFileName() + ": key " + keys.get(i) + ": getMany " + many[i] + ", want " + expect.get(i));
+                }
+            }
             if (differ > 0) {
                 bad.add(f.getFileName() + ": " + differ + " of " + keys.size() + " keys differ");
             }

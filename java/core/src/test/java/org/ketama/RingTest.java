@@ -196,4 +196,84 @@ class RingTest {
             pool.shutdownNow();
         }
     }
+
+    /**
+     * redis-shard hashes keys as latin-1: a key with a character above U+00FF is refused, also
+     * from a String, unless its hash tag is latin-1 (the tag is taken first); an unpaired
+     * surrogate is InvalidUtf8 as everywhere.
+     */
+    @Test
+    void latin1Keys() {
+        Ring r = Ring.create("redis-shard", null, servers(5));
+        assertThrows(KeyRejectedException.class, () -> r.get("\u043a\u043b\u044e\u0447"));
+        assertThrows(KeyRejectedException.class, () -> r.get(new byte[] {(byte) 0xff}));
+        assertEquals(r.get("42"), r.get("\u043a\u043b\u044e\u0447:{42}"));
+        assertEquals(Hashes.hash("crc32a", new byte[] {(byte) 0xe9}), r.keyHash("\u00e9".getBytes(StandardCharsets.UTF_8)));
+        assertThrows(InvalidUtf8Exception.class, () -> r.get("k\ud800"));
+    }
+
+    /** Predis's counts: PHP's round() with its pre-rounding to 15 significant digits. */
+    @Test
+    void predisRoundsAsPhpDoes() {
+        assertEquals(31, Counts.digests(Profile.Formula.PREDIS, 61, 1792, 7));
+        assertEquals(58, Counts.digests(Profile.Formula.PREDIS, 115, 1792, 7));
+        assertEquals(128, Counts.digests(Profile.Formula.PREDIS, 1, 2, 2));
+        assertEquals(3.0, Counts.phpRound(2.5));
+        assertEquals(1.0, Counts.phpRound(0.49999999999999994));
+        assertEquals(40, Counts.digests(Profile.Formula.PREDIS_KETAMA, 1, 3, 3));
+        // Jedis 3.x: 160 x weight as a Java int, a negative product none
+        Profile jedis = Spec.get().profile("jedis");
+        assertEquals(List.of(0L, 64L, 160L), java.util.Arrays.stream(Counts.targets(jedis, new long[] {13421773, 26843546, 1}))
+            .boxed().collect(java.util.stream.Collectors.toList()));
+    }
+
+    /** go-redis and Enyim: the failover sequences the clients walk. */
+    @Test
+    void newFailovers() {
+        Ring go = Ring.create("go-redis", null, servers(5));
+        List<String> seq = go.failover("user:1", 5);
+        assertEquals(5, new HashSet<>(seq).size());
+        assertEquals(go.get("user:1"), seq.get(0));
+        Ring enyim = Ring.create("enyim-ketama", null, servers(3));
+        assertEquals(4, enyim.failover("user:1", 10).size());
+        assertEquals(1, Ring.create("enyim-ketama", null, servers(1)).failover("user:1", 10).size());
+        assertEquals(20, Ring.create("cache-memcached", null, servers(3)).failover("user:1", 50).size());
+    }
+
+    /**
+     * The batch calls: each key's answer is get's (long keys, non-ASCII keys and an odd count
+     * included), null or -1 where get throws; an empty ring throws for the call.
+     */
+    @Test
+    void getManyIsGetForEachKey() {
+        StringBuilder longKey = new StringBuilder();
+        for (int i = 0; i < 70; i++) {
+            longKey.append((char) ('a' + i % 26));
+        }
+        String[] keys = {"", "a", "user:1", longKey.toString(), "caf\u00e9", "k\ud800", "user:2", longKey.substring(0, 55),
+            longKey.substring(0, 56), "x y"};
+        for (String profile : List.of("spymemcached", "libmemcached-weighted", "libketama", "pecl-memcache", "redis-rb-5",
+                "xmemcached", "jedis", "enyim-ketama", "folsom", "cache-memcached", "flexihash-seed", "finagle")) {
+            Ring r = Ring.create(profile, null, servers(7));
+            String[] many = r.getMany(keys);
+            int[] idx = r.indexMany(keys);
+            assertEquals(keys.length, many.length);
+            for (int i = 0; i < keys.length; i++) {
+                String want;
+                try {
+                    want = r.get(keys[i]);
+                } catch (KetamaException e) {
+                    want = null;
+                }
+                assertEquals(want, many[i], profile + " " + keys[i]);
+                assertEquals(want == null ? -1 : r.servers().stream().map(Server::label).collect(java.util.stream.Collectors.toList())
+                    .indexOf(want), idx[i], profile + " " + keys[i]);
+            }
+            assertEquals(0, r.getMany(new String[0]).length);
+        }
+        Ring one = Ring.create("enyim-ketama", null, servers(1));
+        assertEquals(List.of("10.0.0.1:11211", "10.0.0.1:11211"), List.of(one.getMany(new String[] {"a", "b"})));
+        assertThrows(EmptyRingException.class, () -> Ring.create("libketama", null, List.of()).getMany(new String[] {"k"}));
+        assertThrows(NullPointerException.class, () -> Ring.create("libketama", null, servers(2)).getMany(new String[] {"k", null}));
+    }
 }

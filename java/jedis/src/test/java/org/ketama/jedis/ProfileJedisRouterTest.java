@@ -151,4 +151,61 @@ class ProfileJedisRouterTest {
             ((AutoCloseable) theirs).close();
         }
     }
+
+    /**
+     * With JedisSharding's default key tag pattern ({@code \{(.+?)\}}), the router with the
+     * ring's {@code hash_tag} "{}" sends each key to the server JedisSharding names for it:
+     * the hash of the key's tag as ShardedCommandArguments computes it (Jedis's own tag code),
+     * placed by ShardedConnectionProvider.getNode (reflection, as 3.x lacks both classes).
+     */
+    @Test
+    void jedis4KeyTagsEqualJedisShardings() throws Exception {
+        Class<?> provider;
+        Class<?> arguments;
+        try {
+            provider = Class.forName("redis.clients.jedis.providers.ShardedConnectionProvider");
+            arguments = Class.forName("redis.clients.jedis.ShardedCommandArguments");
+        } catch (ClassNotFoundException e) {
+            Assumptions.abort("Jedis 3.x has no JedisSharding");
+            return;
+        }
+        Object pattern = Class.forName("redis.clients.jedis.JedisSharding").getField("DEFAULT_KEY_TAG_PATTERN").get(null);
+        Class<?> command = Class.forName("redis.clients.jedis.commands.ProtocolCommand");
+        Object get = Class.forName("redis.clients.jedis.Protocol$Command").getField("GET").get(null);
+        java.lang.reflect.Constructor<?> args = arguments.getConstructor(Hashing.class, java.util.regex.Pattern.class, command);
+        Method key = arguments.getMethod("key", Object.class);
+        Method keyHash = arguments.getMethod("getKeyHash");
+        List<Server> servers = List.of(new Server("127.0.0.1:6379", 1), new Server("127.0.0.2:6380", 1),
+            new Server("127.0.0.3:6381", 1), new Server("127.0.0.4:6382", 1), new Server("[::1]:6383", 1));
+        Ring ring = Ring.create("jedis-4", null, servers, org.ketama.Options.none().withHashTag("{}"));
+        List<HostAndPort> nodes = new ArrayList<>();
+        for (Server s : servers) {
+            String[] hp = ProfileJedisRouter.hostPort(s.label());
+            nodes.add(new HostAndPort(hp[0], Integer.parseInt(hp[1])));
+        }
+        Object theirs = provider.getConstructor(List.class).newInstance(nodes);
+        Method getNode = provider.getMethod("getNode", Long.class);
+        List<String> keys = new ArrayList<>(List.of("{}", "a{}b", "{}{42}", "{a}{b}", "{{x}}", "{a\nb}{c}", "{a\u2028b}",
+            "x{\r}y{z}", "{é}", "}42{"));
+        for (int i = 0; i < 2000; i++) {
+            keys.add(i % 3 == 0 ? "{user:" + i % 97 + "}:cart" : i % 3 == 1 ? "cart:{user:" + i % 89 + "}" : "plain:" + i);
+        }
+        Set<String> tagged = new HashSet<>();
+        try (ProfileJedisRouter ours = new ProfileJedisRouter(ring, ProfileJedisRouter::defaultPool)) {
+            for (String k : keys) {
+                Object a = args.newInstance(Hashing.MURMUR_HASH, pattern, get);
+                key.invoke(a, k);
+                HostAndPort want = (HostAndPort) getNode.invoke(theirs, (Long) keyHash.invoke(a));
+                String label = ours.server(k).label();
+                assertEquals(ProfileJedisRouter.hostPort(label)[0] + ":" + ProfileJedisRouter.hostPort(label)[1],
+                    want.getHost() + ":" + want.getPort(), k);
+                if (k.contains("{user:5}")) {
+                    tagged.add(label);
+                }
+            }
+        } finally {
+            ((AutoCloseable) theirs).close();
+        }
+        assertEquals(1, tagged.size(), "one tag, one server");
+    }
 }
