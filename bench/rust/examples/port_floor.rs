@@ -24,7 +24,10 @@ const CHUNK: usize = 1000;
 /// The calling thread's CPU time in nanoseconds (the first field of its schedstat).
 fn cpu_ns() -> u64 {
     let stat = std::fs::read_to_string("/proc/thread-self/schedstat").expect("Linux schedstat");
-    stat.split_whitespace().next().and_then(|v| v.parse().ok()).expect("a number of ns")
+    stat.split_whitespace()
+        .next()
+        .and_then(|v| v.parse().ok())
+        .expect("a number of ns")
 }
 
 /// CPU nanoseconds per key of `PASSES` passes of `pass` over `keys`.
@@ -52,7 +55,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .map(|i| Server::parse(&format!("10.0.{}.{}:11211", i / 250, 1 + i % 250), 1))
         .collect::<Result<Vec<_>, _>>()?;
     let ring = Ring::with_servers(Profile::by_name(profile)?, None, list)?;
-    let keys: Vec<Vec<u8>> = (0..count).map(|i| format!("user:{i}:profile").into_bytes()).collect();
+    let keys: Vec<Vec<u8>> = (0..count)
+        .map(|i| format!("user:{i}:profile").into_bytes())
+        .collect();
     let single = |keys: &[Vec<u8>]| {
         keys.iter()
             .map(|k| ring.locate_index(k).unwrap_or(usize::MAX))
