@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use ketama_core::{Profile, Ring, Server};
 use ketama_migrate::backend::{
-    Ask, Backend, Connection, Endpoint, Identity, Item, ListSummary, Listed, Purpose, Reply,
-    Request, ServerError, Version, Written,
+    Ask, Backend, Connection, Deleted, Endpoint, Identity, Item, ListSummary, Listed, Purpose,
+    Reply, Request, ServerError, Version, Written,
 };
 use ketama_migrate::run::{get, ByteLimits, Clock, Scale, Throttle};
 use ketama_migrate::{Fleet, Heat, Placement, PlanOptions, RunOptions};
@@ -33,6 +33,8 @@ struct Mem {
     servers: Mutex<BTreeMap<String, BTreeMap<Vec<u8>, Key>>>,
     reads: Mutex<Vec<Vec<u8>>>,
     ttl_set_after_listing: Mutex<BTreeMap<Vec<u8>, u64>>,
+    /// Updates and deletes asked for, in order.
+    others: Mutex<Vec<String>>,
 }
 
 struct Conn {
@@ -136,7 +138,24 @@ impl Connection for Conn {
                     m.insert(k.to_vec(), key);
                     Reply::Written(Written::Stored(Version(2)))
                 }
-                _ => unreachable!("only reads and first copies here"),
+                Request::Version(k) => Reply::Version(m.get(k).map(|_| Version(2))),
+                Request::Update { key, .. } => {
+                    self.mem
+                        .others
+                        .lock()
+                        .unwrap()
+                        .push(format!("update {key:?}"));
+                    Reply::Written(Written::Stored(Version(2)))
+                }
+                Request::Delete { key, .. } => {
+                    self.mem
+                        .others
+                        .lock()
+                        .unwrap()
+                        .push(format!("delete {key:?}"));
+                    m.remove(key);
+                    Reply::Deleted(Deleted::Deleted)
+                }
             })
             .collect();
         Ok(())
@@ -297,6 +316,58 @@ fn keys_about_to_expire_are_neither_planned_nor_copied() {
             .get(&pl.new.endpoints[new].addr)
             .is_some_and(|m| m.contains_key(k.as_slice()));
         assert!(!held, "a key read with 30 s left was copied");
+    }
+}
+
+#[test]
+fn a_sync_leaves_the_copy_of_a_key_now_about_to_expire_alone() {
+    // Every other key with 2 hours left, the rest without expiry; a first run copies them
+    // all and records the copies.
+    let (b, pl, moving) = setup(2000, |i| Key {
+        size: 9,
+        ttl: (i % 2 == 0).then_some(7200),
+        heat: Heat::Unknown,
+    });
+    let state = std::env::temp_dir().join(format!(
+        "ketama-fleet-scale-{}-{}.state",
+        std::process::id(),
+        unix()
+    ));
+    let _ = std::fs::remove_file(&state);
+    let with_state = |min_ttl| RunOptions {
+        state: Some(state.to_string_lossy().into_owned()),
+        ..opts(Scale {
+            min_ttl,
+            ..Scale::default()
+        })
+    };
+    let o = ketama_migrate::run(&pl, &b, &with_state(None)).unwrap();
+    assert_eq!(get(&o.counts.copied), moving.len() as u64);
+    // Later the keys with a TTL have 30 s left: a sync with --min-ttl 60 neither copies
+    // them again nor takes their copies for copies whose source is gone.
+    {
+        let mut all = b.0.servers.lock().unwrap();
+        for m in all.values_mut() {
+            for (k, v) in m.iter_mut() {
+                if index(k) % 2 == 0 && v.ttl.is_some() {
+                    v.ttl = Some(30);
+                }
+            }
+        }
+    }
+    let short = moving.iter().filter(|k| index(k) % 2 == 0).count() as u64;
+    let o = ketama_migrate::run(&pl, &b, &with_state(Some(60))).unwrap();
+    let _ = std::fs::remove_file(&state);
+    assert_eq!(get(&o.counts.short_ttl), short);
+    assert_eq!(get(&o.counts.deleted_copies), 0);
+    assert_eq!(*b.0.others.lock().unwrap(), Vec::<String>::new());
+    let all = b.0.servers.lock().unwrap();
+    for k in &moving {
+        let at = &pl.new.endpoints[pl.new.owner(k).unwrap()].addr;
+        assert!(
+            all[at].contains_key(k.as_slice()),
+            "the copy of {k:?} stays"
+        );
     }
 }
 

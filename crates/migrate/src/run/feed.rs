@@ -297,7 +297,13 @@ fn sort<B: Backend>(
         Fate::Stays => return skip(&c.stay),
         Fate::NoNewOwner => return skip(&c.no_new_owner),
         Fate::Moves(_) if !ctx.delete_moved && ctx.scale.listed_too_short(&it) => {
-            return skip(&c.short_ttl)
+            // Its source is still there: a recorded copy stays, and so does its record.
+            if let Some(st) = ctx.state {
+                st.lock()
+                    .map_err(|_| RunError::Local("state lock poisoned".into()))?
+                    .mark_seen(&it.key);
+            }
+            return skip(&c.short_ttl);
         }
         Fate::Moves(d) => d,
     };
