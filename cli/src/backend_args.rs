@@ -89,9 +89,10 @@ impl BackendArgs {
     /// The password: the first line of `--password-file`, else `KETAMA_PASSWORD`.
     fn password(&self) -> Result<Option<ketama_redis::Password>, Fail> {
         if let Some(path) = &self.password_file {
-            let text = std::fs::read_to_string(path).map_err(|e| {
+            let data = crate::files::read(path, "password file", crate::files::PASSWORD_FILE)?;
+            let text = String::from_utf8(data).map_err(|_| {
                 Fail::new(format!(
-                    "--password-file {}: cannot read it: {e}",
+                    "--password-file {}: it is not UTF-8 text",
                     path.display()
                 ))
             })?;

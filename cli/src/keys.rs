@@ -17,49 +17,48 @@ pub(crate) const DEFAULT_CORPUS_NAME: &str =
 /// Size of the built-in generated key set.
 pub(crate) const GENERATED_KEYS: usize = 100_000;
 
-/// Splits bytes into lines (keys): `\n` separated, one trailing `\r` dropped, no empty last
-/// line after a final newline. Empty lines in the middle are empty keys.
-pub(crate) fn lines(bytes: &[u8]) -> Vec<Vec<u8>> {
-    if bytes.is_empty() {
-        return Vec::new();
-    }
-    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-    body.split(|&b| b == b'\n')
-        .map(|l| l.strip_suffix(b"\r").unwrap_or(l).to_vec())
-        .collect()
-}
-
-/// All of stdin, as keys.
-pub(crate) fn stdin_keys() -> Result<Vec<Vec<u8>>, Fail> {
+/// Keys from a stream: one per line, `\n` separated, one trailing `\r` dropped, no empty last
+/// line after a final newline; empty lines in the middle are empty keys.
+fn read_keys(r: impl std::io::BufRead, name: &str) -> Result<Vec<Vec<u8>>, Fail> {
+    let mut lines = crate::files::key_lines(r, name, crate::files::KEYS);
+    let mut keys = Vec::new();
     let mut buf = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut buf)
-        .map_err(|e| Fail::new(format!("cannot read keys from stdin: {e}")))?;
-    Ok(lines(&buf))
+    while crate::files::next_line(&mut lines, &mut buf)? {
+        keys.push(buf.clone());
+    }
+    Ok(keys)
 }
 
-/// A keys file: one key per line. A large file shows a progress bar on a terminal's stderr
-/// while it is read.
+/// All of stdin, as keys (each line at most [`KEY_LINE`](crate::files::KEY_LINE) bytes, at
+/// most [`KEYS`](crate::files::KEYS) in all).
+pub(crate) fn stdin_keys() -> Result<Vec<Vec<u8>>, Fail> {
+    read_keys(std::io::stdin().lock(), "-")
+}
+
+/// A keys file: one key per line (a regular file of at most [`KEYS`](crate::files::KEYS)
+/// bytes, each line at most [`KEY_LINE`](crate::files::KEY_LINE)). A large file shows a
+/// progress bar on a terminal's stderr while it is read.
 pub(crate) fn file_keys(path: &str) -> Result<Vec<Vec<u8>>, Fail> {
-    let fail = |e: std::io::Error| Fail::new(format!("{path}: cannot read keys file: {e}"));
-    let mut file = std::fs::File::open(path).map_err(fail)?;
+    let file = crate::files::open(std::path::Path::new(path), "keys file")?;
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
     let mut bar = Progress::new(size, format!("reading {path}"), Unit::Bytes);
-    let mut chunk = vec![0u8; 1 << 20];
-    loop {
-        match file.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(n) => {
-                bytes.extend_from_slice(&chunk[..n]);
-                bar.inc(n as u64);
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(fail(e)),
-        }
-    }
+    let keys = read_keys(
+        std::io::BufReader::with_capacity(1 << 20, Counted(file, &mut bar)),
+        path,
+    )?;
     bar.finish();
-    Ok(lines(&bytes))
+    Ok(keys)
+}
+
+/// A reader that advances a progress bar by the bytes it reads.
+struct Counted<'a, R>(R, &'a mut Progress);
+
+impl<R: Read> Read for Counted<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.0.read(buf)?;
+        self.1.inc(n as u64);
+        Ok(n)
+    }
 }
 
 /// Keys given on the command line, as their bytes.
@@ -222,6 +221,7 @@ mod tests {
 
     #[test]
     fn line_splitting() {
+        let lines = |b: &[u8]| read_keys(b, "-").unwrap();
         assert_eq!(lines(b""), Vec::<Vec<u8>>::new());
         assert_eq!(
             lines(b"a\r\n\nb"),

@@ -16,6 +16,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 mod args;
 mod backend_args;
 mod commands;
+mod files;
 mod keys;
 mod listing_notes;
 mod output;
@@ -113,7 +114,7 @@ pub(crate) enum Command {
     ConformanceDriver,
     /// Copy exactly the keys whose server changes when a fleet is resized or its clients
     /// switch placement: `plan` (read-only), `run` (copy or sync), `verify`.
-    Migrate(commands::migrate::MigrateArgs),
+    Migrate(Box<commands::migrate::MigrateArgs>),
 }
 
 /// The command-line definition: [`Cli`]'s, with the option help that depends on the

@@ -59,8 +59,11 @@ impl Fleet {
 
 /// Reads and parses a servers file.
 pub fn load(path: &str) -> Result<Fleet, Fail> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| Fail::new(format!("{path}: cannot read servers file: {e}")))?;
+    let bytes = crate::files::read(
+        std::path::Path::new(path),
+        "servers file",
+        crate::files::SERVERS_FILE,
+    )?;
     parse(path, &bytes)
 }
 

@@ -183,8 +183,10 @@ fn a_second_run_with_state_syncs_and_leaves_client_changes_alone() {
     let r1 = ok(&ketama(&args(&s, "run", &["--state", &state])));
     assert_eq!(r1["counts"]["copied"], moving.len() as u64, "{r1}");
     let text = std::fs::read_to_string(&state).unwrap();
-    assert!(text.starts_with("ketama-migrate-state 1\n"));
-    assert_eq!(text.lines().count(), moving.len() + 1);
+    assert!(text.starts_with("ketama-migrate-state 2\n"));
+    let copies = text.lines().filter(|l| l.starts_with("c ")).count();
+    assert_eq!(copies, moving.len(), "{text}");
+    assert!(text.ends_with("\nj\n"), "compacted: no journal left");
 
     let at_old = |i: usize| owner(&s.old_ring, &key(i)).to_string();
     let at_new = |i: usize| owner(&s.new_ring, &key(i)).to_string();

@@ -2,7 +2,8 @@
 //! redis-server processes on 127.0.0.1: a 4 -> 5 resize (plan, run, verify, audit), an ACL
 //! user with its password from a file or the environment (and never on the command line), a
 //! wrong password, TLS with the right and a wrong CA, a Redis Cluster node refused, a server
-//! killed mid-run (exit 3, a rerun completes), Ctrl-C within a second.
+//! killed mid-run (exit 3, a rerun completes), Ctrl-C within a second, one server under two
+//! labels (joined across the files, refused within one).
 //!
 //! Needs Debian's `redis-server` (installed when missing). Without it each test says so and
 //! passes, unless KETAMA_REQUIRE_REDIS=1 (as tests/run-all.sh sets), where it fails. Every
@@ -411,8 +412,87 @@ fn ctrl_c_stops_within_a_second_and_a_rerun_resumes() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     let first = json(&out)["counts"]["copied"].as_u64().unwrap();
     assert!(first > 0 && first < moving.len() as u64, "{first}");
+    // The state file is this user's only, and its lock went with the run.
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&state).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        assert!(!std::path::Path::new(&format!("{state}.lock")).exists());
+    }
     let r = ok(&ketama(&s.args("run", &["--state", &state])));
-    assert_eq!(r["counts"]["copied"], moving.len() as u64 - first, "{r}");
-    assert_eq!(r["counts"]["unchanged"], first, "{r}");
+    // Writes the stop cut short are intents, settled by the rerun rather than copied again.
+    let n = |k: &str| r["counts"][k].as_u64().unwrap();
+    assert_eq!(
+        n("copied") + n("settled"),
+        moving.len() as u64 - first,
+        "{r}"
+    );
+    assert_eq!(n("unchanged"), first, "{r}");
     let _ = std::fs::remove_dir_all(&s.dir);
+}
+
+#[test]
+fn one_redis_under_two_labels_loses_no_key_to_delete_moved() {
+    let Some(bin) = redis_server() else { return };
+    let dir = tmpdir("redis", "alias");
+    let p = Redis::start(&bin, &[]);
+    let port = p.label.rsplit(':').next().unwrap().to_string();
+    let mut c = p.client();
+    for i in 0..300 {
+        let _: () = c.set(format!("key:{i}"), i).unwrap();
+    }
+    let old = servers_file(&dir, "old", &[format!("127.0.0.1:{port}")], &[1]);
+    let new = servers_file(&dir, "new", &[format!("localhost:{port}")], &[1]);
+    let verb = |v: &'static str, extra: &[&'static str]| -> Vec<String> {
+        let mut a: Vec<String> = [
+            "migrate",
+            v,
+            "--servers",
+            &old,
+            "--to",
+            &new,
+            "--profile",
+            PROFILE,
+            "--backend",
+            "redis",
+            "--format",
+            "json",
+        ]
+        .map(String::from)
+        .to_vec();
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a
+    };
+    let call = |a: Vec<String>| ok(&ketama(&a.iter().map(String::as_str).collect::<Vec<_>>()));
+    // Its run id joins the two labels: nothing moves, nothing is deleted.
+    let plan = call(verb("plan", &[]));
+    assert_eq!(plan["move"]["keys"], 0, "{plan}");
+    assert_eq!(plan["stay"]["keys"], 300, "{plan}");
+    let del = call(verb("run", &["--delete-moved"]));
+    assert_eq!(del["counts"]["deleted"], 0, "{del}");
+    let left: usize = redis::cmd("DBSIZE").query(&mut c).unwrap();
+    assert_eq!(left, 300);
+    // Named twice in one file, it is refused.
+    let twice = servers_file(
+        &dir,
+        "twice",
+        &[format!("127.0.0.1:{port}"), format!("localhost:{port}")],
+        &[1, 1],
+    );
+    let out = ketama(&[
+        "migrate",
+        "plan",
+        "--servers",
+        &twice,
+        "--to",
+        &new,
+        "--profile",
+        PROFILE,
+        "--backend",
+        "redis",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("names one server twice"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

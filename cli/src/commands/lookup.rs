@@ -7,6 +7,7 @@ use std::io::{BufRead, Write};
 
 use clap::Args;
 use ketama_core::{Error, Ring};
+use ketama_files::Lines;
 use serde_json::Value;
 
 use crate::args::{path_arg, ring_from, RingArgs};
@@ -38,25 +39,32 @@ pub(crate) struct LookupArgs {
 /// Where the keys come from.
 enum Source {
     Args(Vec<Vec<u8>>),
-    Reader(Box<dyn BufRead>),
+    /// A stream of keys, each line bounded (the stream is not: keys are looked up as they
+    /// come).
+    Reader(Lines<Box<dyn BufRead>>),
 }
 
 impl Source {
     fn open(a: &LookupArgs) -> Result<Source, Fail> {
+        let stream = |r: Box<dyn BufRead>, name: &str| {
+            Source::Reader(crate::files::key_lines(r, name, u64::MAX))
+        };
         Ok(match a.keys_file.as_deref() {
-            Some("-") => Source::Reader(Box::new(std::io::stdin().lock())),
+            Some("-") => stream(Box::new(std::io::stdin().lock()), "-"),
             Some(path) => {
-                let f = std::fs::File::open(path)
-                    .map_err(|e| Fail::new(format!("{path}: cannot read keys file: {e}")))?;
-                Source::Reader(Box::new(std::io::BufReader::with_capacity(1 << 16, f)))
+                let f = crate::files::open(std::path::Path::new(path), "keys file")?;
+                stream(
+                    Box::new(std::io::BufReader::with_capacity(1 << 16, f)),
+                    path,
+                )
             }
             None if !a.keys.is_empty() => Source::Args(keys::arg_keys(&a.keys)),
-            None => Source::Reader(Box::new(std::io::stdin().lock())),
+            None => stream(Box::new(std::io::stdin().lock()), "-"),
         })
     }
 
     /// The next key into `buf` (`\n` separated, one trailing `\r` dropped; no empty key after
-    /// a final newline, as [`keys::lines`]); `false` at the end.
+    /// a final newline, each line bounded as every key line is); `false` at the end.
     fn next(&mut self, buf: &mut Vec<u8>, at: usize) -> Result<bool, Fail> {
         buf.clear();
         match self {
@@ -67,21 +75,7 @@ impl Source {
                 }
                 None => Ok(false),
             },
-            Source::Reader(r) => {
-                let n = r
-                    .read_until(b'\n', buf)
-                    .map_err(|e| Fail::new(format!("cannot read keys: {e}")))?;
-                if n == 0 {
-                    return Ok(false);
-                }
-                if buf.last() == Some(&b'\n') {
-                    buf.pop();
-                }
-                if buf.last() == Some(&b'\r') {
-                    buf.pop();
-                }
-                Ok(true)
-            }
+            Source::Reader(lines) => crate::files::next_line(lines, buf),
         }
     }
 }

@@ -62,7 +62,7 @@ pub mod migrate;
 pub mod run;
 
 #[allow(unused_imports)] // each test crate uses the fixtures it needs
-pub use ketama_testkit::{fake, memcached};
+pub use ketama_testkit::{fake, memcached, meta_fake};
 
 /// Runs `ketama args` (no standard input, stdout and stderr captured), sends it SIGINT after
 /// `after`, and returns its output with how long it took to stop after the signal.

@@ -35,6 +35,10 @@ pub struct Conn {
     pub(crate) out: Vec<u8>,
     /// The first command queued since the last flush, for messages.
     pub(crate) queued: &'static str,
+    /// The opaque token (`O`) the next queued meta request carries.
+    pub(crate) opaque_sent: u32,
+    /// The opaque token the next meta reply must carry.
+    pub(crate) opaque_due: u32,
 }
 
 impl Conn {
@@ -141,6 +145,8 @@ impl Conn {
             doing: String::new(),
             out: Vec::new(),
             queued: "",
+            opaque_sent: 0,
+            opaque_due: 0,
         })
     }
 
@@ -385,9 +391,32 @@ impl Conn {
         }
     }
 
-    /// Exactly `len` bytes of data followed by `\r\n` (a `VALUE`'s data block).
+    /// Exactly `len` bytes of data followed by `\r\n` (a `VALUE`'s data block), read into
+    /// one allocation of `len` bytes (the receive buffer never holds more than a read's
+    /// chunk of it). The caller bounds `len` before calling.
     pub fn read_data(&mut self, len: usize) -> Result<Vec<u8>, Error> {
-        while self.buf.len() - self.start < len + 2 {
+        let mut v = Vec::with_capacity(len);
+        self.data_block(len, |part| v.extend_from_slice(part))?;
+        Ok(v)
+    }
+
+    /// Reads past a data block of `len` bytes and its `\r\n` without keeping it.
+    pub fn skip_data(&mut self, len: usize) -> Result<(), Error> {
+        self.data_block(len, |_| {})
+    }
+
+    /// Hands the `len` bytes of a data block to `part` as they arrive, then checks its
+    /// `\r\n`.
+    fn data_block(&mut self, len: usize, mut part: impl FnMut(&[u8])) -> Result<(), Error> {
+        let mut left = len;
+        loop {
+            let have = (self.buf.len() - self.start).min(left);
+            part(&self.buf[self.start..self.start + have]);
+            self.start += have;
+            left -= have;
+            if left == 0 && self.buf.len() - self.start >= 2 {
+                break;
+            }
             if !self.fill()? {
                 return Err(self.fail(
                     ErrorKind::Closed,
@@ -399,13 +428,11 @@ impl Conn {
                 ));
             }
         }
-        let block = &self.buf[self.start..self.start + len + 2];
-        if &block[len..] != b"\r\n" {
+        if &self.buf[self.start..self.start + 2] != b"\r\n" {
             return Err(self.protocol("a data block not ended by \\r\\n"));
         }
-        let v = block[..len].to_vec();
-        self.start += len + 2;
-        Ok(v)
+        self.start += 2;
+        Ok(())
     }
 
     /// Copies received bytes into `out`: those already buffered, else what the next read

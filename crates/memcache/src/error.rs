@@ -30,6 +30,12 @@ pub enum ErrorKind {
     NoMeta,
     /// A scratch file of a key listing (on this machine) could not be written or read.
     Scratch,
+    /// A meta reply that is not the reply to its request (another opaque token or key): the
+    /// server or a proxy answers out of order.
+    Mismatch,
+    /// A value announced larger than the server's item size limit: refused before it is
+    /// read.
+    TooLarge,
 }
 
 /// A failed call: which server, what kind, and a sentence that says it. It prints as the

@@ -3,10 +3,11 @@
 //!
 //! - the **text protocol** (`version`, pipelined `set`, multi-key `get` and `delete`),
 //! - the **meta protocol** of memcached 1.6+ (`mg`, `ms`, `md`, `mn`; queued, sent with one
-//!   [`Conn::flush`], replies read in order), with [`Conn::check_meta`] to refuse an older
-//!   server ([`ErrorKind::NoMeta`]),
+//!   [`Conn::flush`], replies read in order, each matched to its request by its opaque token
+//!   and key, [`ErrorKind::Mismatch`] when it is not), with [`Conn::check_meta`] to refuse an
+//!   older server ([`ErrorKind::NoMeta`]),
 //! - bounded **`stats`** ([`Conn::stats`], [`Conn::item_count`], [`Conn::server_time`],
-//!   [`Conn::identity`]),
+//!   [`Conn::identity`], [`Conn::item_size_max`]),
 //! - one **key listing** ([`Conn::list_keys`]): metadump, the `stats cachedump` fallback,
 //!   repeated passes, BUSY retries, bad lines, bounded memory (see [`listing`]).
 //!
@@ -20,8 +21,10 @@
 //!   [`Options::stop`], the caller's flag (a signal handler raises it; this crate installs
 //!   none).
 //! - **Bounded memory.** Every line is bounded ([`MAX_LINE`], [`MAX_LISTING_LINE`]), `stats`
-//!   replies in lines and bytes, values by [`Options::max_value`] (text) and [`MAX_ITEM`]
-//!   (meta), and a key listing is streamed to the caller, never collected.
+//!   replies in lines and bytes, values by [`Options::max_value`] (the server's item size
+//!   limit, read with [`Conn::item_size_max`]; larger is [`ErrorKind::TooLarge`], refused
+//!   before a byte is kept) and by what the caller can keep ([`Fetched::Over`]), and a key
+//!   listing is streamed to the caller, never collected.
 //! - **Only what memcached can send.** Keys are 1 to 250 bytes without spaces or control
 //!   bytes ([`key_ok`]); anything else in a reply is an [`ErrorKind::Protocol`] error, and in
 //!   a listing a skipped, reported line ([`BadLine`]).
@@ -39,6 +42,7 @@ mod key;
 mod limits;
 pub mod listing;
 mod meta;
+mod meta_reply;
 mod options;
 mod stats;
 mod text;
@@ -55,6 +59,7 @@ pub use limits::{
     MAX_STATS_LINES, POLL, RELATIVE_TTL_MAX,
 };
 pub use listing::{line_limit, BadLine, ListOptions, ListedKey, Listing, Method, Pace};
-pub use meta::{exp_token, DeleteReply, Got, Mode, SetReply};
+pub use meta::{exp_token, Mode};
+pub use meta_reply::{DeleteReply, Fetched, Got, SetReply};
 pub use options::Options;
 pub use stats::Identity;

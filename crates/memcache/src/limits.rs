@@ -20,8 +20,8 @@ pub const MAX_STATS_BYTES: usize = 4 << 20;
 /// The default of [`Options::max_value`](crate::Options::max_value): memcached's default
 /// item size limit (`-I 1m`).
 pub const DEFAULT_MAX_VALUE: usize = 1 << 20;
-/// The largest value the meta protocol's `mg` reads back (memcached's `-I` maximum item size
-/// is 1 GB).
+/// The largest value any connection reads back, whatever a server says its item size limit
+/// is (memcached's `-I` maximum item size is 1 GB).
 pub const MAX_ITEM: usize = 1 << 30;
 /// memcached reads an expiry above this many seconds as an absolute Unix time.
 pub const RELATIVE_TTL_MAX: i64 = 60 * 60 * 24 * 30;

@@ -1,10 +1,12 @@
 //! The meta protocol of memcached 1.6+ (`mg`, `ms`, `md`, `mn`), pipelined: requests are
 //! queued, sent with one [`Conn::flush`], and their replies read back in order.
 //!
-//! Every wait has a deadline ([`Conn::flush`] gives the replies that follow the whole
-//! timeout again), notices the stop flag within [`POLL`](crate::POLL), every line is bounded,
-//! and a value is read only up to [`MAX_ITEM`]: a silent or misbehaving server makes a call
-//! fail with an error naming it, never hang.
+//! Every request carries an opaque token (`O<n>`, counting up per connection) and, when its
+//! key travels as it is, asks for the key back (`k`); the replies are read in `meta_reply`, which refuses one that does not
+//! carry them. Every wait has a deadline ([`Conn::flush`] gives the replies that follow the
+//! whole timeout again), notices the stop flag within [`POLL`](crate::POLL), every line is
+//! bounded, and a value is read only up to the server's item size limit: a silent or
+//! misbehaving server makes a call fail with an error naming it, never hang.
 
 use std::io::Write as _;
 use std::time::Instant;
@@ -12,48 +14,8 @@ use std::time::Instant;
 use crate::conn::Conn;
 use crate::error::{printable, Error, ErrorKind};
 use crate::key::key_token;
-use crate::limits::{MAX_ITEM, MAX_LINE, RELATIVE_TTL_MAX};
-use crate::wire::{dec, flag, push_num, signed};
-
-/// A value read with `mg`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Got {
-    /// The value.
-    pub value: Vec<u8>,
-    /// Client flags.
-    pub flags: u32,
-    /// Remaining TTL in seconds, `-1` for none.
-    pub ttl: i64,
-    /// The item's CAS.
-    pub cas: u64,
-}
-
-/// The reply to an `ms`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SetReply {
-    /// Stored (`HD`), with the CAS the item got.
-    Stored(u64),
-    /// Not stored (`NS`): in add mode, the key already exists.
-    NotStored,
-    /// The compared CAS did not match (`EX`): someone changed the item.
-    Exists,
-    /// The compared item does not exist (`NF`).
-    NotFound,
-    /// The server refused this item (`SERVER_ERROR ...`, e.g. larger than its item size
-    /// limit); the connection stays usable.
-    Refused,
-}
-
-/// The reply to an `md`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DeleteReply {
-    /// Deleted (`HD`).
-    Deleted,
-    /// No such key (`NF`).
-    NotFound,
-    /// The compared CAS did not match (`EX`).
-    Exists,
-}
+use crate::limits::{MAX_LINE, RELATIVE_TTL_MAX};
+use crate::wire::push_num;
 
 /// How an `ms` stores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,15 +75,30 @@ impl Conn {
         ))
     }
 
-    /// Queues `mg <key> <flags>`: the key's token, ` b` when it travels in base64, then
-    /// `flags`.
+    /// Appends ` O<n>` (the opaque token the reply must carry) and, for a key that travels
+    /// as it is (`base64`: false), ` k` (the key echo) to the request being queued. A key
+    /// sent in base64 is not asked back: memcached echoes the bytes of a key written by the
+    /// binary protocol raw, whatever they are (a `\n` among them would cut the reply line).
+    fn echo_flags(&mut self, base64: bool) {
+        self.out.extend_from_slice(b" O");
+        push_num(&mut self.out, i64::from(self.opaque_sent));
+        if !base64 {
+            self.out.extend_from_slice(b" k");
+        }
+        self.opaque_sent = self.opaque_sent.wrapping_add(1);
+    }
+
+    /// Queues `mg <key> <flags> O<n> k`: the key's token, ` b` when it travels in base64,
+    /// then `flags`.
     fn queue_mg(&mut self, key: &[u8], flags: &[u8]) {
         self.command("mg");
         self.out.extend_from_slice(b"mg ");
-        if key_token(key, &mut self.out) {
+        let b = key_token(key, &mut self.out);
+        if b {
             self.out.extend_from_slice(b" b");
         }
         self.out.extend_from_slice(flags);
+        self.echo_flags(b);
         self.out.extend_from_slice(b"\r\n");
     }
 
@@ -131,67 +108,14 @@ impl Conn {
         self.queue_mg(key, b" v f t c u");
     }
 
-    /// Reads the reply to one [`queue_get`](Self::queue_get): `None` on a miss.
-    pub fn read_get(&mut self) -> Result<Option<Got>, Error> {
-        let (len, client_flags, ttl, cas) = {
-            let l = self.line_ref(MAX_LINE)?;
-            if l == b"EN" {
-                return Ok(None);
-            }
-            match parse_va(l) {
-                Some(head) => head,
-                None => {
-                    let l = l.to_vec();
-                    return Err(self.unexpected(&l));
-                }
-            }
-        };
-        if len > MAX_ITEM as u64 {
-            return Err(self.protocol(format!("a value of {len} bytes (the limit is {MAX_ITEM})")));
-        }
-        let value = self.read_data(len as usize)?;
-        Ok(Some(Got {
-            value,
-            flags: client_flags,
-            ttl,
-            cas,
-        }))
-    }
-
     /// Queues an `mg` that only asks whether the key exists.
     pub fn queue_has(&mut self, key: &[u8]) {
         self.queue_mg(key, b" u");
     }
 
-    /// Reads the reply to one [`queue_has`](Self::queue_has).
-    pub fn read_has(&mut self) -> Result<bool, Error> {
-        let l = self.line(MAX_LINE)?;
-        match l.as_slice() {
-            b"EN" => Ok(false),
-            x if x == b"HD" || x.starts_with(b"HD ") => Ok(true),
-            _ => Err(self.unexpected(&l)),
-        }
-    }
-
     /// Queues an `mg` that asks for the item's CAS only.
     pub fn queue_cas(&mut self, key: &[u8]) {
         self.queue_mg(key, b" c u");
-    }
-
-    /// Reads the reply to one [`queue_cas`](Self::queue_cas): the CAS, `None` on a miss.
-    pub fn read_cas(&mut self) -> Result<Option<u64>, Error> {
-        let l = self.line(MAX_LINE)?;
-        if l == b"EN" {
-            return Ok(None);
-        }
-        match l
-            .strip_prefix(b"HD ")
-            .and_then(|f| flag(f, b'c'))
-            .and_then(dec)
-        {
-            Some(c) => Ok(Some(c)),
-            None => Err(self.unexpected(&l)),
-        }
     }
 
     /// Queues an `ms` of `value` with client `flags` and expiry token `exp` (memcached's
@@ -227,26 +151,10 @@ impl Conn {
             // Writing into a Vec cannot fail.
             let _ = write!(out, " C{c}");
         }
-        out.extend_from_slice(b"\r\n");
-        out.extend_from_slice(value);
-        out.extend_from_slice(b"\r\n");
-    }
-
-    /// Reads the reply to one [`queue_set`](Self::queue_set).
-    pub fn read_set(&mut self) -> Result<SetReply, Error> {
-        let l = self.line(MAX_LINE)?;
-        let (word, flags) = l.split_at(l.iter().position(|&b| b == b' ').unwrap_or(l.len()));
-        match word {
-            b"HD" => match flag(flags.get(1..).unwrap_or_default(), b'c').and_then(dec) {
-                Some(c) => Ok(SetReply::Stored(c)),
-                None => Err(self.unexpected(&l)),
-            },
-            b"NS" => Ok(SetReply::NotStored),
-            b"EX" => Ok(SetReply::Exists),
-            b"NF" => Ok(SetReply::NotFound),
-            b"SERVER_ERROR" => Ok(SetReply::Refused),
-            _ => Err(self.unexpected(&l)),
-        }
+        self.echo_flags(b);
+        self.out.extend_from_slice(b"\r\n");
+        self.out.extend_from_slice(value);
+        self.out.extend_from_slice(b"\r\n");
     }
 
     /// Queues an `md`, only if the item's CAS is `compare` when one is given.
@@ -254,38 +162,16 @@ impl Conn {
         self.command("md");
         let out = &mut self.out;
         out.extend_from_slice(b"md ");
-        if key_token(key, out) {
+        let b = key_token(key, out);
+        if b {
             out.extend_from_slice(b" b");
         }
         if let Some(c) = compare {
             let _ = write!(out, " C{c}");
         }
-        out.extend_from_slice(b"\r\n");
+        self.echo_flags(b);
+        self.out.extend_from_slice(b"\r\n");
     }
-
-    /// Reads the reply to one [`queue_delete`](Self::queue_delete).
-    pub fn read_delete(&mut self) -> Result<DeleteReply, Error> {
-        let l = self.line(MAX_LINE)?;
-        match l.split(|&b| b == b' ').next() {
-            Some(b"HD") => Ok(DeleteReply::Deleted),
-            Some(b"NF") => Ok(DeleteReply::NotFound),
-            Some(b"EX") => Ok(DeleteReply::Exists),
-            _ => Err(self.unexpected(&l)),
-        }
-    }
-}
-
-/// The head of a `VA <len> f<flags> t<ttl> c<cas>` line: (len, flags, ttl, cas).
-fn parse_va(l: &[u8]) -> Option<(u64, u32, i64, u64)> {
-    let rest = l.strip_prefix(b"VA ")?;
-    let (len, flags) = rest.split_at(rest.iter().position(|&b| b == b' ').unwrap_or(rest.len()));
-    let number = |f| flag(flags, f).and_then(signed);
-    Some((
-        dec(len)?,
-        u32::try_from(number(b'f')?).ok()?,
-        number(b't')?,
-        flag(flags, b'c').and_then(dec)?,
-    ))
 }
 
 /// The `T` token that gives an item `ttl` more seconds (`-1`: none) on a server whose clock
@@ -315,14 +201,5 @@ mod tests {
             exp_token(RELATIVE_TTL_MAX + 1, 1000),
             Some(1000 + RELATIVE_TTL_MAX + 1)
         );
-    }
-
-    #[test]
-    fn value_heads() {
-        assert_eq!(parse_va(b"VA 5 f7 t-1 c42"), Some((5, 7, -1, 42)));
-        assert_eq!(parse_va(b"VA 5 t-1 c42"), None);
-        assert_eq!(parse_va(b"VA x f7 t-1 c42"), None);
-        assert_eq!(parse_va(b"VA 5 f4294967296 t-1 c42"), None);
-        assert_eq!(parse_va(b"HD c1"), None);
     }
 }

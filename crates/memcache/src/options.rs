@@ -18,7 +18,12 @@ pub struct Options {
     /// [`POLL`](crate::POLL); the call then fails with
     /// [`ErrorKind::Interrupted`](crate::ErrorKind::Interrupted).
     pub stop: Arc<AtomicBool>,
-    /// The largest value [`Conn::get_many`](crate::Conn::get_many) reads back.
+    /// The largest value [`Conn::get_many`](crate::Conn::get_many) and
+    /// [`Conn::read_get`](crate::Conn::read_get) read back (a larger one is an error of kind
+    /// [`ErrorKind::TooLarge`](crate::ErrorKind::TooLarge) or
+    /// [`ErrorKind::Protocol`](crate::ErrorKind::Protocol), before it is read): memcached's
+    /// default item size limit unless set from the server's own
+    /// ([`Conn::set_max_value`](crate::Conn::set_max_value)).
     pub max_value: usize,
     /// Speak TLS with this configuration (`None`: plain TCP).
     pub tls: Option<Arc<Tls>>,

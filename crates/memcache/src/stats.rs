@@ -3,7 +3,7 @@
 
 use crate::conn::Conn;
 use crate::error::Error;
-use crate::limits::{MAX_LINE, MAX_STATS_BYTES, MAX_STATS_LINES};
+use crate::limits::{MAX_ITEM, MAX_LINE, MAX_STATS_BYTES, MAX_STATS_LINES};
 
 /// Who a server is, from its `stats`: one process at one address has one pid and start time,
 /// whatever name a servers file gives it; a restart changes the start time.
@@ -74,6 +74,29 @@ impl Conn {
     pub fn server_time(&mut self) -> Result<i64, Error> {
         let [t] = self.numbers(["time"])?;
         Ok(t)
+    }
+
+    /// The server's item size limit (`item_size_max` of `stats settings`): no value it
+    /// holds is larger. `None` when the server does not say (a proxy, a server without
+    /// `stats settings`).
+    pub fn item_size_max(&mut self) -> Result<Option<u64>, Error> {
+        let settings = match self.stats("settings") {
+            Ok(s) => s,
+            Err(e) if e.kind == crate::ErrorKind::Refused => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        Ok(settings
+            .iter()
+            .find(|(k, _)| k == "item_size_max")
+            .and_then(|(_, v)| v.parse().ok()))
+    }
+
+    /// Sets the largest value this connection reads back ([`Options::max_value`], at most
+    /// [`MAX_ITEM`]): e.g. the server's own [`item_size_max`](Self::item_size_max).
+    ///
+    /// [`Options::max_value`]: crate::Options::max_value
+    pub fn set_max_value(&mut self, bytes: u64) {
+        self.opts.max_value = usize::try_from(bytes).unwrap_or(MAX_ITEM).min(MAX_ITEM);
     }
 
     /// Who the server is ([`Identity`]).

@@ -64,9 +64,13 @@ fn provider() -> Arc<CryptoProvider> {
     Arc::new(rustls::crypto::ring::default_provider())
 }
 
+/// The largest certificate or key file read (a CA bundle of every public CA is about 200 KB).
+const PEM_FILE: u64 = 16 << 20;
+
+/// A PEM file: a regular file (never a FIFO or a device) of at most [`PEM_FILE`] bytes.
 fn read(what: &str, path: &std::path::Path) -> Result<Vec<u8>, String> {
-    std::fs::read(path)
-        .map_err(|e| format!("cannot read the {what} {}: {}", path.display(), io_text(&e)))
+    ketama_files::read_regular(path, what, PEM_FILE)
+        .map_err(|e| format!("cannot read the {what} {}: {}", path.display(), e.reason))
 }
 
 /// The certificates of a PEM file (at least one).

@@ -9,6 +9,8 @@
 //!   [`RunOptions`] passed in: the caller's stop flag and a [`Progress`] callback. Nothing is
 //!   printed, no signal handler installed.
 //! - [`verify()`]: every key on NEW where the NEW placement looks.
+//! - [`same`]: one server under two labels, found by its identity before any of them works
+//!   (joined across the fleets, refused within one: [`SameServer`]).
 //! - [`state`]: the state file of runs (every copy made, for the next run's sync).
 //! - [`backend`]: what the engine asks of a server, behind the [`Backend`] and
 //!   [`Connection`] traits, with two implementations: memcached ([`Memcached`]) and Redis
@@ -21,6 +23,8 @@ pub mod heat;
 mod placement;
 mod plan;
 pub mod run;
+pub mod same;
+mod sort;
 pub mod state;
 mod verify;
 
@@ -29,4 +33,5 @@ pub use heat::Heat;
 pub use placement::{address, Fate, Fleet, Placement};
 pub use plan::{plan, plan_with, Plan, PlanOptions, Tally};
 pub use run::{run, Outcome, Progress, RunError, RunOptions};
+pub use same::SameServer;
 pub use verify::{verify, ServerCheck};

@@ -1,9 +1,11 @@
 //! The two placements of a migration: OLD (the fleet as today's clients see it) and NEW (as
 //! tomorrow's will), and what happens to a key listed on an OLD server.
 //!
-//! A label in both fleets is the same server. A key listed on OLD server S *moves* when the
-//! OLD placement names S for it (else it is *stale*: no client finds it there, so it is not
-//! copied) and the NEW placement names another server.
+//! A label in both fleets is the same server, and so are an OLD and a NEW server joined by
+//! [`Placement::join`] (one server under two labels, found by its identity: see `same`). A
+//! key listed on OLD server S *moves* when the OLD placement names S for it (else it is
+//! *stale*: no client finds it there, so it is not copied) and the NEW placement names
+//! another server.
 
 use std::collections::HashMap;
 
@@ -138,7 +140,8 @@ pub struct Placement {
     pub old: Fleet,
     /// The fleet as tomorrow's clients will.
     pub new: Fleet,
-    /// For each OLD server, its position in NEW (same label).
+    /// For each OLD server, its position in NEW (same label, or the same server under
+    /// another label: [`Placement::join`]).
     pub old_in_new: Vec<Option<usize>>,
 }
 
@@ -156,6 +159,14 @@ impl Placement {
             old,
             new,
             old_in_new,
+        }
+    }
+
+    /// Records that OLD server `old` and NEW server `new` (file positions) are one server
+    /// under two labels: a key between them stays.
+    pub fn join(&mut self, old: usize, new: usize) {
+        if let Some(slot) = self.old_in_new.get_mut(old) {
+            *slot = Some(new);
         }
     }
 

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use crate::backend::{Ask, Backend, Connection, ListSummary, Purpose, ServerError};
 use crate::clock::now;
 use crate::placement::{Fate, Placement};
+use crate::same::SameServer;
 
 /// Keys and bytes of one class.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -71,7 +72,7 @@ pub struct PlanOptions {
 }
 
 /// [`plan_with`] with no key counted apart and no heat asked.
-pub fn plan<B: Backend>(pl: &Placement, backend: &B) -> Plan {
+pub fn plan<B: Backend>(pl: &Placement, backend: &B) -> Result<Plan, SameServer> {
     plan_with(pl, backend, &PlanOptions::default())
 }
 
@@ -93,8 +94,15 @@ fn add(plan: &mut Plan, local: Plan) {
 }
 
 /// Lists every OLD server and classifies its keys (`opts`: what is counted apart). A server
-/// that fails is recorded in [`Plan::servers`] and the others are still listed.
-pub fn plan_with<B: Backend>(pl: &Placement, backend: &B, opts: &PlanOptions) -> Plan {
+/// that fails is recorded in [`Plan::servers`] and the others are still listed. A fleet that
+/// names one server twice is refused ([`same`](crate::same)).
+pub fn plan_with<B: Backend>(
+    pl: &Placement,
+    backend: &B,
+    opts: &PlanOptions,
+) -> Result<Plan, SameServer> {
+    let joined = crate::same::join(pl, backend)?;
+    let pl = &joined.placement;
     let mut plan = Plan::default();
     let t = now();
     let ask = Ask {
@@ -140,5 +148,5 @@ pub fn plan_with<B: Backend>(pl: &Placement, backend: &B, opts: &PlanOptions) ->
             Err(e) => plan.servers.push(Err(e)),
         }
     }
-    plan
+    Ok(plan)
 }

@@ -10,6 +10,7 @@ use crate::backend::{
     ServerErrorKind,
 };
 use crate::placement::Placement;
+use crate::same::SameServer;
 
 /// Keys checked per pipelined round.
 const BATCH: usize = 256;
@@ -44,8 +45,8 @@ fn check<B: Backend>(
     for (u, keys) in by_owner {
         let mut c = backend.open(&pl.new.endpoints[u], Purpose::Sync)?;
         let requests: Vec<Request> = keys.iter().map(|k| Request::Version(k)).collect();
-        c.send(&requests)?;
-        let replies = c.receive(&requests)?;
+        c.send(&requests, u64::MAX)?;
+        let replies = c.receive(&requests, u64::MAX)?;
         for (k, r) in keys.into_iter().zip(replies) {
             match r {
                 Reply::Version(Some(_)) => sc.old_copies += 1,
@@ -63,8 +64,11 @@ fn check<B: Backend>(
     Ok(())
 }
 
-/// Verifies every NEW server.
-pub fn verify<B: Backend>(pl: &Placement, backend: &B) -> Vec<ServerCheck> {
+/// Verifies every NEW server. A fleet that names one server twice is refused
+/// ([`same`](crate::same)).
+pub fn verify<B: Backend>(pl: &Placement, backend: &B) -> Result<Vec<ServerCheck>, SameServer> {
+    let joined = crate::same::join(pl, backend)?;
+    let pl = &joined.placement;
     let mut out = Vec::new();
     for (t, ep) in pl.new.endpoints.iter().enumerate() {
         let mut pending = Vec::new();
@@ -90,5 +94,5 @@ pub fn verify<B: Backend>(pl: &Placement, backend: &B) -> Vec<ServerCheck> {
         sc.listing = Some(r);
         out.push(sc);
     }
-    out
+    Ok(out)
 }

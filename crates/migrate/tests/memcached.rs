@@ -77,7 +77,7 @@ fn a_resize_copies_what_moves_and_keeps_newer_keys() {
         assert_eq!((v, flags), (format!("v{i}").into_bytes(), i as u32));
     }
     assert_eq!(fetch(&owner(&pl.new, &newer), &newer).unwrap().0, b"newer");
-    let checks = ketama_migrate::verify(&pl, &backend());
+    let checks = ketama_migrate::verify(&pl, &backend()).unwrap();
     assert!(checks.iter().all(|c| c.unreachable.is_empty()));
 }
 

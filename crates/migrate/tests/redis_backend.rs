@@ -158,7 +158,7 @@ fn a_resize_copies_every_type_with_its_ttl_and_keeps_newer_keys() {
     }
     let got: String = owner(&procs, &pl.new, &newer).client().get(&newer).unwrap();
     assert_eq!(got, "newer");
-    let checks = ketama_migrate::verify(&pl, &backend());
+    let checks = ketama_migrate::verify(&pl, &backend()).unwrap();
     assert!(checks.iter().all(|c| c.unreachable.is_empty()));
 }
 
@@ -301,4 +301,70 @@ fn delete_moved_deletes_only_sources_unchanged_since_listed_and_held_at_new() {
         );
     }
     assert_ne!(content(&procs[0], &moving[0]).0, "none");
+}
+
+#[test]
+fn a_round_of_reads_keeps_at_most_its_bound_and_a_larger_payload_comes_alone() {
+    use ketama_migrate::backend::{Backend, Connection, Endpoint, Purpose, Reply, Request, Side};
+    let Some(bin) = redis_server() else { return };
+    let p = Process::start(&bin, &[]);
+    let mut c = p.client();
+    // Values that do not compress (DUMP compresses): 12 of 1 MiB, one of 6 MiB.
+    let noise = |n: usize, seed: u64| -> Vec<u8> {
+        let mut x = seed | 1;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect()
+    };
+    let keys: Vec<Vec<u8>> = (0..13).map(|i| format!("big:{i}").into_bytes()).collect();
+    for (i, k) in keys.iter().enumerate() {
+        let n = if i == 12 { 6 << 20 } else { 1 << 20 };
+        let _: () = c.set(k, noise(n, i as u64 + 1)).unwrap();
+    }
+    let ep = Endpoint {
+        label: p.label.clone(),
+        addr: p.label.clone(),
+        side: Side::Old,
+    };
+    let mut conn = backend().open(&ep, Purpose::Sync).unwrap();
+    let reads: Vec<Request> = keys.iter().map(|k| Request::Read(k)).collect();
+    let bound = 4u64 << 20;
+    conn.send(&reads, bound).unwrap();
+    let replies = conn.receive(&reads, bound).unwrap();
+    let kept: u64 = replies
+        .iter()
+        .map(|r| match r {
+            Reply::Item(Some(it)) => it.data.len() as u64,
+            _ => 0,
+        })
+        .sum();
+    let later: Vec<u64> = replies
+        .iter()
+        .filter_map(|r| match r {
+            Reply::Later(n) => Some(*n),
+            _ => None,
+        })
+        .collect();
+    assert!(kept > 0 && kept <= bound, "kept {kept} bytes");
+    let items = replies
+        .iter()
+        .filter(|r| matches!(r, Reply::Item(Some(_))))
+        .count();
+    assert_eq!(items + later.len(), 13, "{later:?}");
+    assert!(
+        later.iter().any(|&n| n > 6 << 20),
+        "the 6 MiB payload: {later:?}"
+    );
+    // Alone in its round (no bound), the large payload is read whole.
+    let one = [Request::Read(&keys[12])];
+    conn.send(&one, u64::MAX).unwrap();
+    match &conn.receive(&one, u64::MAX).unwrap()[0] {
+        Reply::Item(Some(it)) => assert!(it.data.len() > 6 << 20),
+        r => panic!("{r:?}"),
+    }
 }

@@ -9,10 +9,10 @@ use std::sync::Arc;
 use redis::{Cmd, Parser, Value};
 
 use crate::error::{Error, ErrorKind};
-use crate::info::ServerInfo;
+use crate::info::{unix_ms, ServerInfo};
 use crate::limits::MAX_REPLY;
 use crate::options::Options;
-use crate::reply::{error_code, error_text, ok, refused, Bounded};
+use crate::reply::{error_code, error_text, needs_login, ok, refused, Bounded};
 
 /// One connection to one server. A connection that failed (a read or write error, a reply
 /// that is not RESP) refuses further use: the caller drops it and opens another.
@@ -59,10 +59,30 @@ impl Conn {
             stop: opts.net.stop.clone(),
         };
         c.login(opts)?;
-        c.info = ServerInfo::read(&mut c)?;
+        c.info = c.read_info()?;
         c.info.check(label)?;
         c.renew = true;
         Ok(c)
+    }
+
+    /// Reads `INFO server`, `INFO cluster` and `TIME` in one round.
+    fn read_info(&mut self) -> Result<ServerInfo, Error> {
+        self.queue("INFO", redis::cmd("INFO").arg("server"));
+        self.queue("INFO", redis::cmd("INFO").arg("cluster"));
+        self.queue("TIME", &redis::cmd("TIME"));
+        self.flush()?;
+        let mut replies = Vec::with_capacity(3);
+        for _ in 0..3 {
+            let v = self.read(MAX_REPLY)?;
+            if let Value::ServerError(e) = &v {
+                if error_code(e) == "NOAUTH" {
+                    return Err(needs_login(self.name(), &error_text(e)));
+                }
+                return Err(refused(self.name(), "INFO", &error_text(e)));
+            }
+            replies.push(v);
+        }
+        ServerInfo::from_replies(self.name(), replies, unix_ms())
     }
 
     /// `AUTH` (when a password is given) and `SELECT` (when the database is not 0), in one
@@ -251,13 +271,4 @@ impl Conn {
             v => Ok(v),
         }
     }
-}
-
-/// A server that wants a login and was given none.
-pub(crate) fn needs_login(name: &str, text: &str) -> Error {
-    Error::new(
-        name,
-        ErrorKind::Auth,
-        format!("{name} requires a login ({text}): give the user and the password"),
-    )
 }

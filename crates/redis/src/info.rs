@@ -6,10 +6,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use redis::Value;
 
-use crate::conn::{needs_login, Conn};
 use crate::error::{Error, ErrorKind};
-use crate::limits::{MAX_REPLY, MIN_VERSION};
-use crate::reply::{bytes, error_code, error_text, refused, unexpected};
+use crate::limits::MIN_VERSION;
+use crate::reply::{bytes, unexpected};
 
 /// What a server says about itself.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -55,25 +54,14 @@ fn version(text: &str) -> Option<(u32, u32)> {
 }
 
 impl ServerInfo {
-    /// Reads `INFO server`, `INFO cluster` and `TIME` in one round.
-    pub(crate) fn read(c: &mut Conn) -> Result<ServerInfo, Error> {
-        c.queue("INFO", redis::cmd("INFO").arg("server"));
-        c.queue("INFO", redis::cmd("INFO").arg("cluster"));
-        c.queue("TIME", &redis::cmd("TIME"));
-        c.flush()?;
-        let name = c.name().to_string();
-        let mut replies = Vec::new();
-        for _ in 0..3 {
-            let v = c.read(MAX_REPLY)?;
-            if let Value::ServerError(e) = &v {
-                if error_code(e) == "NOAUTH" {
-                    return Err(needs_login(&name, &error_text(e)));
-                }
-                return Err(refused(&name, "INFO", &error_text(e)));
-            }
-            replies.push(v);
-        }
-        let after = unix_ms();
+    /// The server's identity from the replies to `INFO server`, `INFO cluster` and `TIME`
+    /// (in that order, none an error reply), `after` the local clock (ms) once they were read.
+    pub(crate) fn from_replies(
+        name: &str,
+        replies: Vec<Value>,
+        after: i64,
+    ) -> Result<ServerInfo, Error> {
+        let name = name.to_string();
         let mut it = replies.into_iter();
         let server =
             fields(&bytes(&name, "INFO", it.next().unwrap_or(Value::Nil))?.unwrap_or_default());

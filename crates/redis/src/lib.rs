@@ -54,5 +54,5 @@ pub use info::{unix_ms, ServerInfo};
 pub use ketama_memcache::{ListOptions, Pace, Sizes};
 pub use limits::{MAX_KEY, MAX_PAYLOAD, MAX_REPLY, MIN_VERSION, SCAN_COUNT};
 pub use listing::{Ask, ListedKey, Listing};
-pub use ops::{Dumped, Removed, Restored};
+pub use ops::{Dump, Dumped, Removed, Restored};
 pub use options::{Options, Password};

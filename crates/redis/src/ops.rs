@@ -22,6 +22,17 @@ pub struct Dumped {
     pub version: u64,
 }
 
+/// What a read found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Dump {
+    /// The key, with its payload.
+    Item(Dumped),
+    /// The key's payload has this many bytes, more than the read asked for: not sent.
+    Over(u64),
+    /// No such key (or it expired).
+    Absent,
+}
+
 /// What a write did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Restored {
@@ -51,6 +62,14 @@ pub enum Removed {
     Changed,
 }
 
+/// Bytes a read's reply may take beyond its payload (the array, the TTL, the lengths).
+const FRAME: usize = 4096;
+
+/// The payload bytes a read may ask for: `most`, within what a reply may carry.
+fn payload_bound(most: u64) -> u64 {
+    most.min((MAX_PAYLOAD - FRAME) as u64)
+}
+
 fn eval<'a>(script: &str, key: &[u8], args: impl IntoIterator<Item = &'a [u8]>) -> redis::Cmd {
     let mut c = redis::cmd("EVAL");
     c.arg(script).arg(1).arg(key);
@@ -61,24 +80,33 @@ fn eval<'a>(script: &str, key: &[u8], args: impl IntoIterator<Item = &'a [u8]>) 
 }
 
 impl Conn {
-    /// Queues the read of `key` ([`Conn::read_dump`]).
-    pub fn queue_dump(&mut self, key: &[u8]) {
-        self.queue("DUMP", &eval(READ, key, []));
+    /// Queues the read of `key` ([`Conn::read_dump`]): its payload only when it has at most
+    /// `most` bytes (at most [`MAX_PAYLOAD`] less 4 KB, the most a reply may carry), its
+    /// length otherwise.
+    pub fn queue_dump(&mut self, key: &[u8], most: u64) {
+        let most = payload_bound(most).to_string();
+        self.queue("DUMP", &eval(READ, key, [most.as_bytes()]));
     }
 
-    /// The key read, `None` when it is absent (or expired).
-    pub fn read_dump(&mut self) -> Result<Option<Dumped>, Error> {
-        let v = self.read(MAX_PAYLOAD)?;
+    /// The key read by a [`Conn::queue_dump`] given `most`: the reply is read within that
+    /// bound (and its frame), so a server cannot make it take more.
+    pub fn read_dump(&mut self, most: u64) -> Result<Dump, Error> {
+        let v = self.read(payload_bound(most) as usize + FRAME)?;
         let name = self.name().to_string();
         match v {
-            Value::Nil => Ok(None),
+            Value::Nil => Ok(Dump::Absent),
             Value::Array(mut parts) if parts.len() == 2 => {
                 let payload = parts.pop().unwrap_or(Value::Nil);
                 let pttl = int(&name, "PTTL", &parts[0])?;
+                if let Value::Int(n) = payload {
+                    return u64::try_from(n)
+                        .map(Dump::Over)
+                        .map_err(|_| unexpected(&name, "DUMP", &Value::Int(n)));
+                }
                 let Some(payload) = bytes(&name, "DUMP", payload)? else {
-                    return Ok(None);
+                    return Ok(Dump::Absent);
                 };
-                Ok(Some(Dumped {
+                Ok(Dump::Item(Dumped {
                     pttl,
                     version: digest::of_payload(&payload),
                     payload,

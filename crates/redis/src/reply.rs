@@ -111,3 +111,12 @@ pub(crate) fn ok(server: &str, command: &str, v: &Value) -> Result<(), Error> {
         _ => Err(unexpected(server, command, v)),
     }
 }
+
+/// A server that wants a login and was given none.
+pub(crate) fn needs_login(name: &str, text: &str) -> Error {
+    Error::new(
+        name,
+        ErrorKind::Auth,
+        format!("{name} requires a login ({text}): give the user and the password"),
+    )
+}

@@ -9,12 +9,14 @@ if not d then return false end
 return redis.sha1hex(d)";
 
 /// A key's remaining TTL in ms (`PTTL`: -1 for none) and its `DUMP` payload, read at one
-/// instant; nil when absent.
+/// instant; nil when absent. A payload longer than `ARGV[1]` bytes is not sent: its length
+/// comes instead (an integer where the payload would be).
 pub const READ: &str = "\
 local t = redis.call('PTTL', KEYS[1])
 if t == -2 then return false end
 local d = redis.call('DUMP', KEYS[1])
 if not d then return false end
+if #d > tonumber(ARGV[1]) then return {t, #d} end
 return {t, d}";
 
 /// Writes a payload. `ARGV[1]` empty: only if the key is absent (`RESTORE` without

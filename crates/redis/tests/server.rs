@@ -11,8 +11,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ketama_redis::{
-    Access, Ask, Conn, ErrorKind, ListOptions, Options, Pace, Password, Removed, Restored, Sizes,
-    Tracking,
+    Access, Ask, Conn, Dump, ErrorKind, ListOptions, Options, Pace, Password, Removed, Restored,
+    Sizes, Tracking,
 };
 use ketama_testkit::redis::{redis_server, Redis, TlsSetup};
 use redis::Commands;
@@ -184,9 +184,11 @@ fn a_listing_shows_each_key_once_with_its_ttl_size_and_version() {
     assert_eq!(seen[b"s".as_slice()].pttl, -1);
     assert!(seen.values().all(|k| k.size > 0 && k.version != 0));
     // The listed version is the one a read computes from the payload.
-    conn.queue_dump(b"z");
+    conn.queue_dump(b"z", u64::MAX);
     conn.flush().unwrap();
-    let z = conn.read_dump().unwrap().unwrap();
+    let Dump::Item(z) = conn.read_dump(u64::MAX).unwrap() else {
+        panic!("z not read")
+    };
     assert_eq!(z.version, seen[b"z".as_slice()].version);
     // Without versions none is computed.
     let mut versions = 0;
@@ -208,17 +210,20 @@ fn every_type_is_copied_with_its_expiry_and_newer_or_changed_keys_are_left_alone
     let clock = b.info().clock_ms;
     assert!(clock.abs() < 1000, "loopback clocks agree: {clock}");
     for k in KEYS {
-        a.queue_dump(k.as_bytes());
+        a.queue_dump(k.as_bytes(), u64::MAX);
     }
-    a.queue_dump(b"absent");
+    a.queue_dump(b"absent", u64::MAX);
     // An expiry on NEW's clock, never later than the source's: read time + PTTL.
     let now = ketama_redis::unix_ms() + clock;
     a.flush().unwrap();
     let dumped: Vec<_> = KEYS
         .iter()
-        .map(|_| a.read_dump().unwrap().unwrap())
+        .map(|_| match a.read_dump(u64::MAX).unwrap() {
+            Dump::Item(d) => d,
+            d => panic!("{d:?}"),
+        })
         .collect();
-    assert_eq!(a.read_dump().unwrap(), None);
+    assert_eq!(a.read_dump(u64::MAX).unwrap(), Dump::Absent);
     // A newer value already at NEW: kept.
     let _: () = new.client().set("l", "newer").unwrap();
     for (k, d) in KEYS.iter().zip(&dumped) {

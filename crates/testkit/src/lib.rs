@@ -2,6 +2,8 @@
 //! - [`alloc`]: a counting global allocator, for tests that check a memory measurement;
 //! - [`fake`]: fake memcached servers that misbehave (slow, stalled, endless, garbage,
 //!   killed mid-reply);
+//! - [`meta_fake`]: a fake memcached speaking the meta protocol that answers out of order or
+//!   lies about its values' sizes;
 //! - [`memcached`]: real memcached processes on free ports of 127.0.0.1, killed on drop;
 //! - [`redis`]: real redis-server processes (TLS, ACL, cluster mode as asked), killed on
 //!   drop and with the test process;
@@ -18,6 +20,7 @@ pub mod alloc;
 pub mod fake;
 pub mod memcached;
 pub mod meta;
+pub mod meta_fake;
 pub mod packages;
 pub mod redis;
 pub mod signal;

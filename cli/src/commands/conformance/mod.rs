@@ -1,17 +1,16 @@
 //! `ketama conformance`: feeds recorded vector files to any program over a line protocol and
 //! reports, per file, on how many keys it agrees with the real client (`docs/conformance.md`).
 //!
-//! The program is started once; a writer thread streams every case to its stdin while this
-//! thread reads the answers, so neither side can block the other on a full pipe. A program
-//! that stays silent for [`IDLE`] (or `KETAMA_CONFORMANCE_IDLE` seconds) is stopped and the
-//! files it did not answer are reported as disagreeing.
+//! The program is started once, in its own process group; a writer thread streams every case
+//! to its stdin while this thread reads the answers, so neither side can block the other on
+//! a full pipe. A program that stays silent for [`IDLE`] (or `KETAMA_CONFORMANCE_IDLE`
+//! seconds), takes longer than `--file-timeout` over one file, prints a line longer than
+//! `--max-line` or more than `--max-output` bytes for one file is stopped with its whole
+//! group, and the files it did not answer are reported as disagreeing (`driver`).
 
 use std::ffi::OsString;
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::Args;
 use ketama_core::{Hash, Profile};
@@ -22,12 +21,12 @@ use crate::output::{self, Table};
 use crate::shared::Fail;
 
 mod case;
+mod driver;
 pub(crate) use case::{unhex, Case, CaseServer, Kind, OPTIONS};
+use driver::{Driver, Limits};
 
 /// How long the program may stay silent while answers are due.
 const IDLE: Duration = Duration::from_secs(60);
-/// How long the program may take to exit once its input is closed and answered.
-const EXIT_GRACE: Duration = Duration::from_secs(5);
 
 /// `ketama conformance`.
 #[derive(Debug, Args)]
@@ -50,6 +49,16 @@ pub(crate) struct ConformanceArgs {
     /// The folder of vector files (its top-level `*.json`).
     #[arg(long, default_value = "tests/vectors", value_name = "DIR")]
     pub(crate) vectors: PathBuf,
+    /// The longest time the program may take to answer one vector file, in seconds (then it
+    /// is stopped, with every process of its group).
+    #[arg(long, value_name = "SECONDS", default_value = "120", value_parser = crate::args::seconds)]
+    pub(crate) file_timeout: Duration,
+    /// The longest answer line, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 64 << 10)]
+    pub(crate) max_line: usize,
+    /// The most bytes of answers to one vector file.
+    #[arg(long, value_name = "BYTES", default_value_t = 16 << 20)]
+    pub(crate) max_output: u64,
     /// The program to test and its arguments (after `--`).
     #[arg(last = true, required = true, value_name = "COMMAND")]
     pub(crate) command: Vec<OsString>,
@@ -81,8 +90,9 @@ fn select(a: &ConformanceArgs) -> Result<Vec<Vector>, Fail> {
     files.sort();
     let mut out = Vec::new();
     for path in files {
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| Fail::new(format!("cannot read {}: {e}", path.display())))?;
+        let bytes = crate::files::read(&path, "vector file", crate::files::VECTOR_FILE)?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| Fail::new(format!("{}: not UTF-8", path.display())))?;
         let v: Value = serde_json::from_str(&text)
             .map_err(|e| Fail::new(format!("{}: not JSON: {e}", path.display())))?;
         let Some(kind) = Kind::of_file(v["kind"].as_str()) else {
@@ -298,6 +308,16 @@ fn judge(v: &Vector, answer: Answer) -> Outcome {
     o
 }
 
+/// The bounds of the program's answers, from the options.
+fn limits(a: &ConformanceArgs) -> Limits {
+    Limits {
+        idle: idle(),
+        file: a.file_timeout,
+        line: a.max_line,
+        output: a.max_output,
+    }
+}
+
 /// How long the program may stay silent: `KETAMA_CONFORMANCE_IDLE` seconds, else [`IDLE`].
 fn idle() -> Duration {
     std::env::var("KETAMA_CONFORMANCE_IDLE")
@@ -307,142 +327,19 @@ fn idle() -> Duration {
         .map_or(IDLE, Duration::from_secs)
 }
 
-/// Lines from the program's stdout, or `None` at its end.
-type Lines = mpsc::Receiver<Option<String>>;
-
-/// Reads one case's answer.
-fn answer(lines: &Lines, ended: &mut bool) -> Answer {
-    let limit = idle();
-    let mut got = Vec::new();
-    let mut error = None;
-    loop {
-        if *ended {
-            return Answer::Missing("the program ended before answering".into());
-        }
-        let line = match lines.recv_timeout(limit) {
-            Ok(Some(l)) => l,
-            Ok(None) | Err(mpsc::RecvTimeoutError::Disconnected) => {
-                *ended = true;
-                continue;
-            }
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                *ended = true;
-                return Answer::Missing(format!(
-                    "the program gave no answer for {} s; stopped",
-                    limit.as_secs()
-                ));
-            }
-        };
-        let line = line.strip_suffix('\r').unwrap_or(&line).to_string();
-        if line == "end" {
-            return match error {
-                Some(e) if got.is_empty() => Answer::Error(e),
-                Some(_) => Answer::Missing("an error line among answers".into()),
-                None => Answer::Lines(got),
-            };
-        }
-        match line.strip_prefix("error ") {
-            Some(e) if got.is_empty() && error.is_none() => error = Some(e.to_string()),
-            _ if error.is_some() => {
-                return Answer::Missing("answer lines after an error line".into())
-            }
-            _ => got.push(line),
-        }
-    }
-}
-
-/// Starts the program with piped stdin and stdout (stderr goes to ours).
-fn start(command: &[OsString]) -> Result<Child, Fail> {
-    let (prog, args) = command
-        .split_first()
-        .ok_or_else(|| Fail::new("no command given after --"))?;
-    Command::new(prog)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .map_err(|e| Fail::new(format!("cannot start {}: {e}", prog.to_string_lossy())))
-}
-
-/// Waits for the program to exit (killing it after [`EXIT_GRACE`]); a note when it did not
-/// exit cleanly.
-fn finish(child: &mut Child) -> Option<String> {
-    let until = Instant::now() + EXIT_GRACE;
-    loop {
-        match child.try_wait() {
-            Ok(Some(s)) if s.success() => return None,
-            Ok(Some(s)) => return Some(format!("the program exited with {s}")),
-            Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(20)),
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Some(format!(
-                    "the program did not exit within {} s of its input closing; stopped",
-                    EXIT_GRACE.as_secs()
-                ));
-            }
-        }
-    }
-}
-
 /// Runs the program over the selected files.
 fn run_cases(
     a: &ConformanceArgs,
     vectors: &[Vector],
 ) -> Result<(Vec<Outcome>, Option<String>), Fail> {
-    let mut child = start(&a.command)?;
-    let stdin = child.stdin.take();
-    let stdout = child.stdout.take();
-    let (Some(mut stdin), Some(stdout)) = (stdin, stdout) else {
-        let _ = child.kill();
-        let _ = child.wait();
-        return Err(Fail::new("cannot talk to the program"));
-    };
+    let limits = limits(a);
     let texts: Vec<String> = vectors.iter().map(|v| v.case.text()).collect();
-    let writer = std::thread::spawn(move || {
-        for t in texts {
-            // A program that stops reading ends the stream; its answers say the rest.
-            if stdin.write_all(t.as_bytes()).is_err() {
-                return;
-            }
-        }
-        let _ = stdin.flush();
-    });
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut r = BufReader::new(stdout);
-        let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            match r.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => {
-                    let _ = tx.send(None);
-                    return;
-                }
-                Ok(_) => {
-                    if buf.last() == Some(&b'\n') {
-                        buf.pop();
-                    }
-                    let line = String::from_utf8_lossy(&buf).into_owned();
-                    if tx.send(Some(line)).is_err() {
-                        return;
-                    }
-                }
-            }
-        }
-    });
-    let mut ended = false;
+    let mut driver = Driver::start(&a.command, texts, limits)?;
     let outcomes: Vec<Outcome> = vectors
         .iter()
-        .map(|v| judge(v, answer(&rx, &mut ended)))
+        .map(|v| judge(v, driver.answer(limits)))
         .collect();
-    if ended {
-        let _ = child.kill();
-    }
-    let exit = finish(&mut child);
-    let _ = writer.join();
-    Ok((outcomes, if ended { None } else { exit }))
+    Ok((outcomes, driver.finish()))
 }
 
 /// Runs `ketama conformance`; returns the exit status (0 all agree, 1 some disagree, 2 bad

@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 use super::scale_args::{KeyArgs, ScaleArgs};
 use crate::backend_args::BackendArgs;
 use crate::shared::Fail;
-use crate::tls_args::TlsArgs;
+use crate::tls_args::{TlsArgs, ToTlsArgs};
 
 /// `ketama migrate` verbs.
 #[derive(Debug, Subcommand)]
@@ -73,6 +73,8 @@ pub(crate) struct PlaceArgs {
     #[command(flatten)]
     pub(crate) tls: TlsArgs,
     #[command(flatten)]
+    pub(crate) to_tls: ToTlsArgs,
+    #[command(flatten)]
     pub(crate) servers_kind: BackendArgs,
 }
 
@@ -116,6 +118,14 @@ pub(crate) struct RunArgs {
     pub(crate) shard: Option<String>,
     #[command(flatten)]
     pub(crate) scale: ScaleArgs,
+    /// Repeat the sync (needs --state) until a pass changes fewer than N keys (copies,
+    /// updates, deletes), at most --max-passes passes: the last run before the switch, as
+    /// short as the writers allow; the last pass's changes are the residual to expect.
+    #[arg(long, value_name = "N", requires = "state", conflicts_with_all = ["dry_run", "delete_moved"])]
+    pub(crate) until_quiet: Option<u64>,
+    /// With --until-quiet: the most passes.
+    #[arg(long, value_name = "M", default_value_t = 10, requires = "until_quiet")]
+    pub(crate) max_passes: usize,
 }
 
 /// Parses `--shard I/N`.

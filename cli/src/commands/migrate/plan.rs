@@ -22,7 +22,8 @@ pub(crate) fn run(a: &PlanArgs, f: Format) -> Result<(String, i32), Fail> {
             0,
         ));
     }
-    let plan = ketama_migrate::plan_with(&pl, &setup::backend(&a.place)?, &a.keys.plan());
+    let plan = ketama_migrate::plan_with(&pl, &setup::backend(&a.place)?, &a.keys.plan())
+        .map_err(|e| Fail::new(e.to_string()))?;
     if crate::stop::requested() {
         return Err(Fail::new("interrupted"));
     }

@@ -3,7 +3,7 @@
 
 use std::sync::Mutex;
 
-use ketama_migrate::run::get;
+use ketama_migrate::run::{changed, get, until_quiet};
 use ketama_migrate::{Outcome, Progress, RunError, RunOptions};
 use serde_json::json;
 
@@ -40,6 +40,12 @@ pub(crate) fn run(a: &RunArgs, f: Format) -> Result<(String, i32), Fail> {
         return Err(Fail::new("--rate must be at least 1 key per second"));
     }
     let shard = a.shard.as_deref().map(parse_shard).transpose()?;
+    if let Some(state) = a.state.as_deref().map(std::path::Path::new) {
+        // A FIFO or a device given as the state file is refused before the run starts.
+        if state.exists() {
+            crate::files::open(state, "state file")?;
+        }
+    }
     if pl.is_identity() {
         return Ok((
             match f {
@@ -65,7 +71,28 @@ pub(crate) fn run(a: &RunArgs, f: Format) -> Result<(String, i32), Fail> {
         progress: Some(&bar),
         scale: a.scale.scale(),
     };
-    let r = ketama_migrate::run(&pl, &backend, &opts);
+    let mut quiet = None;
+    let r = match a.until_quiet {
+        None => ketama_migrate::run(&pl, &backend, &opts),
+        Some(below) => {
+            let mut each = |o: &Outcome| {
+                eprintln!(
+                    "ketama: migrate run: pass: {} keys changed in {:.1} s",
+                    changed(o),
+                    o.seconds
+                );
+            };
+            until_quiet(&pl, &backend, &opts, below, a.max_passes, &mut each).map(|mut p| {
+                let passes = p.passes.iter().map(|o| (changed(o), o.seconds)).collect();
+                quiet = Some(run_report::Quiet {
+                    below,
+                    passes,
+                    quiet: p.quiet,
+                });
+                p.passes.pop().expect("at least one pass")
+            })
+        }
+    };
     let waited = opts.scale.throttle.as_ref().map(|t| t.waited());
     if let Ok(b) = bar.bar.into_inner() {
         b.0.finish();
@@ -87,8 +114,20 @@ pub(crate) fn run(a: &RunArgs, f: Format) -> Result<(String, i32), Fail> {
         0
     };
     let out = match f {
-        Format::Json => crate::output::json(&run_report::outcome_json(&pl, a, &o, waited)),
-        _ => run_report::outcome_table(&pl, a, &o, waited),
+        Format::Json => {
+            let mut j = run_report::outcome_json(&pl, a, &o, waited);
+            if let Some(q) = &quiet {
+                j["until_quiet"] = q.json();
+            }
+            crate::output::json(&j)
+        }
+        _ => {
+            let mut t = run_report::outcome_table(&pl, a, &o, waited);
+            if let Some(q) = &quiet {
+                t.push_str(&q.text());
+            }
+            t
+        }
     };
     Ok((out, code))
 }
@@ -106,7 +145,7 @@ fn notes(a: &RunArgs, o: &Outcome) {
         setup::bad_lines("migrate run", label, l);
     }
     for (label, e) in &o.dead {
-        eprintln!("ketama: migrate run: server {label} failed: {e}");
+        eprintln!("ketama: migrate run: {}", run_report::failure(label, e));
     }
     let failed = get(&o.counts.failed);
     if failed > 0 {

@@ -86,6 +86,16 @@ pub(crate) fn row_defs(delete_moved: bool) -> Vec<Row> {
             ("deleted", "copies deleted: their source is gone", |c| {
                 &c.deleted_copies
             }),
+            (
+                "settled",
+                "writes of a stopped run found on the NEW server as written: recorded",
+                |c| &c.settled,
+            ),
+            (
+                "verified",
+                "copies on a restarted NEW server found as written (same value and flags): recorded",
+                |c| &c.verified,
+            ),
         ]
     };
     v.extend(more);
@@ -102,7 +112,7 @@ pub(crate) fn row_defs(delete_moved: bool) -> Vec<Row> {
         ),
         (
             "unsendable",
-            "binary keys over 187 bytes: the meta protocol cannot name them",
+            "binary keys over 186 bytes: the meta protocol cannot name them",
             |c| &c.unsendable,
         ),
         ("failed", "not done: a server failed (run again)", |c| {
@@ -188,12 +198,22 @@ pub(crate) fn outcome_table(
         out.push('\n');
     }
     for (label, e) in &o.dead {
-        out.push_str(&format!("FAILED: server {label}: {e}\n"));
+        out.push_str(&format!("FAILED: {}\n", failure(label, e)));
     }
     if o.interrupted {
         out.push_str("INTERRUPTED: a rerun resumes\n");
     }
     out
+}
+
+/// What failed, naming the server once: its error when that names it (every server error
+/// does), else the label and the error.
+pub(crate) fn failure(label: &str, e: &str) -> String {
+    if e.contains(label) {
+        e.to_string()
+    } else {
+        format!("server {label}: {e}")
+    }
 }
 
 /// The JSON of a run.
@@ -226,4 +246,51 @@ pub(crate) fn outcome_json(
         "cachedump": o.partial,
         "interrupted": o.interrupted,
     })
+}
+
+/// How syncs until quiet went (`--until-quiet`).
+pub(crate) struct Quiet {
+    /// The threshold.
+    pub(crate) below: u64,
+    /// Each pass: keys changed, seconds.
+    pub(crate) passes: Vec<(u64, f64)>,
+    /// Whether the last pass changed fewer keys than the threshold.
+    pub(crate) quiet: bool,
+}
+
+impl Quiet {
+    /// The report's lines (the table above is the last pass's).
+    pub(crate) fn text(&self) -> String {
+        let mut out = String::from("\n");
+        for (i, (n, s)) in self.passes.iter().enumerate() {
+            out.push_str(&format!("pass {}: {n} keys changed in {s:.1} s\n", i + 1));
+        }
+        let (last, secs) = self.passes.last().copied().unwrap_or_default();
+        out.push_str(&if self.quiet {
+            format!(
+                "quiet: the last pass changed {last} keys (fewer than {}) in {secs:.1} s; keys \
+                 written at the OLD servers from its start until the clients switch read stale \
+                 or missing after the switch: pause writes for the switch, or switch now\n",
+                self.below
+            )
+        } else {
+            format!(
+                "NOT quiet after {} passes: the last one changed {last} keys (the threshold is \
+                 {}); writers change keys faster than a pass copies them\n",
+                self.passes.len(),
+                self.below
+            )
+        });
+        out
+    }
+
+    /// The report's JSON.
+    pub(crate) fn json(&self) -> serde_json::Value {
+        json!({
+            "threshold": self.below,
+            "quiet": self.quiet,
+            "passes": self.passes.iter().map(|(n, s)| json!({"changed": n, "seconds": s})).collect::<Vec<_>>(),
+            "residual": self.passes.last().map(|p| p.0),
+        })
+    }
 }

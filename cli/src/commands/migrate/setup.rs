@@ -49,15 +49,20 @@ pub(crate) fn placement(a: &PlaceArgs) -> Result<Placement, Fail> {
 }
 
 /// The servers (memcached or Redis, `--backend`) as the options say (timeout per round trip,
-/// TLS, the Redis login and database), stopped by Ctrl-C.
+/// TLS per fleet, the Redis login and database), stopped by Ctrl-C.
 pub(crate) fn backend(a: &PlaceArgs) -> Result<AnyBackend, Fail> {
     a.servers_kind.check()?;
-    let tls = a.tls.load().map_err(Fail::new)?;
-    let net = Options::new(a.timeout, crate::stop::flag()).with_tls(tls);
+    let old = a.tls.load().map_err(Fail::new)?;
+    let new = a.to_tls.load(old.clone()).map_err(Fail::new)?;
+    let net = Options::new(a.timeout, crate::stop::flag());
+    let (old, new) = (net.clone().with_tls(old), net.with_tls(new));
     Ok(if a.servers_kind.is_redis() {
-        AnyBackend::Redis(Redis::new(a.servers_kind.redis(net)?))
+        AnyBackend::Redis(Redis::per_side(
+            a.servers_kind.redis(old)?,
+            a.servers_kind.redis(new)?,
+        ))
     } else {
-        AnyBackend::Memcached(Memcached::new(net))
+        AnyBackend::Memcached(Memcached::per_side(old, new))
     })
 }
 

@@ -26,7 +26,8 @@ struct Sums<'a> {
 /// Runs `ketama migrate verify`: the output and the exit status.
 pub(crate) fn run(a: &PlaceArgs, f: Format) -> Result<(String, i32), Fail> {
     let pl = setup::placement(a)?;
-    let checks = ketama_migrate::verify(&pl, &setup::backend(a)?);
+    let checks =
+        ketama_migrate::verify(&pl, &setup::backend(a)?).map_err(|e| Fail::new(e.to_string()))?;
     if crate::stop::requested() {
         return Err(Fail::new("interrupted"));
     }

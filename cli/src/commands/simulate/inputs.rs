@@ -49,8 +49,15 @@ pub(crate) fn load_keys(a: &SimulateArgs) -> Result<(String, Vec<Vec<u8>>), Fail
     }
     let (source, words) = match &a.text {
         Some(path) => {
-            let words = std::fs::File::open(path)
-                .and_then(|f| keys::WordCounter::default().read(f))
+            let f = crate::files::open(std::path::Path::new(path), "text")?;
+            if f.metadata().map_or(0, |m| m.len()) > crate::files::TEXT {
+                return Err(Fail::new(format!(
+                    "{path}: cannot read text: it is larger than {} bytes",
+                    crate::files::TEXT
+                )));
+            }
+            let words = keys::WordCounter::default()
+                .read(std::io::Read::take(f, crate::files::TEXT))
                 .map_err(|e| Fail::new(format!("{path}: cannot read text: {e}")))?;
             (format!("distinct words of {path}"), words)
         }

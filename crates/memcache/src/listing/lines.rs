@@ -56,12 +56,19 @@ pub(crate) fn metadump(l: &[u8]) -> Result<ListedKey, String> {
     Ok(item)
 }
 
-/// The key of a cachedump line `ITEM <key> [<size> b; <time> s]` (its metadata unknown).
+/// The key of a cachedump line `ITEM <key> [<size> b; <time> s]`, with the size of its value
+/// (0 when the line does not say; its expiry and CAS are unknown).
 pub(crate) fn cachedump(l: &[u8]) -> Result<ListedKey, String> {
-    let key = l
+    let mut words = l
         .strip_prefix(b"ITEM ")
-        .and_then(|r| r.split(|&b| b == b' ').next())
-        .ok_or_else(|| format!("not a cachedump line: {}", printable(l)))?;
+        .ok_or_else(|| format!("not a cachedump line: {}", printable(l)))?
+        .split(|&b| b == b' ');
+    let key = words.next().unwrap_or_default();
+    let size = words
+        .next()
+        .and_then(|w| w.strip_prefix(b"["))
+        .and_then(dec)
+        .unwrap_or(0);
     if !key_ok(key) {
         return Err(format!("not a memcached key: {}", bad_key(key)));
     }
@@ -69,7 +76,7 @@ pub(crate) fn cachedump(l: &[u8]) -> Result<ListedKey, String> {
         key: key.to_vec(),
         exp: -1,
         cas: 0,
-        size: 0,
+        size,
         la: -1,
         fetched: None,
     })
@@ -129,7 +136,9 @@ mod tests {
 
     #[test]
     fn cachedump_lines() {
-        assert_eq!(cachedump(b"ITEM k:1 [5 b; 0 s]").unwrap().key, b"k:1");
+        let it = cachedump(b"ITEM k:1 [5 b; 0 s]").unwrap();
+        assert_eq!((it.key.as_slice(), it.size), (&b"k:1"[..], 5));
+        assert_eq!(cachedump(b"ITEM k:1 [x b; 0 s]").unwrap().size, 0);
         assert!(cachedump(b"ITEM").is_err());
         assert!(cachedump(b"key=k").is_err());
     }

@@ -17,13 +17,14 @@ pub enum AnyBackend {
     Redis(Redis),
 }
 
-/// A connection of an [`AnyBackend`].
+/// A connection of an [`AnyBackend`] (each kind boxed: their sizes differ by hundreds of
+/// bytes).
 #[derive(Debug)]
 pub enum AnyConn {
     /// To a memcached.
-    Memcached(MemcachedConn),
+    Memcached(Box<MemcachedConn>),
     /// To a Redis.
-    Redis(RedisConn),
+    Redis(Box<RedisConn>),
 }
 
 impl Backend for AnyBackend {
@@ -31,8 +32,8 @@ impl Backend for AnyBackend {
 
     fn open(&self, server: &Endpoint, purpose: Purpose) -> Result<AnyConn, ServerError> {
         Ok(match self {
-            AnyBackend::Memcached(b) => AnyConn::Memcached(b.open(server, purpose)?),
-            AnyBackend::Redis(b) => AnyConn::Redis(b.open(server, purpose)?),
+            AnyBackend::Memcached(b) => AnyConn::Memcached(Box::new(b.open(server, purpose)?)),
+            AnyBackend::Redis(b) => AnyConn::Redis(Box::new(b.open(server, purpose)?)),
         })
     }
 
@@ -70,17 +71,17 @@ impl Connection for AnyConn {
         }
     }
 
-    fn send(&mut self, requests: &[Request<'_>]) -> Result<(), ServerError> {
+    fn send(&mut self, requests: &[Request<'_>], keep: u64) -> Result<(), ServerError> {
         match self {
-            AnyConn::Memcached(c) => c.send(requests),
-            AnyConn::Redis(c) => c.send(requests),
+            AnyConn::Memcached(c) => c.send(requests, keep),
+            AnyConn::Redis(c) => c.send(requests, keep),
         }
     }
 
-    fn receive(&mut self, requests: &[Request<'_>]) -> Result<Vec<Reply>, ServerError> {
+    fn receive(&mut self, requests: &[Request<'_>], keep: u64) -> Result<Vec<Reply>, ServerError> {
         match self {
-            AnyConn::Memcached(c) => c.receive(requests),
-            AnyConn::Redis(c) => c.receive(requests),
+            AnyConn::Memcached(c) => c.receive(requests, keep),
+            AnyConn::Redis(c) => c.receive(requests, keep),
         }
     }
 }

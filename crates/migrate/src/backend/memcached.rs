@@ -1,15 +1,18 @@
 //! The memcached backend: [`Memcached`] over one `ketama-memcache` connection per server.
 //! Reads are `mg <key> v f t c u` (value, client flags, remaining TTL, CAS, no LRU bump);
 //! writes `ms` in add mode (`ME`) or compared set mode (`MS C<cas>`); deletes `md` (`C<cas>`
-//! when compared). A [`Version`] is the item's CAS. The listing is the client's one listing
-//! with each reply line given the whole timeout (a listing of millions of keys takes
-//! minutes).
+//! when compared); each reply is matched to its request (opaque token and key). A
+//! [`Version`] is the item's CAS. A value is read only up to the server's own item size
+//! limit (`item_size_max` of `stats settings`, read when a connection opens for a sync;
+//! memcached's default of 1 MiB when the server does not say). The listing is the client's
+//! one listing with each reply line given the whole timeout (a listing of millions of keys
+//! takes minutes).
 
 use std::time::{Duration, Instant};
 
 use ketama_memcache::{
-    exp_token, sendable, Conn, DeleteReply, Error, ErrorKind, Got, ListOptions, Mode, Options,
-    Pace, SetReply, Sizes,
+    exp_token, sendable, Conn, DeleteReply, Error, ErrorKind, Fetched, Got, ListOptions, Mode,
+    Options, Pace, SetReply, Sizes, DEFAULT_MAX_VALUE,
 };
 
 use super::error::{ServerError, ServerErrorKind};
@@ -85,6 +88,9 @@ impl Backend for Memcached {
             conn.check_meta()?;
             conn.renew_deadline();
             clock = conn.server_time()? - now();
+            conn.renew_deadline();
+            let limit = conn.item_size_max()?;
+            conn.set_max_value(limit.unwrap_or(DEFAULT_MAX_VALUE as u64));
         }
         Ok(MemcachedConn {
             conn,
@@ -190,7 +196,7 @@ impl Connection for MemcachedConn {
         })
     }
 
-    fn send(&mut self, requests: &[Request<'_>]) -> Result<(), ServerError> {
+    fn send(&mut self, requests: &[Request<'_>], _keep: u64) -> Result<(), ServerError> {
         self.sent = Instant::now();
         for r in requests {
             match *r {
@@ -220,17 +226,25 @@ impl Connection for MemcachedConn {
         Ok(self.conn.flush()?)
     }
 
-    fn receive(&mut self, requests: &[Request<'_>]) -> Result<Vec<Reply>, ServerError> {
+    fn receive(&mut self, requests: &[Request<'_>], keep: u64) -> Result<Vec<Reply>, ServerError> {
+        let mut left = keep;
         let mut out = Vec::with_capacity(requests.len());
         for r in requests {
-            out.push(match r {
-                Request::Read(_) => {
-                    let sent = self.sent;
-                    Reply::Item(self.conn.read_get()?.map(|g| item(g, sent)))
+            out.push(match *r {
+                Request::Read(k) => {
+                    let most = usize::try_from(left).unwrap_or(usize::MAX);
+                    match self.conn.read_get(k, most)? {
+                        Fetched::Hit(g) => {
+                            left = left.saturating_sub(g.value.len() as u64);
+                            Reply::Item(Some(item(g, self.sent)))
+                        }
+                        Fetched::Miss => Reply::Item(None),
+                        Fetched::Over(n) => Reply::Later(n),
+                    }
                 }
-                Request::Version(_) => Reply::Version(self.conn.read_cas()?.map(Version)),
-                Request::Add(..) | Request::Update { .. } => {
-                    Reply::Written(match self.conn.read_set()? {
+                Request::Version(k) => Reply::Version(self.conn.read_cas(k)?.map(Version)),
+                Request::Add(k, _) | Request::Update { key: k, .. } => {
+                    Reply::Written(match self.conn.read_set(k)? {
                         SetReply::Stored(cas) => Written::Stored(Version(cas)),
                         SetReply::NotStored => Written::Exists,
                         SetReply::Exists => Written::Changed,
@@ -238,11 +252,13 @@ impl Connection for MemcachedConn {
                         SetReply::Refused => Written::Refused,
                     })
                 }
-                Request::Delete { .. } => Reply::Deleted(match self.conn.read_delete()? {
-                    DeleteReply::Deleted => Deleted::Deleted,
-                    DeleteReply::NotFound => Deleted::Gone,
-                    DeleteReply::Exists => Deleted::Changed,
-                }),
+                Request::Delete { key, .. } => {
+                    Reply::Deleted(match self.conn.read_delete(key)? {
+                        DeleteReply::Deleted => Deleted::Deleted,
+                        DeleteReply::NotFound => Deleted::Gone,
+                        DeleteReply::Exists => Deleted::Changed,
+                    })
+                }
             });
         }
         Ok(out)

@@ -9,27 +9,35 @@
 use std::time::Instant;
 
 use ketama_redis::{
-    Conn, Dumped, Error, ErrorKind, ListOptions, Options, Pace, Removed, Restored, Sizes,
+    Conn, Dump, Dumped, Error, ErrorKind, ListOptions, Options, Pace, Removed, Restored, Sizes,
 };
 
 use super::error::{ServerError, ServerErrorKind};
-use super::server::{Backend, Connection, Endpoint, Purpose};
+use super::server::{Backend, Connection, Endpoint, Purpose, Side};
 use super::types::{
     Ask, Deleted, Identity, Item, ListSummary, Listed, Reply, Request, Version, Written,
 };
 use crate::clock::now;
 use crate::heat::Heat;
 
-/// Redis servers, reached with these options (timeout, stop flag, TLS, login, database).
+/// Redis servers, reached with these options (timeout, stop flag, TLS, login, database),
+/// each fleet with its own.
 #[derive(Clone, Debug)]
 pub struct Redis {
-    opts: Options,
+    old: Options,
+    new: Options,
 }
 
 impl Redis {
-    /// The backend connecting with `opts`.
+    /// The backend connecting to both fleets with `opts`.
     pub fn new(opts: Options) -> Redis {
-        Redis { opts }
+        Redis::per_side(opts.clone(), opts)
+    }
+
+    /// The backend connecting to the OLD fleet with `old` and to the NEW one with `new` (e.g.
+    /// TLS on one side only); both should share one stop flag.
+    pub fn per_side(old: Options, new: Options) -> Redis {
+        Redis { old, new }
     }
 }
 
@@ -39,6 +47,8 @@ pub struct RedisConn {
     conn: Conn,
     /// When the last round was sent (a read's TTL counts from then).
     sent: Instant,
+    /// The most payload bytes each read of the last round asked for.
+    keep: u64,
 }
 
 impl From<Error> for ServerError {
@@ -64,8 +74,16 @@ impl Backend for Redis {
     /// whatever its purpose.
     fn open(&self, server: &Endpoint, _purpose: Purpose) -> Result<RedisConn, ServerError> {
         Ok(RedisConn {
-            conn: Conn::connect(&server.label, &server.addr, &self.opts)?,
+            conn: Conn::connect(
+                &server.label,
+                &server.addr,
+                match server.side {
+                    Side::Old => &self.old,
+                    Side::New => &self.new,
+                },
+            )?,
             sent: Instant::now(),
+            keep: u64::MAX,
         })
     }
 }
@@ -161,11 +179,14 @@ impl Connection for RedisConn {
         })
     }
 
-    fn send(&mut self, requests: &[Request<'_>]) -> Result<(), ServerError> {
+    /// A read asks for its payload only up to `keep` bytes ([`Conn::queue_dump`]): a
+    /// larger one stays on the server and only its length comes back.
+    fn send(&mut self, requests: &[Request<'_>], keep: u64) -> Result<(), ServerError> {
         self.sent = Instant::now();
+        self.keep = keep;
         for r in requests {
             match *r {
-                Request::Read(k) => self.conn.queue_dump(k),
+                Request::Read(k) => self.conn.queue_dump(k, keep),
                 Request::Version(k) => self.conn.queue_digest(k),
                 Request::Add(k, it) => {
                     let exp = self.expires_ms(it);
@@ -184,14 +205,24 @@ impl Connection for RedisConn {
         Ok(self.conn.flush()?)
     }
 
-    fn receive(&mut self, requests: &[Request<'_>]) -> Result<Vec<Reply>, ServerError> {
+    /// Each payload was at most the round's bound when sent; one that would pass what the
+    /// round may still keep (the other servers of the round came first) is dropped as read.
+    fn receive(&mut self, requests: &[Request<'_>], keep: u64) -> Result<Vec<Reply>, ServerError> {
+        let mut left = keep;
         let mut out = Vec::with_capacity(requests.len());
         for r in requests {
             out.push(match r {
-                Request::Read(_) => {
-                    let sent = self.sent;
-                    Reply::Item(self.conn.read_dump()?.map(|d| item(d, sent)))
-                }
+                Request::Read(_) => match self.conn.read_dump(self.keep)? {
+                    Dump::Item(d) if d.payload.len() as u64 > left => {
+                        Reply::Later(d.payload.len() as u64)
+                    }
+                    Dump::Item(d) => {
+                        left -= d.payload.len() as u64;
+                        Reply::Item(Some(item(d, self.sent)))
+                    }
+                    Dump::Over(n) => Reply::Later(n),
+                    Dump::Absent => Reply::Item(None),
+                },
                 Request::Version(_) => Reply::Version(self.conn.read_digest()?.map(Version)),
                 Request::Add(..) => Reply::Written(Self::written(self.conn.read_restore(false)?)),
                 Request::Update { .. } => {

@@ -74,10 +74,20 @@ pub trait Connection: Send {
     /// Which server process answers.
     fn identity(&mut self) -> Result<Identity, ServerError>;
 
-    /// Sends one request per item of `requests`, without reading replies.
-    fn send(&mut self, requests: &[Request<'_>]) -> Result<(), ServerError>;
+    /// Sends one request per item of `requests`, without reading replies. `keep` is the most
+    /// bytes of item data the round's [`receive`](Self::receive) will keep (`u64::MAX`: no
+    /// bound): a backend whose server can leave out a value over it (Redis) asks for that.
+    fn send(&mut self, requests: &[Request<'_>], keep: u64) -> Result<(), ServerError>;
 
     /// Reads the replies to the last [`send`](Self::send) of `requests`: one per request, in
-    /// order, each the [`Reply`] variant of its request.
-    fn receive(&mut self, requests: &[Request<'_>]) -> Result<Vec<Reply>, ServerError>;
+    /// order, each the [`Reply`] variant of its request. A reply that is not the reply to its
+    /// own request (a server or proxy answering out of order) is an error: none of the
+    /// round's replies may be used. At most `keep` bytes of item data are kept in all: a
+    /// [`Request::Read`] whose data would pass that is read past (or left out by the server)
+    /// and answered [`Reply::Later`] with its size (the engine asks for it again in a later
+    /// round); every backend keeps this bound.
+    ///
+    /// [`Request::Read`]: super::Request::Read
+    /// [`Reply::Later`]: super::Reply::Later
+    fn receive(&mut self, requests: &[Request<'_>], keep: u64) -> Result<Vec<Reply>, ServerError>;
 }

@@ -135,6 +135,10 @@ pub enum Request<'a> {
 pub enum Reply {
     /// To [`Request::Read`]: the item, `None` when the key is absent.
     Item(Option<Item>),
+    /// To [`Request::Read`] received with a byte limit
+    /// ([`Connection::receive_within`](super::Connection::receive_within)): the item's data
+    /// has this many bytes, more than the round could still keep; it was not kept.
+    Later(u64),
     /// To [`Request::Version`]: the version, `None` when the key is absent.
     Version(Option<Version>),
     /// To [`Request::Add`] and [`Request::Update`].
@@ -182,4 +186,18 @@ pub struct Identity {
     /// When the process started, Unix seconds on its own clock: a restart changes it (and
     /// may void the versions given before).
     pub started: i64,
+}
+
+impl Identity {
+    /// Whether two start times (as [`Identity::started`] gives them) are one start: within a
+    /// second, since a start time is read as the server's clock minus its uptime, two whole
+    /// numbers of seconds read at different instants (Redis: `TIME` and `INFO` apart).
+    pub fn started_alike(a: i64, b: i64) -> bool {
+        (a - b).abs() <= 1
+    }
+
+    /// Whether `other` is the same server process: the same process, started alike.
+    pub fn same_process(&self, other: &Identity) -> bool {
+        self.process == other.process && Identity::started_alike(self.started, other.started)
+    }
 }

@@ -27,6 +27,12 @@ pub struct Counts {
     pub kept: AtomicU64,
     /// Copies a client changed after the tool wrote them (left alone).
     pub client_changed: AtomicU64,
+    /// Writes of an earlier run whose outcome was unknown (stopped, killed, a server that
+    /// stalled), found on the NEW server as the tool wrote them and recorded.
+    pub settled: AtomicU64,
+    /// Copies whose recorded version was not sure (their server restarted since) found
+    /// holding what the tool wrote, and recorded again.
+    pub verified: AtomicU64,
     /// Keys gone at the source between listing and reading.
     pub vanished: AtomicU64,
     /// Copies deleted because their source is gone.
@@ -39,7 +45,8 @@ pub struct Counts {
     pub changed_at_source: AtomicU64,
     /// Keys the NEW server refused (`SERVER_ERROR`, e.g. over its item size limit).
     pub refused: AtomicU64,
-    /// Keys the backend cannot name (memcached: binary keys too long for base64).
+    /// Keys the backend cannot name (memcached: binary keys over 186 bytes, whose base64 is
+    /// over 250).
     pub unsendable: AtomicU64,
     /// Keys not copied (or not deleted) because a server failed.
     pub failed: AtomicU64,

@@ -11,21 +11,23 @@ use super::counts::{get, Counts};
 use super::delete;
 use super::error::RunError;
 use super::feed::{self, Fed};
+use super::job::Job;
 use super::limits::BATCH;
 use super::options::RunOptions;
 use super::outcome::Outcome;
-use super::shared::{Bucket, Ctx, Dead, Job};
-use crate::backend::{Backend, Purpose, ServerErrorKind};
+use super::shared::{process_of, seen, Bucket, Ctx, Dead, Processes};
+use crate::backend::{Backend, Identity, Purpose, ServerErrorKind};
 use crate::placement::Placement;
-use crate::state::State;
+use crate::state::{Ids, Seen, State};
 
 /// Checks that every NEW server answers and supports what a run needs; the refusal says
-/// which do not.
-pub fn preflight<B: Backend>(pl: &Placement, backend: &B) -> Result<(), RunError> {
+/// which do not. Returns the process of each (file order).
+pub fn preflight<B: Backend>(pl: &Placement, backend: &B) -> Result<Vec<Seen>, RunError> {
     let mut down = Vec::new();
+    let mut seen = Vec::new();
     for ep in &pl.new.endpoints {
         match backend.open(ep, Purpose::Sync) {
-            Ok(_) => {}
+            Ok(mut c) => seen.push(process_of(&mut c)),
             Err(e) if e.kind == ServerErrorKind::Unsupported => {
                 return Err(RunError::Unsupported(e))
             }
@@ -33,10 +35,46 @@ pub fn preflight<B: Backend>(pl: &Placement, backend: &B) -> Result<(), RunError
         }
     }
     if down.is_empty() {
-        Ok(())
+        Ok(seen)
     } else {
         Err(RunError::Down(down))
     }
+}
+
+/// The processes of the OLD servers of `sources` as they said who they are (others not
+/// asked) and of the NEW servers (`new`).
+fn processes(old_ids: &[Option<Identity>], sources: &[usize], new: Vec<Seen>) -> Processes {
+    let old = old_ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| match id {
+            _ if !sources.contains(&i) => Seen::NotAsked,
+            Some(id) => seen(id),
+            None => Seen::Unknown,
+        })
+        .collect();
+    Processes { old, new }
+}
+
+/// Opens the state file at `path` for this run's servers and processes.
+fn open_state<B: Backend>(
+    path: &str,
+    pl: &Placement,
+    backend: &B,
+    procs: &Processes,
+) -> Result<State, RunError> {
+    let with = |labels: Vec<&str>, seen: &[Seen]| -> Vec<(String, Seen)> {
+        labels
+            .into_iter()
+            .zip(seen)
+            .map(|(l, s)| (l.to_string(), s.clone()))
+            .collect()
+    };
+    let ids = Ids::new(
+        with(pl.old.labels().collect(), &procs.old),
+        with(pl.new.labels().collect(), &procs.new),
+    );
+    Ok(State::open(path, ids, &|k| backend.names(k))?)
 }
 
 /// Copies each moving key from its OLD owner to its NEW owner (or, with
@@ -49,20 +87,32 @@ pub fn run<B: Backend>(
     opts: &RunOptions<'_>,
 ) -> Result<Outcome, RunError> {
     opts.check()?;
-    preflight(pl, backend)?;
+    let new_procs = preflight(pl, backend)?;
+    let joined = crate::same::join(pl, backend)?;
+    if !joined.new_unknown.is_empty() {
+        return Err(RunError::Down(
+            joined.new_unknown.into_iter().map(|(_, e)| e).collect(),
+        ));
+    }
+    let pl = &joined.placement;
     let start = Instant::now();
     let counts = Counts::default();
     let dead = Dead::new(&opts.stop);
+    // An OLD server that cannot say who it is may be a NEW one under another label: left out.
+    for (i, e) in &joined.old_unknown {
+        dead.add(pl.old.label(*i), e.message.clone());
+    }
     let sources: Vec<usize> = (0..pl.old.len())
         .filter(|p| opts.shard.is_none_or(|(i, n)| p % n == i))
+        .filter(|&p| !dead.has(pl.old.label(p)))
         .collect();
-    let state = match &opts.state {
-        Some(p) if !opts.dry_run => Some(Mutex::new(State::open(
-            p,
-            &pl.old.labels().map(String::from).collect::<Vec<_>>(),
-            &pl.new.labels().map(String::from).collect::<Vec<_>>(),
-        )?)),
-        _ => None,
+    let (state, procs) = match &opts.state {
+        Some(p) if !opts.dry_run => {
+            let procs = processes(&joined.old_ids, &sources, new_procs);
+            let st = open_state(p, pl, backend, &procs)?;
+            (Some(Mutex::new(st)), procs)
+        }
+        _ => (None, Processes::default()),
     };
     let abort = AtomicBool::new(false);
     let bucket = opts.rate.map(Bucket::new);
@@ -72,6 +122,7 @@ pub fn run<B: Backend>(
         counts: &counts,
         dead: &dead,
         state: state.as_ref(),
+        processes: &procs,
         bucket: bucket.as_ref(),
         delete_moved: opts.delete_moved,
         stop: &opts.stop,
@@ -82,10 +133,17 @@ pub fn run<B: Backend>(
     let cap = bucket
         .as_ref()
         .map_or(most, |b| ((b.rate / 20.0) as usize).clamp(1, most));
-    let fed = work(&ctx, opts, &sources, cap)?;
+    let mut fed = work(&ctx, opts, &sources, cap)?;
     let interrupted = opts.stop.load(Ordering::SeqCst);
-    let forgotten = match &state {
-        Some(st) => finish_state(&ctx, st, &fed, interrupted)?,
+    if state.is_some() && !interrupted && !ctx.delete_moved {
+        delete_gone(&ctx, &mut fed)?;
+    }
+    let stopped = interrupted || ctx.stopping();
+    let forgotten = match state {
+        Some(st) => st
+            .into_inner()
+            .map_err(|_| RunError::Local("state lock poisoned".into()))?
+            .finish(!stopped)?,
         None => 0,
     };
     let partial = fed.listings.iter().any(|(_, l)| l.partial);
@@ -146,29 +204,17 @@ fn work<B: Backend>(
     })
 }
 
-/// Deletes the copies whose source is gone (sources listed completely, run not stopped) and
-/// writes the state file out; how many recorded copies named servers no longer in the
-/// fleets.
-fn finish_state<B: Backend>(
-    ctx: &Ctx<B>,
-    st: &Mutex<State>,
-    fed: &Fed,
-    interrupted: bool,
-) -> Result<usize, RunError> {
-    if !interrupted && !ctx.delete_moved {
-        for (src, l) in &fed.listings {
-            if l.is_complete() && !ctx.dead.has(ctx.pl.old.label(*src)) {
-                delete::delete_gone(ctx, st, *src);
-            }
+/// Deletes the copies whose source is gone, for the sources listed completely that did not
+/// fail.
+fn delete_gone<B: Backend>(ctx: &Ctx<B>, fed: &mut Fed) -> Result<(), RunError> {
+    for (src, spool) in std::mem::take(&mut fed.gone) {
+        let complete = fed
+            .listings
+            .iter()
+            .any(|(s, l)| *s == src && l.is_complete());
+        if complete && !ctx.dead.has(ctx.pl.old.label(src)) {
+            delete::delete_gone(ctx, spool)?;
         }
     }
-    let mut st = st
-        .lock()
-        .map_err(|_| RunError::Local("state lock poisoned".into()))?;
-    if interrupted {
-        st.flush()?;
-    } else {
-        st.compact()?;
-    }
-    Ok(st.forgotten())
+    Ok(())
 }

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use crate::backend::ServerError;
+use crate::same::SameServer;
 use crate::state::StateError;
 
 /// A run that could not be done.
@@ -19,6 +20,8 @@ pub enum RunError {
     State(StateError),
     /// A scratch file on this machine failed.
     Local(String),
+    /// A servers file names one server twice (under two labels): nothing was done.
+    SameServer(SameServer),
 }
 
 impl fmt::Display for RunError {
@@ -36,6 +39,7 @@ impl fmt::Display for RunError {
                 )
             }
             RunError::State(e) => write!(f, "{e}"),
+            RunError::SameServer(e) => write!(f, "{e}"),
         }
     }
 }
@@ -45,6 +49,12 @@ impl std::error::Error for RunError {}
 impl From<String> for RunError {
     fn from(m: String) -> RunError {
         RunError::Local(m)
+    }
+}
+
+impl From<SameServer> for RunError {
+    fn from(e: SameServer) -> RunError {
+        RunError::SameServer(e)
     }
 }
 

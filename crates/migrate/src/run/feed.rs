@@ -21,20 +21,25 @@ use std::time::Instant;
 use super::counts::inc;
 use super::error::RunError;
 use super::hot::HotSpools;
+use super::job::Job;
+use super::join::{join, Moving};
 use super::limits::BATCH_BYTES;
-use super::shared::{Ctx, Job};
+use super::shared::Ctx;
 use super::spool::Spool;
 use crate::backend::{
-    Ask, Backend, Connection, ListSummary, Listed, Purpose, ServerError, ServerErrorKind,
+    Ask, Backend, Connection, ListSummary, Listed, Purpose, ServerError, ServerErrorKind, Side,
+    Version,
 };
 use crate::clock::now;
 use crate::placement::Fate;
+use crate::state::Entry;
 
 /// What the feeder listed.
-#[derive(Debug)]
 pub struct Fed {
     /// Each OLD server listed to its end: file position, how.
     pub listings: Vec<(usize, ListSummary)>,
+    /// Per OLD server (file position): its recorded copies whose key it did not list.
+    pub gone: Vec<(usize, Spool<Job>)>,
     /// When the last listing ended.
     pub listed_at: Instant,
 }
@@ -105,8 +110,10 @@ pub fn feed<B: Backend>(
         }
         drop(rx);
         let listed_at = lister.join().unwrap_or_else(|_| Instant::now());
+        let d = r?;
         Ok(Fed {
-            listings: r?,
+            listings: d.listings,
+            gone: d.gone,
             listed_at,
         })
     })
@@ -125,6 +132,12 @@ fn versions_needed<B: Backend>(ctx: &Ctx<B>) -> bool {
 fn list_one<B: Backend>(ctx: &Ctx<B>, src: usize) -> Result<(ListSummary, Spool), ServerError> {
     let ep = &ctx.pl.old.endpoints[src];
     let mut conn = ctx.backend.open(ep, Purpose::Sync)?;
+    ctx.processes
+        .check(Side::Old, src, &mut conn)
+        .map_err(|why| {
+            let m = format!("server {}: {why}", ep.label);
+            ServerError::new(&ep.label, ServerErrorKind::Failed, m)
+        })?;
     let mut spool = Spool::new();
     let ask = Ask {
         versions: versions_needed(ctx),
@@ -160,8 +173,72 @@ fn list_all<B: Backend>(ctx: &Ctx<B>, sources: &[usize], tx: SyncSender<Listed1>
     }
 }
 
+/// Where a job waits before it goes to the workers.
+struct Waiting {
+    /// Jobs whose NEW owner is an OLD server not yet listed.
+    later: Spool<Job>,
+    /// With `hot_first`: every job, by heat rank.
+    hot: Option<HotSpools>,
+}
+
+/// Hands a job to the workers; or, with `hot_first`, to its heat rank's spool; or (`held`:
+/// its NEW owner is an OLD server not yet listed) to the spool of jobs that wait until every
+/// listing has ended. A job listed too close to its expiry (kept only so that its record
+/// was joined) goes nowhere.
+fn route<F: FnMut(Vec<Job>) -> Result<(), RunError>>(
+    job: Job,
+    held: bool,
+    wait: &mut Waiting,
+    out: &mut Batches<F>,
+) -> Result<(), RunError> {
+    if job.short_ttl {
+        return Ok(());
+    }
+    if let Some(h) = wait.hot.as_mut() {
+        return Ok(h.push(&job)?);
+    }
+    if held {
+        wait.later.push(&job)?;
+        Ok(())
+    } else {
+        let size = job.size;
+        out.push(job, size)
+    }
+}
+
+/// A recorded copy (or intent) of OLD server `src` whose key that server no longer lists
+/// as moving, as a job for the end of the run.
+fn gone_job(src: usize, e: Entry) -> Job {
+    let dst = e
+        .copy
+        .map(|c| c.dst)
+        .or(e.intent.map(|i| i.dst))
+        .unwrap_or_default();
+    Job {
+        src,
+        dst,
+        key: e.key,
+        version: Version::UNKNOWN,
+        size: 0,
+        heat: Default::default(),
+        short_ttl: false,
+        copy: e.copy,
+        intent: e.intent,
+    }
+}
+
+/// What the sources' listings gave: each listing, and each source's recorded copies whose
+/// key it no longer lists as moving.
+pub struct Drained {
+    /// Each OLD server listed to its end: file position, how.
+    pub listings: Vec<(usize, ListSummary)>,
+    /// Per OLD server (file position): its recorded copies whose key it did not list.
+    pub gone: Vec<(usize, Spool<Job>)>,
+}
+
 /// Feeds each listed source's keys as its spool arrives; keys whose NEW owner is a source not
-/// yet listed are held back until every listing has ended.
+/// yet listed are held back until every listing has ended. With a state file, each source's
+/// moving keys are joined with its records first.
 fn drain_all<B: Backend>(
     ctx: &Ctx<B>,
     rx: &Receiver<Listed1>,
@@ -169,7 +246,7 @@ fn drain_all<B: Backend>(
     dry_run: bool,
     cap: usize,
     send: impl FnMut(Vec<Job>) -> Result<(), RunError>,
-) -> Result<Vec<(usize, ListSummary)>, RunError> {
+) -> Result<Drained, RunError> {
     let pl = ctx.pl;
     let mut out = Batches {
         batch: Vec::with_capacity(cap),
@@ -183,9 +260,12 @@ fn drain_all<B: Backend>(
         send,
     };
     // With hot_first every moving key waits by heat until the listings have ended.
-    let mut hot = match ctx.scale.hot_first {
-        Some(w) if !ctx.delete_moved => Some(HotSpools::new(w)),
-        _ => None,
+    let mut wait = Waiting {
+        later: Spool::new(),
+        hot: match ctx.scale.hot_first {
+            Some(w) if !ctx.delete_moved => Some(HotSpools::new(w)),
+            _ => None,
+        },
     };
     // NEW positions that are OLD servers not yet listed (only copies write).
     let mut unlisted = vec![false; pl.new.len()];
@@ -194,8 +274,10 @@ fn drain_all<B: Backend>(
             unlisted[j] = true;
         }
     }
-    let mut held = Vec::new();
-    let mut listings = Vec::new();
+    let mut drained = Drained {
+        listings: Vec::new(),
+        gone: Vec::new(),
+    };
     for (src, r) in rx.iter() {
         if let Some(j) = pl.old_in_new[src] {
             unlisted[j] = false;
@@ -213,33 +295,49 @@ fn drain_all<B: Backend>(
         if ctx.stopping() {
             break;
         }
-        listings.push((src, listing));
-        let mut later = Spool::new();
+        drained.listings.push((src, listing));
+        let records = match ctx.state {
+            Some(st) if !ctx.delete_moved && !dry_run => st
+                .lock()
+                .map_err(|_| RunError::Local("state lock poisoned".into()))?
+                .section(src)?,
+            _ => None,
+        };
+        let Some(mut records) = records else {
+            spool.drain(|it| -> Result<bool, RunError> {
+                if ctx.stopping() {
+                    return Ok(false);
+                }
+                if let Some((job, held)) = sort(ctx, src, it, &unlisted, dry_run, false)? {
+                    route(job, held, &mut wait, &mut out)?;
+                }
+                Ok(true)
+            })?;
+            continue;
+        };
+        let mut moving = Moving::new();
         spool.drain(|it| -> Result<bool, RunError> {
             if ctx.stopping() {
                 return Ok(false);
             }
-            let fate = pl.fate(src, &it.key);
-            if let (Fate::Moves(_), Some(h)) = (fate, hot.as_mut()) {
-                h.push(src, &it)?;
-                return Ok(true);
-            }
-            if let Fate::Moves(d) = fate {
-                if unlisted[d] {
-                    later.push(&it)?;
-                    return Ok(true);
-                }
-            }
-            if let Some((job, size)) = sort(ctx, src, it, fate, dry_run)? {
-                out.push(job, size)?;
+            if let Some((job, held)) = sort(ctx, src, it, &unlisted, dry_run, true)? {
+                moving.push(&job, held)?;
             }
             Ok(true)
         })?;
-        held.push((src, later));
+        let mut gone: Spool<Job> = Spool::new();
+        join(
+            moving,
+            &mut records,
+            &|| ctx.stopping(),
+            |job, held| route(job, held, &mut wait, &mut out),
+            |e| Ok(gone.push(&gone_job(src, e))?),
+        )?;
+        drained.gone.push((src, gone));
     }
-    if let Some(h) = hot {
+    if let Some(h) = wait.hot.take() {
         let mut last = 0;
-        h.drain(|rank, src, it| -> Result<bool, RunError> {
+        h.drain(|rank, job| -> Result<bool, RunError> {
             if ctx.stopping() {
                 return Ok(false);
             }
@@ -247,42 +345,38 @@ fn drain_all<B: Backend>(
                 last = rank;
                 out.cut()?;
             }
-            let fate = pl.fate(src, &it.key);
-            if let Some((job, size)) = sort(ctx, src, it, fate, dry_run)? {
-                out.push(job, size)?;
-            }
+            let size = job.size;
+            out.push(job, size)?;
             Ok(true)
         })?;
     }
-    for (src, later) in held {
-        later.drain(|it| -> Result<bool, RunError> {
-            if ctx.stopping() {
-                return Ok(false);
-            }
-            let fate = pl.fate(src, &it.key);
-            if let Some((job, size)) = sort(ctx, src, it, fate, dry_run)? {
-                out.push(job, size)?;
-            }
-            Ok(true)
-        })?;
-    }
+    wait.later.drain(|job: Job| -> Result<bool, RunError> {
+        if ctx.stopping() {
+            return Ok(false);
+        }
+        let size = job.size;
+        out.push(job, size)?;
+        Ok(true)
+    })?;
     if !ctx.stopping() {
         out.finish()?;
     }
-    Ok(listings)
+    Ok(drained)
 }
 
-/// Sorts one key listed on OLD server `src` (`fate`: its [`Placement::fate`]): counts what
-/// does not move; a moving key's job and its item size.
-///
-/// [`Placement::fate`]: crate::placement::Placement::fate
+/// Sorts one key listed on OLD server `src`: counts what does not move; a moving key's job,
+/// and whether it is held (`unlisted`: NEW positions that are OLD servers not yet listed).
+/// A moving key that expires within the run's `min_ttl` is not copied; with `joined` (its
+/// server's records are joined with its jobs) it still gives a job, marked `short_ttl`, so
+/// its recorded copy is not taken for one whose source is gone.
 fn sort<B: Backend>(
     ctx: &Ctx<B>,
     src: usize,
     it: Listed,
-    fate: Fate,
+    unlisted: &[bool],
     dry_run: bool,
-) -> Result<Option<(Job, u64)>, RunError> {
+    joined: bool,
+) -> Result<Option<(Job, bool)>, RunError> {
     let c = ctx.counts;
     let skip = |n: &std::sync::atomic::AtomicU64| {
         inc(n, 1);
@@ -292,18 +386,23 @@ fn sort<B: Backend>(
     if it.exp >= 0 && it.exp <= now() {
         return skip(&c.expired);
     }
-    let dst = match fate {
+    let dst = match ctx.pl.fate(src, &it.key) {
         Fate::Stale => return skip(&c.stale),
         Fate::Stays => return skip(&c.stay),
         Fate::NoNewOwner => return skip(&c.no_new_owner),
-        Fate::Moves(_) if !ctx.delete_moved && ctx.scale.listed_too_short(&it) => {
-            // Its source is still there: a recorded copy stays, and so does its record.
-            if let Some(st) = ctx.state {
-                st.lock()
-                    .map_err(|_| RunError::Local("state lock poisoned".into()))?
-                    .mark_seen(&it.key);
+        Fate::Moves(d) if !ctx.delete_moved && ctx.scale.listed_too_short(&it) => {
+            inc(&c.short_ttl, 1);
+            inc(&c.done, 1);
+            // Its source is still there: with its records joined, a recorded copy stays, and
+            // so do its records.
+            if !joined || dry_run {
+                return Ok(None);
             }
-            return skip(&c.short_ttl);
+            let job = Job {
+                short_ttl: true,
+                ..Job::listed(src, d, it)
+            };
+            return Ok(Some((job, false)));
         }
         Fate::Moves(d) => d,
     };
@@ -314,26 +413,9 @@ fn sort<B: Backend>(
     if !ctx.backend.names(&it.key) {
         return skip(&c.unsendable);
     }
-    let prev = match ctx.state {
-        Some(st) => {
-            let mut st = st
-                .lock()
-                .map_err(|_| RunError::Local("state lock poisoned".into()))?;
-            st.mark_seen(&it.key);
-            st.get(&it.key).cloned()
-        }
-        None => None,
-    };
     if dry_run {
         inc(&c.done, 1);
         return Ok(None);
     }
-    let job = Job {
-        src,
-        dst,
-        key: it.key,
-        version: it.version,
-        prev,
-    };
-    Ok(Some((job, it.size)))
+    Ok(Some((Job::listed(src, dst, it), unlisted[dst])))
 }

@@ -12,6 +12,9 @@
 //! 4. With a state file, copies whose source is gone are deleted (again only if no client
 //!    changed them).
 //!
+//! 5. [`until_quiet`] repeats such syncs until one changes fewer keys than a threshold, so
+//!    the last one before the clients switch is as short as the writers allow.
+//!
 //! At fleet scale ([`Scale`]): keys about to expire are left out, the hottest keys can go
 //! first (their listings then all end before the copy starts), and a [`Throttle`] limits the
 //! bytes read per second, overall and per OLD server.
@@ -20,6 +23,7 @@
 //! it are counted; a rerun (with the same state file) completes the work. Every write is one
 //! request, which the server applies whole or not at all.
 
+mod check;
 mod copy;
 mod counts;
 mod delete;
@@ -27,10 +31,13 @@ mod engine;
 mod error;
 mod feed;
 mod hot;
+mod job;
+mod join;
 mod limits;
 mod options;
 mod outcome;
 mod pool;
+mod quiet;
 mod scale;
 mod shared;
 mod spool;
@@ -41,5 +48,6 @@ pub use engine::{preflight, run};
 pub use error::RunError;
 pub use options::{Progress, RunOptions};
 pub use outcome::Outcome;
+pub use quiet::{changed, until_quiet, Passes};
 pub use scale::Scale;
 pub use throttle::{ByteLimits, Clock, RealClock, Throttle};

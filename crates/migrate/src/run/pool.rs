@@ -8,8 +8,9 @@ use super::counts::inc;
 use super::shared::Ctx;
 use crate::backend::{Backend, Connection, Endpoint, Purpose, Reply, Request, ServerError};
 
-/// Connections to the servers of one fleet (OLD or NEW), opened on first use; a server that
-/// failed is never tried again during the run.
+/// Connections to the servers of one fleet (OLD or NEW), opened on first use (and refused
+/// when the server's process is not the one the run started with); a server that failed is
+/// never tried again during the run.
 pub struct Pool<'a, B: Backend> {
     ctx: &'a Ctx<'a, B>,
     endpoints: &'a [Endpoint],
@@ -46,10 +47,17 @@ impl<'a, B: Backend> Pool<'a, B> {
             return None;
         }
         if let Entry::Vacant(e) = self.conns.entry(i) {
-            match self.ctx.backend.open(&self.endpoints[i], Purpose::Sync) {
-                Ok(c) => {
-                    e.insert(c);
-                }
+            let ep = &self.endpoints[i];
+            match self.ctx.backend.open(ep, Purpose::Sync) {
+                Ok(mut c) => match self.ctx.processes.check(ep.side, i, &mut c) {
+                    Ok(()) => {
+                        e.insert(c);
+                    }
+                    Err(why) => {
+                        self.ctx.dead.add(label, format!("server {label}: {why}"));
+                        return None;
+                    }
+                },
                 Err(err) => {
                     self.ctx.dead.add(label, err.message);
                     return None;
@@ -64,7 +72,15 @@ impl<'a, B: Backend> Pool<'a, B> {
     fn fail(&mut self, i: usize, err: ServerError, n: usize) {
         self.ctx.dead.add(&self.endpoints[i].label, err.message);
         self.conns.remove(&i);
-        inc(&self.ctx.counts.failed, n as u64);
+        self.not_done(n);
+    }
+
+    /// Counts `n` keys not done because their server failed; when the run is being stopped,
+    /// the stop is what ended their wait and they are not counted as failed.
+    fn not_done(&self, n: usize) {
+        if !self.ctx.stopping() {
+            inc(&self.ctx.counts.failed, n as u64);
+        }
     }
 
     /// One pipelined round trip: each server of `groups` is sent the request of each of its
@@ -76,17 +92,28 @@ impl<'a, B: Backend> Pool<'a, B> {
         groups: BTreeMap<usize, Vec<T>>,
         request: MakeRequest<T>,
     ) -> Vec<(usize, Vec<T>, Vec<Reply>)> {
+        self.round_within(groups, request, u64::MAX)
+    }
+
+    /// [`round`](Self::round), keeping at most `keep` bytes of item data over all its
+    /// servers: reads past it come back as [`Reply::Later`].
+    pub fn round_within<T>(
+        &mut self,
+        groups: BTreeMap<usize, Vec<T>>,
+        request: MakeRequest<T>,
+        mut keep: u64,
+    ) -> Vec<(usize, Vec<T>, Vec<Reply>)> {
         let mut sent = Vec::with_capacity(groups.len());
         for (i, items) in groups {
             if items.is_empty() {
                 continue;
             }
             let Some(conn) = self.get(i) else {
-                inc(&self.ctx.counts.failed, items.len() as u64);
+                self.not_done(items.len());
                 continue;
             };
             let requests: Vec<Request> = items.iter().map(request).collect();
-            match conn.send(&requests) {
+            match conn.send(&requests, keep) {
                 Ok(()) => sent.push((i, items)),
                 Err(e) => self.fail(i, e, items.len()),
             }
@@ -94,12 +121,22 @@ impl<'a, B: Backend> Pool<'a, B> {
         let mut out = Vec::with_capacity(sent.len());
         for (i, items) in sent {
             let Some(conn) = self.conns.get_mut(&i) else {
-                inc(&self.ctx.counts.failed, items.len() as u64);
+                self.not_done(items.len());
                 continue;
             };
             let requests: Vec<Request> = items.iter().map(request).collect();
-            match conn.receive(&requests) {
-                Ok(replies) => out.push((i, items, replies)),
+            match conn.receive(&requests, keep) {
+                Ok(replies) => {
+                    let kept: usize = replies
+                        .iter()
+                        .map(|r| match r {
+                            Reply::Item(Some(it)) => it.data.len(),
+                            _ => 0,
+                        })
+                        .sum();
+                    keep = keep.saturating_sub(kept as u64);
+                    out.push((i, items, replies));
+                }
                 Err(e) => self.fail(i, e, items.len()),
             }
         }

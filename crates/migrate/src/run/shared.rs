@@ -8,24 +8,9 @@ use std::time::{Duration, Instant};
 
 use super::counts::Counts;
 use super::scale::Scale;
-use crate::backend::{Backend, Version};
+use crate::backend::{Backend, Connection, Identity, Side};
 use crate::placement::Placement;
-use crate::state::{Copy, State};
-
-/// One key to copy (or, with `--delete-moved`, to delete at its source).
-#[derive(Clone, Debug)]
-pub struct Job {
-    /// The OLD server (file position) that lists it.
-    pub src: usize,
-    /// Its NEW owner (file position).
-    pub dst: usize,
-    /// The key.
-    pub key: Vec<u8>,
-    /// The item's version when listed.
-    pub version: Version,
-    /// The copy recorded by an earlier run.
-    pub prev: Option<Copy>,
-}
+use crate::state::{ident_text, same_process, Copy, Intent, Record, Seen, State};
 
 /// Servers that failed during the run: label -> first error; failures while a stop was
 /// requested are not recorded (the stop is what ended their waits).
@@ -121,6 +106,8 @@ pub struct Ctx<'a, B> {
     pub dead: &'a Dead<'a>,
     /// The state file.
     pub state: Option<&'a Mutex<State>>,
+    /// Each server's process when the run started (OLD, NEW: file positions).
+    pub processes: &'a Processes,
     /// The rate limit.
     pub bucket: Option<&'a Bucket>,
     /// Delete moved keys at their OLD server instead of copying.
@@ -140,26 +127,99 @@ impl<B: Backend> Ctx<'_, B> {
     }
 }
 
-/// Applies copy records (`None`: forget) to the state file, flushed once per batch. A state
-/// file that fails stops the run.
-pub fn record<B>(ctx: &Ctx<B>, records: Vec<(Vec<u8>, Option<Copy>)>) {
-    let Some(st) = ctx.state else { return };
-    if records.is_empty() {
-        return;
+/// What a run appends to the state file's journal (keys owned).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Note {
+    /// A copy written.
+    Copied(usize, Vec<u8>, Copy),
+    /// A write about to be sent.
+    Intent(usize, Vec<u8>, Intent),
+    /// An intent's write did not happen.
+    Void(usize, Vec<u8>),
+    /// The key is forgotten.
+    Forget(usize, Vec<u8>),
+}
+
+/// Appends `notes` to the state file's journal and writes them out; `false` when the state
+/// file failed (the run then stops: nothing may be written to a server that the state file
+/// does not know of).
+pub fn record<B>(ctx: &Ctx<B>, notes: Vec<Note>) -> bool {
+    let Some(st) = ctx.state else { return true };
+    if notes.is_empty() {
+        return true;
     }
-    let Ok(mut st) = st.lock() else { return };
+    let Ok(mut st) = st.lock() else { return false };
     let mut r = Ok(());
-    for (k, c) in records {
-        let x = match c {
-            Some(c) => st.record(&k, c),
-            None => st.forget(&k),
+    for n in &notes {
+        let rec = match n {
+            Note::Copied(src, key, copy) => Record::Copied {
+                src: *src,
+                key,
+                copy: *copy,
+            },
+            Note::Intent(src, key, intent) => Record::Intent {
+                src: *src,
+                key,
+                intent: *intent,
+            },
+            Note::Void(src, key) => Record::Void { src: *src, key },
+            Note::Forget(src, key) => Record::Forget { src: *src, key },
         };
-        if r.is_ok() {
-            r = x;
+        r = r.and_then(|()| st.append(rec));
+    }
+    match r.and_then(|()| st.flush()) {
+        Ok(()) => true,
+        Err(e) => {
+            ctx.dead.add("(state file)", e.to_string());
+            ctx.abort.store(true, Ordering::Relaxed);
+            false
         }
     }
-    if let Err(e) = r.and_then(|_| st.flush()) {
-        ctx.dead.add("(state file)", e.to_string());
-        ctx.abort.store(true, Ordering::Relaxed);
+}
+
+/// The server processes a run found when it started, by file position: a connection opened
+/// later to another process (the server restarted) is refused, since versions given before
+/// and after a restart cannot be told apart.
+#[derive(Clone, Debug, Default)]
+pub struct Processes {
+    /// OLD servers.
+    pub old: Vec<Seen>,
+    /// NEW servers.
+    pub new: Vec<Seen>,
+}
+
+/// The identity of the process `conn` reaches, as a state file records it.
+pub fn process_of<C: Connection>(conn: &mut C) -> Seen {
+    match conn.identity() {
+        Ok(id) => seen(&id),
+        Err(_) => Seen::Unknown,
+    }
+}
+
+/// A server's identity as a state file records it.
+pub fn seen(id: &Identity) -> Seen {
+    ident_text(id.started, &id.process).map_or(Seen::Unknown, Seen::Is)
+}
+
+impl Processes {
+    /// Checks that `conn` (to server `i` of `side`) reaches the process found at the start;
+    /// the refusal says what changed.
+    pub fn check<C: Connection>(&self, side: Side, i: usize, conn: &mut C) -> Result<(), String> {
+        let list = match side {
+            Side::Old => &self.old,
+            Side::New => &self.new,
+        };
+        let Some(Seen::Is(then)) = list.get(i) else {
+            return Ok(());
+        };
+        match process_of(conn) {
+            Seen::Is(now) if same_process(Some(then), Some(&now)) => Ok(()),
+            Seen::Is(now) => Err(format!(
+                "restarted during the run (the process started {then}, now {now}); run again"
+            )),
+            _ => Err(format!(
+                "no longer says which process it is (it was {then}); run again"
+            )),
+        }
     }
 }

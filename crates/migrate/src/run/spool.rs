@@ -1,10 +1,10 @@
-//! Listed keys spooled to a temporary file, so memory does not grow with their number: a
-//! server's listing waits here for the copy, and a key whose NEW owner is an OLD server not
-//! yet listed waits until every listing has ended.
+//! Records spooled to a temporary file, so memory does not grow with their number: a
+//! server's listing waits here for the copy, a key whose NEW owner is an OLD server not yet
+//! listed waits until every listing has ended, and a recorded copy whose source is gone
+//! waits for the end of the run.
 
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Read, Write};
-use std::path::PathBuf;
+use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 
 use ketama_keyset::{read_keyed, scratch, write_keyed, Record};
 
@@ -37,63 +37,59 @@ impl Record for Listed {
 /// Buffer size of the file's reader and writer.
 const BUFFER: usize = 256 * 1024;
 
-/// A spool file of listed keys (their [`Record`]s), created on the first key and removed
-/// when dropped.
+/// A spool file of records (listed keys, jobs), created on the first record: an anonymous
+/// scratch file, so whatever ends the process, no file of keys stays behind.
 #[derive(Debug)]
-pub struct Spool {
-    /// The file's path, once created.
-    path: PathBuf,
+pub struct Spool<T = Listed> {
     out: Option<BufWriter<File>>,
+    records: std::marker::PhantomData<fn(T) -> T>,
 }
 
-impl Drop for Spool {
-    fn drop(&mut self) {
-        if self.out.take().is_some() {
-            let _ = std::fs::remove_file(&self.path);
-        }
+impl<T: Record> Default for Spool<T> {
+    fn default() -> Self {
+        Spool::new()
     }
 }
 
-impl Spool {
+fn failed(e: std::io::Error) -> String {
+    let dir = std::env::temp_dir();
+    format!("spool file in {}: {e}", dir.display())
+}
+
+impl<T: Record> Spool<T> {
     /// An empty spool (no file yet).
-    pub fn new() -> Spool {
+    pub fn new() -> Spool<T> {
         Spool {
-            path: PathBuf::new(),
             out: None,
+            records: std::marker::PhantomData,
         }
     }
 
-    fn failed(&self, e: std::io::Error) -> String {
-        format!("spool file {}: {e}", self.path.display())
-    }
-
-    /// Appends one listed key.
-    pub fn push(&mut self, it: &Listed) -> Result<(), String> {
+    /// Appends one record.
+    pub fn push(&mut self, it: &T) -> Result<(), String> {
         if self.out.is_none() {
-            let (path, f) = scratch::create_fresh("spool").map_err(|e| {
-                let dir = std::env::temp_dir();
-                format!("spool file in {}: {e}", dir.display())
-            })?;
-            self.path = path;
+            let f = scratch::anonymous("spool").map_err(failed)?;
             self.out = Some(BufWriter::with_capacity(BUFFER, f));
         }
         let w = self.out.as_mut().expect("created above");
-        it.write_to(w).map_err(|e| self.failed(e))
+        it.write_to(w).map_err(failed)
     }
 
-    /// Reads the keys back, in the order pushed, to `each` until it returns `false`; the
-    /// file is removed after.
+    /// Reads the records back, in the order pushed, to `each` until it returns `false`; the
+    /// file goes after.
     pub fn drain<E: From<String>>(
         mut self,
-        mut each: impl FnMut(Listed) -> Result<bool, E>,
+        mut each: impl FnMut(T) -> Result<bool, E>,
     ) -> Result<(), E> {
-        let Some(w) = self.out.as_mut() else {
+        let Some(w) = self.out.take() else {
             return Ok(());
         };
-        w.flush().map_err(|e| E::from(self.failed(e)))?;
-        let bad = |e: std::io::Error| E::from(format!("spool file {}: {e}", self.path.display()));
-        let mut r = BufReader::with_capacity(BUFFER, File::open(&self.path).map_err(bad)?);
-        while let Some(it) = Listed::read_from(&mut r).map_err(bad)? {
+        let mut f = w
+            .into_inner()
+            .map_err(|e| E::from(failed(e.into_error())))?;
+        f.seek(SeekFrom::Start(0)).map_err(|e| E::from(failed(e)))?;
+        let mut r = BufReader::with_capacity(BUFFER, f);
+        while let Some(it) = T::read_from(&mut r).map_err(|e| E::from(failed(e)))? {
             if !each(it)? {
                 break;
             }
@@ -107,8 +103,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn keys_come_back_in_order_and_the_file_goes() {
-        let mut s = Spool::new();
+    fn keys_come_back_in_order() {
+        let mut s: Spool = Spool::new();
         let items: Vec<Listed> = (0..3000u64)
             .map(|i| Listed {
                 key: format!("k{i}\0%").into_bytes(),
@@ -125,8 +121,6 @@ mod tests {
         for it in &items {
             s.push(it).unwrap();
         }
-        let path = s.path.clone();
-        assert!(path.exists());
         let mut back = Vec::new();
         s.drain(|it| {
             back.push(it);
@@ -134,12 +128,11 @@ mod tests {
         })
         .unwrap();
         assert_eq!(back, items);
-        assert!(!path.exists());
     }
 
     #[test]
     fn an_empty_spool_makes_no_file() {
-        let s = Spool::new();
+        let s: Spool = Spool::new();
         assert!(s.out.is_none());
         let mut n = 0;
         s.drain(|_| {

@@ -247,13 +247,15 @@ pub fn before_read<'s, B>(ctx: &Ctx<B>, servers: impl Iterator<Item = &'s usize>
     }
 }
 
-/// After a round: counts the bytes of the values read from OLD server `server`, and charges
-/// them to the byte limit.
+/// After a round: counts the bytes of the values read from OLD server `server` (those kept,
+/// and those read past because the round could keep no more: they crossed the network too),
+/// and charges them to the byte limit.
 pub fn read<B>(ctx: &Ctx<B>, server: usize, replies: &[Reply]) {
     let bytes: u64 = replies
         .iter()
         .map(|r| match r {
             Reply::Item(Some(it)) => it.data.len() as u64,
+            Reply::Later(size) => *size,
             _ => 0,
         })
         .sum();
