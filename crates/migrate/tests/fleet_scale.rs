@@ -35,6 +35,14 @@ struct Mem {
     ttl_set_after_listing: Mutex<BTreeMap<Vec<u8>, u64>>,
     /// Updates and deletes asked for, in order.
     others: Mutex<Vec<String>>,
+    /// Added to every source item's version (a client rewrote every key).
+    rewritten: std::sync::atomic::AtomicU64,
+}
+
+impl Mem {
+    fn source_version(&self) -> Version {
+        Version(1 + self.rewritten.load(std::sync::atomic::Ordering::SeqCst))
+    }
 }
 
 struct Conn {
@@ -80,7 +88,7 @@ impl Connection for Conn {
             each(Listed {
                 key: key.clone(),
                 exp: k.ttl.map_or(-1, |t| unix() + t as i64),
-                version: Version(1),
+                version: self.mem.source_version(),
                 size: k.size as u64,
                 heat: if ask.heat { k.heat } else { Heat::Unknown },
             })?;
@@ -125,7 +133,7 @@ impl Connection for Conn {
                             expires: reset
                                 .or(x.ttl)
                                 .map(|t| Instant::now() + Duration::from_secs(t)),
-                            version: Version(1),
+                            version: self.mem.source_version(),
                         }
                     }))
                 }
@@ -276,6 +284,47 @@ fn hot_keys_are_read_before_every_other_and_the_plan_counts_them() {
     let reads = b.0.reads.lock().unwrap().clone();
     let first_cold = reads.iter().position(|k| !hot(index(k))).unwrap();
     assert!((first_cold as u64) < hot_moving);
+}
+
+#[test]
+fn a_sync_joined_with_its_records_still_reads_the_hot_keys_first() {
+    let heat = |i: usize| match i % 3 {
+        0 => Heat::Idle(5),
+        1 => Heat::Unread,
+        _ => Heat::Unknown,
+    };
+    let (b, pl, moving) = setup(2000, |i| Key {
+        size: 10,
+        ttl: None,
+        heat: heat(i),
+    });
+    let state = std::env::temp_dir().join(format!(
+        "ketama-fleet-scale-hot-{}-{}.state",
+        std::process::id(),
+        unix()
+    ));
+    let _ = std::fs::remove_file(&state);
+    let with_state = || RunOptions {
+        state: Some(state.to_string_lossy().into_owned()),
+        ..opts(Scale {
+            hot_first: Some(600),
+            ..Scale::default()
+        })
+    };
+    ketama_migrate::run(&pl, &b, &with_state()).unwrap();
+    b.0.reads.lock().unwrap().clear();
+    b.0.rewritten.store(10, std::sync::atomic::Ordering::SeqCst);
+    // Every source changed since: the second run joins each server's moving keys with its
+    // records (sorted by key on disk) and updates every copy, still reading by heat.
+    let o = ketama_migrate::run(&pl, &b, &with_state()).unwrap();
+    let _ = std::fs::remove_file(&state);
+    assert_eq!(get(&o.counts.moving), moving.len() as u64);
+    let reads = b.0.reads.lock().unwrap().clone();
+    assert!(!reads.is_empty());
+    let ranks: Vec<usize> = reads.iter().map(|k| heat(index(k)).rank(600)).collect();
+    assert!(ranks.windows(2).all(|w| w[0] <= w[1]), "{ranks:?}");
+    assert!(ranks.contains(&0) && ranks.contains(&6));
+    assert_eq!(get(&o.counts.updated), moving.len() as u64);
 }
 
 #[test]
