@@ -69,9 +69,10 @@ fn a_driver_printing_one_endless_line_is_stopped_at_the_line_bound() {
 
 #[test]
 fn a_driver_trickling_lines_is_stopped_at_the_file_deadline_with_its_group() {
-    // A marker no other process has: the sleep of this driver.
-    let marker = format!("2.{}", std::process::id());
-    let script = format!("while :; do echo x; sleep {marker}; done");
+    // A process of the driver's group that outlives the deadline (its sleep, marked by a
+    // length no other process has), and the trickle.
+    let marker = format!("30.{}", std::process::id());
+    let script = format!("sleep {marker} & while :; do echo x; sleep 2; done");
     let (r, took, _) = kit(&["--file-timeout", "3"], &script);
     let note = first_note(&r);
     assert!(
@@ -83,9 +84,9 @@ fn a_driver_trickling_lines_is_stopped_at_the_file_deadline_with_its_group() {
         .args(["-f", &format!("sleep {marker}")])
         .output()
         .unwrap();
-    assert!(
-        left.stdout.is_empty(),
-        "left behind: {}",
-        String::from_utf8_lossy(&left.stdout)
-    );
+    let left = String::from_utf8_lossy(&left.stdout).into_owned();
+    for pid in left.split_whitespace() {
+        let _ = Command::new("kill").arg(pid).status();
+    }
+    assert!(left.is_empty(), "left behind: {left}");
 }

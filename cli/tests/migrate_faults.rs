@@ -168,10 +168,7 @@ fn ctrl_c_stops_within_a_second_and_a_rerun_resumes() {
     let moving = write_old(&s, 0..6000, 0);
     let run = args(&s, "run", &["--state", &state, "--rate", "400"]);
     let (out, stopped) = common::interrupted(&run, Duration::from_millis(800));
-    assert!(
-        stopped < Duration::from_secs(2),
-        "stopped after {stopped:?}"
-    );
+    ketama_testkit::signal::assert_stopped_in_time(stopped);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(
@@ -284,10 +281,7 @@ fn ctrl_c_stops_plan_mid_listing_and_its_scratch_files_go() {
     let entries = || std::fs::read_dir(&tmp).unwrap().count();
     let (out, stopped) = common::interrupted_when(&args, Some(&tmp), || entries() > 0);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stopped < Duration::from_secs(1),
-        "stopped after {stopped:?}"
-    );
+    ketama_testkit::signal::assert_stopped_in_time(stopped);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("interrupted"), "{err}");
     assert!(out.stdout.is_empty(), "no report when interrupted");

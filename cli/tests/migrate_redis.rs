@@ -404,10 +404,7 @@ fn ctrl_c_stops_within_a_second_and_a_rerun_resumes() {
     let moving = s.write_old(4000);
     let run = s.args("run", &["--state", &state, "--rate", "300"]);
     let (out, stopped) = common::interrupted(&run, Duration::from_millis(800));
-    assert!(
-        stopped < Duration::from_secs(1),
-        "stopped after {stopped:?}"
-    );
+    ketama_testkit::signal::assert_stopped_in_time(stopped);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{err}");
     let first = json(&out)["counts"]["copied"].as_u64().unwrap();

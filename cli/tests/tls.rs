@@ -332,7 +332,7 @@ fn a_stalled_handshake_hits_the_deadline_and_ctrl_c_stops_it() {
         "--tls-insecure",
     ];
     let (out, stopped) = common::interrupted(&audit, Duration::from_millis(500));
-    assert!(stopped < Duration::from_secs(1), "{stopped:?}");
+    ketama_testkit::signal::assert_stopped_in_time(stopped);
     assert!(stderr(&out).contains("interrupted"), "{}", stderr(&out));
 }
 
