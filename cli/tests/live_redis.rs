@@ -8,14 +8,14 @@
 
 mod common;
 
-use std::io::Read;
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 use common::memcached::{json, tmpdir};
 use ketama_testkit::redis::redis_server;
+use ketama_testkit::signal::{assert_stopped_in_time, interrupted_when};
 
 const BIN: &str = env!("CARGO_BIN_EXE_ketama");
 
@@ -141,49 +141,14 @@ fn every_redis_server_is_stopped_on_ctrl_c_within_a_second() {
     let d = tmpdir("live-redis", "ctrlc");
     // The 6th start hangs (a process that never listens), so the run is surely in progress.
     let (script, pids) = wrapper(&d, &bin, "[ \"$n\" -eq 6 ] && exec sleep 60");
-    let mut child = Command::new(BIN)
-        .args(["simulate", "--live", "--backend", "redis", "--redis-server"])
-        .arg(&script)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while recorded(&pids).len() < 6 {
-        assert!(start.elapsed() < Duration::from_secs(30), "starts too slow");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(100));
-    let st = Command::new("sh")
-        .args(["-c", &format!("kill -INT {}", child.id())])
-        .status()
-        .unwrap();
-    assert!(st.success());
-    let signalled = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        assert!(
-            signalled.elapsed() < Duration::from_secs(10),
-            "ketama did not stop on SIGINT"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    let took = signalled.elapsed();
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    assert_eq!(status.code(), Some(2), "{err}");
+    let mut cmd = Command::new(BIN);
+    cmd.args(["simulate", "--live", "--backend", "redis", "--redis-server"])
+        .arg(&script);
+    let (out, took) = interrupted_when(cmd, || recorded(&pids).len() >= 6);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("interrupted"), "{err}");
-    assert!(
-        took < Duration::from_secs(2),
-        "stopped {took:?} after SIGINT"
-    );
+    assert_stopped_in_time(took);
     let started = recorded(&pids);
     assert_eq!(started.len(), 6);
     for pid in started {
