@@ -14,7 +14,8 @@
 #   bash bench/redis-migrate.sh              (release build of the CLI)
 # Env: BENCH_SMALL_KEYS (default 200000, 32-byte values), BENCH_BIG_KEYS (default 3000,
 # 100 KB values), BENCH_CASES (default "small big"), BENCH_ROUNDS (default 3),
-# BENCH_CONCURRENCY (default 4), KETAMA_BIN (a ketama binary instead of the release build).
+# BENCH_CONCURRENCY (default 4), BENCH_RUN_ARGS (more options of ours, e.g. "--hot-first" or
+# "--max-bytes-per-s 50M"), KETAMA_BIN (a ketama binary instead of the release build).
 # A benchmark, not a test: nothing here asserts a speed, and CI does not run it.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -25,6 +26,7 @@ big=${BENCH_BIG_KEYS:-3000}
 cases=(${BENCH_CASES:-small big})
 rounds=${BENCH_ROUNDS:-3}
 conc=${BENCH_CONCURRENCY:-4}
+read -r -a run_args <<<"${BENCH_RUN_ARGS:-}"
 
 source tests/lib/need.sh
 need_packages --cmd redis-server redis-server
@@ -109,7 +111,7 @@ ours() { # ours OLD NEW
     printf '127.0.0.1:%s\n' "$1" >"$work/old"
     printf '127.0.0.1:%s\n' "$2" >"$work/new"
     "$ketama" migrate run --servers "$work/old" --to "$work/new" --profile modula \
-        --backend redis --concurrency "$conc" --format json >"$work/ours.json"
+        --backend redis --concurrency "$conc" "${run_args[@]}" --format json >"$work/ours.json"
 }
 
 seconds() { # seconds COMMAND...: the wall time of COMMAND

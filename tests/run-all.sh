@@ -139,8 +139,8 @@ stage ruby "Ruby gem: every vector file, bad input, errors, redis-rb and Dalli a
 stage e2e "Mixed-language fleet on live memcached: PHP and Java write; Python, C, PHP, Go, Java and Node read; ketama audit" 15 \
     bash tests/e2e/test.sh
 
-stage migrate "Migrations on live memcached: php-memcached 10 -> 12 weighted and php-memcached -> pecl memcache with ketama migrate, every key read back" 5 \
-    bash tests/e2e/migrate.sh
+stage migrate "Migrations on live servers: php-memcached 10 -> 12 weighted and -> pecl memcache; Predis 4 -> 5 Redis (every type, TTLs), RedisArray -> Predis, go-redis v7 -> v9; every key read back by the real clients" 10 \
+    bash -c 'bash tests/e2e/migrate.sh && bash tests/e2e/redis_migrate.sh'
 
 stage e2e_redis "Redis-client fleet live: Predis writes, redis-rb, go-redis and Jedis read with the profile predis; Dalli writes memcached, Ketama::DalliClient reads" 5 \
     bash tests/e2e/redis.sh

@@ -19,6 +19,7 @@
 
 pub mod backend;
 mod clock;
+pub mod heat;
 mod placement;
 mod plan;
 pub mod run;
@@ -28,8 +29,9 @@ pub mod state;
 mod verify;
 
 pub use backend::{AnyBackend, Backend, Connection, Memcached, Redis};
+pub use heat::Heat;
 pub use placement::{address, Fate, Fleet, Placement};
-pub use plan::{plan, Plan, Tally};
+pub use plan::{plan, plan_with, Plan, PlanOptions, Tally};
 pub use run::{run, Outcome, Progress, RunError, RunOptions};
 pub use same::SameServer;
 pub use verify::{verify, ServerCheck};

@@ -6,7 +6,8 @@
 use std::collections::BTreeMap;
 
 use crate::backend::{
-    Backend, Connection, ListSummary, Listed, Purpose, Reply, Request, ServerError, ServerErrorKind,
+    Ask, Backend, Connection, ListSummary, Listed, Purpose, Reply, Request, ServerError,
+    ServerErrorKind,
 };
 use crate::placement::Placement;
 use crate::same::SameServer;
@@ -88,7 +89,7 @@ pub fn verify<B: Backend>(pl: &Placement, backend: &B) -> Result<Vec<ServerCheck
         };
         let r = backend
             .open(ep, Purpose::List)
-            .and_then(|mut c| c.list(false, &mut each));
+            .and_then(|mut c| c.list(Ask::default(), &mut each));
         let r = r.and_then(|l| check(pl, backend, &mut pending, &mut sc).map(|()| l));
         sc.listing = Some(r);
         out.push(sc);

@@ -10,11 +10,11 @@ use std::sync::{Arc, Mutex};
 
 use ketama_core::{Profile, Ring, Server};
 use ketama_migrate::backend::{
-    Backend, Connection, Deleted, Endpoint, Identity, Item, ListSummary, Listed, Purpose, Reply,
-    Request, ServerError, ServerErrorKind, Version, Written,
+    Ask, Backend, Connection, Deleted, Endpoint, Identity, Item, ListSummary, Listed, Purpose,
+    Reply, Request, ServerError, ServerErrorKind, Version, Written,
 };
 use ketama_migrate::run::get;
-use ketama_migrate::{Fleet, Placement, RunError, RunOptions};
+use ketama_migrate::{Fleet, Heat, Placement, RunError, RunOptions};
 
 /// One stored item: data and version.
 type Stored = (Vec<u8>, Version);
@@ -132,7 +132,7 @@ impl MemoryConn {
 impl Connection for MemoryConn {
     fn list(
         &mut self,
-        _versions: bool,
+        _ask: Ask,
         each: &mut dyn FnMut(Listed) -> Result<(), ServerError>,
     ) -> Result<ListSummary, ServerError> {
         let items: Vec<(Vec<u8>, Stored)> = {
@@ -148,6 +148,7 @@ impl Connection for MemoryConn {
                 exp: -1,
                 version,
                 size: data.len() as u64,
+                heat: Heat::Unknown,
             })?;
         }
         Ok(ListSummary {
@@ -156,6 +157,7 @@ impl Connection for MemoryConn {
             bad: Vec::new(),
             bad_count: 0,
             keys,
+            heat: None,
         })
     }
 

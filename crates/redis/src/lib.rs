@@ -8,7 +8,7 @@
 //!   [`MIN_VERSION`].
 //! - **One key listing** ([`Conn::list_keys`], [`listing`]): `SCAN` with a cursor, each key
 //!   handed on once, with its remaining TTL in ms, `MEMORY USAGE` and, when asked, its
-//!   version.
+//!   version and how it was accessed ([`access`]: idle time or LFU counter).
 //! - **The copy's operations** ([`Conn::queue_dump`], [`Conn::queue_restore`],
 //!   [`Conn::queue_digest`], [`Conn::queue_delete`]): a key's `PTTL` and `DUMP` payload
 //!   read at one instant; a payload written with `RESTORE` only if the key is absent
@@ -34,6 +34,7 @@
 
 #![deny(missing_docs)]
 
+pub mod access;
 mod conn;
 pub mod digest;
 mod error;
@@ -46,11 +47,12 @@ mod plain;
 mod reply;
 pub mod scripts;
 
+pub use access::{Access, Tracking};
 pub use conn::Conn;
 pub use error::{Error, ErrorKind};
 pub use info::{unix_ms, ServerInfo};
 pub use ketama_memcache::{ListOptions, Pace, Sizes};
 pub use limits::{MAX_KEY, MAX_PAYLOAD, MAX_REPLY, MIN_VERSION, SCAN_COUNT};
-pub use listing::{ListedKey, Listing};
+pub use listing::{Ask, ListedKey, Listing};
 pub use ops::{Dump, Dumped, Removed, Restored};
 pub use options::{Options, Password};

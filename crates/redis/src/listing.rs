@@ -4,10 +4,12 @@
 //! - `SCAN` with a cursor, [`SCAN_COUNT`] keys asked per call, until the cursor is 0 again.
 //!   `SCAN` may return a key twice (when the keyspace is resized during the scan): keys go
 //!   through [`ketama_keyset::Distinct`], in bounded memory, and each is handed on once.
-//! - For each page, one pipelined round: `PTTL` (remaining TTL, ms), `MEMORY USAGE` (bytes)
-//!   and, when versions are asked for, the digest of the `DUMP` payload (a script per key,
-//!   so the server is never held for more than one key). A key gone since the page
-//!   (`PTTL` -2) is not handed on.
+//! - For each page, one pipelined round: when asked for, how the key was accessed
+//!   ([`access`](crate::access): `OBJECT IDLETIME` or `OBJECT FREQ`, first, before anything
+//!   that would touch the key), `PTTL` (remaining TTL, ms), `MEMORY USAGE` (bytes) and, when
+//!   versions are asked for, the digest of the `DUMP` payload (a script per key, so the
+//!   server is never held for more than one key). A key gone since the page (`PTTL` -2) is
+//!   not handed on.
 //! - A scan that returns more than [`line_limit`]`(DBSIZE)` keys in all (twice the keys of
 //!   the database when it started, and 100,000 more) is stopped and named: a server or a
 //!   proxy that scans without end.
@@ -21,6 +23,7 @@ use ketama_keyset::{read_keyed, write_keyed, Distinct, Record};
 use ketama_memcache::{line_limit, ListOptions, Pace};
 use redis::Value;
 
+use crate::access::{Access, Tracking};
 use crate::conn::Conn;
 use crate::digest;
 use crate::error::{Error, ErrorKind};
@@ -39,6 +42,17 @@ pub struct ListedKey {
     pub size: u64,
     /// The version of its value ([`digest`](crate::digest)), 0 when not asked for.
     pub version: u64,
+    /// How it was accessed ([`Access::Unknown`] when not asked for).
+    pub access: Access,
+}
+
+/// What a listing asks of each key besides its TTL and size.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ask {
+    /// The version of its value (a `DUMP` and a digest per key, on the server).
+    pub versions: bool,
+    /// How it was accessed (`OBJECT IDLETIME` or `OBJECT FREQ` per key).
+    pub access: bool,
 }
 
 impl Record for ListedKey {
@@ -47,16 +61,23 @@ impl Record for ListedKey {
     }
 
     fn write_to<W: Write>(&self, w: &mut W) -> io::Result<()> {
-        write_keyed(w, &self.key, [self.pttl as u64, self.size, self.version])
+        let nums = [
+            self.pttl as u64,
+            self.size,
+            self.version,
+            self.access.pack(),
+        ];
+        write_keyed(w, &self.key, nums)
     }
 
     fn read_from<R: Read>(r: &mut R) -> io::Result<Option<ListedKey>> {
         Ok(
-            read_keyed(r)?.map(|(key, [pttl, size, version])| ListedKey {
+            read_keyed(r)?.map(|(key, [pttl, size, version, access])| ListedKey {
                 key,
                 pttl: pttl as i64,
                 size,
                 version,
+                access: Access::unpack(access),
             }),
         )
     }
@@ -75,6 +96,12 @@ pub struct Listing {
     pub skipped: Vec<usize>,
     /// How many were skipped in all.
     pub skipped_count: u64,
+    /// When accesses were asked for: the server's eviction policy and the command that
+    /// told them.
+    pub tracking: Option<(String, Tracking)>,
+    /// The first refusal of that command (e.g. an ACL without `OBJECT`): the accesses are
+    /// then unknown.
+    pub access_refused: Option<String>,
 }
 
 impl Listing {
@@ -105,17 +132,17 @@ impl<E> From<ketama_keyset::Error> for Stop<E> {
 
 impl Conn {
     /// Every key of the database, each given once to `each` (see the [module](self) for the
-    /// rules); with `versions`, each with the version of its value. `how`: whether the
-    /// timeout bounds the whole listing or each round, and the key set's sizes. An error of
-    /// `each` ends the listing with that error.
+    /// rules), with what `ask` asks (its version, its access). `how`: whether the timeout
+    /// bounds the whole listing or each round, and the key set's sizes. An error of `each`
+    /// ends the listing with that error.
     pub fn list_keys<E: From<Error>>(
         &mut self,
         how: ListOptions,
-        versions: bool,
+        ask: Ask,
         mut each: impl FnMut(ListedKey) -> Result<(), E>,
     ) -> Result<Listing, E> {
         self.renew_each_round(how.pace == Pace::EachLine);
-        let r = self.scan_all(how, versions, &mut each);
+        let r = self.scan_all(how, ask, &mut each);
         self.renew_each_round(true);
         match r {
             Ok(l) => Ok(l),
@@ -128,10 +155,17 @@ impl Conn {
     fn scan_all<E, F: FnMut(ListedKey) -> Result<(), E>>(
         &mut self,
         how: ListOptions,
-        versions: bool,
+        ask: Ask,
         each: &mut F,
     ) -> Result<Listing, Stop<E>> {
         let name = self.name().to_string();
+        let tracking = if ask.access {
+            let policy = self.eviction_policy()?;
+            let t = Tracking::of(&policy);
+            Some((policy, t))
+        } else {
+            None
+        };
         let dbsize = int(
             &name,
             "DBSIZE",
@@ -139,7 +173,12 @@ impl Conn {
         )?;
         let mut l = Listing {
             dbsize: dbsize.max(0) as u64,
+            tracking: tracking.clone(),
             ..Listing::default()
+        };
+        let ask = Describe {
+            versions: ask.versions,
+            access: tracking.map(|(_, t)| t),
         };
         let limit = line_limit(l.dbsize);
         let stop = self.stop_flag();
@@ -169,7 +208,7 @@ impl Conn {
                     l.skipped.push(k.len());
                 }
             }
-            for k in self.describe(page, versions)? {
+            for k in self.describe(page, ask, &mut l.access_refused)? {
                 keys.offer(k, &mut |k| each(k).map_err(Stop::Caller))?;
             }
             if next == b"0" {
@@ -208,13 +247,23 @@ impl Conn {
         Ok((next, keys))
     }
 
-    /// One round for a page: each key's TTL, size and (with `versions`) digest; the keys
-    /// gone since are left out.
-    fn describe(&mut self, page: Vec<Vec<u8>>, versions: bool) -> Result<Vec<ListedKey>, Error> {
+    /// One round for a page: each key's access (asked first: the digest's `DUMP` touches
+    /// the key), TTL, size and digest, as `ask` says; the keys gone since are left out. The
+    /// first refusal of the access command goes to `refused`.
+    fn describe(
+        &mut self,
+        page: Vec<Vec<u8>>,
+        ask: Describe,
+        refused: &mut Option<String>,
+    ) -> Result<Vec<ListedKey>, Error> {
         if page.is_empty() {
             return Ok(Vec::new());
         }
+        let versions = ask.versions;
         for k in &page {
+            if let Some(t) = ask.access {
+                self.queue_access(t, k);
+            }
             self.queue("PTTL", redis::cmd("PTTL").arg(k.as_slice()));
             self.queue(
                 "MEMORY",
@@ -231,6 +280,17 @@ impl Conn {
         let name = self.name().to_string();
         let mut out = Vec::with_capacity(page.len());
         for key in page {
+            let access = match ask.access {
+                Some(t) => {
+                    let (a, no) = self.read_access(t)?;
+                    if refused.is_none() {
+                        *refused =
+                            no.map(|e| format!("{name} answered `{}` with {e}", t.command()));
+                    }
+                    a
+                }
+                None => Access::Unknown,
+            };
             let pttl = int(&name, "PTTL", &self.read(MAX_REPLY)?)?;
             let size = match self.read(MAX_REPLY)? {
                 Value::Nil => None,
@@ -253,8 +313,16 @@ impl Conn {
                 pttl,
                 size: size.unwrap_or(0),
                 version,
+                access,
             });
         }
         Ok(out)
     }
+}
+
+/// What [`Conn::describe`] asks per key.
+#[derive(Clone, Copy, Debug)]
+struct Describe {
+    versions: bool,
+    access: Option<Tracking>,
 }

@@ -1,5 +1,5 @@
 //! The client on real redis-server processes: the listing (every key once, TTL, size,
-//! versions), the copy's operations on every data type (only if absent, only if unchanged,
+//! versions, accesses under an LRU and an LFU policy), the copy's operations on every data type (only if absent, only if unchanged,
 //! the expiry kept), the login (an ACL user, a wrong password, none given), a cluster node
 //! refused, a TLS server with the right and a wrong CA.
 //!
@@ -11,7 +11,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ketama_redis::{
-    Conn, Dump, ErrorKind, ListOptions, Options, Pace, Password, Removed, Restored, Sizes,
+    Access, Ask, Conn, Dump, ErrorKind, ListOptions, Options, Pace, Password, Removed, Restored,
+    Sizes, Tracking,
 };
 use ketama_testkit::redis::{redis_server, Redis, TlsSetup};
 use redis::Commands;
@@ -52,6 +53,112 @@ fn write_every_type(c: &mut redis::Connection) {
 
 const KEYS: [&str; 6] = ["s", "h", "l", "set", "z", "st"];
 
+const VERSIONS: Ask = Ask {
+    versions: true,
+    access: false,
+};
+
+const ACCESS: Ask = Ask {
+    versions: false,
+    access: true,
+};
+
+/// Lists `conn` asking for accesses: key -> access, and the listing.
+fn accesses(
+    conn: &mut Conn,
+) -> (
+    std::collections::HashMap<String, Access>,
+    ketama_redis::Listing,
+) {
+    let mut seen = std::collections::HashMap::new();
+    let l = conn
+        .list_keys(one(Pace::EachLine), ACCESS, |k| {
+            seen.insert(String::from_utf8(k.key).unwrap(), k.access);
+            Ok::<(), ketama_redis::Error>(())
+        })
+        .unwrap();
+    (seen, l)
+}
+
+#[test]
+fn a_listing_tells_each_keys_idle_time_or_lfu_counter_and_touches_none() {
+    let Some(bin) = redis_server() else { return };
+    let (lru, lfu) = (
+        Redis::start(&bin, &[]),
+        Redis::start(&bin, &["--maxmemory-policy", "allkeys-lfu"]),
+    );
+    for r in [&lru, &lfu] {
+        let mut c = r.client();
+        for i in 0..200 {
+            let _: () = c.set(format!("k{i}"), i).unwrap();
+        }
+    }
+    // Redis's LRU clock ticks in seconds, cached by its cron: 4 s apart, surely 2 ticks.
+    std::thread::sleep(Duration::from_millis(4000));
+    for r in [&lru, &lfu] {
+        let mut c = r.client();
+        // Three reads: even when a minute starts between the write and the reads (an LFU
+        // counter decays by one per minute untouched), the counter ends above 5.
+        for _ in 0..3 {
+            for i in 0..20 {
+                let _: i64 = c.get(format!("k{i}")).unwrap();
+            }
+        }
+    }
+    let hot = |k: &str| k[1..].parse::<usize>().unwrap() < 20;
+    let mut conn = connect(&lru, &opts());
+    let (seen, l) = accesses(&mut conn);
+    assert_eq!(l.tracking, Some(("noeviction".to_string(), Tracking::Idle)));
+    assert_eq!(l.access_refused, None);
+    assert_eq!(seen.len(), 200);
+    for (k, a) in &seen {
+        match a {
+            Access::Idle(s) if hot(k) => assert!(*s <= 1, "{k}: {a:?}"),
+            Access::Idle(s) => assert!(*s >= 2, "{k}: {a:?}"),
+            _ => panic!("{k}: {a:?}"),
+        }
+    }
+    // The listing touched nothing (without versions: a digest's DUMP touches the key): a
+    // second one sees no key younger than the first did.
+    let (again, _) = accesses(&mut conn);
+    for (k, a) in &again {
+        let (Access::Idle(now), Access::Idle(before)) = (a, seen[k]) else {
+            panic!("{k}: {a:?}");
+        };
+        assert!(*now >= before, "{k}: {now} after {before}");
+    }
+    let mut conn = connect(&lfu, &opts());
+    let (seen, l) = accesses(&mut conn);
+    assert_eq!(
+        l.tracking,
+        Some(("allkeys-lfu".to_string(), Tracking::Freq))
+    );
+    for (k, a) in &seen {
+        match a {
+            Access::Freq(f) if hot(k) => assert!(*f > ketama_redis::access::LFU_NEW, "{k}: {a:?}"),
+            Access::Freq(f) => assert!(*f <= ketama_redis::access::LFU_NEW, "{k}: {a:?}"),
+            _ => panic!("{k}: {a:?}"),
+        }
+    }
+    // A user who may not run OBJECT: accesses unknown, the refusal said once, the keys listed.
+    let _: () = redis::cmd("ACL")
+        .arg(&["SETUSER", "lister", "on", ">pw", "~*", "+@all", "-object"])
+        .query(&mut lru.client())
+        .unwrap();
+    let mut o = opts();
+    o.user = Some("lister".into());
+    o.password = Some(Password::new("pw"));
+    let mut conn = connect(&lru, &o);
+    let (seen, l) = accesses(&mut conn);
+    assert_eq!(seen.len(), 200);
+    assert!(seen.values().all(|a| *a == Access::Unknown));
+    let refused = l.access_refused.unwrap();
+    assert!(
+        refused.contains("OBJECT IDLETIME") && refused.contains("NOPERM"),
+        "{refused}"
+    );
+}
+
 #[test]
 fn a_listing_shows_each_key_once_with_its_ttl_size_and_version() {
     let Some(bin) = redis_server() else { return };
@@ -64,7 +171,7 @@ fn a_listing_shows_each_key_once_with_its_ttl_size_and_version() {
     let mut conn = connect(&r, &opts());
     let mut seen = std::collections::HashMap::new();
     let l = conn
-        .list_keys(one(Pace::EachLine), true, |k| {
+        .list_keys(one(Pace::EachLine), VERSIONS, |k| {
             assert!(seen.insert(k.key.clone(), k).is_none(), "a key twice");
             Ok::<(), ketama_redis::Error>(())
         })
@@ -85,7 +192,7 @@ fn a_listing_shows_each_key_once_with_its_ttl_size_and_version() {
     assert_eq!(z.version, seen[b"z".as_slice()].version);
     // Without versions none is computed.
     let mut versions = 0;
-    conn.list_keys(one(Pace::Whole), false, |k| {
+    conn.list_keys(one(Pace::Whole), Ask::default(), |k| {
         versions += u64::from(k.version != 0);
         Ok::<(), ketama_redis::Error>(())
     })

@@ -10,7 +10,8 @@
 //! - [`tls`]: certificates made with `openssl` and `memcached -Z` processes;
 //! - [`meta`]: a tiny meta-protocol client of its own, to write and read keys around the
 //!   client under test;
-//! - [`signal`]: SIGINT to a program under test once it is ready, its peak memory.
+//! - [`signal`]: SIGINT to a program under test once it is ready, its peak memory;
+//! - [`packages`]: the Debian packages a fixture needs, through tests/lib/need.sh.
 //!
 //! Every fixture stops what it started (by PID, on drop); none outlives its test.
 #![deny(missing_docs)]
@@ -20,7 +21,7 @@ pub mod fake;
 pub mod memcached;
 pub mod meta;
 pub mod meta_fake;
-mod packages;
+pub mod packages;
 pub mod redis;
 pub mod signal;
 pub mod tls;

@@ -153,7 +153,7 @@ fn list_redis(
             pace: Pace::Whole,
             sizes: Sizes::MANY_LISTINGS,
         };
-        c.list_keys(how, false, |k| {
+        c.list_keys(how, ketama_redis::Ask::default(), |k| {
             score(&k.key);
             Ok::<(), ketama_redis::Error>(())
         })

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand};
 
+use super::scale_args::{KeyArgs, ScaleArgs};
 use crate::backend_args::BackendArgs;
 use crate::shared::Fail;
 use crate::tls_args::{TlsArgs, ToTlsArgs};
@@ -19,6 +20,17 @@ pub(crate) enum MigrateCommand {
     Run(RunArgs),
     /// Check that every key held by a NEW server is where the NEW placement looks for it.
     Verify(PlaceArgs),
+    /// Sum the JSON reports of `run --shard I/N --format json` (one file per shard) into one
+    /// report of the whole run, as a table or JSON.
+    Report(ReportArgs),
+}
+
+/// `ketama migrate report`.
+#[derive(Debug, Args)]
+pub(crate) struct ReportArgs {
+    /// The JSON reports of the shards' runs (`run --shard I/N --format json > FILE`).
+    #[arg(required = true, value_name = "FILE", value_parser = crate::args::path_arg())]
+    pub(crate) files: Vec<String>,
 }
 
 /// `ketama migrate`.
@@ -74,6 +86,8 @@ pub(crate) struct PlanArgs {
     /// Copy rate (keys per second) for the time estimate.
     #[arg(long, value_name = "KEYS_PER_S")]
     pub(crate) rate: Option<u64>,
+    #[command(flatten)]
+    pub(crate) keys: KeyArgs,
 }
 
 /// `ketama migrate run`.
@@ -102,6 +116,8 @@ pub(crate) struct RunArgs {
     /// Only the OLD servers whose position (0-based, file order) is I mod N.
     #[arg(long, value_name = "I/N")]
     pub(crate) shard: Option<String>,
+    #[command(flatten)]
+    pub(crate) scale: ScaleArgs,
     /// Repeat the sync (needs --state) until a pass changes fewer than N keys (copies,
     /// updates, deletes), at most --max-passes passes: the last run before the switch, as
     /// short as the writers allow; the last pass's changes are the residual to expect.

@@ -1,7 +1,7 @@
 //! `ketama migrate` from the command line: the verb run, its output printed, its exit status.
 
 use super::args::{MigrateArgs, MigrateCommand};
-use super::{plan, run, verify};
+use super::{plan, report, run, verify};
 use crate::output::Format;
 use crate::shared::Fail;
 
@@ -16,6 +16,7 @@ pub(crate) fn main(a: &MigrateArgs, f: Option<Format>) -> i32 {
         MigrateCommand::Plan(p) => plan::run(p, f),
         MigrateCommand::Run(r) => run::run(r, f),
         MigrateCommand::Verify(v) => verify::run(v, f),
+        MigrateCommand::Report(r) => report::run(r, f),
     };
     match r {
         Ok((out, code)) => {

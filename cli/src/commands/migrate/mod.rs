@@ -1,4 +1,4 @@
-//! `ketama migrate plan | run | verify`: copy exactly the keys whose server changes when a
+//! `ketama migrate plan | run | verify | report`: copy exactly the keys whose server changes when a
 //! fleet is resized or its clients switch placement, before the clients switch. The work is
 //! `ketama-migrate`'s; this command reads the options, prints, and sets the exit status.
 //!
@@ -13,8 +13,10 @@
 mod args;
 mod dispatch;
 mod plan;
+mod report;
 mod run;
 mod run_report;
+mod scale_args;
 mod setup;
 mod verify;
 

@@ -22,7 +22,7 @@ pub(crate) fn run(a: &PlanArgs, f: Format) -> Result<(String, i32), Fail> {
             0,
         ));
     }
-    let plan = ketama_migrate::plan(&pl, &setup::backend(&a.place)?)
+    let plan = ketama_migrate::plan_with(&pl, &setup::backend(&a.place)?, &a.keys.plan())
         .map_err(|e| Fail::new(e.to_string()))?;
     if crate::stop::requested() {
         return Err(Fail::new("interrupted"));
@@ -39,8 +39,8 @@ pub(crate) fn run(a: &PlanArgs, f: Format) -> Result<(String, i32), Fail> {
         }
     }
     let out = match f {
-        Format::Json => crate::output::json(&plan_json(&pl, &plan, a.rate)),
-        _ => plan_table(&pl, &plan, a.rate),
+        Format::Json => crate::output::json(&plan_json(&pl, &plan, a)),
+        _ => plan_table(&pl, &plan, a),
     };
     Ok((out, code))
 }
@@ -49,7 +49,8 @@ fn estimate(keys: u64, rate: Option<u64>) -> Option<f64> {
     rate.filter(|&r| r > 0).map(|r| keys as f64 / r as f64)
 }
 
-fn plan_json(pl: &Placement, plan: &Plan, rate: Option<u64>) -> Value {
+fn plan_json(pl: &Placement, plan: &Plan, a: &PlanArgs) -> Value {
+    let rate = a.rate;
     let t = |t: &Tally| json!({"keys": t.keys, "bytes": t.bytes});
     json!({
         "old": {"servers": pl.old.name, "profile": pl.old.ring.profile().name, "hash": pl.old.ring.hash().name()},
@@ -60,11 +61,15 @@ fn plan_json(pl: &Placement, plan: &Plan, rate: Option<u64>) -> Value {
         "stale": t(&plan.stale),
         "expired": t(&plan.expired),
         "no_new_owner": t(&plan.no_new_owner),
+        "short_ttl": t(&plan.short_ttl),
+        "min_ttl": a.keys.min_ttl,
+        "hot": t(&plan.hot),
+        "hot_window": a.keys.hot_window,
         "moves": plan.flows.iter().map(|((s, d), x)| json!({
             "from": pl.old.label(*s), "to": pl.new.label(*d), "keys": x.keys, "bytes": x.bytes,
         })).collect::<Vec<_>>(),
         "servers": pl.old.labels().zip(&plan.servers).map(|(l, r)| match r {
-            Ok(listing) => json!({"server": l, "listing": listing.command, "keys": listing.keys}),
+            Ok(listing) => json!({"server": l, "listing": listing.command, "keys": listing.keys, "heat": listing.heat}),
             Err(e) => json!({"server": l, "unreachable": e.message}),
         }).collect::<Vec<_>>(),
         "rate": rate,
@@ -72,7 +77,8 @@ fn plan_json(pl: &Placement, plan: &Plan, rate: Option<u64>) -> Value {
     })
 }
 
-fn plan_table(pl: &Placement, plan: &Plan, rate: Option<u64>) -> String {
+fn plan_table(pl: &Placement, plan: &Plan, a: &PlanArgs) -> String {
+    let rate = a.rate;
     let listed = plan.listed();
     let share = |n: u64| {
         if listed == 0 {
@@ -102,7 +108,15 @@ fn plan_table(pl: &Placement, plan: &Plan, rate: Option<u64>) -> String {
             plan.no_new_owner,
             "the NEW client refuses the key: not copied",
         ),
+        (
+            "short ttl",
+            plan.short_ttl,
+            "would move, but expire within --min-ttl: not copied",
+        ),
     ] {
+        if name == "short ttl" && a.keys.min_ttl.is_none() {
+            continue;
+        }
         t.row(vec![
             name.into(),
             x.keys.to_string(),
@@ -115,6 +129,7 @@ fn plan_table(pl: &Placement, plan: &Plan, rate: Option<u64>) -> String {
     if plan.moves.keys == 0 {
         out.push_str("\nnothing moves\n");
     } else {
+        out.push_str(&hot_line(plan, a.keys.hot_window, pl));
         let cols: Vec<usize> = {
             let mut c: Vec<usize> = plan.flows.keys().map(|&(_, d)| d).collect();
             c.sort_unstable();
@@ -160,6 +175,33 @@ fn plan_table(pl: &Placement, plan: &Plan, rate: Option<u64>) -> String {
             out.push_str(&format!(
                 "PARTIAL: OLD server {label} did not answer: {e}\n"
             ));
+        }
+    }
+    out
+}
+
+/// How many of the moving keys are hot, and how each server told.
+fn hot_line(plan: &Plan, window: u64, pl: &Placement) -> String {
+    let mut out = format!(
+        "\nhot (read within the last {window} s): {} of the {} moving keys, {} of {} bytes \
+         (run --hot-first copies them first)\n",
+        plan.hot.keys, plan.moves.keys, plan.hot.bytes, plan.moves.bytes
+    );
+    let hows: std::collections::BTreeSet<&str> = plan
+        .servers
+        .iter()
+        .filter_map(|r| r.as_ref().ok()?.heat.as_deref())
+        .collect();
+    if hows.len() == 1 {
+        out.push_str(&format!(
+            "heat from {}\n",
+            hows.iter().next().copied().unwrap_or("")
+        ));
+    } else {
+        for (label, r) in pl.old.labels().zip(&plan.servers) {
+            if let Some(h) = r.as_ref().ok().and_then(|l| l.heat.as_deref()) {
+                out.push_str(&format!("heat of {label} from {h}\n"));
+            }
         }
     }
     out

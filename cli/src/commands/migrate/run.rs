@@ -69,6 +69,7 @@ pub(crate) fn run(a: &RunArgs, f: Format) -> Result<(String, i32), Fail> {
         shard,
         stop: crate::stop::flag(),
         progress: Some(&bar),
+        scale: a.scale.scale(),
     };
     let mut quiet = None;
     let r = match a.until_quiet {
@@ -92,6 +93,7 @@ pub(crate) fn run(a: &RunArgs, f: Format) -> Result<(String, i32), Fail> {
             })
         }
     };
+    let waited = opts.scale.throttle.as_ref().map(|t| t.waited());
     if let Ok(b) = bar.bar.into_inner() {
         b.0.finish();
     }
@@ -113,14 +115,14 @@ pub(crate) fn run(a: &RunArgs, f: Format) -> Result<(String, i32), Fail> {
     };
     let out = match f {
         Format::Json => {
-            let mut j = run_report::outcome_json(&pl, a, &o);
+            let mut j = run_report::outcome_json(&pl, a, &o, waited);
             if let Some(q) = &quiet {
                 j["until_quiet"] = q.json();
             }
             crate::output::json(&j)
         }
         _ => {
-            let mut t = run_report::outcome_table(&pl, a, &o);
+            let mut t = run_report::outcome_table(&pl, a, &o, waited);
             if let Some(q) = &quiet {
                 t.push_str(&q.text());
             }

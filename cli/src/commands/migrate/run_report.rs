@@ -1,5 +1,8 @@
 //! The report of a run: its counters as a table or JSON.
 
+use std::sync::atomic::AtomicU64;
+use std::time::Duration;
+
 use ketama_migrate::run::{get, Counts};
 use ketama_migrate::{Outcome, Placement};
 use serde_json::json;
@@ -8,113 +11,159 @@ use super::args::RunArgs;
 use super::setup::CACHEDUMP_NOTE;
 use crate::output::Table;
 
-/// Each counter shown: name, value, meaning.
-fn rows(a: &RunArgs, c: &Counts) -> Vec<(&'static str, u64, &'static str)> {
-    let mut v = vec![
-        (
-            "listed",
-            get(&c.listed),
-            "keys on the OLD servers of this run",
-        ),
-        ("stay", get(&c.stay), "their server does not change"),
+/// One counter of a report: its name, what it means, where a run keeps it.
+pub(crate) type Row = (&'static str, &'static str, fn(&Counts) -> &AtomicU64);
+
+/// The counters a run reports, in order: the copy's, or `--delete-moved`'s.
+pub(crate) fn row_defs(delete_moved: bool) -> Vec<Row> {
+    let mut v: Vec<Row> = vec![
+        ("listed", "keys on the OLD servers of this run", |c| {
+            &c.listed
+        }),
+        ("stay", "their server does not change", |c| &c.stay),
         (
             "stale",
-            get(&c.stale),
             "misplaced under the OLD placement: not copied",
+            |c| &c.stale,
         ),
-        ("expired", get(&c.expired), "TTL passed: not copied"),
+        ("expired", "TTL passed: not copied", |c| &c.expired),
+        ("no new owner", "the NEW client refuses the key", |c| {
+            &c.no_new_owner
+        }),
+        ("moving", "keys whose server changes", |c| &c.moving),
         (
-            "no new owner",
-            get(&c.no_new_owner),
-            "the NEW client refuses the key",
+            "short ttl",
+            "moving, but expiring within --min-ttl: not copied",
+            |c| &c.short_ttl,
         ),
-        ("moving", get(&c.moving), "keys whose server changes"),
+        (
+            "hot",
+            "moving and read within --hot-window: copied first (--hot-first)",
+            |c| &c.hot,
+        ),
     ];
-    if a.delete_moved {
-        v.extend([
+    let more: Vec<Row> = if delete_moved {
+        vec![
             (
                 "deleted",
-                get(&c.deleted_old),
                 "OLD copies deleted (the NEW owner holds the key)",
+                |c: &Counts| &c.deleted_old,
             ),
             (
                 "not held",
-                get(&c.not_held),
                 "kept: the NEW owner does not hold the key",
+                |c| &c.not_held,
             ),
             (
                 "changed",
-                get(&c.changed_at_source),
                 "kept: changed at the OLD server since listed",
+                |c| &c.changed_at_source,
             ),
-        ]);
+        ]
     } else {
-        v.extend([
-            ("copied", get(&c.copied), "written to the NEW owner"),
+        vec![
+            ("copied", "written to the NEW owner", |c: &Counts| &c.copied),
             (
                 "updated",
-                get(&c.updated),
                 "copies updated: the source changed since copied",
+                |c| &c.updated,
             ),
             (
                 "unchanged",
-                get(&c.unchanged),
                 "copied before; source and copy unchanged",
+                |c| &c.unchanged,
             ),
             (
                 "kept",
-                get(&c.kept),
                 "the NEW owner already held the key (newer): not overwritten",
+                |c| &c.kept,
             ),
             (
                 "client changed",
-                get(&c.client_changed),
                 "a client changed the copy after it was written: left alone",
+                |c| &c.client_changed,
             ),
-            (
-                "deleted",
-                get(&c.deleted_copies),
-                "copies deleted: their source is gone",
-            ),
+            ("deleted", "copies deleted: their source is gone", |c| {
+                &c.deleted_copies
+            }),
             (
                 "settled",
-                get(&c.settled),
                 "writes of a stopped run found on the NEW server as written: recorded",
+                |c| &c.settled,
             ),
             (
                 "verified",
-                get(&c.verified),
                 "copies on a restarted NEW server found as written (same value and flags): recorded",
+                |c| &c.verified,
             ),
-        ]);
-    }
-    v.extend([
+        ]
+    };
+    v.extend(more);
+    let last: [Row; 4] = [
         (
             "vanished",
-            get(&c.vanished),
             "gone at the source before it was read",
+            |c: &Counts| &c.vanished,
         ),
         (
             "refused",
-            get(&c.refused),
             "the NEW server refused the item (SERVER_ERROR: e.g. over its item size limit)",
+            |c| &c.refused,
         ),
         (
             "unsendable",
-            get(&c.unsendable),
             "binary keys over 186 bytes: the meta protocol cannot name them",
+            |c| &c.unsendable,
         ),
-        (
-            "failed",
-            get(&c.failed),
-            "not done: a server failed (run again)",
-        ),
-    ]);
+        ("failed", "not done: a server failed (run again)", |c| {
+            &c.failed
+        }),
+    ];
+    v.extend(last);
     v
 }
 
+/// Each counter shown: name, value, meaning.
+fn rows(a: &RunArgs, c: &Counts) -> Vec<(&'static str, u64, &'static str)> {
+    row_defs(a.delete_moved)
+        .into_iter()
+        .map(|(name, what, at)| (name, get(at(c)), what))
+        .collect()
+}
+
+/// The line under a report's table: time, listing time, keys and bytes per second, bytes
+/// read, the byte limit's waits.
+pub(crate) fn speed_line(
+    seconds: f64,
+    list_seconds: f64,
+    moving: u64,
+    bytes: u64,
+    waited: Option<f64>,
+) -> String {
+    let mut line = format!("\n{seconds:.1} s (listing {list_seconds:.1} s)");
+    if seconds > 0.0 && moving > 0 {
+        line.push_str(&format!(", {:.0} moving keys/s", moving as f64 / seconds));
+    }
+    if bytes > 0 {
+        line.push_str(&format!(", {:.1} MB of values read", bytes as f64 / 1e6));
+        if seconds > 0.0 {
+            line.push_str(&format!(" ({:.1} MB/s)", bytes as f64 / 1e6 / seconds));
+        }
+    }
+    if let Some(w) = waited {
+        line.push_str(&format!(", {w:.1} s waiting for the byte limit"));
+    }
+    line.push('\n');
+    line
+}
+
 /// The table of a run.
-pub(crate) fn outcome_table(pl: &Placement, a: &RunArgs, o: &Outcome) -> String {
+pub(crate) fn outcome_table(
+    pl: &Placement,
+    a: &RunArgs,
+    o: &Outcome,
+    waited: Option<Duration>,
+) -> String {
     let mut out = format!(
         "migrate run{}: {}{}\n\n",
         if a.dry_run {
@@ -134,15 +183,12 @@ pub(crate) fn outcome_table(pl: &Placement, a: &RunArgs, o: &Outcome) -> String 
     }
     out.push_str(&t.text());
     let moving = get(&o.counts.moving);
-    out.push_str(&format!(
-        "\n{:.1} s (listing {:.1} s){}\n",
+    out.push_str(&speed_line(
         o.seconds,
         o.list_seconds,
-        if o.seconds > 0.0 && moving > 0 {
-            format!(", {:.0} moving keys/s", moving as f64 / o.seconds)
-        } else {
-            String::new()
-        }
+        moving,
+        get(&o.counts.bytes_read),
+        waited.map(|w| w.as_secs_f64()),
     ));
     if moving == 0 && o.dead.is_empty() {
         out.push_str("nothing moves\n");
@@ -171,7 +217,12 @@ pub(crate) fn failure(label: &str, e: &str) -> String {
 }
 
 /// The JSON of a run.
-pub(crate) fn outcome_json(pl: &Placement, a: &RunArgs, o: &Outcome) -> serde_json::Value {
+pub(crate) fn outcome_json(
+    pl: &Placement,
+    a: &RunArgs,
+    o: &Outcome,
+    waited: Option<Duration>,
+) -> serde_json::Value {
     let mut m = serde_json::Map::new();
     for (name, n, _) in rows(a, &o.counts) {
         m.insert(name.replace(' ', "_"), json!(n));
@@ -185,6 +236,12 @@ pub(crate) fn outcome_json(pl: &Placement, a: &RunArgs, o: &Outcome) -> serde_js
         "counts": m,
         "seconds": o.seconds,
         "seconds_listing": o.list_seconds,
+        "bytes_read": get(&o.counts.bytes_read),
+        "min_ttl": a.scale.keys.min_ttl,
+        "hot_first": a.scale.hot_first.then_some(a.scale.keys.hot_window),
+        "max_bytes_per_s": a.scale.max_bytes_per_s,
+        "max_bytes_per_s_per_server": a.scale.max_bytes_per_s_per_server,
+        "seconds_waiting_byte_limit": waited.map(|w| w.as_secs_f64()),
         "failed_servers": o.dead.iter().map(|(l, e)| json!({"server": l, "error": e})).collect::<Vec<_>>(),
         "cachedump": o.partial,
         "interrupted": o.interrupted,

@@ -80,6 +80,14 @@ pub(crate) struct SimulateArgs {
     /// TLS too. Needs a memcached built with TLS support (Debian's is).
     #[arg(long, requires = "live")]
     pub(crate) tls: bool,
+    /// --live: the kind of server processes: memcached, or redis (redis-server processes;
+    /// --migrate then copies with `migrate run --backend redis`).
+    #[arg(long, value_enum, default_value_t, requires = "live")]
+    pub(crate) backend: crate::backend_args::BackendKind,
+    /// The redis-server binary for --live --backend redis [default: redis-server on the
+    /// PATH].
+    #[arg(long, requires = "live", value_name = "PATH", value_parser = crate::args::path_arg())]
+    pub(crate) redis_server: Option<String>,
     /// The memcached binary for --live [default: memcached on the PATH].
     #[arg(long, requires = "live", value_name = "PATH", value_parser = crate::args::path_arg())]
     pub(crate) memcached: Option<String>,

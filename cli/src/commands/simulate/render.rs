@@ -190,8 +190,13 @@ fn live_table(r: &Report, l: &Live) -> String {
 
 /// The live run's figures beside each hash's simulated ones.
 fn add_live_json(v: &mut Value, r: &Report, l: &Live) {
+    let (server, version) = match l.kind {
+        super::live::conn::Kind::Memcached => ("memcached", l.version.as_str()),
+        super::live::conn::Kind::Redis => ("redis", l.version.as_str()),
+    };
     v["live"] = json!({
-        "memcached": l.version,
+        "backend": server,
+        server: version,
         "tls": l.tls,
         "servers": l.addresses.iter().map(|(n, a)| json!({"node": n, "address": a.to_string()})).collect::<Vec<_>>(),
     });

@@ -7,9 +7,8 @@ use crate::wire::{dec, signed};
 
 use super::item::ListedKey;
 
-/// A metadump line `key=<uri-encoded> exp=<t> la=.. cas=<n> fetch=.. cls=.. size=<n>`
-/// (fields other than `key`, `exp`, `cas` and `size` are not read; a missing one is
-/// unknown). memcached writes the key `%`-escaped, so the token has no raw byte below 0x21
+/// A metadump line `key=<uri-encoded> exp=<t> la=<t> cas=<n> fetch=<yes|no> cls=.. size=<n>`
+/// (`cls` is not read; a missing field is unknown). memcached writes the key `%`-escaped, so the token has no raw byte below 0x21
 /// or above 0x7e; decoded, it is any key of 1 to 250 bytes: binary keys (spaces, control
 /// bytes), which meta clients store, included.
 pub(crate) fn metadump(l: &[u8]) -> Result<ListedKey, String> {
@@ -33,6 +32,8 @@ pub(crate) fn metadump(l: &[u8]) -> Result<ListedKey, String> {
         exp: -1,
         cas: 0,
         size: 0,
+        la: -1,
+        fetched: None,
     };
     for f in fields {
         let bad = || format!("a bad field {}", printable(f));
@@ -42,6 +43,14 @@ pub(crate) fn metadump(l: &[u8]) -> Result<ListedKey, String> {
             item.cas = dec(v).ok_or_else(bad)?;
         } else if let Some(v) = f.strip_prefix(b"size=") {
             item.size = dec(v).ok_or_else(bad)?;
+        } else if let Some(v) = f.strip_prefix(b"la=") {
+            item.la = signed(v).ok_or_else(bad)?;
+        } else if let Some(v) = f.strip_prefix(b"fetch=") {
+            item.fetched = match v {
+                b"yes" => Some(true),
+                b"no" => Some(false),
+                _ => return Err(bad()),
+            };
         }
     }
     Ok(item)
@@ -68,6 +77,8 @@ pub(crate) fn cachedump(l: &[u8]) -> Result<ListedKey, String> {
         exp: -1,
         cas: 0,
         size,
+        la: -1,
+        fetched: None,
     })
 }
 
@@ -96,8 +107,14 @@ mod tests {
         let it = metadump(l).unwrap();
         assert_eq!(it.key, b"a%b:1");
         assert_eq!((it.exp, it.cas, it.size), (1796154051, 2, 68));
-        let never = metadump(b"key=k exp=-1 la=1 cas=9 fetch=no cls=1 size=66").unwrap();
+        assert_eq!((it.la, it.fetched), (1796153951, Some(false)));
+        let never = metadump(b"key=k exp=-1 la=1 cas=9 fetch=yes cls=1 size=66").unwrap();
         assert_eq!(never.exp, -1);
+        assert_eq!((never.la, never.fetched), (1, Some(true)));
+        let bare = metadump(b"key=k exp=-1 cas=9").unwrap();
+        assert_eq!((bare.la, bare.fetched), (-1, None));
+        assert!(metadump(b"key=k fetch=maybe").is_err());
+        assert!(metadump(b"key=k la=x").is_err());
         assert_eq!(key(b"key=abc").as_deref(), Ok(&b"abc"[..]));
         assert!(key(b"key=ab%2").is_err());
         assert!(key(b"key=ab%zz").is_err());

@@ -6,7 +6,7 @@ use super::error::ServerError;
 use super::memcached::{Memcached, MemcachedConn};
 use super::redis::{Redis, RedisConn};
 use super::server::{Backend, Connection, Endpoint, Purpose};
-use super::types::{Identity, ListSummary, Listed, Reply, Request};
+use super::types::{Ask, Identity, ListSummary, Listed, Reply, Request};
 
 /// memcached or Redis servers.
 #[derive(Clone, Debug)]
@@ -55,12 +55,12 @@ impl Backend for AnyBackend {
 impl Connection for AnyConn {
     fn list(
         &mut self,
-        versions: bool,
+        ask: Ask,
         each: &mut dyn FnMut(Listed) -> Result<(), ServerError>,
     ) -> Result<ListSummary, ServerError> {
         match self {
-            AnyConn::Memcached(c) => c.list(versions, each),
-            AnyConn::Redis(c) => c.list(versions, each),
+            AnyConn::Memcached(c) => c.list(ask, each),
+            AnyConn::Redis(c) => c.list(ask, each),
         }
     }
 

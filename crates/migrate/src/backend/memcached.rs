@@ -20,8 +20,9 @@ use super::server::{Backend, Connection, Endpoint, Purpose, Side};
 use crate::clock::now;
 
 use super::types::{
-    Deleted, Identity, Item, ListSummary, Listed, Reply, Request, Version, Written,
+    Ask, Deleted, Identity, Item, ListSummary, Listed, Reply, Request, Version, Written,
 };
+use crate::heat::Heat;
 
 /// memcached servers, reached with these options (timeout, stop flag, TLS), per side.
 #[derive(Clone, Debug)]
@@ -136,13 +137,28 @@ impl MemcachedConn {
 }
 
 impl Connection for MemcachedConn {
-    /// The metadump shows each item's CAS: versions come with every listing.
+    /// The metadump shows each item's CAS: versions come with every listing; and its last
+    /// access, turned into a [`Heat`] with the server's clock when asked.
     fn list(
         &mut self,
-        _versions: bool,
+        ask: Ask,
         each: &mut dyn FnMut(Listed) -> Result<(), ServerError>,
     ) -> Result<ListSummary, ServerError> {
         self.conn.renew_deadline();
+        // Heat needs the server's clock (`la` is on it); a server that gives none lists with
+        // unknown heat.
+        let clock = if ask.heat {
+            let t = match self.conn.server_time() {
+                Ok(t) => Ok(t),
+                Err(e) if e.kind == ErrorKind::Interrupted => return Err(e.into()),
+                Err(e) => Err(e.message),
+            };
+            self.conn.renew_deadline();
+            Some(t)
+        } else {
+            None
+        };
+        let server_now = clock.as_ref().and_then(|t| t.as_ref().ok().copied());
         let how = ListOptions {
             pace: Pace::EachLine,
             sizes: Sizes::ONE_LISTING,
@@ -153,6 +169,7 @@ impl Connection for MemcachedConn {
                 exp: k.exp,
                 version: Version(k.cas),
                 size: k.size,
+                heat: server_now.map_or(Heat::Unknown, |t| Heat::memcached(k.la, k.fetched, t)),
             })
         })?;
         Ok(ListSummary {
@@ -161,6 +178,11 @@ impl Connection for MemcachedConn {
             bad: l.bad.into_iter().map(|b| (b.line, b.reason)).collect(),
             bad_count: l.bad_count,
             keys: l.keys,
+            heat: clock.map(|t| match (t, l.method) {
+                (Err(why), _) => format!("unknown: {why}"),
+                (_, ketama_memcache::Method::Cachedump) => "unknown (stats cachedump)".into(),
+                _ => "metadump la and fetch".to_string(),
+            }),
         })
     }
 

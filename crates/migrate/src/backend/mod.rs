@@ -36,4 +36,6 @@ pub use error::{ServerError, ServerErrorKind};
 pub use memcached::{Memcached, MemcachedConn};
 pub use redis::{Redis, RedisConn};
 pub use server::{Backend, Connection, Endpoint, Purpose, Side};
-pub use types::{Deleted, Identity, Item, ListSummary, Listed, Reply, Request, Version, Written};
+pub use types::{
+    Ask, Deleted, Identity, Item, ListSummary, Listed, Reply, Request, Version, Written,
+};

@@ -15,9 +15,10 @@ use ketama_redis::{
 use super::error::{ServerError, ServerErrorKind};
 use super::server::{Backend, Connection, Endpoint, Purpose, Side};
 use super::types::{
-    Deleted, Identity, Item, ListSummary, Listed, Reply, Request, Version, Written,
+    Ask, Deleted, Identity, Item, ListSummary, Listed, Reply, Request, Version, Written,
 };
 use crate::clock::now;
+use crate::heat::Heat;
 
 /// Redis servers, reached with these options (timeout, stop flag, TLS, login, database),
 /// each fleet with its own.
@@ -121,7 +122,7 @@ impl RedisConn {
 impl Connection for RedisConn {
     fn list(
         &mut self,
-        versions: bool,
+        ask: Ask,
         each: &mut dyn FnMut(Listed) -> Result<(), ServerError>,
     ) -> Result<ListSummary, ServerError> {
         let t = now();
@@ -129,7 +130,11 @@ impl Connection for RedisConn {
             pace: Pace::EachLine,
             sizes: Sizes::ONE_LISTING,
         };
-        let l = self.conn.list_keys(how, versions, |k| {
+        let want = ketama_redis::Ask {
+            versions: ask.versions,
+            access: ask.heat,
+        };
+        let l = self.conn.list_keys(how, want, |k| {
             each(Listed {
                 exp: if k.pttl < 0 {
                     -1
@@ -139,6 +144,7 @@ impl Connection for RedisConn {
                 key: k.key,
                 version: Version(k.version),
                 size: k.size,
+                heat: Heat::redis(k.access),
             })
         })?;
         Ok(ListSummary {
@@ -157,6 +163,10 @@ impl Connection for RedisConn {
                 .collect(),
             bad_count: l.skipped_count,
             keys: l.keys,
+            heat: l.tracking.map(|(policy, t)| match l.access_refused {
+                Some(no) => format!("unknown: {no}"),
+                None => format!("{} (maxmemory-policy {policy})", t.command()),
+            }),
         })
     }
 

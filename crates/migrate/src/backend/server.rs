@@ -1,7 +1,7 @@
 //! The two traits a backend implements: [`Backend`] opens a [`Connection`] to one server.
 
 use super::error::ServerError;
-use super::types::{Identity, ListSummary, Listed, Reply, Request};
+use super::types::{Ask, Identity, ListSummary, Listed, Reply, Request};
 
 /// Which fleet of a migration a server belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,14 +59,15 @@ pub trait Backend: Sync {
 /// One connection to one server, as the engine uses it.
 pub trait Connection: Send {
     /// Lists every key the server holds, each once, to `each` (an error of `each` ends the
-    /// listing with it). With `versions`, each key comes with its [`Version`] (a backend
-    /// whose listing shows versions for free gives them always; one that must compute them,
-    /// Redis, only when asked). The summary says how complete the listing is.
+    /// listing with it). Each key comes with what `ask` asks: its [`Version`], its
+    /// [`Heat`] (a backend whose listing shows one for free may give it always; one that must
+    /// compute it, Redis, only when asked). The summary says how complete the listing is.
     ///
     /// [`Version`]: super::Version
+    /// [`Heat`]: crate::heat::Heat
     fn list(
         &mut self,
-        versions: bool,
+        ask: Ask,
         each: &mut dyn FnMut(Listed) -> Result<(), ServerError>,
     ) -> Result<ListSummary, ServerError>;
 

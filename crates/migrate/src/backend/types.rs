@@ -4,6 +4,8 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
+use crate::heat::Heat;
+
 /// An opaque token of one copy of a key, chosen by the backend: equal tokens mean the same
 /// bytes written by the same write. `Version(0)` is unknown (a listing that cannot tell).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -30,6 +32,19 @@ pub struct Listed {
     pub version: Version,
     /// The item's size in memory, bytes (0 when unknown).
     pub size: u64,
+    /// How recently it was read ([`Heat::Unknown`] when the listing was not asked, or
+    /// cannot tell).
+    pub heat: Heat,
+}
+
+/// What a listing is asked to give besides keys, expiries and sizes (a backend whose
+/// listing shows something for free may give it unasked).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ask {
+    /// Each key's [`Version`].
+    pub versions: bool,
+    /// Each key's [`Heat`].
+    pub heat: bool,
 }
 
 /// How a server's listing went.
@@ -46,6 +61,8 @@ pub struct ListSummary {
     pub bad_count: u64,
     /// The distinct keys listed.
     pub keys: u64,
+    /// When heat was asked for: how the server told it (or why it could not).
+    pub heat: Option<String>,
 }
 
 impl ListSummary {

@@ -19,6 +19,7 @@ use super::job::Job;
 use super::limits::BATCH_BYTES;
 use super::pool::{by, Pool};
 use super::shared::{record, Ctx, Note};
+use super::throttle;
 use crate::backend::{Backend, Item, Reply, Request, Written};
 use crate::state::{digest, Copy, Intent, Ver};
 
@@ -133,6 +134,10 @@ fn write_copies<B: Backend>(
             inc(&c.expired, 1);
             continue;
         }
+        if ctx.scale.read_too_short(&item) {
+            inc(&c.short_ttl, 1);
+            continue;
+        }
         let d = digest(&item.data, item.flags);
         notes.push(Note::Intent(
             job.src,
@@ -229,9 +234,9 @@ fn written<B: Backend>(
 }
 
 /// Reads each job's source item (one pipelined round over the sources, keeping at most
-/// `keep` bytes of values); the jobs whose source failed are counted as failed and left out,
-/// those gone since listed as vanished; those whose value did not fit come back apart, with
-/// its size.
+/// `keep` bytes of values, after the wait for the byte limit); the jobs whose source failed
+/// are counted as failed and left out, those gone since listed as vanished; those whose value
+/// did not fit come back apart, with its size.
 fn read_sources<B: Backend>(
     ctx: &Ctx<B>,
     old: &mut Pool<B>,
@@ -240,8 +245,11 @@ fn read_sources<B: Backend>(
 ) -> (Vec<(Job, Item)>, Vec<Job>) {
     let mut got = Vec::with_capacity(round.len());
     let mut later = Vec::new();
-    let rounds = old.round_within(by(round, |j| j.src), |j| Request::Read(&j.key), keep);
-    for (_, jobs, items) in rounds {
+    let groups = by(round, |j| j.src);
+    throttle::before_read(ctx, groups.keys());
+    let rounds = old.round_within(groups, |j| Request::Read(&j.key), keep);
+    for (src, jobs, items) in rounds {
+        throttle::read(ctx, src, &items);
         for (j, r) in jobs.into_iter().zip(items) {
             match r {
                 Reply::Item(Some(it)) => got.push((j, it)),

@@ -52,6 +52,12 @@ pub struct Counts {
     pub failed: AtomicU64,
     /// Keys handled (for the progress bar).
     pub done: AtomicU64,
+    /// Keys that expire within the run's `min_ttl` (not copied).
+    pub short_ttl: AtomicU64,
+    /// Moving keys that were hot (read within the hot window), with `hot_first`.
+    pub hot: AtomicU64,
+    /// Bytes of the values read from the OLD servers.
+    pub bytes_read: AtomicU64,
 }
 
 /// Adds `n` to a counter.

@@ -127,6 +127,7 @@ pub fn run<B: Backend>(
         delete_moved: opts.delete_moved,
         stop: &opts.stop,
         abort: &abort,
+        scale: &opts.scale,
     };
     let most = backend.pipeline().unwrap_or(BATCH).clamp(1, BATCH);
     let cap = bucket

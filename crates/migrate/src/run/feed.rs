@@ -10,6 +10,9 @@
 //! No copy is written into a server before its own listing is done (it would be listed there
 //! as a misplaced key): a key whose NEW owner is an OLD server still to be listed is held in
 //! another spool file and fed after every listing has ended.
+//!
+//! With `hot_first` every moving key waits by heat rank ([`HotSpools`]) and is fed after every
+//! listing has ended, hottest first.
 
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
@@ -17,13 +20,15 @@ use std::time::Instant;
 
 use super::counts::inc;
 use super::error::RunError;
+use super::hot::HotSpools;
 use super::job::Job;
 use super::join::{join, Moving};
 use super::limits::BATCH_BYTES;
 use super::shared::Ctx;
 use super::spool::Spool;
 use crate::backend::{
-    Backend, Connection, ListSummary, Listed, Purpose, ServerError, ServerErrorKind, Side, Version,
+    Ask, Backend, Connection, ListSummary, Listed, Purpose, ServerError, ServerErrorKind, Side,
+    Version,
 };
 use crate::clock::now;
 use crate::placement::Fate;
@@ -39,11 +44,13 @@ pub struct Fed {
     pub listed_at: Instant,
 }
 
-/// Batches of at most `cap` keys and about [`BATCH_BYTES`] of values, handed to `send`.
+/// Batches of at most `cap` keys and about `cap_bytes` of values ([`BATCH_BYTES`], less
+/// under a byte limit), handed to `send`.
 struct Batches<F> {
     batch: Vec<Job>,
     bytes: u64,
     cap: usize,
+    cap_bytes: u64,
     send: F,
 }
 
@@ -51,12 +58,23 @@ impl<F: FnMut(Vec<Job>) -> Result<(), RunError>> Batches<F> {
     fn push(&mut self, job: Job, size: u64) -> Result<(), RunError> {
         self.batch.push(job);
         self.bytes += size;
-        if self.batch.len() >= self.cap || self.bytes >= BATCH_BYTES {
+        if self.batch.len() >= self.cap || self.bytes >= self.cap_bytes {
             let full = std::mem::replace(&mut self.batch, Vec::with_capacity(self.cap));
             self.bytes = 0;
             (self.send)(full)?;
         }
         Ok(())
+    }
+
+    /// Sends the batch so far now (a rank of `--hot-first` ends: its keys go in rounds of
+    /// their own).
+    fn cut(&mut self) -> Result<(), RunError> {
+        if self.batch.is_empty() {
+            return Ok(());
+        }
+        self.bytes = 0;
+        let part = std::mem::replace(&mut self.batch, Vec::with_capacity(self.cap));
+        (self.send)(part)
     }
 
     fn finish(mut self) -> Result<(), RunError> {
@@ -121,7 +139,11 @@ fn list_one<B: Backend>(ctx: &Ctx<B>, src: usize) -> Result<(ListSummary, Spool)
             ServerError::new(&ep.label, ServerErrorKind::Failed, m)
         })?;
     let mut spool = Spool::new();
-    let l = conn.list(versions_needed(ctx), &mut |it| {
+    let ask = Ask {
+        versions: versions_needed(ctx),
+        heat: ctx.scale.hot_first.is_some(),
+    };
+    let l = conn.list(ask, &mut |it| {
         inc(&ctx.counts.listed, 1);
         if ctx.stopping() {
             return Err(ServerError::new(
@@ -151,16 +173,32 @@ fn list_all<B: Backend>(ctx: &Ctx<B>, sources: &[usize], tx: SyncSender<Listed1>
     }
 }
 
-/// Hands a job to the workers, or (`held`: its NEW owner is an OLD server not yet listed)
-/// to the spool of jobs that wait until every listing has ended.
+/// Where a job waits before it goes to the workers.
+struct Waiting {
+    /// Jobs whose NEW owner is an OLD server not yet listed.
+    later: Spool<Job>,
+    /// With `hot_first`: every job, by heat rank.
+    hot: Option<HotSpools>,
+}
+
+/// Hands a job to the workers; or, with `hot_first`, to its heat rank's spool; or (`held`:
+/// its NEW owner is an OLD server not yet listed) to the spool of jobs that wait until every
+/// listing has ended. A job listed too close to its expiry (kept only so that its record
+/// was joined) goes nowhere.
 fn route<F: FnMut(Vec<Job>) -> Result<(), RunError>>(
     job: Job,
     held: bool,
-    later: &mut Spool<Job>,
+    wait: &mut Waiting,
     out: &mut Batches<F>,
 ) -> Result<(), RunError> {
+    if job.short_ttl {
+        return Ok(());
+    }
+    if let Some(h) = wait.hot.as_mut() {
+        return Ok(h.push(&job)?);
+    }
     if held {
-        later.push(&job)?;
+        wait.later.push(&job)?;
         Ok(())
     } else {
         let size = job.size;
@@ -182,6 +220,8 @@ fn gone_job(src: usize, e: Entry) -> Job {
         key: e.key,
         version: Version::UNKNOWN,
         size: 0,
+        heat: Default::default(),
+        short_ttl: false,
         copy: e.copy,
         intent: e.intent,
     }
@@ -212,7 +252,20 @@ fn drain_all<B: Backend>(
         batch: Vec::with_capacity(cap),
         bytes: 0,
         cap,
+        cap_bytes: ctx
+            .scale
+            .throttle
+            .as_ref()
+            .map_or(BATCH_BYTES, |t| t.limits().batch_bytes(BATCH_BYTES)),
         send,
+    };
+    // With hot_first every moving key waits by heat until the listings have ended.
+    let mut wait = Waiting {
+        later: Spool::new(),
+        hot: match ctx.scale.hot_first {
+            Some(w) if !ctx.delete_moved => Some(HotSpools::new(w)),
+            _ => None,
+        },
     };
     // NEW positions that are OLD servers not yet listed (only copies write).
     let mut unlisted = vec![false; pl.new.len()];
@@ -221,7 +274,6 @@ fn drain_all<B: Backend>(
             unlisted[j] = true;
         }
     }
-    let mut later: Spool<Job> = Spool::new();
     let mut drained = Drained {
         listings: Vec::new(),
         gone: Vec::new(),
@@ -256,8 +308,8 @@ fn drain_all<B: Backend>(
                 if ctx.stopping() {
                     return Ok(false);
                 }
-                if let Some((job, held)) = sort(ctx, src, it, &unlisted, dry_run)? {
-                    route(job, held, &mut later, &mut out)?;
+                if let Some((job, held)) = sort(ctx, src, it, &unlisted, dry_run, false)? {
+                    route(job, held, &mut wait, &mut out)?;
                 }
                 Ok(true)
             })?;
@@ -268,7 +320,7 @@ fn drain_all<B: Backend>(
             if ctx.stopping() {
                 return Ok(false);
             }
-            if let Some((job, held)) = sort(ctx, src, it, &unlisted, dry_run)? {
+            if let Some((job, held)) = sort(ctx, src, it, &unlisted, dry_run, true)? {
                 moving.push(&job, held)?;
             }
             Ok(true)
@@ -278,12 +330,27 @@ fn drain_all<B: Backend>(
             moving,
             &mut records,
             &|| ctx.stopping(),
-            |job, held| route(job, held, &mut later, &mut out),
+            |job, held| route(job, held, &mut wait, &mut out),
             |e| Ok(gone.push(&gone_job(src, e))?),
         )?;
         drained.gone.push((src, gone));
     }
-    later.drain(|job: Job| -> Result<bool, RunError> {
+    if let Some(h) = wait.hot.take() {
+        let mut last = 0;
+        h.drain(|rank, job| -> Result<bool, RunError> {
+            if ctx.stopping() {
+                return Ok(false);
+            }
+            if rank != last {
+                last = rank;
+                out.cut()?;
+            }
+            let size = job.size;
+            out.push(job, size)?;
+            Ok(true)
+        })?;
+    }
+    wait.later.drain(|job: Job| -> Result<bool, RunError> {
         if ctx.stopping() {
             return Ok(false);
         }
@@ -299,12 +366,16 @@ fn drain_all<B: Backend>(
 
 /// Sorts one key listed on OLD server `src`: counts what does not move; a moving key's job,
 /// and whether it is held (`unlisted`: NEW positions that are OLD servers not yet listed).
+/// A moving key that expires within the run's `min_ttl` is not copied; with `joined` (its
+/// server's records are joined with its jobs) it still gives a job, marked `short_ttl`, so
+/// its recorded copy is not taken for one whose source is gone.
 fn sort<B: Backend>(
     ctx: &Ctx<B>,
     src: usize,
     it: Listed,
     unlisted: &[bool],
     dry_run: bool,
+    joined: bool,
 ) -> Result<Option<(Job, bool)>, RunError> {
     let c = ctx.counts;
     let skip = |n: &std::sync::atomic::AtomicU64| {
@@ -319,9 +390,26 @@ fn sort<B: Backend>(
         Fate::Stale => return skip(&c.stale),
         Fate::Stays => return skip(&c.stay),
         Fate::NoNewOwner => return skip(&c.no_new_owner),
+        Fate::Moves(d) if !ctx.delete_moved && ctx.scale.listed_too_short(&it) => {
+            inc(&c.short_ttl, 1);
+            inc(&c.done, 1);
+            // Its source is still there: with its records joined, a recorded copy stays, and
+            // so do its records.
+            if !joined || dry_run {
+                return Ok(None);
+            }
+            let job = Job {
+                short_ttl: true,
+                ..Job::listed(src, d, it)
+            };
+            return Ok(Some((job, false)));
+        }
         Fate::Moves(d) => d,
     };
     inc(&c.moving, 1);
+    if ctx.scale.hot_first.is_some_and(|w| it.heat.is_hot(w)) {
+        inc(&c.hot, 1);
+    }
     if !ctx.backend.names(&it.key) {
         return skip(&c.unsendable);
     }

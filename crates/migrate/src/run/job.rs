@@ -6,6 +6,7 @@ use std::io::{self, Read, Write};
 use ketama_keyset::Record;
 
 use crate::backend::{Listed, Version};
+use crate::heat::Heat;
 use crate::state::{Copy, Intent, Ver};
 
 /// One key to copy (or, with `--delete-moved`, to delete at its source; or, at the end of a
@@ -22,6 +23,11 @@ pub struct Job {
     pub version: Version,
     /// The item's size when listed (0 when unknown).
     pub size: u64,
+    /// How recently it was read, when listed (the order of `hot_first`).
+    pub heat: Heat,
+    /// Listed expiring within the run's `min_ttl`: not copied (the job only carries its
+    /// records through the join, so they stay as they are).
+    pub short_ttl: bool,
     /// The copy the state file records.
     pub copy: Option<Copy>,
     /// A write of an earlier run whose outcome is unknown.
@@ -37,6 +43,8 @@ impl Job {
             key: it.key,
             version: it.version,
             size: it.size,
+            heat: it.heat,
+            short_ttl: false,
             copy: None,
             intent: None,
         }
@@ -83,10 +91,19 @@ impl Record for Job {
         let len = u16::try_from(self.key.len()).map_err(|_| bad("a key over 65,535 bytes"))?;
         w.write_all(&len.to_le_bytes())?;
         w.write_all(&self.key)?;
-        for n in [self.src as u64, self.dst as u64, self.version.0, self.size] {
+        let nums = [
+            self.src as u64,
+            self.dst as u64,
+            self.version.0,
+            self.size,
+            self.heat.pack(),
+        ];
+        for n in nums {
             put(w, n)?;
         }
-        let has = u8::from(self.copy.is_some()) | u8::from(self.intent.is_some()) << 1;
+        let has = u8::from(self.copy.is_some())
+            | u8::from(self.intent.is_some()) << 1
+            | u8::from(self.short_ttl) << 2;
         w.write_all(&[has])?;
         if let Some(c) = &self.copy {
             put(w, c.dst as u64)?;
@@ -115,7 +132,7 @@ impl Record for Job {
         r.read_exact(&mut key)?;
         let pos = |n: u64| usize::try_from(n).map_err(|_| bad("a server position"));
         let (src, dst) = (pos(get(r)?)?, pos(get(r)?)?);
-        let (version, size) = (Version(get(r)?), get(r)?);
+        let (version, size, heat) = (Version(get(r)?), get(r)?, Heat::unpack(get(r)?));
         let mut has = [0u8; 1];
         r.read_exact(&mut has)?;
         let copy = if has[0] & 1 != 0 {
@@ -148,6 +165,8 @@ impl Record for Job {
             key,
             version,
             size,
+            heat,
+            short_ttl: has[0] & 4 != 0,
             copy,
             intent,
         }))
@@ -167,6 +186,8 @@ mod tests {
                 key: b"k\0\xff ".to_vec(),
                 version: Version(9),
                 size: 120,
+                heat: Heat::Idle(77),
+                short_ttl: true,
                 copy: Some(Copy {
                     dst: 7,
                     sv: Ver::sure(Version(1)),
@@ -185,6 +206,8 @@ mod tests {
                 key: vec![b'x'; 250],
                 version: Version::UNKNOWN,
                 size: 0,
+                heat: Heat::Unknown,
+                short_ttl: false,
                 copy: Some(Copy {
                     dst: 1,
                     sv: Ver::sure(Version(1)),

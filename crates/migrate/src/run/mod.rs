@@ -15,6 +15,10 @@
 //! 5. [`until_quiet`] repeats such syncs until one changes fewer keys than a threshold, so
 //!    the last one before the clients switch is as short as the writers allow.
 //!
+//! At fleet scale ([`Scale`]): keys about to expire are left out, the hottest keys can go
+//! first (their listings then all end before the copy starts), and a [`Throttle`] limits the
+//! bytes read per second, overall and per OLD server.
+//!
 //! A server that fails mid-run is named in [`Outcome::dead`]; the keys not copied because of
 //! it are counted; a rerun (with the same state file) completes the work. Every write is one
 //! request, which the server applies whole or not at all.
@@ -26,6 +30,7 @@ mod delete;
 mod engine;
 mod error;
 mod feed;
+mod hot;
 mod job;
 mod join;
 mod limits;
@@ -33,8 +38,10 @@ mod options;
 mod outcome;
 mod pool;
 mod quiet;
+mod scale;
 mod shared;
 mod spool;
+mod throttle;
 
 pub use counts::{get, Counts};
 pub use engine::{preflight, run};
@@ -42,3 +49,5 @@ pub use error::RunError;
 pub use options::{Progress, RunOptions};
 pub use outcome::Outcome;
 pub use quiet::{changed, until_quiet, Passes};
+pub use scale::Scale;
+pub use throttle::{ByteLimits, Clock, RealClock, Throttle};

@@ -4,6 +4,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use super::error::RunError;
+use super::scale::Scale;
 
 /// Told how a run advances (a progress bar, a log line): called about every 100 ms while the
 /// run works, from a thread of the run's own.
@@ -35,6 +36,9 @@ pub struct RunOptions<'a> {
     pub stop: Arc<AtomicBool>,
     /// Told how the run advances.
     pub progress: Option<&'a dyn Progress>,
+    /// What changes at fleet scale: keys about to expire left out, hot keys first, a byte
+    /// limit.
+    pub scale: Scale,
 }
 
 impl std::fmt::Debug for RunOptions<'_> {
@@ -47,6 +51,7 @@ impl std::fmt::Debug for RunOptions<'_> {
             .field("delete_moved", &self.delete_moved)
             .field("shard", &self.shard)
             .field("progress", &self.progress.is_some())
+            .field("scale", &self.scale)
             .finish_non_exhaustive()
     }
 }
@@ -64,6 +69,7 @@ impl RunOptions<'_> {
             shard: None,
             stop,
             progress: None,
+            scale: Scale::default(),
         }
     }
 
@@ -78,6 +84,14 @@ impl RunOptions<'_> {
             return Err(RunError::Options(
                 "the rate must be at least 1 key per second".into(),
             ));
+        }
+        if let Some(t) = &self.scale.throttle {
+            let l = t.limits();
+            if l.overall == Some(0) || l.per_server == Some(0) {
+                return Err(RunError::Options(
+                    "a byte limit must be at least 1 byte per second".into(),
+                ));
+            }
         }
         if let Some((i, n)) = self.shard {
             if n == 0 || i >= n {

@@ -7,6 +7,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::counts::Counts;
+use super::scale::Scale;
 use crate::backend::{Backend, Connection, Identity, Side};
 use crate::placement::Placement;
 use crate::state::{ident_text, same_process, Copy, Intent, Record, Seen, State};
@@ -115,6 +116,8 @@ pub struct Ctx<'a, B> {
     pub stop: &'a AtomicBool,
     /// Raised when the run must end early (the state file failed, or the caller stopped it).
     pub abort: &'a AtomicBool,
+    /// The fleet-scale options.
+    pub scale: &'a Scale,
 }
 
 impl<B: Backend> Ctx<'_, B> {

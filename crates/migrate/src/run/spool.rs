@@ -9,6 +9,7 @@ use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use ketama_keyset::{read_keyed, scratch, write_keyed, Record};
 
 use crate::backend::{Listed, Version};
+use crate::heat::Heat;
 
 impl Record for Listed {
     fn key(&self) -> &[u8] {
@@ -16,16 +17,20 @@ impl Record for Listed {
     }
 
     fn write_to<W: Write>(&self, w: &mut W) -> io::Result<()> {
-        write_keyed(w, &self.key, [self.version.0, self.exp as u64, self.size])
+        let nums = [self.version.0, self.exp as u64, self.size, self.heat.pack()];
+        write_keyed(w, &self.key, nums)
     }
 
     fn read_from<R: Read>(r: &mut R) -> io::Result<Option<Listed>> {
-        Ok(read_keyed(r)?.map(|(key, [version, exp, size])| Listed {
-            key,
-            exp: exp as i64,
-            version: Version(version),
-            size,
-        }))
+        Ok(
+            read_keyed(r)?.map(|(key, [version, exp, size, heat])| Listed {
+                key,
+                exp: exp as i64,
+                version: Version(version),
+                size,
+                heat: Heat::unpack(heat),
+            }),
+        )
     }
 }
 
@@ -110,6 +115,7 @@ mod tests {
                 },
                 version: Version(i * 7),
                 size: i + 60,
+                heat: Heat::Idle(i),
             })
             .collect();
         for it in &items {

@@ -1,6 +1,7 @@
-//! The memcached processes of `ketama simulate --live`: started on free ports of 127.0.0.1
-//! (with `--tls`, with `-Z` and the run's certificate), checked to be the process we
-//! started, and stopped by their PIDs.
+//! The processes of `ketama simulate --live`: memcached (here) or redis-server
+//! ([`super::redis_daemon`]), started on free ports of 127.0.0.1 (memcached with `--tls`:
+//! with `-Z` and the run's certificate), checked to be the process we started, and stopped
+//! by their PIDs.
 //!
 //! Every process started here is stopped by its PID when [`Daemons`] is dropped: at the end,
 //! on any error, and on Ctrl-C or SIGTERM (the handler only raises [`crate::stop::flag`];
@@ -25,7 +26,7 @@ const START_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The failure of a run stopped by Ctrl-C or SIGTERM.
 pub(crate) const INTERRUPTED: &str =
-    "interrupted: the memcached processes started for --live were stopped";
+    "interrupted: the server processes started for --live were stopped";
 
 /// Fails with [`INTERRUPTED`] once a stop was requested.
 pub(crate) fn check_interrupt() -> Result<(), Fail> {
@@ -72,7 +73,7 @@ fn running_as_root() -> bool {
 
 /// A port nobody listens on right now (the kernel's choice); memcached may still lose a race
 /// for it, which [`Daemons::start`] notices and retries.
-fn free_port() -> Result<u16, Fail> {
+pub(super) fn free_port() -> Result<u16, Fail> {
     let l = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
         .map_err(|e| Fail::new(format!("--live: cannot find a free port on 127.0.0.1: {e}")))?;
     l.local_addr()
@@ -81,6 +82,28 @@ fn free_port() -> Result<u16, Fail> {
 }
 
 impl Daemons {
+    /// Keeps `child` to be stopped with the others.
+    pub(super) fn adopt(&mut self, child: Child) {
+        self.list.push(Daemon { child });
+    }
+
+    /// Whether the last process adopted has exited (with its status).
+    pub(super) fn last_exited(&mut self) -> Option<std::process::ExitStatus> {
+        let d = self.list.last_mut()?;
+        d.child.try_wait().ok().flatten()
+    }
+
+    /// Stops the last process adopted and forgets it; whether it had exited by itself.
+    pub(super) fn drop_last(&mut self) -> bool {
+        let Some(mut d) = self.list.pop() else {
+            return false;
+        };
+        let exited = matches!(d.child.try_wait(), Ok(Some(_)));
+        let _ = d.child.kill();
+        let _ = d.child.wait();
+        exited
+    }
+
     /// Starts one more memcached on 127.0.0.1; returns its address once it answers and its
     /// `stats` name the PID we started (so we never talk to someone else's server). With
     /// `tls`, the process serves TLS with the run's certificate and is checked over TLS; one
@@ -237,7 +260,7 @@ fn tls_refused(binary: &str, why: &str, stderr: &Path) -> Fail {
 /// Asks the kernel to SIGKILL the child when the thread that spawns it ends (Linux), so
 /// no memcached outlives a `ketama` killed without a chance to clean up.
 #[cfg(target_os = "linux")]
-fn die_with_parent(cmd: &mut Command) {
+pub(super) fn die_with_parent(cmd: &mut Command) {
     use std::os::unix::process::CommandExt;
     let parent = std::process::id();
     // SAFETY: the hook runs in the forked child before exec and only makes two
@@ -266,4 +289,4 @@ fn die_with_parent(cmd: &mut Command) {
 
 /// Elsewhere the processes are stopped by [`Daemons`]'s `Drop` only.
 #[cfg(not(target_os = "linux"))]
-fn die_with_parent(_cmd: &mut Command) {}
+pub(super) fn die_with_parent(_cmd: &mut Command) {}

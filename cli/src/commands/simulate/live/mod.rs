@@ -1,27 +1,32 @@
-//! `ketama simulate --live`: the experiment on real memcached servers.
+//! `ketama simulate --live`: the experiment on real memcached servers, or redis-server ones
+//! with `--backend redis`.
 //!
-//! One memcached process per node is started on 127.0.0.1 (a free port each, picked at run
+//! One server process per node is started on 127.0.0.1 (a free port each, picked at run
 //! time). The node labels (`192.168.0.100:12000`, ...) stay what the ring hashes; each label is
 //! only *mapped* to its local process, so placement is the experiment's own and no connection
 //! ever leaves the loopback interface. For each hash: every key is stored on the server the
 //! ring of the original fleet names, each server's `curr_items` is read from `stats`, then
 //! every key is read back from the server the ring of the changed fleet names; a hit is a key
 //! found there with the value stored. The stored keys are then deleted, so the next hash starts
-//! on empty servers.
+//! on empty servers. Each server is spoken to through [`conn`] (`curr_items` or `DBSIZE`
+//! counts its keys).
 //!
-//! The processes are started and stopped by [`daemons`]; with `--tls` they serve TLS with a
+//! The processes are started and stopped by [`daemons`] (redis-server: [`redis_daemon`]); with
+//! `--tls` memcached processes serve TLS with a
 //! certificate made for the run ([`certs`]), and every connection, the `--migrate` copy's
 //! included, verifies it. Each step (the connect, a `stats`, a batch of keys) may wait on a
 //! server at most `--timeout`.
 
 pub(crate) mod certs;
+pub(crate) mod conn;
 pub(crate) mod daemons;
+pub(crate) mod redis_daemon;
 
 use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::args::SimulateArgs;
 use super::experiment::{HashResult, Report};
@@ -29,11 +34,13 @@ use crate::output::key_text;
 use crate::servers::{self, Fleet};
 use crate::shared::Fail;
 use certs::LiveTls;
-use daemons::{check_interrupt, Daemons, DEFAULT_MEMCACHED, INTERRUPTED};
+use conn::{Kind, LiveConn};
+use daemons::{check_interrupt, Daemons, DEFAULT_MEMCACHED};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ketama_memcache::tls::Tls;
-use ketama_memcache::{key_ok, Conn, Options};
-use ketama_migrate::{Fleet as MigrateFleet, Memcached, Placement, RunOptions};
+use ketama_memcache::{key_ok, Options};
+use ketama_migrate::{AnyBackend, Fleet as MigrateFleet, Memcached, Placement, Redis, RunOptions};
+use redis_daemon::DEFAULT_REDIS;
 
 /// The most memcached processes one run starts.
 pub(crate) const MAX_NODES: usize = 100;
@@ -72,7 +79,9 @@ impl LiveResult {
 /// The live half of the report.
 #[derive(Clone, Debug)]
 pub(crate) struct Live {
-    /// `version` of the memcached processes.
+    /// The kind of the processes.
+    pub(crate) kind: Kind,
+    /// `version` of the memcached processes (`Redis 7.0.15` for redis-server ones).
     pub(crate) version: String,
     /// Each node label and the local address standing in for it.
     pub(crate) addresses: Vec<(String, SocketAddr)>,
@@ -112,17 +121,23 @@ struct Servers {
     certs: Option<LiveTls>,
     /// Each node label and its local address, in fleet order (the added nodes last).
     addresses: Vec<(String, SocketAddr)>,
-    conns: HashMap<String, Conn>,
+    conns: HashMap<String, LiveConn>,
     /// `version` of the first.
     version: String,
+    kind: Kind,
 }
 
 /// Runs the experiment of `report` on real servers.
 pub(crate) fn run(a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result<Live, Fail> {
-    check(report, keys)?;
+    let kind = if a.backend == crate::backend_args::BackendKind::Redis {
+        Kind::Redis
+    } else {
+        Kind::Memcached
+    };
+    check(kind, a, report, keys)?;
     // Ctrl-C from here on stops the processes this run starts (its handler raises the flag).
     crate::stop::flag();
-    let mut servers = start(a, report)?;
+    let mut servers = start(kind, a, report)?;
     let passes = if a.migrate { 3 } else { 2 };
     let pb = progress((report.results.len() * keys.len() * passes) as u64);
     let mut results = Vec::new();
@@ -137,12 +152,14 @@ pub(crate) fn run(a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result
         addresses,
         conns,
         version,
+        kind,
     } = servers;
     drop(conns);
     drop(daemons);
     let tls = certs.is_some();
     drop(certs);
     Ok(Live {
+        kind,
         version,
         addresses,
         results,
@@ -150,9 +167,21 @@ pub(crate) fn run(a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result
     })
 }
 
-/// Refuses keys the text protocol cannot carry, and fleets too large to start.
-fn check(report: &Report, keys: &[Vec<u8>]) -> Result<(), Fail> {
-    if let Some(bad) = keys.iter().find(|k| !key_ok(k)) {
+/// Refuses keys the text protocol cannot carry (memcached), options of the other kind, and
+/// fleets too large to start.
+fn check(kind: Kind, a: &SimulateArgs, report: &Report, keys: &[Vec<u8>]) -> Result<(), Fail> {
+    match kind {
+        Kind::Redis if a.tls || a.memcached.is_some() => {
+            return Err(Fail::new(
+                "--tls and --memcached apply to memcached processes, not to --backend redis",
+            ))
+        }
+        Kind::Memcached if a.redis_server.is_some() => {
+            return Err(Fail::new("--redis-server needs --backend redis"))
+        }
+        _ => {}
+    }
+    if let Some(bad) = keys.iter().find(|k| kind == Kind::Memcached && !key_ok(k)) {
         let n = keys.iter().filter(|k| !key_ok(k)).count();
         return Err(Fail::new(format!(
             "--live: {n} keys cannot be sent in memcached's text protocol (empty, over 250 bytes, or with a space or control byte), e.g. '{}'",
@@ -162,16 +191,20 @@ fn check(report: &Report, keys: &[Vec<u8>]) -> Result<(), Fail> {
     let nodes = report.old.len() + report.added.len();
     if nodes > MAX_NODES {
         return Err(Fail::new(format!(
-            "--live starts one memcached per node: {nodes} nodes, at most {MAX_NODES}"
+            "--live starts one {} per node: {nodes} nodes, at most {MAX_NODES}",
+            kind.name()
         )));
     }
     Ok(())
 }
 
-/// Starts one memcached per node (the original fleet, then the added nodes), with `--tls`
-/// on a certificate made for the run, and connects (over TLS, verifying it).
-fn start(a: &SimulateArgs, report: &Report) -> Result<Servers, Fail> {
-    let binary = a.memcached.as_deref().unwrap_or(DEFAULT_MEMCACHED);
+/// Starts one server per node (the original fleet, then the added nodes), memcached with
+/// `--tls` on a certificate made for the run, and connects (over TLS, verifying it).
+fn start(kind: Kind, a: &SimulateArgs, report: &Report) -> Result<Servers, Fail> {
+    let binary = match kind {
+        Kind::Memcached => a.memcached.as_deref().unwrap_or(DEFAULT_MEMCACHED),
+        Kind::Redis => a.redis_server.as_deref().unwrap_or(DEFAULT_REDIS),
+    };
     let mut labels: Vec<String> = report.old.iter().map(|s| s.label.clone()).collect();
     labels.extend(report.added.iter().cloned());
     // Declared before the processes, so dropped after them on an early return.
@@ -179,21 +212,22 @@ fn start(a: &SimulateArgs, report: &Report) -> Result<Servers, Fail> {
     let mut daemons = Daemons::default();
     let mut addresses = Vec::new();
     for l in &labels {
-        addresses.push((l.clone(), daemons.start(binary, a.timeout, certs.as_ref())?));
+        let addr = match kind {
+            Kind::Memcached => daemons.start(binary, a.timeout, certs.as_ref())?,
+            Kind::Redis => daemons.start_redis(binary, a.timeout)?,
+        };
+        addresses.push((l.clone(), addr));
     }
     let opts =
         Options::new(a.timeout, crate::stop::flag()).with_tls(certs.as_ref().map(LiveTls::client));
-    let mut conns: HashMap<String, Conn> = HashMap::new();
+    let mut conns: HashMap<String, LiveConn> = HashMap::new();
     for (l, addr) in &addresses {
-        conns.insert(
-            l.clone(),
-            Conn::connect_addr(*addr, l, opts.clone()).map_err(interrupted)?,
-        );
+        conns.insert(l.clone(), LiveConn::connect(kind, *addr, l, opts.clone())?);
     }
     let version = match conns.get_mut(&labels[0]) {
         Some(c) => {
-            c.set_deadline(Instant::now() + a.timeout);
-            c.version().map_err(interrupted)?
+            c.step(a.timeout);
+            c.version()?
         }
         None => String::new(),
     };
@@ -203,6 +237,7 @@ fn start(a: &SimulateArgs, report: &Report) -> Result<Servers, Fail> {
         addresses,
         conns,
         version,
+        kind,
     })
 }
 
@@ -249,20 +284,12 @@ fn one_hash(
     })?;
     let mut items = Vec::new();
     for s in &report.old {
-        items.push(
-            step(conns, &s.label, a.timeout)?
-                .item_count()
-                .map_err(interrupted)?,
-        );
+        items.push(step(conns, &s.label, a.timeout)?.item_count()?);
     }
-    let read_back = |conns: &mut HashMap<String, Conn>| -> Result<usize, Fail> {
+    let read_back = |conns: &mut HashMap<String, LiveConn>| -> Result<usize, Fail> {
         let mut hits = 0usize;
         batches(conns, &fetch, a.timeout, |conn, chunk| {
-            let found = conn.get_many(chunk)?;
-            hits += chunk
-                .iter()
-                .filter(|k| found.get(**k).is_some_and(|v| v == value.as_bytes()))
-                .count();
+            hits += conn.hits(chunk, value.as_bytes())?;
             pb.inc(chunk.len() as u64);
             Ok(())
         })?;
@@ -271,11 +298,12 @@ fn one_hash(
     let hits = read_back(conns)?;
     let migrated_hits = if a.migrate {
         let tls = servers.certs.as_ref().map(LiveTls::client);
-        migrate(&before, &after, &servers.addresses, a.timeout, tls)?;
+        let to = (servers.addresses.as_slice(), servers.kind);
+        migrate(&before, &after, to, a.timeout, tls)?;
         let hits = read_back(conns)?;
         // The copies the migration made sit where the changed fleet looks.
         batches(conns, &fetch, a.timeout, |conn, chunk| {
-            conn.delete_many(chunk).map(drop)
+            conn.delete_many(chunk)
         })?;
         Some(hits)
     } else {
@@ -283,12 +311,10 @@ fn one_hash(
     };
     // Empty the servers for the next hash, and make sure they are.
     batches(conns, &store, a.timeout, |conn, chunk| {
-        conn.delete_many(chunk).map(drop)
+        conn.delete_many(chunk)
     })?;
     for (l, _) in &servers.addresses {
-        let left = step(conns, l, a.timeout)?
-            .item_count()
-            .map_err(interrupted)?;
+        let left = step(conns, l, a.timeout)?.item_count()?;
         if left != 0 {
             return Err(Fail::new(format!(
                 "--live: {left} items left on the server for {l} after deleting the keys"
@@ -311,16 +337,17 @@ fn one_hash(
 /// Runs `f` on each server's keys in batches of up to [`CHUNK`], each batch within `timeout`
 /// and after a check for Ctrl-C.
 fn batches<'k>(
-    conns: &mut HashMap<String, Conn>,
+    conns: &mut HashMap<String, LiveConn>,
     groups: &Groups<'k>,
     timeout: Duration,
-    mut f: impl FnMut(&mut Conn, &[&'k [u8]]) -> Result<(), ketama_memcache::Error>,
+    mut f: impl FnMut(&mut LiveConn, &[&'k [u8]]) -> Result<(), Fail>,
 ) -> Result<(), Fail> {
     for (label, ks) in groups {
         let conn = step(conns, label, timeout)?;
         for chunk in ks.chunks(CHUNK) {
             check_interrupt()?;
-            f(conn, chunk).map_err(interrupted)?;
+            conn.step(timeout);
+            f(conn, chunk)?;
         }
     }
     Ok(())
@@ -328,24 +355,24 @@ fn batches<'k>(
 
 /// The connection for `label`, with `timeout` for its next step.
 fn step<'a>(
-    conns: &'a mut HashMap<String, Conn>,
+    conns: &'a mut HashMap<String, LiveConn>,
     label: &str,
     timeout: Duration,
-) -> Result<&'a mut Conn, Fail> {
+) -> Result<&'a mut LiveConn, Fail> {
     let c = conns
         .get_mut(label)
         .ok_or_else(|| Fail::new(format!("--live: no server started for {label}")))?;
-    c.set_deadline(Instant::now() + timeout);
+    c.step(timeout);
     Ok(c)
 }
 
 /// `ketama migrate run` from the original fleet's ring to the changed one, on the local
-/// processes standing in for the node labels (over TLS with `tls`); every moving key must be
-/// copied.
+/// processes standing in for the node labels (of `kind`; over TLS with `tls`); every moving
+/// key must be copied.
 fn migrate(
     before: &ketama_core::Ring,
     after: &ketama_core::Ring,
-    addresses: &[(String, SocketAddr)],
+    (addresses, kind): (&[(String, SocketAddr)], Kind),
     timeout: Duration,
     tls: Option<Arc<Tls>>,
 ) -> Result<(), Fail> {
@@ -359,7 +386,11 @@ fn migrate(
         MigrateFleet::from_ring("the changed fleet", after.clone(), address),
     );
     let stop = crate::stop::flag();
-    let backend = Memcached::new(Options::new(timeout, stop.clone()).with_tls(tls));
+    let net = Options::new(timeout, stop.clone()).with_tls(tls);
+    let backend = match kind {
+        Kind::Memcached => AnyBackend::Memcached(Memcached::new(net)),
+        Kind::Redis => AnyBackend::Redis(Redis::new(conn::redis_options(net))),
+    };
     let o = ketama_migrate::run(&pl, &backend, &RunOptions::new(stop)).map_err(|e| match e {
         ketama_migrate::RunError::Down(_) | ketama_migrate::RunError::Unsupported(_) => {
             Fail::new(format!("--migrate: the changed fleet is not ready: {e}"))
@@ -373,15 +404,6 @@ fn migrate(
     Ok(())
 }
 
-/// A client error as the run's failure; a stop request reads as the interruption it is.
-fn interrupted(e: ketama_memcache::Error) -> Fail {
-    if e.kind == ketama_memcache::ErrorKind::Interrupted {
-        Fail::new(INTERRUPTED)
-    } else {
-        Fail::new(format!("--live: {e}"))
-    }
-}
-
 /// The servers of the experiment, for messages.
 pub(crate) fn describe(live: &Live) -> String {
     let ports: Vec<String> = live
@@ -389,10 +411,13 @@ pub(crate) fn describe(live: &Live) -> String {
         .iter()
         .map(|(_, a)| a.port().to_string())
         .collect();
+    let what = match live.kind {
+        Kind::Memcached => format!("memcached {}", live.version),
+        Kind::Redis => format!("redis-server ({})", live.version),
+    };
     format!(
-        "live: {} memcached {} processes on 127.0.0.1 (ports {}), one per node{}; keys hashed by the node labels",
+        "live: {} {what} processes on 127.0.0.1 (ports {}), one per node{}; keys hashed by the node labels",
         live.addresses.len(),
-        live.version,
         ports.join(" "),
         if live.tls {
             ", over TLS (a certificate made for this run, verified)"
