@@ -204,11 +204,11 @@ fn chunk<T, const ALL: bool>(
 #[inline(always)]
 fn blocks<const N: usize>(msgs: &[&[u8]]) -> [[u32; N]; 16] {
     let mut words = [[0u32; N]; 16];
-    for lane in 0..N {
-        let m = match msgs.get(lane) {
-            Some(m) if m.len() <= SHORT => m,
-            _ => &[][..],
-        };
+    let short = |lane: usize| match msgs.get(lane) {
+        Some(&m) if m.len() <= SHORT => m,
+        _ => &[][..],
+    };
+    for (lane, m) in (0..N).map(|lane| (lane, short(lane))) {
         pad_into(m, |k, w| words[k & 15][lane] = w);
     }
     words

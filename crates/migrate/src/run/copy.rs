@@ -19,7 +19,6 @@ use super::job::Job;
 use super::limits::BATCH_BYTES;
 use super::pool::{by, Pool};
 use super::shared::{record, Ctx, Note};
-use super::throttle;
 use crate::backend::{Backend, Item, Reply, Request, Written};
 use crate::state::{digest, Copy, Intent, Ver};
 
@@ -246,10 +245,10 @@ fn read_sources<B: Backend>(
     let mut got = Vec::with_capacity(round.len());
     let mut later = Vec::new();
     let groups = by(round, |j| j.src);
-    throttle::before_read(ctx, groups.keys());
+    before_read(ctx, groups.keys());
     let rounds = old.round_within(groups, |j| Request::Read(&j.key), keep);
     for (src, jobs, items) in rounds {
-        throttle::read(ctx, src, &items);
+        charge_read(ctx, src, &items);
         for (j, r) in jobs.into_iter().zip(items) {
             match r {
                 Reply::Item(Some(it)) => got.push((j, it)),
@@ -260,4 +259,31 @@ fn read_sources<B: Backend>(
         }
     }
     (got, later)
+}
+
+/// Before a round of reads from `servers` (OLD file positions): waits for the run's byte
+/// limit, if any.
+fn before_read<'s, B>(ctx: &Ctx<B>, servers: impl Iterator<Item = &'s usize>) {
+    if let Some(t) = &ctx.scale.throttle {
+        let servers: Vec<usize> = servers.copied().collect();
+        t.wait(&servers, ctx.stop);
+    }
+}
+
+/// After a round: counts the bytes of the values read from OLD server `server` (those kept,
+/// and those read past because the round could keep no more: they crossed the network too),
+/// and charges them to the byte limit.
+fn charge_read<B>(ctx: &Ctx<B>, server: usize, replies: &[Reply]) {
+    let bytes: u64 = replies
+        .iter()
+        .map(|r| match r {
+            Reply::Item(Some(it)) => it.data.len() as u64,
+            Reply::Later(size) => *size,
+            _ => 0,
+        })
+        .sum();
+    inc(&ctx.counts.bytes_read, bytes);
+    if let Some(t) = &ctx.scale.throttle {
+        t.charge(server, bytes);
+    }
 }

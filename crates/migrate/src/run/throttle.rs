@@ -14,10 +14,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::counts::inc;
-use super::shared::Ctx;
-use crate::backend::Reply;
-
 /// Time as the limiter sees it.
 pub trait Clock: Send + Sync {
     /// Time since the clock's origin.
@@ -235,33 +231,6 @@ impl Throttle {
     /// Time the workers spent waiting on the limiter (overlapping waits once).
     pub fn waited(&self) -> Duration {
         self.state.lock().map(|b| b.waited).unwrap_or_default()
-    }
-}
-
-/// Before a round of reads from `servers` (OLD file positions): waits for the run's byte
-/// limit, if any.
-pub fn before_read<'s, B>(ctx: &Ctx<B>, servers: impl Iterator<Item = &'s usize>) {
-    if let Some(t) = &ctx.scale.throttle {
-        let servers: Vec<usize> = servers.copied().collect();
-        t.wait(&servers, ctx.stop);
-    }
-}
-
-/// After a round: counts the bytes of the values read from OLD server `server` (those kept,
-/// and those read past because the round could keep no more: they crossed the network too),
-/// and charges them to the byte limit.
-pub fn read<B>(ctx: &Ctx<B>, server: usize, replies: &[Reply]) {
-    let bytes: u64 = replies
-        .iter()
-        .map(|r| match r {
-            Reply::Item(Some(it)) => it.data.len() as u64,
-            Reply::Later(size) => *size,
-            _ => 0,
-        })
-        .sum();
-    inc(&ctx.counts.bytes_read, bytes);
-    if let Some(t) = &ctx.scale.throttle {
-        t.charge(server, bytes);
     }
 }
 
