@@ -53,6 +53,8 @@ started=0
 # packages' contents) share target/debug, compiled once at opt-level 2 (the `ci` profile's
 # setting) instead of once per profile. Outside this script `cargo test` stays unoptimised.
 export CARGO_PROFILE_DEV_OPT_LEVEL=2 CARGO_PROFILE_TEST_OPT_LEVEL=2
+# Whole builds from a fresh checkout: incremental compilation only adds its bookkeeping there.
+export CARGO_INCREMENTAL=${CARGO_INCREMENTAL:-0}
 export KETAMA_PACKAGE_PROFILE=${KETAMA_PACKAGE_PROFILE:-debug}
 
 # CPU seconds (user + sys) of the finished child processes so far, into $cpu. `times` runs in
