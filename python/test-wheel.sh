@@ -59,7 +59,7 @@ for m in /usr/bin/memcached /usr/sbin/memcached /usr/local/bin/memcached; do [[ 
 # One interpreter: prints its log; its failures go to $tmp/failed-<version>.
 test_one() {
     local py=$1 ver venv out where deps
-    ver=$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+    ver=$(minor_of "$py")
     venv="$tmp/venv-$ver"
     local fail="$tmp/failed-$ver"
     printf '\n== CPython %s (%s): wheel, no Rust on PATH\n' "$ver" "$py"
