@@ -10,6 +10,9 @@
 # hangs fails with its name instead of silently eating CI's budget. Each stage prints its wall
 # time and the CPU seconds its processes used (the CPU figure does not depend on what else the
 # machine runs). KETAMA_STAGE_LIMIT_SCALE multiplies every limit (e.g. 3 on a loaded machine).
+# The no_std and fuzz stages share nothing with the others (their own target directories, no
+# servers): they run in the background beside the stages after the Rust tests, and their output
+# and times come at the end.
 #
 #   tests/run-all.sh                 every stage, in order
 #   tests/run-all.sh --list          the stages' short names and what each runs
@@ -38,7 +41,7 @@ while (($#)); do
     shift
 done
 # Stage names, in order (checked against --only / --from before anything runs).
-names=(setup fmt hygiene clippy rust no_std c python java js go ruby e2e migrate e2e_redis packaging fuzz)
+names=(setup fmt hygiene clippy rust no_std fuzz c python java js go ruby e2e migrate e2e_redis packaging)
 for n in "${only[@]}" $from; do
     if [[ " ${names[*]} " != *" $n "* ]]; then
         echo "unknown stage: $n (stages: ${names[*]})" >&2
@@ -60,7 +63,8 @@ export KETAMA_PACKAGE_PROFILE=${KETAMA_PACKAGE_PROFILE:-debug}
 # CPU seconds (user + sys) of the finished child processes so far, into $cpu. `times` runs in
 # this shell (a $(...) subshell would report its own, empty, children).
 times_file=$(mktemp)
-trap 'rm -f "$times_file"' EXIT
+bg_dir=$(mktemp -d)
+trap 'stop_background; rm -rf "$times_file" "$bg_dir"' EXIT
 cpu_used() {
     times >"$times_file"
     cpu=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); t += a[1] * 60 + a[2] } printf "%.0f", t }' "$times_file")
@@ -72,6 +76,35 @@ cpu_used() {
 # the terminal would be stopped); a timeout then stops only the command itself.
 foreground=()
 [[ -t 0 ]] && foreground=(--foreground)
+# selected ID: whether --only / --from select stage ID (stages are asked in order).
+selected() {
+    [[ $1 == "$from" ]] && started=1
+    if ((${#only[@]})); then
+        [[ " ${only[*]} " == *" $1 "* ]]
+    else
+        ((started))
+    fi
+}
+
+# finish ID LINE RC COMMAND...: records the stage's times line; stops the run if RC says it failed.
+finish() {
+    local id=$1 line=$2 rc=$3
+    shift 3
+    summary+=("$line")
+    printf '==== %s\n' "$line"
+    if ((rc != 0)); then
+        if ((rc == 124 || rc == 137)); then
+            printf '\nFAILED: stage "%s" did not finish within its time limit\n' "$id"
+            rc=1
+        else
+            printf '\nFAILED: stage "%s", exit %d\n' "$id" "$rc"
+        fi
+        printf 'rerun it alone:  tests/run-all.sh --only %s\n' "$id"
+        printf '  (which runs:   %s)\n' "$*"
+        exit "$rc"
+    fi
+}
+
 stage() {
     local id=$1 name=$2 limit=$(($3 * scale)) rc=0 t0=$SECONDS cpu cpu0
     shift 3
@@ -79,32 +112,72 @@ stage() {
         printf '%-10s %s\n' "$id" "$name"
         return
     fi
-    [[ $id == "$from" ]] && started=1
-    if ((${#only[@]})); then
-        [[ " ${only[*]} " == *" $id "* ]] || return 0
-    elif ((!started)); then
-        return 0
-    fi
+    selected "$id" || return 0
     cpu_used
     cpu0=$cpu
     printf '\n==== %s: %s (at %ds, limit %d min)\n' "$id" "$name" "$((SECONDS - start))" "$limit"
     timeout "${foreground[@]}" --kill-after=20 "${limit}m" "$@" || rc=$?
-    local line
     cpu_used
-    line=$(printf '%5ds wall %5ds CPU  %s' "$((SECONDS - t0))" "$((cpu - cpu0))" "$id")
-    summary+=("$line")
-    printf '==== %s\n' "$line"
-    if ((rc != 0)); then
-        if ((rc == 124 || rc == 137)); then
-            printf '\nFAILED: stage "%s" (%s) did not finish within %d minutes\n' "$id" "$name" "$limit"
-            rc=1
-        else
-            printf '\nFAILED: stage "%s" (%s), exit %d\n' "$id" "$name" "$rc"
-        fi
-        printf 'rerun it alone:  tests/run-all.sh --only %s\n' "$id"
-        printf '  (which runs:   %s)\n' "$*"
-        exit "$rc"
+    finish "$id" "$(printf '%5ds wall %5ds CPU  %s' "$((SECONDS - t0))" "$((cpu - cpu0))" "$id")" "$rc" "$@"
+}
+
+# background NAME DESCRIPTION LIMIT_MINUTES COMMAND...: starts a stage that shares nothing with
+# the stages after it (its own target directory, no servers, no installed files) beside them,
+# on the CPU that single-threaded stages leave idle; its output is kept and printed by
+# `collect NAME`, which also stops the run if it failed. The command's process group is
+# timeout's (stopped whole at the limit, or when the run ends early). The subshell that waits
+# for it lingers until collected, so its CPU seconds count in its own line, not in the
+# foreground stage that happened to run when it ended.
+declare -A bg_sub bg_t0 bg_cmd
+background() {
+    local id=$1 name=$2 limit=$(($3 * scale)) log="$bg_dir/$1"
+    shift 3
+    if ((list)); then
+        printf '%-10s %s (in the background)\n' "$id" "$name"
+        return
     fi
+    selected "$id" || return 0
+    printf '\n==== %s: %s (at %ds, limit %d min, in the background: output when collected)\n' \
+        "$id" "$name" "$((SECONDS - start))" "$limit"
+    (
+        timeout --kill-after=20 "${limit}m" "$@" </dev/null >"$log.out" 2>&1 &
+        echo $! >"$log.pid"
+        rc=0
+        wait $! || rc=$?
+        echo "$rc" >"$log.rc"
+        while [[ ! -e $log.release ]]; do sleep 0.2; done
+    ) &
+    bg_sub[$id]=$!
+    bg_t0[$id]=$SECONDS
+    bg_cmd[$id]="$*"
+}
+
+collect() {
+    local id=$1 log="$bg_dir/$1" rc cpu cpu0 wall
+    [[ -n ${bg_sub[$id]:-} ]] || return 0
+    printf '\n==== %s: collecting the background stage (at %ds)\n' "$id" "$((SECONDS - start))"
+    while [[ ! -e $log.rc ]]; do sleep 0.5; done
+    wall=$((SECONDS - bg_t0[$id]))
+    cpu_used
+    cpu0=$cpu
+    touch "$log.release"
+    wait "${bg_sub[$id]}" || true
+    unset "bg_sub[$id]"
+    cpu_used
+    cat "$log.out"
+    rc=$(<"$log.rc")
+    # shellcheck disable=SC2086
+    finish "$id" "$(printf '%5ds wall %5ds CPU  %s (in the background)' "$wall" "$((cpu - cpu0))" "$id")" "$rc" ${bg_cmd[$id]}
+}
+
+# A run that stops early stops its background stages too (timeout passes TERM to its group).
+stop_background() {
+    local id
+    for id in "${!bg_sub[@]}"; do
+        [[ -e $bg_dir/$id.pid ]] && kill -TERM "$(<"$bg_dir/$id.pid")" 2>/dev/null
+        touch "$bg_dir/$id.release"
+    done
+    wait 2>/dev/null || true
 }
 
 stage setup "toolchain and system packages" 15 bash tests/setup.sh
@@ -122,7 +195,11 @@ stage rust "Rust tests: core (vectors from the real clients), CLI, C ABI, live m
     env KETAMA_REQUIRE_MEMCACHED=1 KETAMA_REQUIRE_REDIS=1 cargo test --workspace --exclude ketama-py \
     --exclude ketama-bench --features ketama-ffi/test-panic --locked
 
-stage no_std "no_std builds" 10 bash tests/no_std/check.sh
+# Own target directories, no servers: beside the mostly single-threaded stages below.
+background no_std "no_std builds" 10 bash tests/no_std/check.sh
+background fuzz "Fuzzing: every cargo-fuzz target for a few seconds (fuzz/README.md for longer runs)" 15 \
+    bash fuzz/run.sh "${KETAMA_FUZZ_SECONDS:-5}"
+
 
 stage c "C ABI: header freshness, C tests under valgrind/ASan, install + pkg-config, libketama drop-in, PHP FFI" 25 \
     bash ffi-c/test.sh
@@ -154,8 +231,8 @@ stage e2e_redis "Redis-client fleet live: Predis writes, redis-rb, go-redis and 
 stage packaging "Packaging: wheel on every CPython without Rust, sdist, Debian packages + pkg-config/CMake/PHP, composer" 30 \
     bash tests/packaging.sh
 
-stage fuzz "Fuzzing: every cargo-fuzz target for a few seconds (fuzz/README.md for longer runs)" 15 \
-    bash fuzz/run.sh "${KETAMA_FUZZ_SECONDS:-5}"
+collect no_std
+collect fuzz
 
 ((list)) && exit 0
 printf '\n==== stage times\n'
