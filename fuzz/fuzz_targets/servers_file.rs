@@ -20,8 +20,14 @@ fuzz_target!(|data: &[u8]| {
                 let again = Server::parse(&line.server.label, line.server.weight)
                     .expect("an accepted label re-parses");
                 assert_eq!(again.label, line.server.label);
-                assert_eq!((again.host, again.port), (line.server.host.clone(), line.server.port));
-                assert!(!line.server.label.starts_with('\u{feff}'), "BOM kept in a label");
+                assert_eq!(
+                    (again.host, again.port),
+                    (line.server.host.clone(), line.server.port)
+                );
+                assert!(
+                    !line.server.label.starts_with('\u{feff}'),
+                    "BOM kept in a label"
+                );
             }
             // A small fleet also builds a ring (or is refused with a message), never panics.
             if fleet.lines.len() <= 64 {
@@ -32,7 +38,10 @@ fuzz_target!(|data: &[u8]| {
         Err(e) => {
             assert_eq!(e.path, "fuzz.txt");
             let message = e.to_string();
-            assert!(message.starts_with("fuzz.txt:"), "error names the file: {message}");
+            assert!(
+                message.starts_with("fuzz.txt:"),
+                "error names the file: {message}"
+            );
         }
     }
 });
