@@ -16,6 +16,12 @@ impl Fail {
     }
 }
 
+impl From<ketama_servers::Error> for Fail {
+    fn from(e: ketama_servers::Error) -> Fail {
+        Fail(e.to_string())
+    }
+}
+
 impl From<ketama_memcache::Error> for Fail {
     fn from(e: ketama_memcache::Error) -> Fail {
         Fail(e.message)
