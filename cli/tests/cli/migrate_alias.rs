@@ -5,7 +5,7 @@
 //! passes, `--delete-moved` deletes nothing), and named twice in one fleet it is refused by
 //! `plan`, `run` and `verify` (exit 2, both labels named, nothing written or deleted).
 
-mod common;
+use crate::common;
 
 use common::memcached::{json, memcached, tmpdir, Fleet};
 use common::migrate::{fetch, ketama, ok, ring, store_many};

@@ -4,7 +4,7 @@
 //! meta protocol and is counted as unsendable, as the report says; a key with line ends and
 //! spaces is copied.
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-#[path = "../examples/gen-assets.rs"]
+#[path = "../../examples/gen-assets.rs"]
 #[allow(dead_code)]
 mod gen_assets;
 

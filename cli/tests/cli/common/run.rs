@@ -1,5 +1,5 @@
 //! What the `cli_*` tests share: running the binary, expecting success or a one-line failure,
-//! scratch directories (each test crate uses only some of it).
+//! scratch directories.
 
 use std::path::PathBuf;
 use std::process::Output;

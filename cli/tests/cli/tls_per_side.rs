@@ -4,7 +4,7 @@
 //!
 //! Needs Debian's `memcached` (built with TLS) and the `openssl` command, as tls.rs.
 
-mod common;
+use crate::common;
 
 use std::process::Output;
 

@@ -3,7 +3,7 @@
 //! changes fewer than N keys (or --max-passes), and reports each pass; once the writer
 //! pauses, syncing until a pass changes nothing leaves no moving key stale at its NEW owner.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! `ketama conformance`: the reference driver (our core) agrees on every vector file, and
 //! drivers that answer wrongly, partly wrongly or not at all are reported (exit status 1).
 
-mod common;
+use crate::common;
 
 use std::process::Output;
 

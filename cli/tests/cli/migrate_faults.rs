@@ -7,7 +7,7 @@
 //! Needs Debian's `memcached`, as migrate.rs. Every process a test starts is killed by its
 //! PID when the test ends (Drop).
 
-mod common;
+use crate::common;
 
 use common::fake::{metadump_line, stats_reply, Fake, Reply, LIFETIME};
 use common::memcached::{free_port, json, memcached, tmpdir, Fleet};

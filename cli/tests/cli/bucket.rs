@@ -8,7 +8,7 @@ use std::process::Output;
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 fn ketama(args: &[&str], stdin: Option<&str>) -> Output {
     common::ketama_stdin(args, stdin.map(str::as_bytes))

@@ -8,7 +8,7 @@
 //!
 //! `KETAMA_TEST_BIN` runs another build of the binary (to see these tests fail on it).
 
-mod common;
+use crate::common;
 
 use common::memcached::{json, memcached, stat, tmpdir, Fleet};
 use common::migrate::*;

@@ -6,7 +6,7 @@
 //! Needs Debian's `memcached` (built with TLS), installed when missing as for the other TLS
 //! tests.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Output;

@@ -8,7 +8,7 @@
 //! tests/lib/need.sh); without one a test says so and passes, unless KETAMA_REQUIRE_MEMCACHED=1
 //! / KETAMA_REQUIRE_REDIS=1 (as tests/run-all.sh sets).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::Path;

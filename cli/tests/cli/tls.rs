@@ -7,7 +7,7 @@
 //! Needs Debian's `memcached` (built with TLS) and the `openssl` command; both are installed
 //! when missing. Every process a test starts is killed by its PID when the test ends.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Output;

@@ -2,7 +2,7 @@
 //! endless, garbage, killed mid-reply. Each run has a short `--timeout`, so the whole file
 //! takes a few seconds.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;

@@ -9,7 +9,7 @@
 //! passes, unless KETAMA_REQUIRE_REDIS=1 (as tests/run-all.sh sets), where it fails. Every
 //! process a test starts is killed when the test ends (Drop, and with the test process).
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Stdio};
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! `spec/profiles.json` is exactly what `ketama profiles --format spec` prints, so the ports
 //! that embed it implement core's table as it is.
 
-mod common;
+use crate::common;
 
 use common::{ketama_stdin, stdout_of};
 use serde_json::Value;

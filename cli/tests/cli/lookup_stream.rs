@@ -2,7 +2,7 @@
 //! still open, `--keys FILE` reads a file the same way, and JSON/CSV output keeps different
 //! non-UTF-8 keys different.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};

@@ -1,7 +1,7 @@
 //! Runs the real `ketama` binary: the clap definition, help and version, the profile and
 //! hash lists, usage errors (exit 2, one line), garbage input, file names, terminal safety.
 
-mod common;
+use crate::common;
 use common::ketama_stdin;
 use common::run::*;
 

@@ -1,6 +1,5 @@
 //! What the integration tests share: running the real `ketama` binary (its path is known
 //! here only), the fixtures of `ketama-testkit`, and the helpers of some test files.
-#![allow(dead_code)] // each test crate compiles this module; not every one uses all of it
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -61,7 +60,6 @@ pub fn peak(args: &[&str]) -> (Output, u64) {
 pub mod migrate;
 pub mod run;
 
-#[allow(unused_imports)] // each test crate uses the fixtures it needs
 pub use ketama_testkit::{fake, memcached, meta_fake};
 
 /// Runs `ketama args` (no standard input, stdout and stderr captured), sends it SIGINT after

@@ -9,7 +9,7 @@ use std::process::Output;
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 const ALL: &str =
     "jump,guava,jumpback,fliphash,maglev,rendezvous,anchor,memento,jumpback-anchor,libketama";

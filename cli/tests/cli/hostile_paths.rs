@@ -3,7 +3,7 @@
 //! `--servers`, `--keys`, `--tls-ca`, `--tls-cert` or `--password-file` is refused by name instead of read until
 //! memory runs out; keys from standard input stay allowed, each line bounded.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 use std::time::{Duration, Instant};

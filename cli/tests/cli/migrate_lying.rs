@@ -4,7 +4,7 @@
 //! one that announces values over its own item size limit (refused before they are read).
 //! The NEW side is a real memcached or the fake's sink.
 
-mod common;
+use crate::common;
 
 use common::memcached::{json, memcached, tmpdir, Fleet};
 use common::meta_fake::{MetaFake, Script};

@@ -6,7 +6,7 @@
 //! Needs Debian's `redis-server` (installed when missing); without it each test says so and
 //! passes, unless KETAMA_REQUIRE_REDIS=1 (as tests/run-all.sh sets).
 
-mod common;
+use crate::common;
 
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};

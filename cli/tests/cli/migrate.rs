@@ -8,7 +8,7 @@
 //! passes, unless KETAMA_REQUIRE_MEMCACHED=1 (as tests/run-all.sh sets), where it fails.
 //! Every process a test starts is killed by its PID when the test ends (Drop).
 
-mod common;
+use crate::common;
 
 use common::ketama_in;
 use common::memcached::{json, memcached, stat, tmpdir, Fleet};
