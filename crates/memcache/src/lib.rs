@@ -58,7 +58,10 @@ pub use limits::{
     DEFAULT_MAX_VALUE, DEFAULT_TIMEOUT, MAX_ITEM, MAX_LINE, MAX_LISTING_LINE, MAX_STATS_BYTES,
     MAX_STATS_LINES, POLL, RELATIVE_TTL_MAX,
 };
-pub use listing::{line_limit, BadLine, ListOptions, ListedKey, Listing, Method, Pace};
+pub use listing::{
+    line_limit, BadLine, ListOptions, ListedKey, Listing, Method, Pace, BUSY_TRIES, MAX_PASSES,
+    SETTLE,
+};
 pub use meta::{exp_token, Mode};
 pub use meta_reply::{DeleteReply, Fetched, Got, SetReply};
 pub use options::Options;

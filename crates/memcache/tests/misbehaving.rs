@@ -5,10 +5,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ketama_testkit::fake::Fake;
+use ketama_testkit::fake::{metadump_line, stats_reply, Fake, Reply, LIFETIME};
 
 use ketama_memcache::{
-    tls, Conn, Error, ErrorKind, ListOptions, Listing, Options, Pace, Sizes, POLL,
+    tls, Conn, Error, ErrorKind, ListOptions, Listing, Options, Pace, Sizes, POLL, SETTLE,
 };
 
 fn opts(ms: u64) -> Options {
@@ -254,4 +254,34 @@ fn plain_replies_get_no_tls_hint() {
     h.join().unwrap();
     assert_eq!(e.kind, ErrorKind::Closed, "{e}");
     assert!(!e.message.contains("--tls"), "{e}");
+}
+
+/// memcached's crawler skips an item while an LRU bump of it is pending (items fetched in the
+/// COLD segment, until the LRU maintainer wakes, up to a second later): the server's passes
+/// list 6 of its 10 keys for 0.8 s, then all 10. Passes 100 ms apart stop at 6 (the second
+/// finds nothing new); the listing waits for the maintainer before its second pass.
+#[test]
+fn keys_skipped_while_their_bumps_are_pending_are_listed_by_the_next_pass() {
+    let dump = |n: usize| {
+        let mut b = Vec::new();
+        for i in 0..n {
+            b.extend_from_slice(metadump_line(&format!("k{i}")).as_bytes());
+        }
+        b.extend_from_slice(b"END\r\n");
+        b
+    };
+    let early = Duration::from_millis(800);
+    assert!(early < SETTLE);
+    let f = Fake::start(
+        vec![
+            ("stats", Reply::Bytes(stats_reply(10))),
+            ("lru_crawler", Reply::Until(early, dump(6), dump(10))),
+        ],
+        LIFETIME,
+    );
+    let (r, keys) = list(&f, 5000);
+    let listing = r.unwrap();
+    assert_eq!(keys.len(), 10, "{keys:?}");
+    assert_eq!(listing.keys, 10);
+    assert!(listing.is_complete());
 }

@@ -31,6 +31,8 @@ pub enum Reply {
     /// `line(0)`, `line(1)`, ... as fast as the client reads, until it goes away or the
     /// server's lifetime ends.
     Endless(fn(u64) -> Vec<u8>),
+    /// The first bytes until this long after the server started, the second ones after.
+    Until(Duration, Vec<u8>, Vec<u8>),
 }
 
 /// A running fake server.
@@ -69,7 +71,8 @@ impl Fake {
         let addr = listener.local_addr().unwrap().to_string();
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
-        let until = Instant::now() + lifetime;
+        let started = Instant::now();
+        let until = started + lifetime;
         let thread = std::thread::spawn(move || {
             let mut conns = Vec::new();
             while !flag.load(Ordering::SeqCst) && Instant::now() < until {
@@ -77,7 +80,9 @@ impl Fake {
                     Ok((s, _)) => {
                         let routes = routes.clone();
                         let flag = flag.clone();
-                        conns.push(std::thread::spawn(move || serve(s, &routes, &flag, until)));
+                        conns.push(std::thread::spawn(move || {
+                            serve(s, &routes, &flag, (started, until))
+                        }));
                     }
                     Err(_) => std::thread::sleep(Duration::from_millis(10)),
                 }
@@ -206,7 +211,12 @@ impl Fake {
 }
 
 /// Serves one connection until the client leaves, the server stops or its lifetime ends.
-fn serve(mut s: TcpStream, routes: &[(&'static str, Reply)], stop: &AtomicBool, until: Instant) {
+fn serve(
+    mut s: TcpStream,
+    routes: &[(&'static str, Reply)],
+    stop: &AtomicBool,
+    (started, until): (Instant, Instant),
+) {
     let _ = s.set_read_timeout(Some(Duration::from_millis(50)));
     let _ = s.set_write_timeout(Some(Duration::from_millis(200)));
     let live = || !stop.load(Ordering::SeqCst) && Instant::now() < until;
@@ -229,6 +239,16 @@ fn serve(mut s: TcpStream, routes: &[(&'static str, Reply)], stop: &AtomicBool, 
                 .map(|(_, r)| r.clone())
                 .unwrap_or(Reply::Bytes(b"ERROR\r\n".to_vec()));
             match reply {
+                Reply::Until(after, early, late) => {
+                    let b = if started.elapsed() < after {
+                        early
+                    } else {
+                        late
+                    };
+                    if write(&mut s, &b, &live).is_err() {
+                        return;
+                    }
+                }
                 Reply::Bytes(b) => {
                     if write(&mut s, &b, &live).is_err() {
                         return;

@@ -6,7 +6,9 @@
 //!   between its queues while it runs can be missed), so a listing is repeated, at most
 //!   [`MAX_PASSES`] times, until the distinct keys reach `curr_items` (read again after each
 //!   pass) or a pass finds nothing new (expired items not yet reclaimed count in
-//!   `curr_items` but are never listed).
+//!   `curr_items` but are never listed). A pass begins at least [`SETTLE`] after the one
+//!   before it began: items fetched while in memcached's COLD segment are skipped by the
+//!   crawler until its LRU maintainer applies their bumps, up to a second later.
 //! - **Memory**: the keys seen are kept by [`ketama_keyset::Distinct`], in memory up to a
 //!   limit and in private scratch files past it, so a listing's memory does not grow with
 //!   the number of keys ([`ListOptions::sizes`]: less for a caller listing many servers at
@@ -29,5 +31,5 @@ mod passes;
 mod summary;
 
 pub use item::ListedKey;
-pub use passes::{BUSY_TRIES, MAX_PASSES};
+pub use passes::{BUSY_TRIES, MAX_PASSES, SETTLE};
 pub use summary::{line_limit, BadLine, ListOptions, Listing, Method, Pace};

@@ -14,6 +14,11 @@ use crate::limits::MAX_LISTING_LINE;
 
 /// The most passes of one listing.
 pub const MAX_PASSES: u64 = 6;
+/// How long after a pass began the next one may begin when the pass found fewer keys than
+/// `curr_items`: memcached's LRU maintainer applies the bumps of items fetched while in the
+/// COLD segment at its next wake-up, at most a second later, and until then each of them
+/// holds a reference that makes the crawler skip it (a pass soon after misses them again).
+pub const SETTLE: Duration = Duration::from_millis(1100);
 /// The most times a `BUSY` crawler is asked again.
 pub const BUSY_TRIES: u64 = 30;
 /// Bad listing lines kept for the report (the others are only counted).
@@ -116,6 +121,7 @@ impl Conn {
         let mut method = Method::Metadump;
         let mut bad = BadLines::default();
         for pass in 0..MAX_PASSES {
+            let began = Instant::now();
             let before = keys.len();
             bad = BadLines::default();
             let limit = line_limit(items);
@@ -139,7 +145,8 @@ impl Conn {
             if keys.len() >= items {
                 break;
             }
-            self.pause(pace, Duration::from_millis(100 * (pass + 1)))?;
+            let wait = Duration::from_millis(100 * (pass + 1));
+            self.pause(pace, wait.max(SETTLE.saturating_sub(began.elapsed())))?;
         }
         Ok(Listing {
             method,
