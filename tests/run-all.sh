@@ -144,6 +144,7 @@ background() {
         echo $! >"$log.pid"
         rc=0
         wait $! || rc=$?
+        echo "$SECONDS" >"$log.end"
         echo "$rc" >"$log.rc"
         while [[ ! -e $log.release ]]; do sleep 0.2; done
     ) &
@@ -157,7 +158,7 @@ collect() {
     [[ -n ${bg_sub[$id]:-} ]] || return 0
     printf '\n==== %s: collecting the background stage (at %ds)\n' "$id" "$((SECONDS - start))"
     while [[ ! -e $log.rc ]]; do sleep 0.5; done
-    wall=$((SECONDS - bg_t0[$id]))
+    wall=$(($(<"$log.end") - bg_t0[$id]))
     cpu_used
     cpu0=$cpu
     touch "$log.release"
