@@ -10,12 +10,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The rust stage's selection (tests/run-all.sh) and the later builds: `cargo build -p
+# The rust stage's selection (tests/lib/test-build.sh) and the later builds: `cargo build -p
 # ketama-cli` (the ports, the e2e scripts), its examples (`cargo run --example gen-assets`:
 # dev-dependencies resolved too), the C library with the C tests' feature (ffi-c/test.sh,
 # ruby/test.sh) and both at once (tests/e2e). A build of ketama-ffi without `test-panic`
 # (packaging, tests/e2e/redis.sh) recompiles that one crate only.
-test_build=(--workspace --exclude ketama-py --exclude ketama-bench --features ketama-ffi/test-panic -e normal,build,dev)
+source tests/lib/test-build.sh
 later_builds=(
     "-p ketama-cli -e normal,build"
     "-p ketama-cli -e normal,build,dev"
@@ -28,7 +28,7 @@ features() {
 }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-features "${test_build[@]}" >"$tmp/test"
+features "${test_build[@]}" -e normal,build,dev >"$tmp/test"
 fail=0
 for b in "${later_builds[@]}"; do
     # shellcheck disable=SC2086

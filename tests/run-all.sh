@@ -59,6 +59,7 @@ export CARGO_PROFILE_DEV_OPT_LEVEL=2 CARGO_PROFILE_TEST_OPT_LEVEL=2
 # Whole builds from a fresh checkout: incremental compilation only adds its bookkeeping there.
 export CARGO_INCREMENTAL=${CARGO_INCREMENTAL:-0}
 export KETAMA_PACKAGE_PROFILE=${KETAMA_PACKAGE_PROFILE:-debug}
+source "$root/tests/lib/test-build.sh"
 
 # CPU seconds (user + sys) of the finished child processes so far, into $cpu. `times` runs in
 # this shell (a $(...) subshell would report its own, empty, children).
@@ -86,15 +87,16 @@ selected() {
     fi
 }
 
-# finish ID LINE RC COMMAND...: records the stage's times line; stops the run if RC says it failed.
+# finish ID LIMIT_MINUTES LINE RC COMMAND...: records the stage's times line; stops the run
+# if RC says it failed.
 finish() {
-    local id=$1 line=$2 rc=$3
-    shift 3
+    local id=$1 limit=$2 line=$3 rc=$4
+    shift 4
     summary+=("$line")
     printf '==== %s\n' "$line"
     if ((rc != 0)); then
         if ((rc == 124 || rc == 137)); then
-            printf '\nFAILED: stage "%s" did not finish within its time limit\n' "$id"
+            printf '\nFAILED: stage "%s" did not finish within %d minutes\n' "$id" "$limit"
             rc=1
         else
             printf '\nFAILED: stage "%s", exit %d\n' "$id" "$rc"
@@ -118,7 +120,7 @@ stage() {
     printf '\n==== %s: %s (at %ds, limit %d min)\n' "$id" "$name" "$((SECONDS - start))" "$limit"
     timeout "${foreground[@]}" --kill-after=20 "${limit}m" "$@" || rc=$?
     cpu_used
-    finish "$id" "$(printf '%5ds wall %5ds CPU  %s' "$((SECONDS - t0))" "$((cpu - cpu0))" "$id")" "$rc" "$@"
+    finish "$id" "$limit" "$(printf '%5ds wall %5ds CPU  %s' "$((SECONDS - t0))" "$((cpu - cpu0))" "$id")" "$rc" "$@"
 }
 
 # background NAME DESCRIPTION LIMIT_MINUTES COMMAND...: starts a stage that shares nothing with
@@ -128,7 +130,7 @@ stage() {
 # timeout's (stopped whole at the limit, or when the run ends early). The subshell that waits
 # for it lingers until collected, so its CPU seconds count in its own line, not in the
 # foreground stage that happened to run when it ended.
-declare -A bg_sub bg_t0 bg_cmd
+declare -A bg_sub bg_t0 bg_cmd bg_limit
 background() {
     local id=$1 name=$2 limit=$(($3 * scale)) log="$bg_dir/$1"
     shift 3
@@ -151,6 +153,7 @@ background() {
     bg_sub[$id]=$!
     bg_t0[$id]=$SECONDS
     bg_cmd[$id]="$*"
+    bg_limit[$id]=$limit
 }
 
 collect() {
@@ -168,7 +171,7 @@ collect() {
     cat "$log.out"
     rc=$(<"$log.rc")
     # shellcheck disable=SC2086
-    finish "$id" "$(printf '%5ds wall %5ds CPU  %s (in the background)' "$wall" "$((cpu - cpu0))" "$id")" "$rc" ${bg_cmd[$id]}
+    finish "$id" "${bg_limit[$id]}" "$(printf '%5ds wall %5ds CPU  %s (in the background)' "$wall" "$((cpu - cpu0))" "$id")" "$rc" ${bg_cmd[$id]}
 }
 
 # A run that stops early stops its background stages too (timeout passes TERM to its group).
@@ -188,13 +191,10 @@ stage hygiene "the tree itself: comments state rules, files under 600 lines, pac
 stage clippy "lints (clippy)" 15 cargo clippy --workspace --all-targets --locked -- -D warnings
 
 # KETAMA_REQUIRE_MEMCACHED, KETAMA_REQUIRE_REDIS: the live tests (simulate --live, audit,
-# migrate on memcached and on redis-server) fail instead of skipping. ketama-bench holds only
-# benchmarks and examples (clippy above compiles them); test-panic is the C tests' feature, so
-# the C stage's build of the library is this one (tests/one-build.sh keeps the later builds on
-# this build's crates).
+# migrate on memcached and on redis-server) fail instead of skipping. What the one build holds:
+# tests/lib/test-build.sh (tests/one-build.sh keeps the later builds on its crates).
 stage rust "Rust tests: core (vectors from the real clients), CLI, C ABI, live memcached and Redis" 25 \
-    env KETAMA_REQUIRE_MEMCACHED=1 KETAMA_REQUIRE_REDIS=1 cargo test --workspace --exclude ketama-py \
-    --exclude ketama-bench --features ketama-ffi/test-panic --locked
+    env KETAMA_REQUIRE_MEMCACHED=1 KETAMA_REQUIRE_REDIS=1 cargo test "${test_build[@]}" --locked
 
 # Own target directories, no servers: beside the mostly single-threaded stages below.
 background no_std "no_std builds" 10 bash tests/no_std/check.sh
